@@ -1,0 +1,314 @@
+"""Report files → pages of text lines, and positioned table rows on the pages whose tables we parse.
+
+PDF: pypdfium2 gives the text of every page (fast); pdfplumber is opened only for the pages whose
+tables are parsed (word positions → rows and cells, so tables without ruling lines work too).
+FinGLM txt: one JSON object a line {"page","allrow","type","inside"}; "excel" rows carry a Python-list
+string of cells, which become table rows directly.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import FinQAError
+
+
+class IngestError(FinQAError):
+    """A report file that cannot be ingested; the message is the reason shown to the user."""
+
+
+@dataclass
+class Cell:
+    text: str
+    x0: float
+    x1: float
+
+    @property
+    def xc(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+@dataclass
+class Row:
+    """One table row (or one text line) with positioned cells."""
+
+    cells: list[Cell]
+    top: float = 0.0
+    bottom: float = 0.0
+    page: int = 0
+
+    @property
+    def text(self) -> str:
+        return " ".join(c.text for c in self.cells)
+
+
+@dataclass
+class Line:
+    text: str
+    cells: list[str] | None = None  # a table row of a FinGLM txt report
+
+
+@dataclass
+class Page:
+    number: int  # 1-based, as printed by the reader (PDF page index + 1, FinGLM "page")
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+class Document:
+    """A report's pages; table_rows(n) gives positioned rows of page n (parsed lazily)."""
+
+    kind = "?"
+
+    def __init__(self, path: Path, pages: list[Page]):
+        self.path = path
+        self.pages = pages
+        self._rows: dict[int, list[Row]] = {}
+
+    def page(self, number: int) -> Page | None:
+        idx = number - self.pages[0].number if self.pages else -1
+        if 0 <= idx < len(self.pages) and self.pages[idx].number == number:
+            return self.pages[idx]
+        return next((p for p in self.pages if p.number == number), None)
+
+    def table_rows(self, number: int) -> list[Row]:
+        if number not in self._rows:
+            self._rows[number] = self._load_rows(number)
+        return self._rows[number]
+
+    def _load_rows(self, number: int) -> list[Row]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def table_pages_parsed(self) -> int:
+        return len(self._rows)
+
+
+# ---------------------------------------------------------------------------------------------- PDF
+
+_PAGE_NO = re.compile(r"^[-—\s]*\d{1,4}\s*(?:/\s*\d{1,4})?[-—\s]*$|^第\s*\d+\s*页(?:\s*共\s*\d+\s*页)?$")
+
+
+def _running_key(s: str) -> str:
+    return re.sub(r"\d+", "#", s.replace(" ", ""))
+
+
+def _strip_running_lines(pages: list[list[str]]) -> tuple[list[list[str]], set[str]]:
+    """Remove page headers/footers: page numbers and lines repeated at the top/bottom of many pages."""
+    key = _running_key
+    edge = Counter()
+    for lines in pages:
+        for s in {key(x) for x in lines[:2] + lines[-2:] if x.strip()}:
+            edge[s] += 1
+    threshold = max(3, int(len(pages) * 0.3))
+    running = {k for k, n in edge.items() if n >= threshold}
+    out = []
+    for lines in pages:
+        keep = list(lines)
+        for pos in (0, 0, -1, -1):  # up to two lines at each edge
+            if keep and (key(keep[pos]) in running or _PAGE_NO.match(keep[pos].strip())):
+                keep.pop(pos)
+        out.append(keep)
+    return out, running
+
+
+class PdfDocument(Document):
+    kind = "pdf"
+
+    def __init__(self, path: Path):
+        import pypdfium2 as pdfium
+
+        try:
+            pdf = pdfium.PdfDocument(str(path))
+        except pdfium.PdfiumError as exc:
+            msg = str(exc)
+            if "password" in msg.lower():
+                raise IngestError("encrypted PDF (password required)") from None
+            raise IngestError(f"corrupt or truncated PDF ({msg})") from None
+        raw: list[list[str]] = []
+        try:
+            for i in range(len(pdf)):
+                page = pdf[i]
+                tp = page.get_textpage()
+                text = tp.get_text_range()
+                tp.close()
+                page.close()
+                raw.append([s.strip() for s in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
+        except pdfium.PdfiumError as exc:
+            raise IngestError(f"corrupt PDF page {len(raw) + 1} ({exc})") from None
+        finally:
+            pdf.close()
+        if not raw:
+            raise IngestError("PDF has no pages")
+        chars = sum(len(s) for lines in raw for s in lines)
+        if chars < 20 * len(raw):
+            raise IngestError(
+                f"no text layer ({chars} characters on {len(raw)} pages): a scanned PDF needs OCR first"
+            )
+        cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
+        pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
+        super().__init__(path, pages)
+        self._plumber = None
+
+    def _load_rows(self, number: int) -> list[Row]:
+        import pdfplumber
+
+        if self._plumber is None:
+            self._plumber = pdfplumber.open(str(self.path))
+        page = self._plumber.pages[number - 1]
+        words = page.extract_words(x_tolerance=2, y_tolerance=2, keep_blank_chars=False)
+        page.flush_cache()
+        rows = rows_from_words(words, number)
+        # page headers/footers are not table rows
+        return [r for r in rows if not _PAGE_NO.match(r.text) and _running_key(r.text) not in self._running]
+
+    def close(self) -> None:
+        if self._plumber is not None:
+            self._plumber.close()
+            self._plumber = None
+
+
+def rows_from_words(words: list[dict], page_no: int, y_tol: float = 3.0, gap: float = 4.5) -> list[Row]:
+    """Group positioned words into rows (by vertical centre) and cells (by horizontal gaps)."""
+    rows: list[Row] = []
+    for w in sorted(words, key=lambda w: ((w["top"] + w["bottom"]) / 2, w["x0"])):
+        mid = (w["top"] + w["bottom"]) / 2
+        if rows and abs(mid - (rows[-1].top + rows[-1].bottom) / 2) <= y_tol:
+            row = rows[-1]
+            row.cells.append(Cell(w["text"], w["x0"], w["x1"]))
+            row.bottom = max(row.bottom, w["bottom"])
+        else:
+            rows.append(Row([Cell(w["text"], w["x0"], w["x1"])], w["top"], w["bottom"], page_no))
+    for row in rows:
+        row.cells.sort(key=lambda c: c.x0)
+        merged: list[Cell] = []
+        for c in row.cells:
+            if merged and c.x0 - merged[-1].x1 <= gap and not _is_numeric_token(c.text):
+                last = merged[-1]
+                if not _is_numeric_token(last.text) or _joins_number(last.text, c.text):
+                    merged[-1] = Cell(last.text + _space(last.text, c.text) + c.text, last.x0, c.x1)
+                    continue
+            merged.append(c)
+        row.cells = merged
+    return rows
+
+
+_NUMERIC = re.compile(r"^[\(（]?[-－—–−]?[\d,]+(?:\.\d+)?[\)）]?%?$")
+
+
+def _is_numeric_token(s: str) -> bool:
+    return bool(_NUMERIC.match(s))
+
+
+def _joins_number(left: str, right: str) -> bool:
+    # "2019" + "年" (a date header) joins; two numbers never do
+    return not _is_numeric_token(right)
+
+
+def _space(left: str, right: str) -> str:
+    return " " if (left[-1:].isascii() and left[-1:].isalnum() and right[:1].isascii() and right[:1].isalnum()) else ""
+
+
+def open_pdf(path: Path) -> PdfDocument:
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if not head:
+        raise IngestError("empty file")
+    if b"%PDF-" not in head:
+        raise IngestError("not a PDF (no %PDF- header)")
+    return PdfDocument(path)
+
+
+# ----------------------------------------------------------------------------------- FinGLM txt
+
+
+class FinglmTxtDocument(Document):
+    kind = "txt"
+
+    def _load_rows(self, number: int) -> list[Row]:
+        page = self.page(number)
+        rows: list[Row] = []
+        for i, line in enumerate(page.lines if page else []):
+            cells = line.cells if line.cells is not None else [line.text]
+            rows.append(Row([Cell(t, 100.0 * k, 100.0 * k + 90) for k, t in enumerate(cells)], i, i + 0.5, number))
+        return rows
+
+
+def _excel_cells(inside: str) -> list[str]:
+    try:
+        value = ast.literal_eval(inside)
+    except (ValueError, SyntaxError):
+        return [inside]
+    if isinstance(value, (list, tuple)):
+        return ["" if v is None else str(v).strip() for v in value]
+    return [str(value)]
+
+
+def open_finglm_txt(path: Path) -> FinglmTxtDocument:
+    pages: dict[int, Page] = {}
+    good = bad = 0
+    with open(path, "rb") as fh:
+        data = fh.read()
+    if not data.strip():
+        raise IngestError("empty file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise IngestError("not UTF-8 text: not a FinGLM txt report") from None
+    for n, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+            page_no = int(obj["page"])
+            kind = obj.get("type", "text")
+            inside = obj.get("inside", "")
+            if not isinstance(inside, str):
+                raise TypeError
+        except (ValueError, KeyError, TypeError, AttributeError):
+            bad += 1
+            if good == 0 and bad >= 3:
+                raise IngestError(f"line {n}: not FinGLM JSON lines ({{\"page\",\"type\",\"inside\"}})") from None
+            continue
+        good += 1
+        if kind in ("页眉", "页脚"):
+            continue
+        page = pages.setdefault(page_no, Page(page_no))
+        if kind == "excel":
+            cells = _excel_cells(inside)
+            page.lines.append(Line(" ".join(c for c in cells if c), cells))
+        elif inside.strip():
+            page.lines.append(Line(inside.strip()))
+    if good == 0:
+        raise IngestError("not FinGLM JSON lines: no line has {\"page\",\"type\",\"inside\"}")
+    if bad > good:
+        raise IngestError(f"not FinGLM JSON lines: {bad} of {good + bad} lines malformed")
+    return FinglmTxtDocument(path, [pages[k] for k in sorted(pages)])
+
+
+def open_document(path: Path) -> Document:
+    """Open a report file by its content (PDF magic) or its suffix (.txt/.jsonl = FinGLM txt)."""
+    path = Path(path)
+    if not path.is_file():
+        raise IngestError("not a file")
+    if path.stat().st_size == 0:
+        raise IngestError("empty file")
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" in head:
+        return open_pdf(path)
+    if path.suffix.lower() == ".pdf":
+        raise IngestError("not a PDF (no %PDF- header)")
+    if path.suffix.lower() in (".txt", ".jsonl", ".json"):
+        return open_finglm_txt(path)
+    raise IngestError(f"unsupported file type {path.suffix or '(no suffix)'}: expected a PDF or a FinGLM txt")

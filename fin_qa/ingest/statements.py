@@ -1,0 +1,388 @@
+"""Locate and parse the three consolidated statements (合并资产负债表, 合并利润表, 合并现金流量表).
+
+The parser is source-agnostic: it reads positioned rows (Document.table_rows) — words grouped by
+pdfplumber positions for PDFs, cell lists for FinGLM txt — so ruled and unruled tables go the same way.
+
+What real reports bring, and where it is handled:
+- the title: "合并资产负债表", "1、合并资产负债表", "2019年12月31日合并及银行资产负债表" (_title_kind);
+  母公司 statements and "(续)" continuations; a report without subsidiaries has only "资产负债表".
+- the header row fixes the columns: dates (2019年12月31日 / 2018年12月31日), 期末余额/期初余额,
+  本期发生额/上期发生额, 本年金额/上年金额, a 附注 column (_classify_header_cell). A header with an
+  调整数 column or a 1月1日 column is a "首次执行新准则调整" table: that candidate is rejected.
+- units 元/千元/万元/百万元 on a line near the title; amounts are stored in 元 (per-share items are not scaled).
+- values: "1,234.00", "-1,234.00", "(1,234.00)", empty cells "-"/"—"; a value is put in the column
+  whose header is nearest (positions), so a row with one value lands in the right period.
+- labels wrapped over two lines, with the numbers on the first, the second or a line of their own
+  (_merge_wrapped).
+- the statement runs over pages until the next statement title or the signature line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..items import ItemTable, default_item_table, normalize_label
+from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
+from .pages import Cell, Document, Row
+
+STATEMENT_KINDS = ("资产负债表", "利润表", "现金流量表")
+
+_TITLE_CLEAN = re.compile(
+    r"^(?:[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）][、.．]?|\d{1,2}[、.．])?"
+    r"(?:\d{4}年(?:\d{1,2}月\d{1,2}日|度)?)?"
+)
+_CONTINUED = re.compile(r"[（(]续[)）]$")
+# consolidated titles (the one we want) and other statement titles (which end a statement)
+_CONSOLIDATED = {
+    "资产负债表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?资产负债表$"),
+    "利润表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:利润表|损益表|利润及利润分配表)$"),
+    "现金流量表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?现金流量表$"),
+}
+_PLAIN = {
+    "资产负债表": re.compile(r"^资产负债表$"),
+    "利润表": re.compile(r"^(?:利润表|损益表)$"),
+    "现金流量表": re.compile(r"^现金流量表$"),
+}
+_ANY_TITLE = re.compile(
+    r"^(?:合并|母公司|公司|银行|本行)?(?:及(?:母公司|公司|银行|本行))?"
+    r"(?:资产负债表|利润表|损益表|现金流量表|所有者权益变动表|股东权益变动表|现金流量表补充资料)$"
+)
+_SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|单位负责人|董事长|后附|财务报表附注|载于第)")
+_DATE = re.compile(r"(\d{4})年(?:(\d{1,2})月(\d{1,2})日|度)?")
+_NOTE = re.compile(
+    r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
+)
+_SECTION_ROW = re.compile(r"[:：]$")
+
+
+@dataclass
+class StatementFact:
+    item: str
+    raw_label: str
+    period: str  # current | previous
+    value: str  # decimal string, in 元 (元/股 for per-share items)
+    unit: str
+    page: int
+
+
+@dataclass
+class Statement:
+    kind: str  # 资产负债表 | 利润表 | 现金流量表
+    title: str
+    unit: str
+    pages: list[int]
+    facts: list[StatementFact] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def value(self, item: str, period: str = "current") -> Decimal | None:
+        for f in self.facts:
+            if f.item == item and f.period == period:
+                return Decimal(f.value)
+        return None
+
+
+def _clean_title(text: str) -> str:
+    s = text.replace(" ", "").replace("\u3000", "")
+    s = _TITLE_CLEAN.sub("", s)
+    return _CONTINUED.sub("", s)
+
+
+def _title_kind(text: str, consolidated: bool) -> str | None:
+    s = _clean_title(text)
+    if len(s) > 20:
+        return None
+    table = _CONSOLIDATED if consolidated else _PLAIN
+    for kind, rx in table.items():
+        if rx.match(s):
+            return kind
+    return None
+
+
+def find_title_candidates(doc: Document, kind: str, consolidated: bool) -> list[tuple[int, str]]:
+    out = []
+    for page in doc.pages:
+        for line in page.lines:
+            if line.cells is None and len(line.text) <= 40 and _title_kind(line.text, consolidated) == kind:
+                if not _CONTINUED.search(line.text.replace(" ", "")):
+                    out.append((page.number, line.text))
+    return out
+
+
+# ------------------------------------------------------------------------------------- header
+
+
+@dataclass
+class Column:
+    kind: str  # current | previous | note | adjust | other
+    xc: float
+
+
+def _classify_header_cell(text: str, year: int | None) -> str:
+    s = text.replace(" ", "")
+    if "调整" in s:
+        return "adjust"
+    if "附注" in s or "注释" in s:
+        return "note"
+    if s in ("项目", "科目", "资产", "负债", "负债和所有者权益", "负债和股东权益", "行次"):
+        return "label"
+    m = _DATE.search(s)
+    if m:
+        y = int(m.group(1))
+        if m.group(2) and int(m.group(2)) == 1 and int(m.group(3)) == 1:
+            return "adjust"  # an opening balance restated under new standards
+        if year is None:
+            return f"year:{y}"
+        if y == year:
+            return "current"
+        if y == year - 1:
+            return "previous"
+        return "other"
+    if any(k in s for k in ("上期", "上年", "期初", "年初", "上年同期")):
+        return "previous"
+    if any(k in s for k in ("本期", "本年", "期末", "年末", "本报告期")):
+        return "current"
+    return "label" if not parse_number(s) else "other"
+
+
+def parse_header(row: Row, year: int | None) -> list[Column] | None:
+    cols = [Column(_classify_header_cell(c.text, year), c.xc) for c in row.cells]
+    # without a known report year the later year is the current one
+    years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
+    if years:
+        for c in cols:
+            if c.kind.startswith("year:"):
+                y = int(c.kind[5:])
+                c.kind = "current" if y == years[-1] else ("previous" if y == years[-1] - 1 else "other")
+    periods = [c for c in cols if c.kind in ("current", "previous", "adjust")]
+    if len(periods) < 2 and not (periods and any(c.kind in ("label", "note") for c in cols)):
+        return None
+    if not any(c.kind == "current" for c in cols):
+        return None
+    return cols
+
+
+# ------------------------------------------------------------------------------------- rows
+
+
+@dataclass
+class _Rec:
+    label: str
+    values: dict[str, Decimal | None]
+    page: int
+    raw_cells: list[str]
+
+    @property
+    def has_values(self) -> bool:
+        return any(v is not None for v in self.values.values())
+
+
+def _nearest(cols: list[Column], x: float) -> Column:
+    return min(cols, key=lambda c: abs(c.xc - x))
+
+
+def _parse_row(row: Row, cols: list[Column]) -> _Rec:
+    value_cols = [c for c in cols if c.kind in ("current", "previous", "note", "adjust", "other")]
+    first_value_x = min(c.xc for c in value_cols)
+    has_note_col = any(c.kind == "note" for c in cols)
+    label_parts: list[str] = []
+    values: dict[str, Decimal | None] = {}
+    seen_value = False
+    for i, cell in enumerate(row.cells):
+        text = cell.text.strip()
+        num = parse_number(text)
+        empty = is_empty_marker(text)
+        if num is None and not empty:
+            if i > 0 and _NOTE.match(text.replace(" ", "")) and (
+                has_note_col or cell.xc > first_value_x - 60
+            ):
+                continue  # a 附注 note reference
+            if not seen_value:
+                label_parts.append(text)
+            continue
+        # a number (or an empty marker) in a value column; a small integer in the label area is
+        # part of the label or a note number, never a value
+        if cell.x1 < first_value_x - 40 and not seen_value and (i == 0 or num is None or "," not in text):
+            if i == 0:
+                label_parts.append(text)
+            continue
+        col = _nearest(value_cols, cell.xc)
+        seen_value = True
+        if col.kind in ("current", "previous") and col.kind not in values:
+            values[col.kind] = num
+    return _Rec("".join(label_parts).strip(), values, row.page, [c.text for c in row.cells])
+
+
+def _balanced(s: str) -> bool:
+    return s.count("(") + s.count("（") <= s.count(")") + s.count("）")
+
+
+def _continues(prev: _Rec, cur: _Rec, known) -> bool:
+    """Is cur's label the wrapped second line of prev's label?"""
+    if not prev.label or not cur.label or _SECTION_ROW.search(prev.label):
+        return False
+    if prev.has_values and cur.has_values:
+        return False
+    if not _balanced(prev.label):
+        return True
+    if known(prev.label + cur.label):
+        return True
+    if known(prev.label) or known(cur.label):
+        return False
+    if _ANY_TITLE.match(_clean_title(cur.label)) or _SIGNATURE.match(cur.label):
+        return False
+    if not prev.has_values:
+        # an unknown long label that wrapped; short unknown labels are items of their own
+        return len(normalize_label(prev.label)) >= 10 and len(normalize_label(cur.label)) <= 12
+    return len(normalize_label(cur.label)) <= 5 and not cur.label.endswith(("：", ":"))
+
+
+def _merge_wrapped(recs: list[_Rec], table: ItemTable) -> list[_Rec]:
+    def known(label: str) -> bool:
+        return table.canonical(label) is not None
+
+    out: list[_Rec] = []
+    pending: dict[str, Decimal | None] | None = None
+    for r in recs:
+        if not r.label:
+            if not r.has_values:
+                continue
+            if out and not out[-1].has_values and not _SECTION_ROW.search(out[-1].label):
+                out[-1].values = r.values  # numbers on a line of their own, below their label
+            else:
+                pending = r.values  # numbers above the label (vertically centred in a tall cell)
+            continue
+        if out and _continues(out[-1], r, known):
+            prev = out[-1]
+            prev.label += r.label
+            if r.has_values and not prev.has_values:
+                prev.values = r.values
+            continue
+        if pending is not None and not r.has_values and not _SECTION_ROW.search(r.label):
+            r.values, pending = pending, None
+        pending = None if r.has_values else pending
+        out.append(r)
+    return out
+
+
+# ------------------------------------------------------------------------------------- parse
+
+
+def _start_index(rows: list[Row], title: str) -> int:
+    key = title.replace(" ", "")
+    for i, r in enumerate(rows):
+        if r.text.replace(" ", "") == key:
+            return i + 1
+    for i, r in enumerate(rows):
+        if key in r.text.replace(" ", ""):
+            return i + 1
+    return 0
+
+
+def _is_end(row_text: str, kind: str) -> bool:
+    s = row_text.replace(" ", "")
+    if _SIGNATURE.match(s):
+        return True
+    cleaned = _clean_title(s)
+    if _ANY_TITLE.match(cleaned) and not _CONTINUED.search(s):
+        return True
+    return False
+
+
+def parse_statement_at(
+    doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable, max_pages: int = 8
+) -> Statement | None:
+    """Parse the statement whose title line is on page_no; None when it is not a usable statement."""
+    unit: str | None = None
+    first_page = doc.page(page_no)
+    if first_page is not None:
+        for line in first_page.lines:  # "财务附注中报表的单位为：元" above the title counts
+            unit = unit or find_unit(line.text)
+    cols: list[Column] | None = None
+    recs: list[_Rec] = []
+    pages: list[int] = []
+    unit_near_title: str | None = None
+    last_page = max(p.number for p in doc.pages)
+    done = False
+    for pn in range(page_no, min(page_no + max_pages, last_page) + 1):
+        rows = doc.table_rows(pn)
+        start = _start_index(rows, title) if pn == page_no else 0
+        pages.append(pn)
+        for row in rows[start:]:
+            text = row.text
+            if _is_end(text, kind):
+                done = True
+                break
+            u = find_unit(text)
+            if u and not recs:
+                unit_near_title = u
+            header = parse_header(row, year)
+            if header is not None:
+                if any(c.kind == "adjust" for c in header):
+                    return None  # 首次执行新准则调整 table, not the statement
+                cols = header
+                continue
+            if cols is None:
+                continue
+            recs.append(_parse_row(row, cols))
+        if done:
+            break
+    if cols is None:
+        return None
+    unit = unit_near_title or unit or "元"
+    st = Statement(kind, title.strip(), unit, pages)
+    seen: set[str] = set()
+    for r in _merge_wrapped(recs, table):
+        if not r.has_values or _SECTION_ROW.search(r.label):
+            continue
+        item = table.canonical(r.label) or normalize_label(r.label)
+        if not item or item in seen or parse_number(item) is not None:
+            continue
+        seen.add(item)
+        per_share = "每股" in item
+        for period in ("current", "previous"):
+            v = r.values.get(period)
+            if v is None:
+                continue
+            value = v if per_share else to_yuan(v, unit)
+            st.facts.append(
+                StatementFact(item, r.label, period, decimal_str(value), "元/股" if per_share else "元", r.page)
+            )
+    if len(seen) < 5:
+        return None
+    _check(st)
+    return st
+
+
+def _check(st: Statement) -> None:
+    """Cross-footing checks; a mismatch is a warning (the facts are kept, the user is told)."""
+    if st.kind == "资产负债表":
+        a, le = st.value("资产总计"), st.value("负债和所有者权益总计")
+        if a is not None and le is not None and abs(a - le) > max(Decimal(1), abs(a) * Decimal("0.0001")):
+            st.warnings.append(f"资产总计 {a} ≠ 负债和所有者权益总计 {le}")
+        if a is None:
+            st.warnings.append("资产总计 not found")
+    elif st.kind == "利润表" and st.value("净利润") is None:
+        st.warnings.append("净利润 not found")
+    elif st.kind == "现金流量表" and st.value("经营活动产生的现金流量净额") is None:
+        st.warnings.append("经营活动产生的现金流量净额 not found")
+
+
+def extract_statements(doc: Document, year: int | None, table: ItemTable | None = None) -> dict[str, Statement]:
+    """The consolidated statements of a report (a report without subsidiaries: its only statements)."""
+    table = table or default_item_table()
+    found: dict[str, Statement] = {}
+    for kind in STATEMENT_KINDS:
+        for consolidated in (True, False):
+            for page_no, title in find_title_candidates(doc, kind, consolidated):
+                st = parse_statement_at(doc, kind, page_no, title, year, table)
+                if st is None:
+                    from .bank_text import parse_text_statement  # concatenated-number text rows
+
+                    st = parse_text_statement(doc, kind, page_no, title, year, table)
+                if st is not None:
+                    found[kind] = st
+                    break
+            if kind in found:
+                break
+    return found
