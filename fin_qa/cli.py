@@ -1,0 +1,154 @@
+"""The fin-qa command line: parse options, call the library, print. No logic lives here."""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import FinQAError, __version__
+from .config import store_dir
+
+STORE_OPTION = click.option(
+    "--store", "store_path", type=click.Path(file_okay=False), default=None,
+    help="Store folder (default: $FIN_QA_STORE, else ./fin_qa_store).",
+)
+
+
+def _open_store(store_path, create=True):
+    from .store import Store
+
+    return Store(store_dir(store_path), create=create)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="fin-qa")
+def cli():
+    """Question answering over company annual reports (年度报告), keyword- and structure-first."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@STORE_OPTION
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Parser processes.")
+@click.option("--force", is_flag=True, help="Re-ingest files already in the store.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def ingest(paths, store_path, workers, force, quiet):
+    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively)."""
+    from tqdm import tqdm
+
+    from .ingest.pipeline import collect_files, ingest as run_ingest
+
+    files, _ = collect_files(paths)
+    with _open_store(store_path) as store:
+        bar = tqdm(total=len(files), unit="file", disable=quiet or not files, file=sys.stderr, dynamic_ncols=True)
+        pages = [0]
+
+        def progress(o):
+            if o.report:
+                pages[0] += o.report.pages
+            bar.update(1)
+            bar.set_postfix(pages=pages[0])
+
+        summary = run_ingest(paths, store, workers=workers, force=force, on_progress=progress)
+        bar.close()
+    for o in summary.outcomes:
+        click.echo(f"{o.status:9} {o.path}" + (f" — {o.detail}" if o.detail else ""))
+    n_in, n_skip, n_fail = summary.count("ingested"), summary.count("skipped"), summary.count("failed")
+    total_pages = sum(o.report.pages for o in summary.outcomes if o.report)
+    click.echo(
+        f"{n_in} ingested, {n_skip} skipped, {n_fail} failed; {total_pages} pages in {summary.seconds:.1f} s"
+        + (" (interrupted: run the same command again to resume)" if summary.interrupted else "")
+    )
+    if summary.interrupted:
+        sys.exit(130)
+    if n_in == 0 and n_skip == 0:
+        sys.exit(1)
+
+
+@cli.command("import-tables")
+@click.argument("files", nargs=-1, required=True, type=click.Path())
+@STORE_OPTION
+def import_tables(files, store_path):
+    """Import wide CSV/XLSX tables (one row per company-year) as facts."""
+    import time
+
+    from .ingest.tables_import import import_table
+
+    failed = 0
+    with _open_store(store_path) as store:
+        for f in files:
+            t = time.perf_counter()
+            try:
+                reports, facts = import_table(f, store)
+            except FinQAError as exc:
+                failed += 1
+                click.echo(f"failed    {exc}")
+                continue
+            click.echo(f"imported  {f}: {facts} facts for {reports} reports in {time.perf_counter() - t:.1f} s")
+    if failed == len(files):
+        sys.exit(1)
+
+
+@cli.command()
+@STORE_OPTION
+@click.option("--company", help="Stock code, short name or (part of) the full name.")
+@click.option("--year", type=int)
+@click.option("--item", help="Canonical item name, e.g. 营业收入.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+def facts(store_path, company, year, item, as_json):
+    """List facts: stock code, company, year, item, value, unit, period, statement, page, source."""
+    with _open_store(store_path, create=False) as store:
+        n = 0
+        for f in store.facts(company, year, item):
+            n += 1
+            if as_json:
+                click.echo(json.dumps(f, ensure_ascii=False))
+            else:
+                page = f["page"] if f["page"] is not None else "-"
+                click.echo(
+                    f"{f['stock_code'] or '-'}\t{f['short_name'] or f['company'] or '-'}\t{f['year']}\t{f['item']}\t"
+                    f"{f['value']}\t{f['unit'] or ''}\t{f['period']}\t{f['statement'] or ''}\tp.{page}\t{f['source']}"
+                )
+    if n == 0 and not as_json:
+        click.echo("no facts match", err=True)
+
+
+@cli.command()
+@STORE_OPTION
+@click.option("--json", "as_json", is_flag=True)
+def reports(store_path, as_json):
+    """List the reports in the store."""
+    with _open_store(store_path, create=False) as store:
+        rows = store.reports()
+    for r in rows:
+        if as_json:
+            click.echo(json.dumps(r, ensure_ascii=False))
+        else:
+            click.echo(
+                f"{r['stock_code'] or '-'}\t{r['short_name'] or '-'}\t{r['year']}\t{r['full_name'] or '-'}\t"
+                f"{r['facts']} facts\t{r['chunks']} chunks\t{r['files'] or 'imported'}"
+            )
+    if not as_json:
+        click.echo(f"{len(rows)} reports", err=True)
+
+
+def main(argv=None):
+    try:
+        cli.main(args=argv, prog_name="fin-qa", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except FinQAError as exc:
+        click.echo(f"fin-qa: {exc}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,256 @@
+"""Company profile (公司信息 …) and employee facts (员工情况, 研发投入 table), read from text lines.
+
+Labels come from keyword_tables/profile.yaml and keyword_tables/employees.yaml. A line holds one or
+several "label value" pairs ("公司网址 www.hivi.com 电子信箱 zqb@hivi.com"); a line made only of labels
+is the header of a one-row table whose values are on the next line ("股票种类 股票上市交易所 股票简称
+股票代码" / "A股 上海证券交易所 四方科技 603339").
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from ..items import load_yaml_table
+from ..numbers import decimal_str, parse_number
+from .pages import Document
+
+_HEADING_TAIL = re.compile(r"\s*(?:[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）]).*$")
+_PROFILE_END = re.compile(r"(?:主要会计数据和财务指标|近三年主要会计数据|主要会计数据)")
+_CONTACT_START = re.compile(r"联系人和联系方式")
+_SPACE_CJK = re.compile(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])")
+
+
+@dataclass
+class ProfileFact:
+    item: str
+    value: str  # text, or a decimal string for counts/ratios/amounts
+    unit: str | None
+    statement: str  # 公司信息 | 员工情况 | 专业构成 | 教育程度 | 研发投入
+    page: int
+    raw_label: str
+
+
+def _label_regex(labels: list[str]) -> re.Pattern:
+    alts = sorted({l for l in labels}, key=len, reverse=True)
+    parts = []
+    for a in alts:
+        # a printed label may have spaces between characters, and brackets in either width
+        chars = [re.escape(c) if c not in "（）()" else ("[（(]" if c in "（(" else "[)）]") for c in a]
+        parts.append(r"\s*".join(chars))
+    return re.compile(r"(?:%s)\s*[:：]?" % "|".join(parts))
+
+
+@functools.lru_cache(maxsize=None)
+def _profile_spec():
+    data = load_yaml_table("profile.yaml")
+    fields: dict[str, list[str]] = data.get("fields", {})
+    by_label: dict[str, str | None] = {_key(l): None for l in data.get("ignored") or ()}
+    for name, labels in fields.items():
+        for l in labels:
+            by_label[re.sub(r"\s", "", l).replace("（", "(").replace("）", ")")] = name
+    return by_label, _label_regex(list(by_label)), data
+
+
+@functools.lru_cache(maxsize=None)
+def _employee_spec():
+    data = load_yaml_table("employees.yaml")
+    by_label: dict[str, tuple[str, str]] = {}
+    for group, unit in (("counts", "人"), ("ratios", "%"), ("amounts", "元")):
+        for name, labels in (data.get(group) or {}).items():
+            for l in labels:
+                by_label[l] = (name, unit)
+    return by_label, _label_regex(list(by_label)), data
+
+
+def _key(label: str) -> str:
+    return re.sub(r"\s|[:：]", "", label).replace("（", "(").replace("）", ")")
+
+
+_ALIAS_REMARK = re.compile(r"[（(][^（()）]*简称[^（()）]*[)）]?$")
+_WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称")
+
+
+def _clean_value(v: str) -> str:
+    v = _ALIAS_REMARK.sub("", _HEADING_TAIL.sub("", v.strip(" :：\t")))
+    v = _SPACE_CJK.sub("", v).strip()
+    half = len(v) // 2
+    if len(v) > 3 and len(v) % 2 == 1 and v[:half] == v[half + 1:] and v[half] == " ":
+        v = v[:half]  # the same value printed in two columns (董事会秘书 | 证券事务代表)
+    return v
+
+
+def _pairs(text: str, rx: re.Pattern) -> list[tuple[str, str]]:
+    """The (label, value) pairs of a line that starts with a label."""
+    ms = list(rx.finditer(text))
+    if not ms or text[: ms[0].start()].strip():
+        return []
+    out = []
+    for i, m in enumerate(ms):
+        end = ms[i + 1].start() if i + 1 < len(ms) else len(text)
+        out.append((m.group(0), text[m.end():end]))
+    return out
+
+
+def extract_profile(doc: Document, max_pages: int = 25) -> list[ProfileFact]:
+    by_label, rx, spec = _profile_spec()
+    facts: dict[str, ProfileFact] = {}
+    contact_cols = spec.get("contact_columns", ["董事会秘书", "证券事务代表"])
+    contact_rows = spec.get("contact_rows", {})
+    started = False
+    in_contact = False
+    pending_header: list[str] | None = None
+    last: ProfileFact | None = None  # the field set by the line before (its value may wrap)
+    for page in doc.pages[:max_pages]:
+        for line in page.lines:
+            text = line.text.strip()
+            exact: list[tuple[str, str]] | None = None
+            if line.cells is not None:  # a txt table row: "label：" | "value"
+                cells = [c for c in line.cells if c]
+                text = " ".join(cells)
+                if len(cells) == 2 and rx.fullmatch(cells[0].strip()):
+                    exact = [(cells[0].strip(), cells[1])]
+            flat = _key(text)
+            if not started:
+                started = bool(rx.match(text)) and by_label.get(_key(rx.match(text).group(0))) in (
+                    "中文名称", "股票简称", "法定代表人")
+                if not started:
+                    continue
+            if _PROFILE_END.search(flat) and len(flat) < 30:
+                return list(facts.values())
+            if _CONTACT_START.search(flat):
+                in_contact = True
+                continue
+            if pending_header:
+                tokens = text.split()
+                if len(tokens) >= len(pending_header):
+                    for name, tok in zip(pending_header, tokens):
+                        if name and name not in facts:
+                            facts[name] = ProfileFact(name, tok, None, "公司信息", page.number, name)
+                pending_header = None
+                continue
+            if in_contact:
+                first = text.split()[0] if text.split() else ""
+                if flat.startswith(tuple(contact_cols)):
+                    continue
+                row = contact_rows.get(first)
+                if row:
+                    values = text.split()[1:]
+                    if values:
+                        val = _clean_value(" ".join(values))
+                        # two columns of one-token values: the first is the 董事会秘书's
+                        if len(values) == 2 and " " not in val:
+                            val = values[0]
+                        elif len(values) >= 2 and values[0] == values[-1]:
+                            val = values[0]
+                        name = f"{contact_cols[0]}{row}"
+                        if name not in facts and val:
+                            facts[name] = ProfileFact(name, val, None, "公司信息", page.number, first)
+                            last = facts[name]
+                    continue
+                in_contact = False
+            pairs = exact or _pairs(text, rx)
+            if not pairs:
+                if (last is not None and last.item in _WRAPPABLE and len(flat) <= 12 and page.number == last.page
+                        and not re.search(r"\d{5,}|[:：]", flat) and not _HEADING_TAIL.match(text)):
+                    last.value += _clean_value(text)  # "…沙尔沁工业" / "园区"
+                last = None
+                continue
+            last = None
+            if len(pairs) >= 3 and all(not v.strip() for _, v in pairs):
+                pending_header = [by_label.get(_key(l)) for l, _ in pairs]
+                continue
+            for label, value in pairs:
+                name = by_label.get(_key(label))
+                val = _clean_value(value)
+                if name in ("电子信箱", "公司网址", "股票代码") and val:
+                    val = val.split()[0]
+                if name and val and name not in facts:
+                    facts[name] = ProfileFact(name, val, None, "公司信息", page.number, _key(label))
+                    last = facts[name] if len(pairs) == 1 else None
+    return list(facts.values())
+
+
+_NUM_TOKEN = re.compile(r"[\d,]+(?:\.\d+)?%?")
+_EMP_START = re.compile(r"员工情况|员工数量")
+
+
+def _first_number(text: str) -> str | None:
+    m = _NUM_TOKEN.search(text)
+    if not m:
+        return None
+    v = parse_number(m.group(0).rstrip("%"))
+    return decimal_str(v) if v is not None else None
+
+
+def extract_employees(doc: Document) -> list[ProfileFact]:
+    by_label, rx, spec = _employee_spec()
+    blocks = {b: names for b, names in (spec.get("blocks") or {}).items()}
+    facts: dict[tuple[str, str], ProfileFact] = {}
+
+    def add(item, value, unit, statement, page, raw):
+        if (statement, item) not in facts:
+            facts[(statement, item)] = ProfileFact(item, value, unit, statement, page, raw)
+
+    block: str | None = None
+    emp_pages = 0
+    for page in doc.pages:
+        in_emp_section = emp_pages > 0
+        for line in page.lines:
+            text = line.text.strip()
+            flat = _key(text)
+            if _EMP_START.search(flat) and len(flat) < 40:
+                emp_pages = 3  # the 员工情况 section runs over at most a few pages
+            if block:
+                m = re.match(r"^(.+?)[（(]?人?[)）]?\s+([\d,]+)(?:\s|$)", text)
+                if flat.startswith("合计") or flat.startswith("总计"):
+                    block = None
+                    continue
+                if m and not re.search(r"类别|人数|数量", m.group(1)):
+                    v = _first_number(m.group(2))
+                    if v is not None:
+                        add(_key(m.group(1)), v, "人", block, page.number, m.group(1))
+                    continue
+                if re.search(r"类别|人数|数量", flat):
+                    continue
+                block = None
+            if emp_pages:
+                for b, names in blocks.items():
+                    if any(flat == n or flat.startswith(n + "类别") or flat == n + "情况" for n in names):
+                        block = b
+                        break
+                if block:
+                    continue
+            ms = list(rx.finditer(text))
+            if ms and not text[: ms[0].start()].strip():
+                label = ms[0].group(0)
+                name, unit = by_label[_key(label).rstrip(":：")] if _key(label) in by_label else (None, None)
+                if name is None:
+                    continue
+                rest = text[ms[0].end():]
+                rest = re.sub(r"^\s*[（(](?:人|%|元)[)）]", "", rest)
+                v = _first_number(rest)
+                if v is None:
+                    continue
+                stmt = "研发投入" if name.startswith("研发") else "员工情况"
+                if name.startswith("研发") or emp_pages or in_emp_section:
+                    add(name, v, unit, stmt, page.number, _key(label))
+        if emp_pages:
+            emp_pages -= 1
+    # banks and insurers write the head count in prose
+    if not any(k[1] == "在职员工的数量合计" for k in facts):
+        for item, patterns in (spec.get("prose") or {}).items():
+            for page in doc.pages:
+                for line in page.lines:
+                    for p in patterns:
+                        m = re.search(p, line.text)
+                        if m:
+                            v = parse_number(m.group(1))
+                            if v is not None:
+                                add(item, decimal_str(v), "人", "员工情况", page.number, m.group(0))
+                                break
+                    if ("员工情况", item) in facts:
+                        break
+                if ("员工情况", item) in facts:
+                    break
+    return list(facts.values())

@@ -1,0 +1,148 @@
+"""fin-qa import-tables: wide CSV/XLSX tables, one row per company-year, as facts.
+
+Key columns are found by name (股票代码/证券代码, 公司名称/企业名称, 股票简称/证券简称, 年份/报告年份 and
+the English names of the FinGLM report list). Every other column is an item: its name goes through the
+keyword tables (items.yaml, profile.yaml, employees.yaml synonyms) to the canonical item, an unknown
+column is kept under its own name. -1 or a blank cell is missing. Facts get source "import:FILE".
+"""
+from __future__ import annotations
+
+import re
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+import pandas as pd
+
+from .. import FinQAError
+from ..items import default_item_table, load_yaml_table, normalize_label
+from ..numbers import decimal_str
+from ..store import FactRow, ReportMeta, Store
+
+KEY_COLUMNS = {
+    "stock_code": ("股票代码", "证券代码", "stock_code", "代码"),
+    "full_name": ("公司名称", "企业名称", "公司全称", "company_full_name"),
+    "short_name": ("股票简称", "证券简称", "公司简称", "company_short_name"),
+    "year": ("年份", "报告年份", "年度", "report_year", "year"),
+    "publish_date": ("report_date", "公告日期", "发布日期"),
+}
+IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
+
+
+def _other_labels() -> dict[str, tuple[str, str, str | None]]:
+    """label → (item, statement, unit) for profile and employee columns."""
+    out: dict[str, tuple[str, str, str | None]] = {}
+    prof = load_yaml_table("profile.yaml")
+    for name, labels in (prof.get("fields") or {}).items():
+        for l in [name, *labels]:
+            out[normalize_label(l)] = (name, "公司信息", None)
+    emp = load_yaml_table("employees.yaml")
+    for group, unit in (("counts", "人"), ("ratios", "%"), ("amounts", "元")):
+        for name, labels in (emp.get(group) or {}).items():
+            for l in [name, *labels]:
+                out[normalize_label(l)] = (name, "研发投入" if name.startswith("研发") else "员工情况", unit)
+    return out
+
+
+def map_column(name: str) -> tuple[str, str | None, str | None]:
+    """(canonical item, statement, unit) of a column name."""
+    table = default_item_table()
+    item = table.canonical(name)
+    if item:
+        unit = "元/股" if "每股" in item else "元"
+        return item, table.statement_of(item), unit
+    other = _other_labels().get(normalize_label(name))
+    if other:
+        return other
+    return str(name).strip(), None, None
+
+
+def _year(v) -> int | None:
+    m = re.search(r"(\d{4})", str(v))
+    return int(m.group(1)) if m else None
+
+
+def _code(v) -> str | None:
+    if v is None or (isinstance(v, float) and pd.isna(v)):
+        return None
+    s = str(v).strip()
+    if re.fullmatch(r"\d+(\.0)?", s):
+        return s.split(".")[0].zfill(6)
+    return s or None
+
+
+def _value(v) -> tuple[str, float | None] | None:
+    if v is None or (isinstance(v, float) and pd.isna(v)):
+        return None
+    if isinstance(v, (int, float)):
+        if v == -1:
+            return None
+        try:
+            d = Decimal(repr(float(v)))
+        except InvalidOperation:
+            return None
+        return decimal_str(d), float(v)
+    s = str(v).strip()
+    if not s or s in ("-1", "-1.0", "nan", "NaN", "None"):
+        return None
+    return s, None
+
+
+def read_table(path: Path) -> pd.DataFrame:
+    try:
+        if path.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
+            return pd.read_excel(path, engine="openpyxl" if path.suffix.lower() != ".xls" else None)
+        if path.suffix.lower() in (".csv", ".tsv", ".txt"):
+            return pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",", encoding="utf-8-sig")
+    except Exception as exc:  # pandas/openpyxl raise many types for a broken file
+        raise FinQAError(f"{path}: cannot read table ({type(exc).__name__}: {exc})") from None
+    raise FinQAError(f"{path}: unsupported table type {path.suffix} (expected .xlsx or .csv)")
+
+
+def import_table(path: str | Path, store: Store) -> tuple[int, int]:
+    """Import one table file; returns (reports, facts)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FinQAError(f"{path}: no such file")
+    df = read_table(path)
+    cols = {str(c).strip(): c for c in df.columns}
+    keys: dict[str, object] = {}
+    for key, names in KEY_COLUMNS.items():
+        for n in names:
+            if n in cols:
+                keys[key] = cols[n]
+                break
+    if "year" not in keys or not ({"stock_code", "full_name", "short_name"} & keys.keys()):
+        raise FinQAError(
+            f"{path}: needs a year column ({'/'.join(KEY_COLUMNS['year'][:2])}) and a company column "
+            f"({'/'.join(KEY_COLUMNS['stock_code'][:2])} or {'/'.join(KEY_COLUMNS['short_name'][:2])})"
+        )
+    used = set(keys.values())
+    # a second spelling of a key column (年份 beside 报告年份, 证券代码 beside 股票代码) is not an item
+    dup = {cols[n] for names in KEY_COLUMNS.values() for n in names if n in cols}
+    item_cols = [c for c in df.columns if c not in used and c not in dup and str(c).strip() not in IGNORED]
+    mapped = {c: map_column(str(c)) for c in item_cols}
+    rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
+    records = df.to_dict("records")
+    for rec in records:
+        year = _year(rec.get(keys["year"]))
+        if year is None:
+            continue
+        code = _code(rec.get(keys["stock_code"])) if "stock_code" in keys else None
+        full = rec.get(keys["full_name"]) if "full_name" in keys else None
+        short = rec.get(keys["short_name"]) if "short_name" in keys else None
+        full = None if full is None or (isinstance(full, float) and pd.isna(full)) else str(full).strip()
+        short = None if short is None or (isinstance(short, float) and pd.isna(short)) else str(short).strip()
+        date = rec.get(keys["publish_date"]) if "publish_date" in keys else None
+        date = None if date is None or (isinstance(date, float) and pd.isna(date)) else str(date)[:10]
+        if not (code or full or short):
+            continue
+        meta = ReportMeta(code, year, full, short, date)
+        entry = rows.setdefault(meta.key, (meta, []))
+        for c in item_cols:
+            got = _value(rec.get(c))
+            if got is None:
+                continue
+            item, statement, unit = mapped[c]
+            entry[1].append(FactRow(item, got[0], got[1], unit, "current", statement, None, "", str(c)))
+    n = store.write_import(f"import:{path.name}", list(rows.values()))
+    return len(rows), n
