@@ -139,7 +139,7 @@ def extract_profile(doc: Document, max_pages: int = 25) -> list[ProfileFact]:
                     if values:
                         val = _clean_value(" ".join(values))
                         # two columns of one-token values: the first is the 董事会秘书's
-                        if len(values) == 2 and " " not in val:
+                        if len(values) == 2:
                             val = values[0]
                         elif len(values) >= 2 and values[0] == values[-1]:
                             val = values[0]

@@ -1,0 +1,238 @@
+"""The bundled sample: a small, realistic annual report that fin-qa makes itself (reportlab, STSong-Light).
+
+It carries what real reports bring: a cover, 公司信息 with a contact table, 员工情况 with 专业构成 and
+教育程度 blocks, narrative sections with headings, and the three consolidated statements printed
+without ruling lines, in 万元, with a 附注 column, negatives in parentheses, empty cells as "-", a label
+wrapped over two lines, a statement running over a page break, the 母公司 statements right after the
+consolidated ones, and a "首次执行新准则调整" table titled 合并资产负债表 in the notes (a decoy).
+The numbers are fictional and consistent (资产总计 = 负债和所有者权益总计).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+COMPANY = "星河精密制造股份有限公司"
+SHORT = "星河精密"
+CODE = "688999"
+YEAR = 2021
+
+# (label, note, current, previous) in 万元; None prints "-"
+BALANCE = [
+    ("流动资产：", "", "", ""),
+    ("货币资金", "五、1", "12,345.67", "10,234.56"),
+    ("应收票据", "", None, "321.00"),
+    ("应收账款", "五、2", "4,567.89", "3,987.65"),
+    ("存货", "五、3", "6,789.01", "5,432.10"),
+    ("其他流动资产", "", "210.43", "145.69"),
+    ("流动资产合计", "", "23,913.00", "20,121.00"),
+    ("非流动资产：", "", "", ""),
+    ("以公允价值计量且其变动计入", "", "", ""),
+    ("当期损益的金融资产", "", "500.00", "600.00"),
+    ("固定资产", "五、4", "15,000.00", "14,000.00"),
+    ("无形资产", "五、5", "3,087.00", "2,879.00"),
+    ("非流动资产合计", "", "18,587.00", "17,479.00"),
+    ("资产总计", "", "42,500.00", "37,600.00"),
+    ("流动负债：", "", "", ""),
+    ("短期借款", "五、6", "5,000.00", "4,000.00"),
+    ("应付账款", "五、7", "6,200.00", "5,100.00"),
+    ("流动负债合计", "", "11,200.00", "9,100.00"),
+    ("非流动负债合计", "", "1,300.00", "1,500.00"),
+    ("负债合计", "", "12,500.00", "10,600.00"),
+    ("实收资本（或股本）", "", "10,000.00", "10,000.00"),
+    ("未分配利润", "", "20,000.00", "17,000.00"),
+    ("所有者权益（或股东权益）合计", "", "30,000.00", "27,000.00"),
+    ("负债和所有者权益（或股东权益）总计", "", "42,500.00", "37,600.00"),
+]
+INCOME = [
+    ("一、营业总收入", "", "30,000.00", "26,000.00"),
+    ("其中：营业收入", "五、8", "30,000.00", "26,000.00"),
+    ("二、营业总成本", "", "25,500.00", "22,800.00"),
+    ("其中：营业成本", "五、8", "20,000.00", "18,000.00"),
+    ("销售费用", "", "1,500.00", "1,400.00"),
+    ("管理费用", "", "2,000.00", "1,800.00"),
+    ("研发费用", "", "2,100.00", "1,700.00"),
+    ("财务费用", "五、9", "(100.00)", "(100.00)"),
+    ("加：投资收益（损失以“－”号填列）", "", "(250.00)", "120.00"),
+    ("三、营业利润（亏损以“－”号填列）", "", "4,250.00", "3,320.00"),
+    ("加：营业外收入", "", "50.00", None),
+    ("减：营业外支出", "", "20.00", "30.00"),
+    ("四、利润总额（亏损总额以“－”号填列）", "", "4,280.00", "3,290.00"),
+    ("减：所得税费用", "", "642.00", "493.50"),
+    ("五、净利润（净亏损以“－”号填列）", "", "3,638.00", "2,796.50"),
+    ("（一）基本每股收益（元/股）", "", "0.36", "0.28"),
+]
+CASHFLOW = [
+    ("一、经营活动产生的现金流量：", "", "", ""),
+    ("销售商品、提供劳务收到的现金", "", "31,000.00", "27,000.00"),
+    ("经营活动现金流入小计", "", "31,500.00", "27,300.00"),
+    ("经营活动现金流出小计", "", "27,000.00", "24,100.00"),
+    ("经营活动产生的现金流量净额", "", "4,500.00", "3,200.00"),
+    ("二、投资活动产生的现金流量：", "", "", ""),
+    ("购建固定资产、无形资产和其他长期资产支付的现金", "", "2,300.00", "1,900.00"),
+    ("投资活动产生的现金流量净额", "", "(2,300.00)", "(1,900.00)"),
+    ("筹资活动产生的现金流量净额", "", "(88.89)", "(500.00)"),
+    ("五、现金及现金等价物净增加额", "", "2,111.11", "800.00"),
+    ("加：期初现金及现金等价物余额", "", "10,234.56", "9,434.56"),
+    ("六、期末现金及现金等价物余额", "", "12,345.67", "10,234.56"),
+]
+PARENT_BALANCE = [(l, n, _c and "1.00", _p and "1.00") for l, n, _c, _p in BALANCE]
+
+QUESTIONS = [
+    "2021年星河精密的营业收入是多少元?",
+    "星河精密2021年的法定代表人是谁?",
+    "2021年星河精密的货币资金是多少元?",
+    "星河精密2021年研发人员数量是多少?",
+    "2021年星河精密的财务费用是多少元?",
+    "请简要介绍星河精密2021年的核心竞争力。",
+]
+
+
+def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
+    """Write the sample report to path (a report without statements when with_statements is False)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    width, height = A4
+    state = {"y": height - 60, "page": 1}
+
+    def header():
+        c.setFont("STSong-Light", 8)
+        c.drawString(60, height - 30, f"{COMPANY} {YEAR} 年年度报告")
+        c.drawCentredString(width / 2, 30, str(state["page"]))
+        state["y"] = height - 60
+
+    def new_page():
+        c.showPage()
+        state["page"] += 1
+        header()
+
+    def line(text, size=10, x=60):
+        if state["y"] < 60:
+            new_page()
+        c.setFont("STSong-Light", size)
+        c.drawString(x, state["y"], text)
+        state["y"] -= size + 6
+
+    def table(rows, head=("项目", "附注", f"{YEAR} 年 12 月 31 日", f"{YEAR - 1} 年 12 月 31 日")):
+        cols = (60, 250, 400, 520)  # label, note, current, previous (right edges for numbers)
+
+        def head_row():
+            c.setFont("STSong-Light", 9)
+            c.drawString(cols[0], state["y"], head[0])
+            c.drawString(cols[1], state["y"], head[1])
+            c.drawRightString(cols[2], state["y"], head[2])
+            c.drawRightString(cols[3], state["y"], head[3])
+            state["y"] -= 16
+
+        head_row()
+        for label, note, cur, prev in rows:
+            if state["y"] < 70:
+                new_page()
+                head_row()
+            c.setFont("STSong-Light", 9)
+            c.drawString(cols[0], state["y"], label)
+            if note:
+                c.drawString(cols[1], state["y"], note)
+            if label.endswith("：") or label == "以公允价值计量且其变动计入":
+                state["y"] -= 15
+                continue
+            c.drawRightString(cols[2], state["y"], cur if cur is not None else "-")
+            c.drawRightString(cols[3], state["y"], prev if prev is not None else "-")
+            state["y"] -= 15
+
+    header()
+    c.setFont("STSong-Light", 22)
+    c.drawCentredString(width / 2, height - 250, COMPANY)
+    c.drawCentredString(width / 2, height - 290, f"{YEAR} 年年度报告")
+    new_page()
+    line("第一节 重要提示、目录和释义", 14)
+    line("公司董事会、监事会及董事、监事、高级管理人员保证年度报告内容的真实、准确、完整。")
+    line("第二节 公司简介和主要财务指标", 14)
+    line("一、公司信息", 12)
+    for k, v in [("股票简称", SHORT), ("股票代码", CODE), ("股票上市证券交易所", "上海证券交易所"),
+                 ("公司的中文名称", COMPANY), ("公司的中文简称", SHORT),
+                 ("公司的外文名称", "Xinghe Precision Manufacturing Co., Ltd."),
+                 ("公司的法定代表人", "林海峰"), ("注册地址", "江苏省苏州市工业园区星湖街 88 号"),
+                 ("注册地址的邮政编码", "215000"), ("办公地址", "江苏省苏州市工业园区星湖街 88 号"),
+                 ("公司网址", "www.xinghe-precision.example"), ("电子信箱", "ir@xinghe-precision.example")]:
+        line(f"{k}  {v}")
+    line("二、联系人和联系方式", 12)
+    line("董事会秘书  证券事务代表")
+    line("姓名  周晓雯  陈立")
+    line("电话  0512-66668888  0512-66668889")
+    line("第三节 公司业务概要", 14)
+    line("一、报告期内公司从事的主要业务", 12)
+    line("公司主要从事精密结构件的研发、生产和销售，产品应用于新能源汽车和消费电子领域。")
+    line("二、核心竞争力分析", 12)
+    line("公司拥有精密模具设计与制造的核心技术，掌握多项发明专利，研发团队经验丰富。")
+    line("公司与多家头部客户建立了长期稳定的合作关系，具备快速响应和规模化交付能力。")
+    line("第四节 经营情况讨论与分析", 14)
+    line("一、经营情况讨论与分析", 12)
+    line("报告期内，公司实现营业收入 30,000.00 万元，同比增长 15.38%。")
+    line("（一）研发投入", 11)
+    line("研发投入合计  21,000,000.00")
+    line("公司研发人员的数量  128")
+    line("研发人员数量占公司总人数的比例（%）  15.24")
+    line("第五节 重要事项", 14)
+    line("一、重大诉讼、仲裁事项")
+    line("本年度公司无重大诉讼、仲裁事项。")
+    line("第六节 董事、监事、高级管理人员和员工情况", 14)
+    line("一、员工情况", 12)
+    line("母公司在职员工的数量  520")
+    line("主要子公司在职员工的数量  320")
+    line("在职员工的数量合计  840")
+    line("专业构成")
+    line("专业构成类别  专业构成人数")
+    for k, v in [("生产人员", 560), ("销售人员", 60), ("技术人员", 128), ("财务人员", 22), ("行政人员", 70), ("合计", 840)]:
+        line(f"{k}  {v}")
+    line("教育程度")
+    line("教育程度类别  数量（人）")
+    for k, v in [("博士", 3), ("硕士", 41), ("本科", 236), ("大专及以下", 560), ("合计", 840)]:
+        line(f"{k}  {v}")
+    if with_statements:
+        new_page()
+        line("第七节 财务报告", 14)
+        line("一、审计报告", 12)
+        line("我们审计了后附的财务报表，包括合并资产负债表、合并利润表和合并现金流量表。")
+        line("二、财务报表", 12)
+        line("合并资产负债表", 12, x=250)
+        line(f"编制单位：{COMPANY}      单位：万元  币种：人民币", 9)
+        table(BALANCE)
+        line("法定代表人：林海峰    主管会计工作负责人：王敏    会计机构负责人：李娜", 9)
+        line("母公司资产负债表", 12, x=250)
+        line("单位：万元  币种：人民币", 9)
+        table(PARENT_BALANCE)
+        new_page()
+        line("合并利润表", 12, x=250)
+        line("单位：万元  币种：人民币", 9)
+        table(INCOME, head=("项目", "附注", f"{YEAR} 年度", f"{YEAR - 1} 年度"))
+        line("法定代表人：林海峰    主管会计工作负责人：王敏    会计机构负责人：李娜", 9)
+        line("合并现金流量表", 12, x=250)
+        line("单位：万元  币种：人民币", 9)
+        table(CASHFLOW, head=("项目", "附注", f"{YEAR} 年度", f"{YEAR - 1} 年度"))
+        line("法定代表人：林海峰    主管会计工作负责人：王敏    会计机构负责人：李娜", 9)
+        new_page()
+        line("三、重要会计政策及会计估计", 12)
+        line(f"（1）{YEAR} 年起首次执行新租赁准则调整首次执行当年年初财务报表相关项目情况")
+        line("合并资产负债表", 11, x=250)
+        line("单位：万元", 9)
+        table(BALANCE[:6], head=("项目", "", f"{YEAR - 1} 年 12 月 31 日", f"{YEAR} 年 1 月 1 日"))
+    c.save()
+    return path
+
+
+def write_questions(path: str | Path) -> Path:
+    import json
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        for i, q in enumerate(QUESTIONS):
+            fh.write(json.dumps({"id": i, "question": q}, ensure_ascii=False) + "\n")
+    return path
