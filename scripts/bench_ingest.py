@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Ingest speed on the shared real reports, against the FinGLM reference approach.
+
+For every PDF in ../shared/data/reports: pages, seconds and pages/s for fin-qa's parse (pypdfium2 text of
+every page + pdfplumber words on the statement pages only) and, in the same run, for pdfplumber
+extract_text() on every page (what the FinGLM reference converter does). Then --workers scaling over
+the whole folder (PDF and txt), and import-tables over ../shared/data/finglm_tables.
+
+usage: python scripts/bench_ingest.py [--reports DIR] [--workers 1 2] [--no-baseline] [--no-tables]
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reports", default=str(ROOT.parent / "shared" / "data" / "reports"))
+    ap.add_argument("--tables", default=str(ROOT.parent / "shared" / "data" / "finglm_tables"))
+    ap.add_argument("--workers", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--no-baseline", action="store_true")
+    ap.add_argument("--no-tables", action="store_true")
+    args = ap.parse_args()
+
+    from fin_qa.ingest.pipeline import ingest, parse_file
+    from fin_qa.store import Store
+
+    pdfs = sorted(glob.glob(str(Path(args.reports) / "*.pdf")))
+    if not pdfs:
+        print(f"no PDFs under {args.reports}", file=sys.stderr)
+        return 1
+    print(f"{'report':<12}{'pages':>6}{'table pp':>9}{'fin-qa s':>10}{'pages/s':>9}{'plumber s':>11}{'pages/s':>9}{'speed-up':>10}")
+    tot = [0, 0.0, 0.0]
+    for f in pdfs:
+        name = Path(f).name.split("__")[3] if "__" in Path(f).name else Path(f).stem
+        t = time.perf_counter()
+        rep = parse_file(f)
+        ours = time.perf_counter() - t
+        base = float("nan")
+        if not args.no_baseline:
+            import pdfplumber
+
+            t = time.perf_counter()
+            with pdfplumber.open(f) as pdf:
+                for page in pdf.pages:
+                    page.extract_text()
+                    page.flush_cache()
+            base = time.perf_counter() - t
+        tot[0] += rep.pages
+        tot[1] += ours
+        tot[2] += base
+        print(f"{name:<12}{rep.pages:>6}{rep.table_pages:>9}{ours:>10.2f}{rep.pages / ours:>9.0f}"
+              f"{base:>11.2f}{rep.pages / base:>9.1f}{base / ours:>9.1f}x")
+    print(f"{'total':<12}{tot[0]:>6}{'':>9}{tot[1]:>10.2f}{tot[0] / tot[1]:>9.0f}{tot[2]:>11.2f}"
+          f"{tot[0] / tot[2]:>9.1f}{tot[2] / tot[1]:>9.1f}x")
+
+    print("\nfin-qa ingest of the whole folder (parse + store), by --workers:")
+    for w in args.workers:
+        with tempfile.TemporaryDirectory() as d:
+            store = Store(d)
+            t = time.perf_counter()
+            s = ingest([args.reports], store, workers=w)
+            dt = time.perf_counter() - t
+            pages = sum(o.report.pages for o in s.outcomes if o.report)
+            print(f"  workers={w}: {s.count('ingested')} reports, {pages} pages in {dt:.2f} s = {pages / dt:.0f} pages/s")
+            store.close()
+
+    tables = sorted(glob.glob(str(Path(args.tables) / "*.xlsx")))
+    if tables and not args.no_tables:
+        from fin_qa.ingest.tables_import import import_table
+
+        with tempfile.TemporaryDirectory() as d:
+            store = Store(d)
+            t = time.perf_counter()
+            n = 0
+            for f in tables:
+                n += import_table(f, store)[1]
+            dt = time.perf_counter() - t
+            print(f"\nimport-tables: {len(tables)} tables, {store.counts()['reports']} reports, {n} facts in {dt:.1f} s")
+            store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
