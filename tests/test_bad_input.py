@@ -1,6 +1,5 @@
 """Bad input: one line each in the summary, the run goes on, exit status non-zero only when nothing
 was ingested, no traceback, the store stays consistent."""
-import json
 import sqlite3
 
 import pytest

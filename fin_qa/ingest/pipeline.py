@@ -91,11 +91,11 @@ def _num(value: str) -> float | None:
         return None
 
 
-def parse_file(path: str | Path) -> ParsedReport:
+def parse_file(path: str | Path, sha256: str | None = None) -> ParsedReport:
     """Everything fin-qa reads from one report file. Raises IngestError with the reason."""
     t0 = time.perf_counter()
     path = Path(path)
-    sha = sha256_of(path)
+    sha = sha256 or sha256_of(path)
     doc = open_document(path)
     try:
         profile_facts = extract_profile(doc)
@@ -136,9 +136,9 @@ def parse_file(path: str | Path) -> ParsedReport:
         doc.close()
 
 
-def _parse_safely(path: str) -> tuple[str, ParsedReport | None, str | None]:
+def _parse_safely(path: str, sha256: str) -> tuple[str, ParsedReport | None, str | None]:
     try:
-        return path, parse_file(path), None
+        return path, parse_file(path, sha256), None
     except IngestError as exc:
         return path, None, str(exc)
     except MemoryError:
@@ -199,7 +199,7 @@ def ingest(
     files, problems = collect_files(paths)
     for path, why in problems:
         summary.outcomes.append(Outcome(path, "failed", why))
-    todo: list[str] = []
+    todo: list[tuple[str, str]] = []
     for f in files:
         try:
             sha = sha256_of(f)
@@ -214,7 +214,7 @@ def ingest(
             if on_progress:
                 on_progress(o)
             continue
-        todo.append(str(f))
+        todo.append((str(f), sha))
 
     def finish(path: str, rep: ParsedReport | None, err: str | None) -> None:
         if rep is None:
@@ -235,11 +235,11 @@ def ingest(
 
     try:
         if workers <= 1 or len(todo) <= 1:
-            for path in todo:
-                finish(*_parse_safely(path))
+            for path, sha in todo:
+                finish(*_parse_safely(path, sha))
         else:
             with ProcessPoolExecutor(max_workers=min(workers, len(todo), os.cpu_count() or 1)) as pool:
-                futures = [pool.submit(_parse_safely, p) for p in todo]
+                futures = [pool.submit(_parse_safely, p, sha) for p, sha in todo]
                 try:
                     for fut in as_completed(futures):
                         finish(*fut.result())

@@ -48,7 +48,7 @@ def _profile_spec():
     by_label: dict[str, str | None] = {_key(l): None for l in data.get("ignored") or ()}
     for name, labels in fields.items():
         for l in labels:
-            by_label[re.sub(r"\s", "", l).replace("（", "(").replace("）", ")")] = name
+            by_label[_key(l)] = name
     return by_label, _label_regex(list(by_label)), data
 
 
@@ -59,7 +59,7 @@ def _employee_spec():
     for group, unit in (("counts", "人"), ("ratios", "%"), ("amounts", "元")):
         for name, labels in (data.get(group) or {}).items():
             for l in labels:
-                by_label[l] = (name, unit)
+                by_label[_key(l)] = (name, unit)
     return by_label, _label_regex(list(by_label)), data
 
 
@@ -224,7 +224,7 @@ def extract_employees(doc: Document) -> list[ProfileFact]:
             ms = list(rx.finditer(text))
             if ms and not text[: ms[0].start()].strip():
                 label = ms[0].group(0)
-                name, unit = by_label[_key(label).rstrip(":：")] if _key(label) in by_label else (None, None)
+                name, unit = by_label.get(_key(label), (None, None))
                 if name is None:
                     continue
                 rest = text[ms[0].end():]
@@ -238,19 +238,21 @@ def extract_employees(doc: Document) -> list[ProfileFact]:
         if emp_pages:
             emp_pages -= 1
     # banks and insurers write the head count in prose
-    if not any(k[1] == "在职员工的数量合计" for k in facts):
-        for item, patterns in (spec.get("prose") or {}).items():
-            for page in doc.pages:
-                for line in page.lines:
-                    for p in patterns:
-                        m = re.search(p, line.text)
-                        if m:
-                            v = parse_number(m.group(1))
-                            if v is not None:
-                                add(item, decimal_str(v), "人", "员工情况", page.number, m.group(0))
-                                break
-                    if ("员工情况", item) in facts:
-                        break
-                if ("员工情况", item) in facts:
-                    break
+    for item, patterns in (spec.get("prose") or {}).items():
+        if ("员工情况", item) not in facts:
+            hit = _first_prose_match(doc, patterns)
+            if hit:
+                add(item, hit[0], "人", "员工情况", hit[1], hit[2])
     return list(facts.values())
+
+
+def _first_prose_match(doc: Document, patterns: list[str]) -> tuple[str, int, str] | None:
+    """(number, page, matched text) of the first sentence matching one of the patterns."""
+    for page in doc.pages:
+        for line in page.lines:
+            for p in patterns:
+                m = re.search(p, line.text)
+                v = parse_number(m.group(1)) if m else None
+                if v is not None:
+                    return decimal_str(v), page.number, m.group(0)
+    return None

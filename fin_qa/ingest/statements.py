@@ -24,7 +24,8 @@ from decimal import Decimal
 
 from ..items import ItemTable, default_item_table, normalize_label
 from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
-from .pages import Cell, Document, Row
+from .bank_text import parse_text_statement
+from .pages import Document, Row
 
 STATEMENT_KINDS = ("资产负债表", "利润表", "现金流量表")
 
@@ -279,7 +280,7 @@ def _start_index(rows: list[Row], title: str) -> int:
     return 0
 
 
-def _is_end(row_text: str, kind: str) -> bool:
+def _is_end(row_text: str) -> bool:
     s = row_text.replace(" ", "")
     if _SIGNATURE.match(s):
         return True
@@ -310,7 +311,7 @@ def parse_statement_at(
         pages.append(pn)
         for row in rows[start:]:
             text = row.text
-            if _is_end(text, kind):
+            if _is_end(text):
                 done = True
                 break
             u = find_unit(text)
@@ -376,9 +377,7 @@ def extract_statements(doc: Document, year: int | None, table: ItemTable | None 
         for consolidated in (True, False):
             for page_no, title in find_title_candidates(doc, kind, consolidated):
                 st = parse_statement_at(doc, kind, page_no, title, year, table)
-                if st is None:
-                    from .bank_text import parse_text_statement  # concatenated-number text rows
-
+                if st is None:  # rows flattened to text with the numbers run together
                     st = parse_text_statement(doc, kind, page_no, title, year, table)
                 if st is not None:
                     found[kind] = st

@@ -7,6 +7,7 @@ column is kept under its own name. -1 or a blank cell is missing. Facts get sour
 """
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -28,6 +29,7 @@ KEY_COLUMNS = {
 IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
 
 
+@functools.lru_cache(maxsize=None)
 def _other_labels() -> dict[str, tuple[str, str, str | None]]:
     """label → (item, statement, unit) for profile and employee columns."""
     out: dict[str, tuple[str, str, str | None]] = {}
@@ -116,10 +118,9 @@ def import_table(path: str | Path, store: Store) -> tuple[int, int]:
             f"{path}: needs a year column ({'/'.join(KEY_COLUMNS['year'][:2])}) and a company column "
             f"({'/'.join(KEY_COLUMNS['stock_code'][:2])} or {'/'.join(KEY_COLUMNS['short_name'][:2])})"
         )
-    used = set(keys.values())
-    # a second spelling of a key column (年份 beside 报告年份, 证券代码 beside 股票代码) is not an item
+    # the key columns, and a second spelling of a key column (年份 beside 报告年份, 证券代码 beside 股票代码) is not an item
     dup = {cols[n] for names in KEY_COLUMNS.values() for n in names if n in cols}
-    item_cols = [c for c in df.columns if c not in used and c not in dup and str(c).strip() not in IGNORED]
+    item_cols = [c for c in df.columns if c not in dup and str(c).strip() not in IGNORED]
     mapped = {c: map_column(str(c)) for c in item_cols}
     rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
     records = df.to_dict("records")
