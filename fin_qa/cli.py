@@ -133,6 +133,114 @@ def reports(store_path, as_json):
         click.echo(f"{len(rows)} reports", err=True)
 
 
+# ------------------------------------------------------------------------------------ answering
+
+STYLE_OPTION = click.option("--style", type=click.Choice(["human", "finglm"]), default="human", show_default=True,
+                            help="Number printing: human (149,399,000.00元) or finglm (149399000.0元).")
+SCOPE_OPTION = click.option("--scope", type=click.Path(dir_okay=False), default=None,
+                            help="A report list (FinGLM file names or 'code year' lines): answer and rank within it.")
+LLM_OPTION = click.option("--llm", default="none", show_default=True,
+                          help="Chat model for prose answers; this version answers with `none` only.")
+
+
+def _engine(store, scope, style, llm):
+    from .answer.engine import Engine
+    from .answer.facts import FactSource, read_scope
+
+    if llm != "none":
+        raise FinQAError(f"--llm {llm}: no chat model backend is installed in this version; use --llm none")
+    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style)
+
+
+@cli.command()
+@click.argument("question")
+@STORE_OPTION
+@SCOPE_OPTION
+@STYLE_OPTION
+@LLM_OPTION
+@click.option("--json", "as_json", is_flag=True, help="The answer line as JSON (type, method, evidence).")
+def ask(question, store_path, scope, style, llm, as_json):
+    """Answer one question."""
+    with _open_store(store_path, create=False) as store:
+        ans = _engine(store, scope, style, llm).answer(question)
+    if as_json:
+        click.echo(json.dumps(ans.record(), ensure_ascii=False))
+    else:
+        click.echo(ans.answer)
+        for ev in ans.evidence:
+            where = f"p.{ev['page']}" if ev.get("page") else "no page"
+            who = f"{ev['company']} " if ev.get("company") else ""
+            click.echo(f"  依据: {who}{ev.get('year', '')}年 {ev.get('label') or ev['item']} = {ev['value']}"
+                       f" ({where}, {ev['source']})")
+    if not ans.found:
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("questions", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Answer file (JSON lines).")
+@STORE_OPTION
+@SCOPE_OPTION
+@STYLE_OPTION
+@LLM_OPTION
+@click.option("--plain", is_flag=True, help="Only id, question, answer on each line (no type/method/evidence).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def batch(questions, output, store_path, scope, style, llm, plain, quiet):
+    """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from .answer.batch import read_questions, run_batch
+
+    qpath = Path(questions)
+    total = len(read_questions(qpath))
+    with _open_store(store_path, create=False) as store:
+        engine = _engine(store, scope, style, llm)
+        bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
+        res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain)
+        bar.close()
+    rate = res.answered / res.seconds if res.seconds else 0.0
+    click.echo(f"{res.answered} answered ({res.not_found} without a value, {res.bad} bad input lines), "
+               f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s)")
+
+
+@cli.command("eval")
+@click.argument("answers", type=click.Path(dir_okay=False))
+@click.argument("gold", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True)
+def eval_cmd(answers, gold, as_json):
+    """Score ANSWERS against a labelled GOLD file with the FinGLM rules (per type and overall)."""
+    from .evaluate import evaluate, format_report, read_jsonl
+
+    rep = evaluate(read_jsonl(answers, "answers"), read_jsonl(gold, "gold answers"))
+    if as_json:
+        click.echo(json.dumps({"types": rep.by_type(), "groups": rep.groups(), "final": rep.final(),
+                               "missing": rep.missing}, ensure_ascii=False))
+    else:
+        click.echo(format_report(rep))
+
+
+@cli.group()
+def rules():
+    """The rule files maintainers edit (rules/, formulas/, keyword_tables/)."""
+
+
+@rules.command("check")
+def rules_check():
+    """Validate every rule file; print file:line: problem for each problem."""
+    from .rules_check import check_all
+
+    problems, checked = check_all()
+    for c in checked:
+        click.echo(f"ok        {c}")
+    for p in problems:
+        click.echo(p)
+    if problems:
+        click.echo(f"{len(problems)} problem(s)", err=True)
+        sys.exit(1)
+
+
 def main(argv=None):
     try:
         cli.main(args=argv, prog_name="fin-qa", standalone_mode=False)

@@ -107,3 +107,20 @@ def load_yaml_table(name: str) -> dict:
     if not isinstance(data, dict):
         raise FinQAError(f"{path}:1: expected a mapping")
     return data
+
+
+@functools.lru_cache(maxsize=None)
+def employee_categories() -> dict[str, tuple[str, str]]:
+    """normalised label → (canonical category, block) from employees.yaml `categories`."""
+    out: dict[str, tuple[str, str]] = {}
+    for block, cats in (load_yaml_table("employees.yaml").get("categories") or {}).items():
+        for name, labels in (cats or {}).items():
+            for label in (name, *(labels or ())):
+                out[normalize_label(label)] = (name, block)
+    return out
+
+
+def employee_category(label: str) -> str:
+    """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
+    hit = employee_categories().get(normalize_label(label))
+    return hit[0] if hit else label

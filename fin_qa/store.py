@@ -217,6 +217,7 @@ class Store:
         except BaseException:
             db.execute("ROLLBACK")
             raise
+        db.execute("PRAGMA optimize")  # refresh planner statistics after a bulk load
         return n
 
     # ------------------------------------------------------------------------------ queries

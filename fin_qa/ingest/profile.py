@@ -11,7 +11,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from ..items import load_yaml_table
+from ..items import employee_category, load_yaml_table
 from ..numbers import decimal_str, parse_number
 from .pages import Document
 
@@ -209,7 +209,7 @@ def extract_employees(doc: Document) -> list[ProfileFact]:
                 if m and not re.search(r"类别|人数|数量", m.group(1)):
                     v = _first_number(m.group(2))
                     if v is not None:
-                        add(_key(m.group(1)), v, "人", block, page.number, m.group(1))
+                        add(employee_category(_key(m.group(1))), v, "人", block, page.number, m.group(1))
                     continue
                 if re.search(r"类别|人数|数量", flat):
                     continue

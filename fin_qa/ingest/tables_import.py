@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 from .. import FinQAError
-from ..items import default_item_table, load_yaml_table, normalize_label
-from ..numbers import decimal_str
+from ..items import default_item_table, employee_categories, load_yaml_table, normalize_label
+from ..numbers import decimal_str, parse_number
 from ..store import FactRow, ReportMeta, Store
 
 KEY_COLUMNS = {
@@ -26,6 +26,7 @@ KEY_COLUMNS = {
     "year": ("年份", "报告年份", "年度", "report_year", "year"),
     "publish_date": ("report_date", "公告日期", "发布日期"),
 }
+_NUMERIC_TEXT = re.compile(r"[-+]?[\d,]+(?:\.\d+)?(?:元|人|%)?")
 IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
 
 
@@ -42,6 +43,8 @@ def _other_labels() -> dict[str, tuple[str, str, str | None]]:
         for name, labels in (emp.get(group) or {}).items():
             for l in [name, *labels]:
                 out[normalize_label(l)] = (name, "研发投入" if name.startswith("研发") else "员工情况", unit)
+    for label, (name, block) in employee_categories().items():
+        out.setdefault(label, (name, block, "人"))
     return out
 
 
@@ -86,6 +89,11 @@ def _value(v) -> tuple[str, float | None] | None:
     s = str(v).strip()
     if not s or s in ("-1", "-1.0", "nan", "NaN", "None"):
         return None
+    # a number written as text, with or without its unit ("12338146.84元", "1,406人")
+    if _NUMERIC_TEXT.fullmatch(s) and not re.match(r"0\d", s):  # 0-led digits are codes, not numbers
+        d = parse_number(s.rstrip("元人%"))
+        if d is not None:
+            return decimal_str(d), float(d)
     return s, None
 
 
@@ -122,6 +130,7 @@ def import_table(path: str | Path, store: Store) -> tuple[int, int]:
     dup = {cols[n] for names in KEY_COLUMNS.values() for n in names if n in cols}
     item_cols = [c for c in df.columns if c not in dup and str(c).strip() not in IGNORED]
     mapped = {c: map_column(str(c)) for c in item_cols}
+    zero_missing = set(load_yaml_table("employees.yaml").get("zero_is_missing") or ())
     rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
     records = df.to_dict("records")
     for rec in records:
@@ -144,6 +153,8 @@ def import_table(path: str | Path, store: Store) -> tuple[int, int]:
             if got is None:
                 continue
             item, statement, unit = mapped[c]
+            if got[1] == 0 and item in zero_missing:
+                continue
             entry[1].append(FactRow(item, got[0], got[1], unit, "current", statement, None, "", str(c)))
     n = store.write_import(f"import:{path.name}", list(rows.values()))
     return len(rows), n

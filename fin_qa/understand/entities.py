@@ -1,0 +1,185 @@
+"""Company and year(s) of a question.
+
+Companies: every full name, short name and stock code the store knows, matched longest first (a
+name index keyed by its first two characters keeps this at a few microseconds a question), with
+variants (闽灿坤B → 闽灿坤, *ST/ST prefixes, a full name without 股份, half/full-width brackets). When
+no name matches exactly, thefuzz scores the names that share character bigrams with the question.
+
+Years: 2019年, 2019-2021年 / 2019至2021年, 2019和2020年, and 上年/去年/前年/近三年 relative to the asked year.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from thefuzz import fuzz
+
+_WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
+                        "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "～": "~"})
+_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+
+
+def normalize_question(text: str) -> str:
+    """Half-width brackets and digits, no spaces: the form every matcher sees."""
+    return text.translate(_WIDTH).translate(_DIGITS).strip()
+
+
+@dataclass(frozen=True)
+class Company:
+    key: str                     # stock code, or name:<full name> when the code is unknown
+    full_name: str | None
+    short_name: str | None
+    stock_code: str | None
+
+
+@dataclass
+class CompanyMatch:
+    company: Company
+    text: str                    # the span of the question that named it
+    start: int
+    end: int
+    score: int = 100             # 100 exact, else the thefuzz score
+
+
+def _variants(name: str, kind: str) -> set[str]:
+    name = normalize_question(name)
+    out = {name}
+    if kind == "short":
+        bare = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", name)
+        out.add(bare)
+        out.add(re.sub(r"[AB]$", "", bare) if len(bare) > 3 else bare)
+    elif kind == "full":
+        if "股份有限公司" in name:
+            out.add(name.replace("股份有限公司", "有限公司"))
+            out.add(name.replace("股份有限公司", "公司"))
+            out.add(name.replace("股份有限公司", "股份公司"))
+        if name.endswith("有限公司"):
+            out.add(name[: -len("有限公司")])
+        out.add(re.sub(r"\([^)]*\)", "", name))
+    return {v for v in out if len(v) >= 2}
+
+
+class CompanyIndex:
+    """Names → companies. Built from the store's reports (each a dict with stock_code/full_name/short_name)."""
+
+    def __init__(self, reports: list[dict], fuzzy_threshold: int = 80):
+        self.fuzzy_threshold = fuzzy_threshold
+        self.companies: dict[str, Company] = {}
+        self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
+        for r in sorted(reports, key=lambda r: r.get("year") or 0):
+            key = r.get("stock_code") or f"name:{r.get('full_name') or r.get('short_name')}"
+            self.companies[key] = Company(key, r.get("full_name"), r.get("short_name"), r.get("stock_code"))
+            for kind in ("full", "short"):
+                name = r.get(f"{kind}_name")
+                if name:
+                    for v in _variants(name, kind):
+                        self._names[v].add(key)
+            if r.get("stock_code"):
+                self._names[r["stock_code"]].add(key)
+        self._by_head: dict[str, list[str]] = defaultdict(list)
+        for name in self._names:
+            self._by_head[name[:2]].append(name)
+        for names in self._by_head.values():
+            names.sort(key=len, reverse=True)
+        self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
+        for name in self._names:
+            if len(name) >= 3 and not name.isdigit():
+                for g in {name[i:i + 2] for i in range(len(name) - 1)}:
+                    self._by_gram[g].append(name)
+
+    def __len__(self) -> int:
+        return len(self.companies)
+
+    def find(self, question: str) -> list[CompanyMatch]:
+        """Every company named in the question: longest match first, no overlapping spans."""
+        q = normalize_question(question)
+        hits: list[tuple[int, int, str]] = []
+        for i in range(len(q) - 1):
+            for name in self._by_head.get(q[i:i + 2], ()):
+                if q.startswith(name, i):
+                    if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
+                        continue  # a stock code must not be part of a longer number
+                    hits.append((i, i + len(name), name))
+                    break
+        hits.sort(key=lambda h: (-(h[1] - h[0]), h[0]))
+        taken: list[tuple[int, int]] = []
+        out: list[CompanyMatch] = []
+        for start, end, name in hits:
+            if any(start < e and s < end for s, e in taken):
+                continue
+            taken.append((start, end))
+            for key in sorted(self._names[name]):
+                out.append(CompanyMatch(self.companies[key], name, start, end))
+        out.sort(key=lambda m: m.start)
+        return out
+
+    def fuzzy(self, question: str, candidates_text: str | None = None) -> CompanyMatch | None:
+        """The best thefuzz match of a name against the question, above the threshold (slow path)."""
+        q = normalize_question(candidates_text or question)
+        shared: dict[str, int] = defaultdict(int)
+        for g in {q[i:i + 2] for i in range(len(q) - 1)}:
+            for name in self._by_gram.get(g, ()):
+                shared[name] += 1
+        shared = {n: c for n, c in shared.items() if c >= 2}
+        best: tuple[int, int, str] | None = None
+        for name in sorted(shared, key=lambda n: -shared[n])[:200]:
+            score = fuzz.partial_ratio(name, q)
+            if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
+                best = (score, len(name), name)
+        if not best:
+            return None
+        key = sorted(self._names[best[2]])[0]
+        return CompanyMatch(self.companies[key], best[2], -1, -1, best[0])
+
+
+# ---------------------------------------------------------------------------------------- years
+
+_CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_RANGE = re.compile(r"((?:19|20)\d{2})年?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)")
+_RECENT = re.compile(r"(?:近|最近|过去)([一二两三四五六七八九十\d])年")
+
+
+@dataclass
+class Years:
+    years: list[int] = field(default_factory=list)   # every year named, in order, relative ones resolved
+    asked: int | None = None                          # the report year the question is about
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+
+def find_years(question: str) -> Years:
+    q = normalize_question(question)
+    found: list[int] = []
+    spans: list[tuple[int, int]] = []
+    covered: list[tuple[int, int]] = []
+    for m in _RANGE.finditer(q):
+        a, b = int(m.group(1)), int(m.group(2))
+        if a <= b <= a + 10:
+            found.extend(range(a, b + 1))
+            covered.append(m.span())
+            spans.append(m.span())
+    for m in _YEAR.finditer(q):
+        if any(s <= m.start() < e for s, e in covered):
+            continue
+        y = int(m.group(1))
+        if y not in found:
+            found.append(y)
+        spans.append(m.span())
+    asked = max(found) if found else None
+    relative: list[int] = []
+    if asked is not None:
+        m = _RECENT.search(q)
+        if m:
+            g = m.group(1)
+            n = int(g) if g.isdigit() else _CN_NUM.get(g, 0)
+            relative = list(range(asked - n + 1, asked + 1))
+            spans.append(m.span())
+        for word, delta in (("前年", -2), ("上年", -1), ("上一年", -1), ("去年", -1)):
+            i = q.find(word)
+            if i >= 0 and not q[max(0, i - 1):i] == "上":
+                relative.append(asked + delta)
+    for y in relative:
+        if y not in found:
+            found.append(y)
+    return Years(sorted(found) if len(found) > 1 else found, asked, spans)

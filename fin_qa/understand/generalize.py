@@ -1,0 +1,65 @@
+"""thefuzz generalisation: the words of a question no keyword table matched → a canonical item or formula.
+
+"研发经费投入多少" has no exact phrase; after the filler words are removed the residue "研发经费投入"
+is scored (thefuzz ratio) against every item and formula phrase; the best above the threshold wins,
+equal scores going to the longer name. The chat model's keywords (issue 5) go through the same
+function.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from thefuzz import fuzz, process
+
+
+@dataclass
+class Generalized:
+    kind: str         # item | formula
+    name: str
+    phrase: str       # the table phrase it matched
+    residue: str      # the question words it came from
+    score: int
+
+
+class Generalizer:
+    def __init__(self, phrases: dict[str, tuple[str, str]], filler: list[str], threshold: int = 75,
+                 min_residue: int = 2, prefer_longer: bool = True):
+        self.phrases = phrases
+        self.choices = list(phrases)
+        self.filler = [re.compile(p) for p in filler]
+        self.threshold = threshold
+        self.min_residue = min_residue
+        self.prefer_longer = prefer_longer
+
+    def residue(self, text: str) -> list[str]:
+        """The pieces of text left after the filler patterns are cut out."""
+        for rx in self.filler:
+            text = rx.sub(" ", text)
+        return [p for p in text.split() if len(p) >= self.min_residue]
+
+    def match(self, keyword: str) -> Generalized | None:
+        """The canonical item/formula a free keyword means, or None below the threshold."""
+        if len(keyword) < self.min_residue:
+            return None
+        hits = process.extract(keyword, self.choices, scorer=fuzz.ratio, processor=None, limit=8)
+        best = None
+        for phrase, score in hits:
+            if score < self.threshold:
+                continue
+            key = (score, len(phrase) if self.prefer_longer else -len(phrase))
+            if best is None or key > best[0]:
+                best = (key, phrase)
+        if best is None:
+            return None
+        phrase = best[1]
+        kind, name = self.phrases[phrase]
+        return Generalized(kind, name, phrase, keyword, best[0][0])
+
+    def generalize(self, text: str) -> list[Generalized]:
+        out = []
+        for piece in self.residue(text):
+            g = self.match(piece)
+            if g and all(o.name != g.name for o in out):
+                out.append(g)
+        return out
