@@ -100,37 +100,37 @@ class Engine:
         rep = self.source.report(m.company.key, year) if year is not None else None
         return rep, name, year, note
 
-    def facts(self, rep: dict, items: list[str], period: str = "current") -> dict[str, Fact]:
-        """Facts of the report; an absent item is derived (formulas `derived:`) or, for a 专业构成/教育程度
-        category the report's table does not list, 0."""
+    def facts(self, rep: dict, items: list[str], period: str = "current", together: bool = False) -> dict[str, Fact]:
+        """Facts of the report. An absent item is derived (formulas `derived:`); an absent 专业构成/教育程度
+        category is 0 when the report's own table (a document, not an imported table) lists others — or,
+        with together=True (inputs of one computation), when another asked category of that table is there."""
         got = self.source.facts(rep, items, period)
         for item in items:
-            if item in got:
-                continue
             d = self.formulas.derived.get(item)
-            if d is not None:
-                parts = self.source.facts(rep, [i.item for i in d.inputs.values()], period)
-                parts.update({i: f for i, f in self._zero_categories(rep, [i.item for i in d.inputs.values()], parts,
-                                                                       period).items()})
-                if all(i.item in parts and parts[i.item].number is not None for i in d.inputs.values()):
-                    try:
-                        value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
-                    except (FormulaError, ArithmeticError):
-                        continue
-                    pages = sorted({parts[i.item].page for i in d.inputs.values() if parts[i.item].page})
-                    first = next(iter(parts.values()))
-                    got[item] = Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
-                                     f"{first.source}; {d.expr.replace(' ', '')}", rep["year"])
-        got.update(self._zero_categories(rep, items, got, period))
+            if item in got or d is None:
+                continue
+            names = [i.item for i in d.inputs.values()]
+            parts = self.facts(rep, names, period, together=True)
+            if all(n in parts and parts[n].number is not None for n in names):
+                try:
+                    value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
+                except (FormulaError, ArithmeticError):
+                    continue
+                pages = sorted({parts[n].page for n in names if parts[n].page})
+                first = parts[names[0]]
+                got[item] = Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
+                                 f"{first.source}; {d.expr.replace(' ', '')}", rep["year"])
+        got.update(self._zero_categories(rep, items, got, period, together))
         return got
 
-    def _zero_categories(self, rep, items, got, period) -> dict[str, Fact]:
+    def _zero_categories(self, rep, items, got, period, together) -> dict[str, Fact]:
         out = {}
         for item in items:
             info = self.vocab.items.get(item)
             if item in got or info is None or info.statement not in ("教育程度", "专业构成"):
                 continue
-            if self.source.has_statement(rep, info.statement):
+            sibling = together and any(f.statement == info.statement and f.number for f in got.values())
+            if sibling or self.source.has_statement(rep, info.statement):
                 out[item] = Fact(item, "0", "人", period, info.statement, None,
                                  f"{info.statement}表未列此类别，按0计", rep["year"])
         return out
@@ -206,7 +206,7 @@ class Engine:
         evidence: list[dict] = []
         missing: list[tuple[str, int]] = []
         notes: list[str] = []
-        now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}))
+        now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}), together=True)
         prev_rep = self.source.report(rep["company"], rep["year"] - 1)
         prev_items = list({i.item for i in f.inputs.values() if i.offset == -1})
         prev = self.facts(prev_rep, prev_items) if prev_rep and prev_items else {}

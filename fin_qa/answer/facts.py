@@ -131,7 +131,9 @@ class FactSource:
         return self.facts(report, [item], period).get(item)
 
     def has_statement(self, report: dict, statement: str) -> bool:
-        return self.db.execute("SELECT 1 FROM facts INDEXED BY facts_report WHERE report_id=? AND statement=? LIMIT 1",
+        """Whether a document (not an imported table) of the report printed this table."""
+        return self.db.execute("SELECT 1 FROM facts INDEXED BY facts_report WHERE report_id=? AND statement=? "
+                               "AND source NOT LIKE 'import:%' LIMIT 1",
                                (report["id"], statement)).fetchone() is not None
 
     def column(self, item: str, year: int) -> pd.DataFrame:

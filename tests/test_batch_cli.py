@@ -1,0 +1,140 @@
+"""fin-qa ask / batch / eval / rules check through the real command line."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from fin_qa.ingest.tables_import import import_table
+from fin_qa.store import Store
+
+from test_answer import TABLE
+
+
+def run(*args, env=None, cwd=None):
+    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("cli")
+    (d / "facts.csv").write_text(TABLE, encoding="utf-8")
+    with Store(d / "store") as s:
+        import_table(d / "facts.csv", s)
+    return d / "store"
+
+
+def test_ask_text_json_and_exit_codes(store_dir):
+    r = run("ask", "2021年甲乙科技的营业收入是多少元?", "--store", str(store_dir))
+    assert r.returncode == 0 and "1,250,000,000.00元" in r.stdout and "依据" in r.stdout
+    r = run("ask", "2021年甲乙科技的营业收入是多少元?", "--store", str(store_dir), "--json", "--style", "finglm")
+    rec = json.loads(r.stdout)
+    assert rec["method"] == "lookup" and rec["evidence"][0]["item"] == "营业收入" and "1250000000.0元" in rec["answer"]
+    r = run("ask", "2021年光云科技的营业收入是多少元?", "--store", str(store_dir))
+    assert r.returncode == 1 and "未查询到" in r.stdout
+    r = run("ask", "x", "--store", str(store_dir / "nope"))
+    assert r.returncode == 2 and r.stderr.startswith("fin-qa: ") and "Traceback" not in r.stderr
+    r = run("ask", "x", "--store", str(store_dir), "--scope", str(store_dir / "missing.txt"))
+    assert r.returncode == 2 and "scope" in r.stderr
+
+
+def test_batch_bad_lines_order_and_resume(store_dir, tmp_path):
+    qs = tmp_path / "q.jsonl"
+    lines = [
+        json.dumps({"id": 1, "question": "2021年甲乙科技的营业收入是多少元?"}, ensure_ascii=False),
+        "{not json",
+        json.dumps({"question": "没有id的问题"}, ensure_ascii=False),
+        json.dumps({"id": 4, "question": ""}, ensure_ascii=False),
+        json.dumps({"id": 5, "question": "What is the revenue?"}, ensure_ascii=False),
+        json.dumps({"id": 6, "question": "2021年不存在公司的营业收入是多少元?"}, ensure_ascii=False),
+        json.dumps({"id": 7, "question": "甲乙科技2021年法定代表人对比2020年是否相同?"}, ensure_ascii=False),
+    ]
+    qs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "a.jsonl"
+    # a previous run stopped after the first answer, in the middle of writing the second line
+    first = {"id": 1, "question": "2021年甲乙科技的营业收入是多少元?", "answer": "上次的答案"}
+    out.write_text(json.dumps(first, ensure_ascii=False) + "\n{\"id\": 2, \"quest", encoding="utf-8")
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 0, r.stderr
+    assert "1 already in" in r.stdout and "6 answered" in r.stdout
+    recs = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    assert len(recs) == 7
+    assert recs[0]["answer"] == "上次的答案"  # not redone
+    assert "不是合法的JSON" in recs[1]["answer"] or "JSON" in recs[1]["answer"]
+    assert "缺少id" in recs[2]["answer"]
+    assert "为空" in recs[3]["answer"]
+    assert "中文" in recs[4]["answer"]
+    assert "未查询到" in recs[5]["answer"]
+    assert recs[6]["answer"].startswith("不相同") and recs[6]["type"] == "2-2"
+    # a second run redoes nothing
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert "0 answered" in r.stdout and "7 already in" in r.stdout
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 7
+
+
+def test_eval_scores_and_explains(tmp_path):
+    gold = [
+        {"id": 1, "question": "q", "type": "1", "prompt": {"year": "2021", "key_word": "营业收入",
+                                                           "营业收入": "10.0元", "prom_answer": "10.0元"},
+         "answer": ["甲乙科技2021年的营业收入是10.0元。"]},
+        {"id": 2, "question": "q", "type": "1-2", "prompt": {"year": "2021", "key_word": "营业收入、营业成本",
+                                                             "营业收入": "10.0元", "营业成本": "5.0元"},
+         "answer": ["营业收入是10.0元，营业成本是5.0元"]},
+        {"id": 3, "question": "q", "type": "1", "prompt": {"year": "2019", "key_word": "无|不|没有|未|否|非|莫|抱歉|毋"},
+         "answer": ["未查询到相关信息"]},
+        {"id": 4, "question": "q", "type": "2-1", "prompt": {"year": "2021", "key_word": "a", "prom_answer": "1.50%"},
+         "answer": ["1.50%"]},
+    ]
+    answers = [
+        {"id": 1, "answer": "甲乙科技2021年的营业收入是10.0元。"},
+        {"id": 2, "answer": "营业收入是10.0元"},             # one value missing → 0
+        {"id": 3, "answer": "未查询到该公司2019年的年报"},
+        {"id": 4, "answer": "是1.49%"},                     # wrong value
+    ]
+    g, a = tmp_path / "g.jsonl", tmp_path / "a.jsonl"
+    g.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in gold), encoding="utf-8")
+    a.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in answers), encoding="utf-8")
+    r = run("eval", str(a), str(g), "--json")
+    rep = json.loads(r.stdout)
+    assert rep["types"]["1"]["n"] == 2 and rep["types"]["1"]["hit"] == 100.0
+    from fin_qa.evaluate import score_one
+
+    assert score_one(answers[0]["answer"], gold[0]).score == pytest.approx(1.0)  # identical text: similarity 1
+    assert 50.0 < score_one(answers[2]["answer"], gold[2]).score * 100 < 100.0
+    assert 75.0 < rep["types"]["1"]["score"] < 100.0
+    assert rep["types"]["1-2"]["score"] == 0.0 and rep["types"]["1-2"]["wrong"] == 100.0
+    assert rep["types"]["2-1"]["wrong"] == 100.0
+    r = run("eval", str(a), str(g))
+    assert "bigram" in r.stdout and "final" in r.stdout
+
+
+def test_rules_check_ok_and_broken(tmp_path):
+    from fin_qa.config import PROJECT_ROOT
+
+    r = run("rules", "check")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "formulas" in r.stdout
+    rules = tmp_path / "rules"
+    formulas = tmp_path / "formulas"
+    shutil.copytree(PROJECT_ROOT / "rules", rules)
+    shutil.copytree(PROJECT_ROOT / "formulas", formulas)
+    text = (formulas / "finglm.yaml").read_text(encoding="utf-8")
+    (formulas / "finglm.yaml").write_text(text.replace("expr: 营业利润 / 营业收入", "expr: 营业利润 / 营收"),
+                                          encoding="utf-8")
+    (rules / "question_types.yaml").write_text("rules:\n  - type: lookup\n    when:\n      has_compny: true\n",
+                                               encoding="utf-8")
+    (rules / "answer_templates.yaml").write_text("lookup: [unclosed\n", encoding="utf-8")
+    env = {**__import__("os").environ, "FIN_QA_RULES_DIR": str(rules), "FIN_QA_FORMULAS_DIR": str(formulas)}
+    r = run("rules", "check", env=env)
+    assert r.returncode == 1
+    out = r.stdout
+    assert f"{formulas / 'finglm.yaml'}:" in out and "营业利润率" in out and "unknown name" in out
+    assert f"{rules / 'question_types.yaml'}:4: unknown feature 'has_compny'" in out
+    assert f"{rules / 'answer_templates.yaml'}:" in out and "YAML syntax" in out
+    # at start-up the same problem is one message, not a traceback
+    r = run("ask", "甲乙科技2021年营业收入是多少", "--store", str(tmp_path), env=env)
+    assert r.returncode == 2 and "Traceback" not in r.stderr

@@ -1,0 +1,118 @@
+"""Understanding: companies, years, keywords, decimals, question types — with the real rule files."""
+from __future__ import annotations
+
+import pytest
+
+from fin_qa.understand.entities import CompanyIndex, find_years
+from fin_qa.understand.question import Understander
+
+REPORTS = [
+    {"stock_code": "200512", "year": 2020, "full_name": "厦门灿坤实业股份有限公司", "short_name": "闽灿坤B"},
+    {"stock_code": "600201", "year": 2020, "full_name": "金宇生物技术股份有限公司", "short_name": "生物股份"},
+    {"stock_code": "603339", "year": 2019, "full_name": "四方科技集团股份有限公司", "short_name": "四方科技"},
+    {"stock_code": "000001", "year": 2019, "full_name": "平安银行股份有限公司", "short_name": "平安银行"},
+    {"stock_code": "601318", "year": 2019, "full_name": "中国平安保险(集团)股份有限公司", "short_name": "中国平安"},
+    {"stock_code": "600000", "year": 2019, "full_name": "上海浦东发展银行股份有限公司", "short_name": "浦发银行"},
+]
+
+
+@pytest.fixture(scope="module")
+def und():
+    return Understander(REPORTS)
+
+
+def test_company_longest_match_and_variants():
+    idx = CompanyIndex(REPORTS)
+    assert idx.find("中国平安保险(集团)股份有限公司2019年营业收入")[0].company.stock_code == "601318"
+    assert idx.find("中国平安保险（集团）股份有限公司2019年")[0].company.stock_code == "601318"  # full-width brackets
+    assert idx.find("闽灿坤2020年净利润")[0].company.stock_code == "200512"        # 闽灿坤B without B
+    assert idx.find("四方科技集团有限公司2019年")[0].company.stock_code == "603339"  # 股份 missing
+    assert idx.find("603339在2019年的营业收入")[0].company.stock_code == "603339"    # stock code
+    assert idx.find("2019年营业收入是603339123元") == []                            # a code inside a number is not one
+    # the longest name wins: 平安银行 is not read inside 中国平安保险
+    assert [m.company.stock_code for m in idx.find("中国平安保险(集团)股份有限公司")] == ["601318"]
+
+
+def test_company_fuzzy_fallback():
+    idx = CompanyIndex(REPORTS, fuzzy_threshold=80)
+    hit = idx.fuzzy("金宇生物科技股份有限公司2020年的营业收入")
+    assert hit is not None and hit.company.stock_code == "600201" and hit.score < 100
+    assert idx.fuzzy("什么是流动比率") is None
+
+
+@pytest.mark.parametrize("q, years, asked", [
+    ("2019年的营业收入", [2019], 2019),
+    ("2019-2021年间法定代表人是否都相同", [2019, 2020, 2021], 2021),
+    ("在2019至2021年期间", [2019, 2020, 2021], 2021),
+    ("2020年法定代表人对比2019年是否相同", [2019, 2020], 2020),
+    ("2021年营业收入与上年相比", [2020, 2021], 2021),
+    ("2021年近三年的研发费用", [2019, 2020, 2021], 2021),
+    ("营业收入是多少", [], None),
+])
+def test_years(q, years, asked):
+    y = find_years(q)
+    assert y.years == years and y.asked == asked
+
+
+def test_keywords_with_and_without_de(und):
+    u = und.understand("昊志机电在2021年归属于母公司所有者的净利润是多少元？")
+    assert u.items == ["归属于母公司所有者的净利润"]
+    u = und.understand("2021年四方科技归属母公司所有者净利润是多少元？")
+    assert u.items == ["归属于母公司所有者的净利润"]
+
+
+def test_synonyms_and_categories(und):
+    assert und.understand("四方科技2019年总负债是多少元?").items == ["负债合计"]
+    assert und.understand("四方科技2019年资产总额是多少元?").items == ["资产总计"]
+    assert und.understand("四方科技2019年职工总人数是多少?").items == ["在职员工的数量合计"]
+    assert und.understand("四方科技2019年博士及以上的员工人数是多少?").items == ["博士及以上"]
+    assert und.understand("四方科技2019年硕士员工人数是多少?").items == ["硕士"]
+    assert und.understand("四方科技2019年流动资产是多少元?").items == ["流动资产合计"]
+
+
+def test_formula_beats_its_item(und):
+    u = und.understand("2021年四方科技营业收入增长率是多少?保留2位小数。")
+    assert u.formulas == ["营业收入增长率"] and u.items == [] and u.type == "formula" and u.decimals == 2
+    # a growth rate of an item no formula file lists, from the template
+    u = und.understand("四方科技2019年应付职工薪酬增长率是多少?")
+    assert u.formulas == ["应付职工薪酬增长率"]
+
+
+@pytest.mark.parametrize("q, n", [
+    ("保留2位小数", 2), ("保留两位小数", 2), ("小数点后三位", 3), ("请保留至小数点后4位", 4),
+    ("精确到小数点后一位", 1), ("是多少", None),
+])
+def test_decimals(und, q, n):
+    assert und.understand("四方科技2019年流动比率" + q).decimals == n
+
+
+@pytest.mark.parametrize("q, kind, finglm", [
+    ("2019年四方科技电子信箱是什么?", "lookup", "1"),
+    ("2019年四方科技的销售费用和管理费用分别是多少元?", "lookup", "1-2"),
+    ("四方科技2019年的速动比率是多少？保留两位小数。", "formula", "2-1"),
+    ("平安银行在2019至2021年间的法定代表人是否都相同？", "compare", "2-2"),
+    ("四方科技2019年是否有重大诉讼、仲裁事项?", "text", "3-1"),
+    ("请简要分析四方科技2019年研发费用变化的原因", "text", "3-1"),
+    ("什么是流动比率？", "open", "3-2"),
+    ("2019年营业收入最高的前5家公司是哪些?", "statistics", "2-1"),
+    ("2019年负债合计大于五亿的公司有多少家?", "statistics", "2-1"),
+    ("2019年光云科技的财务费用是多少元?", "not_found", "1"),
+    ("四方科技2019年研发人员占职工总数的比例是多少?", "formula", "2-1"),
+])
+def test_types(und, q, kind, finglm):
+    u = und.understand(q)
+    assert u.type == kind, (q, u.type)
+    assert u.finglm_type() == finglm
+
+
+def test_fuzzy_generalization(und):
+    u = und.understand("请提供2019年四方科技收回投资所得到的现金是多少元？")
+    assert u.items == ["收回投资收到的现金"]
+    assert u.generalized and u.generalized[0].score < 100
+
+
+def test_not_chinese(und):
+    u = und.understand("What was the revenue of 四方 in 2019?") 
+    assert u.chinese  # mixed text still has Chinese
+    u = und.understand("What was the revenue in 2019?")
+    assert not u.chinese and u.type == "not_found"
