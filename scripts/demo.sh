@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: build the sample report, ingest it into a fresh store, show
-# what was read. (Answering the sample questions with `fin-qa batch` comes with the answering issue.)
+# The main job on the bundled sample: build the sample report, ingest it into a fresh store, answer
+# the sample questions with `fin-qa batch` (embedded defaults, no chat model) and print the answers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -18,5 +18,14 @@ print("sample questions:", write_questions(out / "questions.jsonl"))
 PY
 .venv/bin/fin-qa ingest "$OUT/reports" --store "$OUT/store"
 .venv/bin/fin-qa reports --store "$OUT/store"
-echo "--- facts the sample questions ask about:"
-.venv/bin/fin-qa facts --store "$OUT/store" --company 星河精密 | grep -E "	(营业收入|法定代表人|货币资金|研发人员数量|财务费用)	"
+rm -f "$OUT/answers.jsonl"
+.venv/bin/fin-qa batch "$OUT/questions.jsonl" -o "$OUT/answers.jsonl" --store "$OUT/store"
+echo "--- answers ($OUT/answers.jsonl):"
+.venv/bin/python - "$OUT/answers.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    a = json.loads(line)
+    print(f"[{a['id']}] {a['question']}\n    {a['answer']}")
+    for e in a.get("evidence", []):
+        print(f"      依据: {e.get('year', '')}年 {e.get('label') or e['item']} = {e['value']} (p.{e.get('page') or '-'}, {e['source']})")
+PY
