@@ -14,7 +14,6 @@ value), wrong (a value was given and it is not the gold one).
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter, defaultdict
@@ -22,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import FinQAError
+from .jsonl import parse_lines
 
 TYPES = ["1", "1-2", "2-1", "2-2", "3-1", "3-2"]
 WEIGHTS = {"T1": 0.3, "T2": 0.4, "T3-1": 0.2, "T3-2": 0.1}
@@ -96,15 +96,9 @@ def read_jsonl(path: str | Path, what: str) -> list[dict]:
     except OSError as exc:
         raise FinQAError(f"{p}: cannot read {what} ({exc.strerror or exc})") from None
     out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise FinQAError(f"{p}:{n}: not a JSON line ({exc.msg})") from None
-        if not isinstance(rec, dict):
-            raise FinQAError(f"{p}:{n}: expected a JSON object")
+    for n, rec, problem in parse_lines(text):
+        if problem:
+            raise FinQAError(f"{p}:{n}: {problem}")
         out.append(rec)
     return out
 

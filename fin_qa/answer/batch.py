@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 from .. import FinQAError
+from ..jsonl import parse_lines
 from .compose import render
 
 
@@ -47,20 +48,7 @@ def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
             raise FinQAError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
         return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else "不是JSON对象")
                 for i, r in enumerate(arr)]
-    out = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out.append((n, None, f"第{n}行不是合法的JSON：{exc.msg}"))
-            continue
-        if not isinstance(rec, dict):
-            out.append((n, None, f"第{n}行不是JSON对象"))
-            continue
-        out.append((n, rec, None))
-    return out
+    return parse_lines(text)
 
 
 def done_keys(path: Path) -> set[str]:
