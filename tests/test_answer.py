@@ -124,6 +124,12 @@ def test_statistics_rank_count_and_city(eng, fin):
     assert "2家" in a.answer and "甲乙科技" in a.answer and "戊己银行" in a.answer
     a = eng.answer("注册地址在上海的公司中，2021年净利润最高的是哪家?")
     assert "戊己银行" in a.answer and "甲乙科技" not in a.answer
+    a = eng.answer("2021年营业收入最低的2家公司是哪些?")
+    assert "1. 丙丁电子" in a.answer and "2. 甲乙科技" in a.answer and "戊己银行" not in a.answer
+    a = eng.answer("2021年营业收入大于10亿元的公司数量是多少?")
+    assert "共有2家" in a.answer
+    a = eng.answer("2021年研发人员数量最高的公司是哪家?")
+    assert "甲乙科技" in a.answer and "150人" in a.answer
     a = eng.answer("2021年净利润率最高的公司是哪家?")
     assert "戊己银行" in a.answer and "24.00%" in a.answer
 

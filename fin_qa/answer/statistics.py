@@ -30,6 +30,7 @@ _THRESHOLD = re.compile(
 )
 _THRESHOLD_AFTER = re.compile(r"(" + _NUM + r")\s*(千万|百万|亿|万|千)?\s*(元|%|人)?\s*(以上|以下)")
 _TOP = re.compile(r"前\s*(" + _NUM + r")\s*(?:名|家|位|个)?")
+_EXTREME_N = re.compile(r"(?:最高|最低|最多|最少|最大|最小)的?\s*(" + _NUM + r")\s*(?:家|个|名|位)")
 _NTH = re.compile(r"第\s*(" + _NUM + r")\s*(?:高|低|多|少|大|小|名|位)?")
 _PLACE = [
     re.compile(r"(注册地址|办公地址|注册地|办公地|总部)(?:均)?(?:在|位于|为|是|属于|设在)?([\u4e00-\u9fff]{2,8}?)(?:省|市|自治区)?(?:的|，|,|且|并且|、|中|内)"),
@@ -95,13 +96,13 @@ class Statistics:
         year = u.years.asked or max((r["year"] for r in self.e.source.reports), default=None)
         if year is None:
             return None
-        mode = "count" if re.search(r"多少家|几家|多少个公司|多少个企业|数量", q) else "rank"
+        mode = "count" if re.search(r"多少家|几家|多少个(?:上市)?(?:公司|企业)|(?:公司|企业)(?:的)?(?:数量|数目|个数)", q) else "rank"
         query = Query(target, is_formula, year, mode)
         low = next((w for w in _ASC if w in q), None)
         high = next((w for w in _DESC if w in q), None)
         if low and (not high or q.find(low) < q.find(high)):
             query.descending = False
-        m = _TOP.search(q)
+        m = _TOP.search(q) or _EXTREME_N.search(q)
         if m:
             query.top = max(1, int(cn_number(m.group(1)) or 1))
         m = _NTH.search(q)
@@ -210,10 +211,10 @@ class Statistics:
                                              item=label), "2-1", "not_found", found=False)
         parts = "；".join(render(t, "rank_part", rank=start + i, company=r.short_name or r.full_name,
                                  value=self._show(query, r.dec)) for i, r in enumerate(chosen.itertuples()))
-        order = ("最高" if query.descending else "最低") if not query.nth else \
-            f"第{query.nth}{'高' if query.descending else '低'}"
+        order = ("最高的" if query.descending else "最低的") if not query.nth else \
+            f"第{query.nth}{'高' if query.descending else '低'}的"
         if query.top > 1 and not query.nth:
-            order += f"的前{query.top}家"
+            order += f"前{query.top}家"
         text = render(t, "rank", year=query.year, scope=scope, item=label, order=order, parts=parts)
         return Answer(u.question, text, "2-1", "statistics", [self._evidence(query, r) for r in chosen.itertuples()])
 
