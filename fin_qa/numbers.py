@@ -41,6 +41,35 @@ def parse_number(text: str) -> Decimal | None:
     return value
 
 
+_CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CN_SMALL = {"十": 10, "百": 100, "千": 1000}
+_CN_BIG = {"万": 10 ** 4, "亿": 10 ** 8}
+
+
+def cn_number(text: str) -> Decimal | None:
+    """A number written in digits or Chinese numerals: "5" → 5, "1.5" → 1.5, "两" → 2, "三千万" → 30000000,
+    "十亿" → 10^9, "一百二十" → 120; None when it is neither."""
+    if re.fullmatch(r"[0-9.]+", text):
+        try:
+            return Decimal(text)
+        except InvalidOperation:
+            return None
+    total, section, digit = 0, 0, None
+    for ch in text:
+        if ch in _CN_DIGITS:
+            digit = _CN_DIGITS[ch]
+        elif ch in _CN_SMALL:
+            section += (digit if digit is not None else 1) * _CN_SMALL[ch]
+            digit = None
+        elif ch in _CN_BIG:
+            section += digit or 0
+            total = (total + section) * _CN_BIG[ch]
+            section, digit = 0, None
+        else:
+            return None
+    return Decimal(total + section + (digit or 0))
+
+
 def is_number(text: str) -> bool:
     return parse_number(text) is not None
 

@@ -12,11 +12,9 @@ from decimal import Decimal
 
 import pandas as pd
 
+from ..numbers import cn_number
 from .compose import format_result, format_value, render
 
-_CN = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
-_BIG_UNITS = {"万": 10 ** 4, "亿": 10 ** 8}
 _NUM = r"[0-9.]+|[零〇一二两三四五六七八九十百千万亿]+"
 _OPS = {
     ">=": ("不低于", "不少于", "至少", "不小于"),
@@ -38,29 +36,6 @@ _PLACE = [
 ]
 _DESC = ("最高", "最多", "最大", "高", "多", "大")
 _ASC = ("最低", "最少", "最小", "低", "少", "小")
-
-
-def cn_number(text: str) -> Decimal | None:
-    """"5" → 5, "1.5" → 1.5, "五" → 5, "三千万" → 30000000, "十亿" → 10^9, "一百二十" → 120."""
-    if re.fullmatch(r"[0-9.]+", text):
-        try:
-            return Decimal(text)
-        except Exception:
-            return None
-    total, section, digit = 0, 0, None
-    for ch in text:
-        if ch in _CN:
-            digit = _CN[ch]
-        elif ch in _SMALL_UNITS:
-            section += (digit if digit is not None else 1) * _SMALL_UNITS[ch]
-            digit = None
-        elif ch in _BIG_UNITS:
-            section += digit or 0
-            total = (total + section) * _BIG_UNITS[ch]
-            section, digit = 0, None
-        else:
-            return None
-    return Decimal(total + section + (digit or 0))
 
 
 def _scale(num: Decimal, unit: str | None) -> Decimal:
@@ -196,7 +171,7 @@ class Statistics:
                 names = [r.short_name or r.full_name for r in hit.itertuples()]
                 examples = ("：" + "、".join(names)) if 0 < len(names) <= 10 else ""
                 text = render(t, "count", year=query.year, scope=scope, item=label,
-                              condition=_condition_text(query), n=len(hit), examples=examples)
+                              condition=query.threshold_text, n=len(hit), examples=examples)
                 evidence = [self._evidence(query, r) for r in hit.head(10).itertuples()]
                 return Answer(u.question, text, "2-1", "statistics", evidence)
             df = hit
@@ -222,8 +197,3 @@ class Statistics:
         return {"item": query.target, "company": r.short_name or r.full_name, "year": query.year,
                 "value": self._show(query, r.dec), "page": None if pd.isna(r.page) else int(r.page), "source": r.source}
 
-
-def _condition_text(q: Query) -> str:
-    if not q.op:
-        return ""
-    return q.threshold_text

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from thefuzz import fuzz
 
+from ..numbers import cn_number
+
 _WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
                         "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "～": "~"})
 _DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
@@ -88,9 +90,6 @@ class CompanyIndex:
                 for g in {name[i:i + 2] for i in range(len(name) - 1)}:
                     self._by_gram[g].append(name)
 
-    def __len__(self) -> int:
-        return len(self.companies)
-
     def find(self, question: str) -> list[CompanyMatch]:
         """Every company named in the question: longest match first, no overlapping spans."""
         q = normalize_question(question)
@@ -135,7 +134,6 @@ class CompanyIndex:
 
 # ---------------------------------------------------------------------------------------- years
 
-_CN_NUM = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 _RANGE = re.compile(r"((?:19|20)\d{2})年?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)")
 _RECENT = re.compile(r"(?:近|最近|过去)([一二两三四五六七八九十\d])年")
@@ -171,8 +169,7 @@ def find_years(question: str) -> Years:
     if asked is not None:
         m = _RECENT.search(q)
         if m:
-            g = m.group(1)
-            n = int(g) if g.isdigit() else _CN_NUM.get(g, 0)
+            n = int(cn_number(m.group(1)) or 0)
             relative = list(range(asked - n + 1, asked + 1))
             spans.append(m.span())
         for word, delta in (("前年", -2), ("上年", -1), ("上一年", -1), ("去年", -1)):

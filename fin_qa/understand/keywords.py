@@ -41,9 +41,6 @@ class Vocabulary:
         """The canonical item a label names (any synonym, with or without 的), or None."""
         return self.labels.get(phrase_key(label)) or self.labels.get(phrase_key(normalize_label(label)))
 
-    def labels_of(self, name: str) -> list[str]:
-        return [k for k, v in self.labels.items() if v == name]
-
 
 def phrase_key(text: str) -> str:
     """How phrases and questions are compared: half-width, no spaces, no 的."""

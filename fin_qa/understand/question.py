@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..config import rules_dir
+from ..numbers import cn_number
 from ..rules import RuleError, line_of, load_rules_yaml
 from .classify import Features, Rule, classify, default_rules
 from .entities import CompanyIndex, CompanyMatch, Years, find_years, normalize_question
@@ -13,7 +14,6 @@ from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher, Vocabulary, default_vocabulary
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_CN_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
 
 
 @dataclass
@@ -51,7 +51,10 @@ def load_understanding_config(path=None) -> UnderstandingConfig:
                 raise RuleError(path, line_of(pats), f"{key}: bad regex {p!r}: {exc}") from None
             if key == "decimals" and rx.groups != 1:
                 raise RuleError(path, line_of(pats), f"decimals: regex {p!r} needs exactly one group")
-            (cfg.filler.append(str(p)) if key == "filler" else cfg.decimals.append(rx))
+            if key == "filler":
+                cfg.filler.append(str(p))
+            else:
+                cfg.decimals.append(rx)
     if data.get("pair_ratio"):
         try:
             cfg.pair_ratio = re.compile(str(data["pair_ratio"]))
@@ -115,8 +118,8 @@ def _decimals(q: str, patterns: list[re.Pattern]) -> int | None:
     for rx in patterns:
         m = rx.search(q)
         if m:
-            g = m.group(1)
-            return int(g) if g.isdigit() else _CN_DIGIT.get(g)
+            n = cn_number(m.group(1))
+            return int(n) if n is not None else None
     return None
 
 
