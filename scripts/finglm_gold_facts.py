@@ -19,15 +19,17 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from fin_qa.ingest.pipeline import FINGLM_REPORT  # noqa: E402
+
 META = {"ent_short_name", "ent_name", "year", "key_word", "prom_answer", "公式"}
-NAME = re.compile(r"__(?P<full>[^_]+)__(?P<code>\d{6})__(?P<short>[^_]+)__(?P<year>\d{4})年__")
 
 
 def codes_from_list(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if path and path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
-            m = NAME.search(line)
+            m = FINGLM_REPORT.search(line)
             if m:
                 out[m.group("full")] = m.group("code")
     return out

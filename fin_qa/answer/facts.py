@@ -15,9 +15,9 @@ from pathlib import Path
 import pandas as pd
 
 from .. import FinQAError
+from ..ingest.pipeline import FINGLM_REPORT
 from ..store import Store
 
-_FINGLM_NAME = re.compile(r"__(?P<full>[^_]+)__(?P<code>\d{6})__(?P<short>[^_]+)__(?P<year>\d{4})年__")
 _LINE_KEY = re.compile(r"^(?P<code>\d{6})\D+(?P<year>\d{4})")
 # report fields every report has even without a profile section
 REPORT_FIELDS = {"中文名称": "full_name", "股票简称": "short_name", "中文简称": "short_name", "股票代码": "stock_code"}
@@ -64,7 +64,7 @@ def read_scope(path: str | Path) -> set[tuple[str, int]]:
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        m = _FINGLM_NAME.search(line)
+        m = FINGLM_REPORT.search(line)
         if m:
             out.add((m.group("code"), int(m.group("year"))))
             out.add((m.group("full"), int(m.group("year"))))

@@ -25,9 +25,9 @@ from .statements import extract_statements
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
 # 2020-01-21__江苏安靠智能输电工程科技股份有限公司__300617__安靠智电__2019年__年度报告.pdf
-_FINGLM_NAME = re.compile(
-    r"^(?P<date>\d{4}-\d{2}-\d{2})__(?P<full>[^_]+)__(?P<code>\d{6})__(?P<short>[^_]+)__(?P<year>\d{4})年__"
-)
+# FINGLM_REPORT finds the company and year anywhere in a line (report lists); a file name must start with the date.
+FINGLM_REPORT = re.compile(r"__(?P<full>[^_]+)__(?P<code>\d{6})__(?P<short>[^_]+)__(?P<year>\d{4})年__")
+_FINGLM_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})" + FINGLM_REPORT.pattern)
 _COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年\s*(?:年度报告|年报)")
 _CODE = re.compile(r"(?:股票|证券)代码\s*[:：]?\s*(\d{6})")
 _SHORT = re.compile(r"(?:股票|证券)简称\s*[:：]?\s*([\u4e00-\u9fffA-Za-z*＊ST]{2,10})")
