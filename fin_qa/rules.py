@@ -14,6 +14,7 @@ from . import FinQAError
 
 class LDict(dict):
     line: int = 0
+    key_lines: dict = {}   # key → the line it is written on
 
 
 class LList(list):
@@ -27,6 +28,7 @@ class _Loader(yaml.SafeLoader):
 def _mapping(loader, node):
     d = LDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
+    d.key_lines = {loader.construct_object(k, deep=True): k.start_mark.line + 1 for k, _ in node.value}
     return d
 
 

@@ -138,3 +138,17 @@ def test_rules_check_ok_and_broken(tmp_path):
     # at start-up the same problem is one message, not a traceback
     r = run("ask", "甲乙科技2021年营业收入是多少", "--store", str(tmp_path), env=env)
     assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_rules_check_names_the_template_line(tmp_path):
+    from fin_qa.config import PROJECT_ROOT
+
+    rules = tmp_path / "rules"
+    shutil.copytree(PROJECT_ROOT / "rules", rules)
+    path = rules / "answer_templates.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, l in enumerate(lines, 1) if l.startswith("lookup_part:"))
+    lines[n - 1] = 'lookup_part: "{item}是{valu}"'
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    r = run("rules", "check", env={**__import__("os").environ, "FIN_QA_RULES_DIR": str(rules)})
+    assert r.returncode == 1 and f"{path}:{n}: template 'lookup_part': unknown placeholder(s) {{valu}}" in r.stdout

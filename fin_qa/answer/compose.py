@@ -48,7 +48,7 @@ def load_templates(path: Path | None = None) -> dict[str, str]:
     data = load_rules_yaml(path)
     if not isinstance(data, dict):
         raise RuleError(path, 1, "expected a mapping template name → sentence")
-    lines = _key_lines(path)
+    lines = data.key_lines
     for name in PLACEHOLDERS:
         if name not in data:
             raise RuleError(path, 1, f"missing template {name!r}")
@@ -68,14 +68,6 @@ def load_templates(path: Path | None = None) -> dict[str, str]:
                             f"{', '.join('{' + u + '}' for u in sorted(unknown))} "
                             f"(allowed: {', '.join(sorted(PLACEHOLDERS[name])) or 'none'})")
     return {k: str(v) for k, v in data.items()}
-
-
-def _key_lines(path: Path) -> dict[str, int]:
-    out = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if line and not line[0].isspace() and ":" in line and not line.startswith("#"):
-            out[line.split(":", 1)[0].strip()] = n
-    return out
 
 
 @functools.lru_cache(maxsize=None)
