@@ -7,7 +7,6 @@ column is kept under its own name. -1 or a blank cell is missing. Facts get sour
 """
 from __future__ import annotations
 
-import functools
 import re
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -15,9 +14,10 @@ from pathlib import Path
 import pandas as pd
 
 from .. import FinQAError
-from ..items import default_item_table, employee_categories, load_yaml_table, normalize_label
+from ..items import load_yaml_table
 from ..numbers import decimal_str, parse_number
 from ..store import FactRow, ReportMeta, Store
+from ..understand.keywords import default_vocabulary
 
 KEY_COLUMNS = {
     "stock_code": ("股票代码", "证券代码", "stock_code", "代码"),
@@ -30,35 +30,14 @@ _NUMERIC_TEXT = re.compile(r"[-+]?[\d,]+(?:\.\d+)?(?:元|人|%)?")
 IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
 
 
-@functools.lru_cache(maxsize=None)
-def _other_labels() -> dict[str, tuple[str, str, str | None]]:
-    """label → (item, statement, unit) for profile and employee columns."""
-    out: dict[str, tuple[str, str, str | None]] = {}
-    prof = load_yaml_table("profile.yaml")
-    for name, labels in (prof.get("fields") or {}).items():
-        for l in [name, *labels]:
-            out[normalize_label(l)] = (name, "公司信息", None)
-    emp = load_yaml_table("employees.yaml")
-    for group, unit in (("counts", "人"), ("ratios", "%"), ("amounts", "元")):
-        for name, labels in (emp.get(group) or {}).items():
-            for l in [name, *labels]:
-                out[normalize_label(l)] = (name, "研发投入" if name.startswith("研发") else "员工情况", unit)
-    for label, (name, block) in employee_categories().items():
-        out.setdefault(label, (name, block, "人"))
-    return out
-
-
 def map_column(name: str) -> tuple[str, str | None, str | None]:
-    """(canonical item, statement, unit) of a column name."""
-    table = default_item_table()
-    item = table.canonical(name)
-    if item:
-        unit = "元/股" if "每股" in item else "元"
-        return item, table.statement_of(item), unit
-    other = _other_labels().get(normalize_label(name))
-    if other:
-        return other
-    return str(name).strip(), None, None
+    """(canonical item, statement, unit) of a column name; an unknown column keeps its own name."""
+    vocab = default_vocabulary()
+    item = vocab.canonical(str(name))
+    if item is None:
+        return str(name).strip(), None, None
+    info = vocab.items[item]
+    return item, info.statement, info.unit
 
 
 def _year(v) -> int | None:
