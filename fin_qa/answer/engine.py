@@ -139,18 +139,9 @@ class Engine:
         return self.vocab.items.get(item) or ItemInfo(item, "amount", None, "元")
 
     def _show(self, fact: Fact) -> str:
-        info = self._info(fact.item)
-        kind = info.kind
-        if fact.number is None:
-            kind = "text"
-        elif kind == "text":
-            kind = "text"
-        if fact.unit == "%" and kind != "text":
-            kind = "percent"
-        if fact.unit == "人" and kind != "text":
-            kind = "count"
-        if fact.unit == "元/股":
-            kind = "per_share"
+        kind = "text" if fact.number is None else self._info(fact.item).kind
+        if kind != "text":  # the fact's own unit says how it was printed
+            kind = {"%": "percent", "人": "count", "元/股": "per_share"}.get(fact.unit, kind)
         return format_value(fact.value if kind == "text" else fact.number, kind, self.style, fact.unit)
 
     def _not_found(self, u, msg) -> Answer:
@@ -210,7 +201,8 @@ class Engine:
         prev_rep = self.source.report(rep["company"], rep["year"] - 1)
         prev_items = list({i.item for i in f.inputs.values() if i.offset == -1})
         prev = self.facts(prev_rep, prev_items) if prev_rep and prev_items else {}
-        prev_col = self.facts(rep, prev_items, "previous") if prev_items else {}
+        # the asked report's previous-period column, only for what the previous year's report lacks
+        prev_col = self.facts(rep, [i for i in prev_items if i not in prev], "previous")
         for label, inp in f.inputs.items():
             fact = now.get(inp.item) if inp.offset == 0 else (prev.get(inp.item) or prev_col.get(inp.item))
             year = rep["year"] + inp.offset
