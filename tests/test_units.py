@@ -55,7 +55,10 @@ def test_heading_levels():
     assert heading_level("二、核心竞争力分析") == 2
     assert heading_level("（一）主营业务分析") == 3
     assert heading_level("1、营业收入构成") == 4
-    assert heading_level("（1）研发投入情况表") == 5
+    assert heading_level("7.1 环境与展望") == 5
+    assert heading_level("7.2.1利润表分析") == 6
+    assert heading_level("（1）研发投入情况表") == 7
+    assert heading_level("7.5%的增长") is None
     assert heading_level("1、公司按照规定召开股东大会，保证全体股东充分行使权利。") is None
     assert heading_level("七、综合收益总额59,76256,363") is None
 

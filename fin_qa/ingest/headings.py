@@ -1,19 +1,22 @@
 """Heading detection with a heading stack, and chunking with heading paths.
 
 Heading patterns, outermost first (relative levels: a report skipping one still nests right):
-  第X节 …  >  一、…  >  （一）…  >  1、… / 1. …  >  （1）…
-plus the statement titles (合并资产负债表 …) at the level of （一）. A heading line is short and does not
-end like a sentence; a long "1、…。" line is a list item of the text, not a heading.
+  第X节 …  >  一、…  >  （一）…  >  1、… / 1. …  >  7.1 …  >  7.2.1 …  >  （1）…
+plus the statement titles (合并资产负债表 …) at the level of （一）. A heading line is short (60 characters
+for 第X节/一、/（一）, 40 for the looser numbered patterns) and does not end like a sentence; a long
+"1、…。" line is a list item of the text, not a heading.
 
-Each section keeps its text; it is cut into chunks of about CHUNK_CHARS characters at sentence ends.
-A chunk's text is prefixed with its heading path ("第三节 公司业务概要 > 二、…"), and it carries the id
-of its section so that a search hit can be widened to the enclosing section.
+Each section keeps its text as paragraphs and table rows (hard-wrapped PDF lines joined again) and the
+page of every line. It is cut into chunks of about CHUNK_CHARS characters at sentence or paragraph
+ends; a chunk carries its heading path (indexed as a field of its own), the pages its text spans and
+the id of its section, so that a search hit can be widened to the enclosing section.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import cn_number
 from .pages import Document
 
 CHUNK_CHARS = 400
@@ -25,20 +28,33 @@ _PATTERNS: list[tuple[int, re.Pattern]] = [
     (3, re.compile(r"^[（(]\s*[一二三四五六七八九十]+\s*[)）]\s*[、.．]?\s*\S")),
     (3, re.compile(r"^(?:\d{1,2}[、.．]\s*)?(?:合并|母公司)(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")),
     (4, re.compile(r"^\d{1,2}\s*[、.．](?!\d)\s*\S")),
-    (5, re.compile(r"^[（(]\s*\d{1,2}\s*[)）]\s*[、.．]?\s*\S")),
+    (6, re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}\s*[\u4e00-\u9fff]")),   # 7.2.1利润表分析 (bank/HK style)
+    (5, re.compile(r"^\d{1,2}\.\d{1,2}\s*[\u4e00-\u9fff]")),             # 7.1 环境与展望
+    (7, re.compile(r"^[（(]\s*\d{1,2}\s*[)）]\s*[、.．]?\s*\S")),
 ]
+_RUN_IN = re.compile(r"(?<=[。；])\s+(?=(?:第[一二三四五六七八九十]+节|[一二三四五六七八九十]{1,3}、)\S)")
+_ORDINAL = re.compile(r"^[（(]?\s*([一二三四五六七八九十]{1,3}|\d{1,2})")
+_BARE_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,2}$")  # "7.1" on its own line, its title on the next
 _SENTENCE_END = re.compile(r"[。；;，,：:]$")
 _AMOUNT = re.compile(r"\d{1,3},\d{3}")  # a heading never carries an amount
 _NUMBERISH = re.compile(r"[\d,.%]+\s*$")
-_SPLIT = re.compile(r"(?<=[。！？；])")
+_SPLIT = re.compile(r"(?<=[。！？；\n])")
+_PARA_END = re.compile(r"[。！？；：:]\s*$")
+_ITEM_START = re.compile(r"^(?:[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|\d{1,2}\s*[、.．](?!\d)|[□√■●◆①-⑳]|注\s*\d*\s*[：:])")
+_CHECKBOX = re.compile(r"[□√■☑]")  # "□适用 √不适用" lines stand alone
+# a text line that is a table row: a label, then numbers in columns ("研发投入合计 48,428,964.78")
+_ROW = re.compile(r"^\S.*?(?:\s+-?[\d,]*\d(?:\.\d+)?%?)+\s*$")
 
 
 def heading_level(line: str) -> int | None:
     s = line.strip()
-    if not s or len(s) > MAX_HEADING_CHARS or _SENTENCE_END.search(s) or _AMOUNT.search(s):
+    if not s or len(s) > MAX_HEADING_CHARS * 1.5 or _SENTENCE_END.search(s) or _AMOUNT.search(s):
         return None
     for level, rx in _PATTERNS:
         if rx.match(s):
+            # 第X节/一、/（一） headings may run to 60 characters; the looser numbered ones stay short
+            if level >= 4 and len(s) > MAX_HEADING_CHARS:
+                return None
             # "1、2019年…" style list items that end with a number are table rows, not headings
             if level >= 4 and _NUMBERISH.search(s) and len(s) > 12:
                 return None
@@ -56,6 +72,8 @@ class Section:
     page_start: int
     page_end: int
     lines: list[str] = field(default_factory=list)
+    pages: list[int] = field(default_factory=list)  # the page of each line
+    rows: list[bool] = field(default_factory=list)  # each line: a table row (kept on a line of its own)
 
 
 @dataclass
@@ -67,60 +85,137 @@ class Chunk:
     page_end: int
 
 
+def _lines(doc: Document):
+    """(text, cells, page) of every non-empty line; a bare "7.1" joins its title on the next line, and a
+    heading run into the end of a sentence ("…事项。 十二、重大诉讼、仲裁事项") is split off."""
+    for page in doc.pages:
+        lines = [ln for ln in page.lines if ln.text.strip()]
+        skip = False
+        for n, line in enumerate(lines):
+            if skip:
+                skip = False
+                continue
+            text = line.text.strip()
+            if line.cells is not None:
+                yield text, line.cells, page.number
+                continue
+            if _BARE_NUMBER.match(text) and n + 1 < len(lines) and lines[n + 1].cells is None:
+                joined = f"{text} {lines[n + 1].text.strip()}"
+                if heading_level(joined) is not None:
+                    text, skip = joined, True
+            for part in _RUN_IN.split(text):
+                if part.strip():
+                    yield part.strip(), None, page.number
+
+
+def _ordinal(text: str, level: int) -> int | None:
+    """The number of a numbered heading (十二、 → 12, （3） → 3); None for other patterns."""
+    if level not in (2, 3, 4, 7):
+        return None
+    m = _ORDINAL.match(text)
+    n = cn_number(m.group(1)) if m else None
+    return int(n) if n is not None else None
+
+
 def build_sections(doc: Document) -> list[Section]:
+    """The heading tree. A numbered heading may not jump ahead of its siblings' numbering by more than
+    three (a first one is 一/1/2/3): "（十二）审核…方案等" inside a list, or a statement row such as
+    "五、现金及现金等价物净增加额", is text, not a heading. A restart (a nested list reusing the
+    pattern) is allowed."""
     root = Section(0, None, 0, "", [], doc.pages[0].number if doc.pages else 1, 1)
     sections = [root]
     stack = [root]
-    for page in doc.pages:
-        for line in page.lines:
-            text = line.text.strip()
-            level = heading_level(text) if line.cells is None else None
-            if level is not None:
-                while stack[-1].level >= level:
-                    stack.pop()
-                parent = stack[-1]
-                title = re.sub(r"\s+", " ", text)
-                sec = Section(len(sections), parent.sid, level, title, parent.path + [title], page.number, page.number)
-                sections.append(sec)
-                stack.append(sec)
-                continue
-            cur = stack[-1]
-            cur.lines.append(text)
-            for s in stack:
-                s.page_end = page.number
-            cur.page_end = page.number
+    last: dict[int, int] = {}  # level → the number of the last heading at that level under the current parent
+    for text, cells, page in _lines(doc):
+        level = heading_level(text) if cells is None else None
+        if level is not None:
+            num = _ordinal(text, level)
+            if num is not None and num > last.get(level, 0) + 3:
+                level = None
+        if level is not None:
+            while stack[-1].level >= level:
+                stack.pop()
+            for deeper in [lv for lv in last if lv > level]:
+                del last[deeper]
+            if num is not None:
+                last[level] = num
+            parent = stack[-1]
+            title = re.sub(r"\s+", " ", text)
+            sec = Section(len(sections), parent.sid, level, title, parent.path + [title], page, page)
+            sections.append(sec)
+            stack.append(sec)
+            continue
+        cur = stack[-1]
+        cur.lines.append(" | ".join(c.strip() for c in cells if c and c.strip()) if cells else text)
+        cur.pages.append(page)
+        cur.rows.append(cells is not None or bool((len(text) < 200 and _ROW.search(text)) or _CHECKBOX.search(text)))
+        for s in stack:
+            s.page_end = page
     return [s for s in sections if s.lines or s.sid == 0 or any(x.parent == s.sid for x in sections)]
 
 
-def _join(lines: list[str]) -> str:
-    """Join hard-wrapped lines: no space between CJK characters, one between Latin words."""
-    out = ""
-    for s in lines:
-        if out and out[-1].isascii() and out[-1].isalnum() and s[:1].isascii() and s[:1].isalnum():
-            out += " "
-        out += s
-    return out
+def _paragraphs(sec: Section) -> list[tuple[str, int, int]]:
+    """The section's lines joined into paragraphs (text, first page, last page).
+
+    PDF text is hard-wrapped: a line continues the previous one unless the previous one ended a
+    sentence, or either is a table row, or the line starts a list item (（1）, 1、, □/√ …).
+    CJK characters join without a space, Latin words with one.
+    """
+    out: list[list] = []
+    prev_row = True
+    # a prose line well short of the usual width ended its paragraph
+    widths = sorted(len(t) for t, r in zip(sec.lines, sec.rows) if not r)
+    full = widths[int(len(widths) * 0.8)] if len(widths) >= 3 else 0
+    prev_len = 0
+    for text, page, row in zip(sec.lines, sec.pages, sec.rows):
+        new = (not out or row or prev_row or _PARA_END.search(out[-1][0]) is not None or _ITEM_START.match(text)
+               or prev_len < full * 0.7)
+        prev_len = len(text)
+        if new:
+            out.append([text, page, page])
+        else:
+            last = out[-1]
+            if last[0][-1:].isascii() and last[0][-1:].isalnum() and text[:1].isascii() and text[:1].isalnum():
+                last[0] += " "
+            last[0] += text
+            last[2] = page
+        prev_row = row
+    return [(t, a, b) for t, a, b in out]
 
 
 def chunk_sections(sections: list[Section], size: int = CHUNK_CHARS) -> list[Chunk]:
+    """Chunks of about `size` characters, cut at sentence or paragraph ends, with their own pages."""
     chunks: list[Chunk] = []
     for sec in sections:
         if not sec.lines:
             continue
-        text = _join(sec.lines)
-        buf = ""
-        for piece in _SPLIT.split(text):
-            while len(piece) > size * 2:  # a huge sentence (a flattened table): hard cut
-                chunks.append(Chunk(sec.sid, sec.path, (buf + piece[:size]).strip(), sec.page_start, sec.page_end))
-                buf, piece = "", piece[size:]
-            if buf and len(buf) + len(piece) > size:
-                chunks.append(Chunk(sec.sid, sec.path, buf.strip(), sec.page_start, sec.page_end))
-                buf = ""
-            buf += piece
-        if buf.strip():
-            chunks.append(Chunk(sec.sid, sec.path, buf.strip(), sec.page_start, sec.page_end))
+        buf, first, last = "", None, None
+
+        def flush():
+            nonlocal buf, first, last
+            if buf.strip():
+                chunks.append(Chunk(sec.sid, sec.path, buf.strip(), first, last))
+            buf, first, last = "", None, None
+
+        for para, p0, p1 in _paragraphs(sec):
+            for piece in _SPLIT.split(para + "\n"):
+                if not piece:
+                    continue
+                while len(piece) > size * 2:  # a huge sentence (a flattened table): hard cut
+                    if first is None:
+                        first = p0
+                    buf, last = buf + piece[:size], p1
+                    flush()
+                    piece = piece[size:]
+                if buf and len(buf) + len(piece) > size:
+                    flush()
+                if first is None:
+                    first = p0
+                buf, last = buf + piece, p1
+        flush()
     return chunks
 
 
 def section_text(sec: Section) -> str:
-    return _join(sec.lines)
+    """The section's own text: one paragraph or table row a line."""
+    return "\n".join(t for t, _, _ in _paragraphs(sec))
