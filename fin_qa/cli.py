@@ -15,6 +15,22 @@ STORE_OPTION = click.option(
 )
 
 
+SEARCH_OPTION = click.option(
+    "--search", "search", default=None, metavar="BACKEND",
+    help="Text search backend: sqlite (embedded FTS5, default) or elasticsearch "
+         "($FIN_QA_SEARCH; node $FIN_QA_ES_URL, index $FIN_QA_ES_INDEX).",
+)
+
+
+def _backend(store, search, check=True):
+    from .search.retrieve import make_backend
+
+    backend = make_backend(search, store)
+    if check:
+        backend.check()
+    return backend
+
+
 def _open_store(store_path, create=True):
     from .store import Store
 
@@ -33,8 +49,12 @@ def cli():
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Parser processes.")
 @click.option("--force", is_flag=True, help="Re-ingest files already in the store.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def ingest(paths, store_path, workers, force, quiet):
-    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively)."""
+@SEARCH_OPTION
+def ingest(paths, store_path, workers, force, quiet, search):
+    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively).
+
+    The embedded search index is written with the store; with --search elasticsearch the ingested
+    reports are also (re)indexed into Elasticsearch."""
     from tqdm import tqdm
 
     from .ingest.pipeline import collect_files, ingest as run_ingest
@@ -50,8 +70,17 @@ def ingest(paths, store_path, workers, force, quiet):
             bar.update(1)
             bar.set_postfix(pages=pages[0])
 
+        backend = _backend(store, search, check=False)
+        backend.ensure_index()  # an unreachable node is reported before the long part, not after
         summary = run_ingest(paths, store, workers=workers, force=force, on_progress=progress)
         bar.close()
+        keys = sorted({o.report.meta.key for o in summary.outcomes if o.status == "ingested" and o.report})
+        if backend.name != "sqlite" and keys:
+            from .search.indexer import sync
+
+            res = sync(store, backend, keys)
+            click.echo(f"indexed   {res.chunks} chunks of {res.reports} reports into {backend.name} "
+                       f"in {res.seconds:.1f} s")
     for o in summary.outcomes:
         click.echo(f"{o.status:9} {o.path}" + (f" — {o.detail}" if o.detail else ""))
     n_in, n_skip, n_fail = summary.count("ingested"), summary.count("skipped"), summary.count("failed")
@@ -143,13 +172,15 @@ LLM_OPTION = click.option("--llm", default="none", show_default=True,
                           help="Chat model for prose answers; this version answers with `none` only.")
 
 
-def _engine(store, scope, style, llm):
+def _engine(store, scope, style, llm, search=None):
     from .answer.engine import Engine
     from .answer.facts import FactSource, read_scope
+    from .search.retrieve import Retriever
 
     if llm != "none":
         raise FinQAError(f"--llm {llm}: no chat model backend is installed in this version; use --llm none")
-    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style)
+    retriever = Retriever(store, _backend(store, search))
+    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style, retriever=retriever)
 
 
 @cli.command()
@@ -158,17 +189,21 @@ def _engine(store, scope, style, llm):
 @SCOPE_OPTION
 @STYLE_OPTION
 @LLM_OPTION
+@SEARCH_OPTION
 @click.option("--json", "as_json", is_flag=True, help="The answer line as JSON (type, method, evidence).")
-def ask(question, store_path, scope, style, llm, as_json):
+def ask(question, store_path, scope, style, llm, search, as_json):
     """Answer one question."""
     with _open_store(store_path, create=False) as store:
-        ans = _engine(store, scope, style, llm).answer(question)
+        ans = _engine(store, scope, style, llm, search).answer(question)
     if as_json:
         click.echo(json.dumps(ans.record(), ensure_ascii=False))
     else:
         click.echo(ans.answer)
         for ev in ans.evidence:
             where = f"p.{ev['page']}" if ev.get("page") else "no page"
+            if "heading" in ev:  # a quoted passage of the report's text
+                click.echo(f"  依据: {where} {ev['heading']}: {ev['text']}")
+                continue
             who = f"{ev['company']} " if ev.get("company") else ""
             click.echo(f"  依据: {who}{ev.get('year', '')}年 {ev.get('label') or ev['item']} = {ev['value']}"
                        f" ({where}, {ev['source']})")
@@ -183,9 +218,10 @@ def ask(question, store_path, scope, style, llm, as_json):
 @SCOPE_OPTION
 @STYLE_OPTION
 @LLM_OPTION
+@SEARCH_OPTION
 @click.option("--plain", is_flag=True, help="Only id, question, answer on each line (no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def batch(questions, output, store_path, scope, style, llm, plain, quiet):
+def batch(questions, output, store_path, scope, style, llm, search, plain, quiet):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
@@ -196,13 +232,76 @@ def batch(questions, output, store_path, scope, style, llm, plain, quiet):
     qpath = Path(questions)
     total = len(read_questions(qpath))
     with _open_store(store_path, create=False) as store:
-        engine = _engine(store, scope, style, llm)
+        engine = _engine(store, scope, style, llm, search)
         bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
         res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain)
         bar.close()
     rate = res.answered / res.seconds if res.seconds else 0.0
     click.echo(f"{res.answered} answered ({res.not_found} without a value, {res.bad} bad input lines), "
                f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s)")
+
+
+@cli.command()
+@click.argument("query")
+@STORE_OPTION
+@SEARCH_OPTION
+@click.option("--company", help="Stock code, short name or (part of) the full name.")
+@click.option("--year", type=int)
+@click.option("-n", "size", default=5, show_default=True, type=click.IntRange(1, 100), help="Sections to list.")
+@click.option("--chunks", is_flag=True, help="List the backend's raw chunk hits instead of sections.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+def search(query, store_path, search, company, year, size, chunks, as_json):
+    """Search the reports' text: sections (heading path, pages, score) for QUERY."""
+    from .search.base import Filters
+    from .search.retrieve import Retriever
+
+    with _open_store(store_path, create=False) as store:
+        keys = store.report_keys(company, year) if (company or year) else None
+        if keys == []:
+            raise FinQAError(f"no report in the store matches --company {company or '*'} --year {year or '*'}")
+        retriever = Retriever(store, _backend(store, search))
+        q, topics = retriever.query(query)
+        if chunks:
+            rows = [{"score": round(h.score, 4), "report": h.report_key, "pages": [h.page_start, h.page_end],
+                     "heading": " > ".join(h.path), "text": h.text}
+                    for h in retriever.backend.search(q, Filters(keys), size)]
+        else:
+            rows = [{"score": p.score, "report": p.report_key, "pages": list(p.pages), "heading": p.heading,
+                     "topic_title": p.title_match, "text": p.hits[0].text if p.hits else p.text}
+                    for p in retriever.retrieve(q, topics, keys, size)]
+    for n, r in enumerate(rows, 1):
+        if as_json:
+            click.echo(json.dumps(r, ensure_ascii=False))
+            continue
+        pages = "-".join(str(p) for p in dict.fromkeys(r["pages"]) if p) or "?"
+        click.echo(f"{n:2d}. {r['score']:7.3f}  {r['report']}  p.{pages}  {r['heading']}")
+        snippet = r["text"].replace("\n", " ")
+        click.echo(f"      {snippet[:120]}{'…' if len(snippet) > 120 else ''}")
+    if not rows:
+        click.echo("no match", err=True)
+        sys.exit(1)
+
+
+@cli.command()
+@STORE_OPTION
+@SEARCH_OPTION
+@click.option("--company", help="Only this company's reports.")
+@click.option("--year", type=int, help="Only this year's reports.")
+@click.option("--recreate", is_flag=True, help="Drop and rebuild the whole index (with its mapping).")
+def index(store_path, search, company, year, recreate):
+    """(Re)build the search index of the store's chunks (Elasticsearch, or the embedded FTS5 table)."""
+    from .search.indexer import sync
+
+    with _open_store(store_path, create=False) as store:
+        keys = store.report_keys(company, year) if (company or year) else None
+        if keys == []:
+            raise FinQAError(f"no report in the store matches --company {company or '*'} --year {year or '*'}")
+        if recreate and keys is not None:
+            raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
+        backend = _backend(store, search, check=False)
+        res = sync(store, backend, keys, recreate=recreate)
+    click.echo(f"indexed {res.chunks} chunks of {res.reports} reports into {backend.name} in {res.seconds:.1f} s "
+               f"({res.rate:.0f} chunks/s)")
 
 
 @cli.command("eval")

@@ -26,6 +26,10 @@ def formulas_dir() -> Path:
     return _data_dir("formulas")
 
 
+def es_mappings_dir() -> Path:
+    return _data_dir("es_mappings")
+
+
 def store_dir(flag: str | os.PathLike | None = None) -> Path:
     if flag:
         return Path(flag)

@@ -53,6 +53,12 @@ def check_all() -> tuple[list[str], list[str]]:
     for name in ("profile.yaml", "employees.yaml"):
         run(str(kt / name), kt / name, lambda n=name: load_yaml_table(n))
     run(f"{kt / 'employees.yaml'} categories", kt / "employees.yaml", employee_categories)
+    from .search.retrieve import load_search_config
+    from .search.topics import load_topics
+
+    topics = run(str(kt / "sections.yaml"), kt / "sections.yaml", load_topics)
+    if topics is not None:
+        checked[-1] += f" ({len(topics.topics)} text topics)"
     vocab = None
     if not problems:
         default_vocabulary.cache_clear()
@@ -67,4 +73,5 @@ def check_all() -> tuple[list[str], list[str]]:
     run(str(rd / "question_types.yaml"), rd / "question_types.yaml", load_rules)
     run(str(rd / "understanding.yaml"), rd / "understanding.yaml", load_understanding_config)
     run(str(rd / "answer_templates.yaml"), rd / "answer_templates.yaml", load_templates)
+    run(str(rd / "search.yaml"), rd / "search.yaml", load_search_config)
     return problems, checked

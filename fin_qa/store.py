@@ -251,6 +251,30 @@ class Store:
         for row in self.db.execute(q, args):
             yield dict(zip(cols, row))
 
+    def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
+        """Keys (stock_code:year) of the reports matching a company (code, short or full name, or part of
+        one) and year; all reports when both are None."""
+        q, args = "SELECT key FROM reports r WHERE 1=1", []
+        if company:
+            q += " AND (r.stock_code=? OR r.short_name=? OR r.full_name=? OR r.full_name LIKE ? OR r.short_name LIKE ?)"
+            args += [company, company, company, f"%{company}%", f"%{company}%"]
+        if year:
+            q += " AND r.year=?"
+            args.append(int(year))
+        return [r[0] for r in self.db.execute(q + " ORDER BY r.stock_code, r.year", args)]
+
+    def chunk_docs(self, report_keys: list[str] | None = None) -> Iterator["ChunkDoc"]:
+        """Every chunk of these reports (all when None) as a search backend indexes it, in store order."""
+        from .search.base import ChunkDoc
+
+        q = ("SELECT c.id, r.key, r.stock_code, r.year, c.section_id, c.path, c.text, c.page_start, c.page_end"
+             " FROM chunks c JOIN reports r ON r.id = c.report_id")
+        keys = [None] if report_keys is None else report_keys
+        for key in keys:
+            rows = self.db.execute(q + (" WHERE r.key=?" if key else "") + " ORDER BY c.id", (key,) if key else ())
+            for cid, rkey, code, year, sid, path, text, p0, p1 in rows:
+                yield ChunkDoc(cid, rkey, code, year, sid, json.loads(path) if path else [], text, p0, p1)
+
     def counts(self) -> dict[str, int]:
         return {t: self.db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
                 for t in ("reports", "files", "facts", "sections", "chunks")}

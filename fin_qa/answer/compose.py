@@ -38,7 +38,11 @@ PLACEHOLDERS = {
     "not_chinese": set(),
     "empty": set(),
     "bad_line": {"reason"},
-    "text_unavailable": {"topic"},
+    "text_answer": {"company", "year", "section", "page", "excerpt"},
+    "text_yes": {"company", "year", "section", "page", "excerpt"},
+    "text_no": {"company", "year", "section", "page", "excerpt"},
+    "text_not_applicable": {"company", "year", "section", "page"},
+    "text_not_found": {"company", "year", "topic"},
     "open_unavailable": set(),
 }
 

@@ -34,8 +34,10 @@ class Answer:
 
 
 class Engine:
-    def __init__(self, source: FactSource, style: str = "human", understander: Understander | None = None):
+    def __init__(self, source: FactSource, style: str = "human", understander: Understander | None = None,
+                 retriever=None):
         self.source = source
+        self._retriever = retriever  # text search (fin_qa/search/retrieve.py); built on first use
         self.style = style
         self.formulas = default_formulas()
         self.t = default_templates()
@@ -61,8 +63,7 @@ class Engine:
         if not u.companies or kind == "not_found":
             return Answer(question, render(self.t, "not_found_company"), u.finglm_type(), "not_found", found=False)
         if kind == "text":
-            topic = "、".join(u.item_words.values()) or "年报正文"
-            return Answer(question, render(self.t, "text_unavailable", topic=topic), "3-1", "text", found=False)
+            return self._text(u)
         if kind == "compare":
             return self._compare(u)
         if kind == "formula":
@@ -72,6 +73,43 @@ class Engine:
         if kind == "lookup":
             return self._lookup(u)
         return Answer(question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
+
+    # --------------------------------------------------------------------------- text (3-1)
+
+    @property
+    def retriever(self):
+        if self._retriever is None:
+            from ..search.retrieve import Retriever
+
+            self._retriever = Retriever(self.source.store)
+        return self._retriever
+
+    def passages(self, u: Understanding, rep: dict, n: int = 3):
+        """(query, topics, passages) for a text question about one report."""
+        query, topics = self.retriever.query(u.masked or u.norm, list(u.item_words.values()))
+        return query, topics, self.retriever.retrieve(query, topics, [rep["key"]], n)
+
+    def _text(self, u: Understanding) -> Answer:
+        from .text import evidence, extract
+
+        rep, name, year, note = self._report(u)
+        if rep is None:
+            return self._not_found(u, render(self.t, "not_found_report", company=name, year=year))
+        query, topics, passages = self.passages(u, rep)
+        topic = "、".join(t.name for t in topics) or query.text or "问题"
+        for p in passages[:1]:
+            res = extract(u.norm, p, topics, query.text)
+            if res.kind == "empty":
+                break
+            pages = sorted({x.page for x in res.used if x.page}) or [x for x in p.pages if x][:1]
+            page = "、".join(map(str, pages)) if pages else "?"
+            section = p.path[-1] if p.path else "正文"
+            template = {"yes": "text_yes", "no": "text_no", "not_applicable": "text_not_applicable"}.get(res.kind, "text_answer")
+            text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=res.excerpt)
+            ev = [dict(e, section_score=p.score) for e in evidence(res, p)]
+            return Answer(u.question, note + text, "3-1", "text", ev)
+        return Answer(u.question, note + render(self.t, "text_not_found", company=name, year=year, topic=topic),
+                      "3-1", "text", found=False)
 
     # --------------------------------------------------------------------------- helpers
 

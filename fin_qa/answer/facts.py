@@ -86,15 +86,15 @@ class FactSource:
         self.store = store
         self.db = store.db
         rows = self.db.execute(
-            "SELECT id, stock_code, year, full_name, short_name FROM reports").fetchall()
+            "SELECT id, stock_code, year, full_name, short_name, key FROM reports").fetchall()
         self.reports: list[dict] = []          # the reports answers may read (the scope)
         self.known: list[dict] = []            # every report of the store: names for understanding
         self.by_key: dict[tuple[str, int], dict] = {}
         self._years: dict[str, list[int]] = {}
-        for rid, code, year, full, short in rows:
+        for rid, code, year, full, short, key in rows:
             company = code or f"name:{full or short}"
             r = {"id": rid, "stock_code": code, "year": year, "full_name": full, "short_name": short,
-                 "company": company}
+                 "company": company, "key": key}
             self.known.append(r)
             if scope is not None and (code, year) not in scope and (full, year) not in scope:
                 continue

@@ -79,6 +79,7 @@ class Understanding:
     rule: Rule | None
     decimals: int | None
     chinese: bool
+    masked: str = ""      # the question with the company and year spans replaced by '#'
 
     @property
     def type(self) -> str:
@@ -171,4 +172,4 @@ class Understander:
                                 and self.config.pair_ratio.search(norm))
         rule = classify(feats, self.rules) if chinese else None
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             _decimals(norm, self.config.decimals), chinese)
+                             _decimals(norm, self.config.decimals), chinese, masked_text)

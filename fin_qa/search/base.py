@@ -1,0 +1,74 @@
+"""The search protocol every backend implements, and the values that cross it.
+
+A backend indexes chunks (analysed once in Python by tokenize.py, so every backend sees the same
+tokens) and answers a SearchQuery under Filters with ranked Hits. Ranking inside a backend is its own
+BM25; what the answerer receives is decided by retrieve.py, identically for every backend.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Protocol
+
+from .. import FinQAError
+
+
+class SearchError(FinQAError):
+    """A search backend cannot serve (node unreachable, index missing, index out of date)."""
+
+
+@dataclass
+class ChunkDoc:
+    """One chunk as a backend indexes it."""
+
+    chunk_id: int          # the chunk's id in the store
+    report_key: str        # stock_code:year
+    stock_code: str | None
+    year: int
+    section_id: int | None
+    path: list[str]        # heading path
+    text: str
+    page_start: int | None
+    page_end: int | None
+
+
+@dataclass
+class SearchQuery:
+    text: str                                           # free text: the question without company/year/fillers
+    phrases: list[str] = field(default_factory=list)    # keywords, matched as phrases in heading or body
+    titles: list[str] = field(default_factory=list)     # section-title aliases, matched as phrases in the heading
+
+
+@dataclass
+class Filters:
+    report_keys: list[str] | None = None                # None: the whole index
+
+
+@dataclass
+class Hit:
+    chunk_id: int
+    report_key: str
+    section_id: int | None
+    path: list[str]
+    text: str
+    page_start: int | None
+    page_end: int | None
+    score: float                                        # the backend's own score, higher is better
+
+
+class SearchBackend(Protocol):
+    name: str
+
+    def check(self) -> None:
+        """Raise SearchError when the backend cannot answer (node unreachable, index missing)."""
+
+    def ensure_index(self, recreate: bool = False) -> None:
+        """Create the index when it does not exist (drop it first with recreate=True)."""
+
+    def delete(self, report_keys: list[str]) -> None:
+        """Remove every chunk of these reports."""
+
+    def index(self, chunks: Iterable[ChunkDoc]) -> int:
+        """Add or replace these chunks; returns how many were indexed."""
+
+    def search(self, query: SearchQuery, filters: Filters, size: int = 20) -> list[Hit]:
+        """The best `size` chunks for the query under the filters, best first."""

@@ -1,0 +1,48 @@
+"""Keeping a search backend in step with the store.
+
+The embedded FTS5 index is written by the store itself, in the same transaction as a report's chunks.
+Elasticsearch is fed from the store: `sync()` replaces the chunks of the given reports (all of them by
+default) — delete the report's old chunks, bulk-index the new ones in batches.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..store import Store
+from .base import SearchBackend
+
+
+@dataclass
+class SyncResult:
+    reports: int
+    chunks: int
+    seconds: float
+
+    @property
+    def rate(self) -> float:
+        return self.chunks / self.seconds if self.seconds else 0.0
+
+
+def sync(store: Store, backend: SearchBackend, report_keys: list[str] | None = None, recreate: bool = False,
+         on_report: Callable[[str, int], None] | None = None) -> SyncResult:
+    """(Re)index the chunks of these reports of the store into the backend, in one bulk stream."""
+    t0 = time.perf_counter()
+    keys = store.report_keys() if report_keys is None else report_keys
+    backend.ensure_index(recreate=recreate)
+    if not recreate:
+        for i in range(0, len(keys), 500):
+            backend.delete(keys[i:i + 500])
+
+    def docs():
+        for key in keys:
+            n = 0
+            for d in store.chunk_docs([key]):
+                n += 1
+                yield d
+            if on_report:
+                on_report(key, n)
+
+    total = backend.index(docs())
+    return SyncResult(len(keys), total, time.perf_counter() - t0)
