@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Install fin-qa with its test dependencies into .venv and run the whole test suite.
+# Install fin-qa with its test dependencies into .venv, start a local Elasticsearch node for the
+# Elasticsearch tests (unless FIN_QA_ES_URL names one), and run the whole test suite.
+# Without a node (no Java >= 21 or Maven) those tests skip with the reason — unless FIN_QA_REQUIRE_ES=1
+# (CI), where that is a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -8,6 +11,26 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev]"
+
+stop_es=0
+if [ -z "${FIN_QA_ES_URL:-}" ]; then
+  if out=$(bash scripts/start-elasticsearch.sh 2>&1); then
+    FIN_QA_ES_URL=$(printf '%s\n' "$out" | tail -1)
+    export FIN_QA_ES_URL
+    case "$out" in *"already running"*) ;; *) stop_es=1 ;; esac
+  elif [ "${FIN_QA_REQUIRE_ES:-}" = 1 ]; then
+    printf '%s\n' "$out" >&2
+    echo "test.sh: could not start Elasticsearch (FIN_QA_REQUIRE_ES=1)" >&2
+    exit 1
+  else
+    printf '%s\n' "$out" | tail -3 >&2
+    echo "test.sh: no Elasticsearch node; its tests will skip" >&2
+  fi
+fi
+if [ "$stop_es" = 1 ]; then
+  trap 'bash scripts/stop-elasticsearch.sh >/dev/null 2>&1 || true' EXIT
+fi
+
 set +e
 .venv/bin/python -m pytest -q "$@"
 rc=$?

@@ -1,6 +1,10 @@
 """Shared fixtures. Tests that read ../shared skip with a stated reason when it is absent."""
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -45,3 +49,57 @@ def fact(store, short_name: str, item: str, period: str = "current"):
     ]
     assert len(rows) == 1, f"{short_name} {item} {period}: {len(rows)} facts"
     return rows[0]
+
+
+@pytest.fixture(scope="module")
+def sample_store(tmp_path_factory, sample_pdf):
+    """The sample report twice: as itself and under another stock code (a FinGLM-style file name)."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.sample import build_sample_pdf
+    from fin_qa.store import Store
+
+    d = tmp_path_factory.mktemp("search")
+    shutil.copy(sample_pdf, d / sample_pdf.name)
+    build_sample_pdf(d / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf")
+    store = Store(d / "store")
+    summary = ingest([d], store)
+    assert summary.count("ingested") == 2
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def es_url():
+    """A real Elasticsearch node: $FIN_QA_ES_URL, else one started with scripts/start-elasticsearch.sh
+    (stopped again at the end if this session started it). Without one the tests skip with the reason,
+    unless FIN_QA_REQUIRE_ES=1 (CI), where that is a failure."""
+    url = os.environ.get("FIN_QA_ES_URL")
+    started = False
+    if not url:
+        try:
+            r = subprocess.run(["bash", str(ROOT / "scripts" / "start-elasticsearch.sh")], capture_output=True,
+                               text=True, timeout=900)
+            ok, out, err = r.returncode == 0, r.stdout, r.stderr
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            ok, out, err = False, "", str(exc)
+        if not ok:
+            reason = "no Elasticsearch node: scripts/start-elasticsearch.sh failed: " + \
+                     (err.strip().splitlines() or ["?"])[-1]
+            if os.environ.get("FIN_QA_REQUIRE_ES") == "1":
+                pytest.fail(reason)
+            pytest.skip(reason)
+        url = out.strip().splitlines()[-1]
+        started = "already running" not in err
+    yield url
+    if started:
+        subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh")], capture_output=True)
+
+
+@pytest.fixture(scope="module")
+def es_index(es_url):
+    """A fresh index name on the node, deleted after the module."""
+    name = f"fin-qa-test-{uuid.uuid4().hex[:8]}"
+    yield name
+    from elasticsearch import Elasticsearch
+
+    Elasticsearch(es_url).options(ignore_status=404).indices.delete(index=name)

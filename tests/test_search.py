@@ -16,14 +16,12 @@ from conftest import REPORTS, ROOT, needs_shared
 from fin_qa.answer.engine import Engine
 from fin_qa.answer.facts import FactSource
 from fin_qa.answer.text import extract, ticked
-from fin_qa.ingest.pipeline import ingest
 from fin_qa.rules import RuleError
-from fin_qa.sample import QUESTIONS, build_sample_pdf
+from fin_qa.sample import QUESTIONS
 from fin_qa.search.base import Filters, SearchError, SearchQuery
 from fin_qa.search.retrieve import Passage, Piece, Retriever, load_search_config, make_backend
 from fin_qa.search.sqlite_fts import SqliteFtsBackend, match_expression
 from fin_qa.search.topics import load_topics, title_key
-from fin_qa.store import Store
 
 SECTION_QUESTIONS = yaml.safe_load((ROOT / "tests" / "data" / "section_questions.yaml").read_text(encoding="utf-8"))
 TEXT_QUESTIONS = [q for q in QUESTIONS if "介绍" in q or "是否" in q]
@@ -31,19 +29,6 @@ TEXT_QUESTIONS = [q for q in QUESTIONS if "介绍" in q or "是否" in q]
 
 def run(*args, env=None):
     return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True, env=env)
-
-
-@pytest.fixture(scope="module")
-def sample_store(tmp_path_factory, sample_pdf):
-    """The sample report twice: as itself and under another stock code (a FinGLM-style file name)."""
-    d = tmp_path_factory.mktemp("search")
-    shutil.copy(sample_pdf, d / sample_pdf.name)
-    build_sample_pdf(d / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf")
-    store = Store(d / "store")
-    summary = ingest([d], store)
-    assert summary.count("ingested") == 2
-    yield store
-    store.close()
 
 
 def page_text(pdf, number: int) -> str:

@@ -88,10 +88,23 @@ class ElasticsearchBackend:
             self._call("creating the index", self.es.indices.create, index=self.index_name, **body)
 
     def delete(self, report_keys: list[str]) -> None:
+        """Remove these reports' chunks: their ids by a scroll, then bulk deletes (delete-by-query lives
+        in the reindex module, which a minimal distribution does not ship)."""
         if not report_keys:
             return
-        self._call("deleting old chunks", self.es.delete_by_query, index=self.index_name,
-                   query={"terms": {"report_key": report_keys}}, refresh=True, conflicts="proceed")
+        from elasticsearch import ApiError, TransportError, helpers
+
+        try:
+            ids = [h["_id"] for h in helpers.scan(self.es, index=self.index_name, _source=False, size=2000,
+                                                   query={"query": {"terms": {"report_key": report_keys}}})]
+            if ids:
+                for _ in helpers.streaming_bulk(self.es, ({"_op_type": "delete", "_index": self.index_name, "_id": i}
+                                                          for i in ids), chunk_size=self.batch,
+                                                max_retries=self.retries, raise_on_error=False):
+                    pass
+                self.es.indices.refresh(index=self.index_name)
+        except (ApiError, TransportError) as exc:
+            raise self._fail(exc, "deleting old chunks") from None
 
     def _actions(self, chunks: Iterable[ChunkDoc]) -> Iterator[dict]:
         for c in chunks:

@@ -1,0 +1,121 @@
+"""The Elasticsearch backend against a real node (scripts/start-elasticsearch.sh; no mocks): indexing,
+replacement on re-index, clear errors, and parity with the embedded FTS5 backend."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from conftest import ROOT, needs_shared
+from fin_qa.answer.engine import Engine
+from fin_qa.answer.facts import FactSource
+from fin_qa.sample import QUESTIONS, build_sample_pdf
+from fin_qa.search.base import Filters, SearchError, SearchQuery
+from fin_qa.search.elastic import ElasticsearchBackend
+from fin_qa.search.indexer import sync
+from fin_qa.search.retrieve import Retriever, make_backend
+
+TEXT_QUESTIONS = [q for q in QUESTIONS if "介绍" in q or "是否" in q] + [
+    "星河精密2021年面临哪些风险?", "星河二号2021年的社会责任工作情况如何?", "星河二号2021年研发投入情况如何?"]
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True, env=env)
+
+
+def chunk_count(store) -> int:
+    return store.db.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+
+
+@pytest.fixture(scope="module")
+def es(es_url, es_index, sample_store):
+    backend = ElasticsearchBackend(url=es_url, index=es_index)
+    sync(sample_store, backend, recreate=True)
+    return backend
+
+
+def test_sync_indexes_every_chunk_and_a_reindex_replaces(es, sample_store):
+    n = chunk_count(sample_store)
+    assert es.count() == n
+    res = sync(sample_store, es)                      # again: replaced, not duplicated
+    assert res.chunks == n and es.count() == n and res.reports == 2
+    key = sample_store.report_keys("星河二号")[0]
+    hits = es.search(SearchQuery("重大诉讼", ["重大诉讼"], ["重大诉讼"]), Filters([key]), 5)
+    assert hits and {h.report_key for h in hits} == {key} and "重大诉讼" in hits[0].path[-1]
+    assert hits[0].page_start == 3 and hits[0].score >= hits[-1].score
+
+
+def test_same_first_section_and_answer_as_the_embedded_backend(es, sample_store):
+    on_es = Engine(FactSource(sample_store), retriever=Retriever(sample_store, es))
+    on_fts = Engine(FactSource(sample_store), retriever=Retriever(sample_store, make_backend("sqlite", sample_store)))
+    for q in TEXT_QUESTIONS:
+        a, b = on_es.answer(q), on_fts.answer(q)
+        assert a.found and a.method == "text", (q, a.answer)
+        assert a.answer == b.answer, q
+        assert [e["heading"] for e in a.evidence] == [e["heading"] for e in b.evidence]
+
+
+def test_missing_index_and_unreachable_node_are_clear_errors(es_url):
+    missing = ElasticsearchBackend(url=es_url, index="fin-qa-test-does-not-exist")
+    with pytest.raises(SearchError, match="index 'fin-qa-test-does-not-exist' does not exist .*fin-qa index"):
+        missing.check()
+    with pytest.raises(SearchError, match="does not exist"):
+        missing.search(SearchQuery("重大诉讼"), Filters(None), 3)
+    with pytest.raises(SearchError, match="unreachable"):
+        ElasticsearchBackend(url="http://127.0.0.1:9", index="x").check()
+
+
+def test_cli_ingest_search_and_ask_on_elasticsearch(es_url, tmp_path, sample_pdf):
+    env = dict(os.environ, FIN_QA_ES_URL=es_url, FIN_QA_ES_INDEX=f"fin-qa-test-cli-{os.getpid()}")
+    store = str(tmp_path / "store")
+    try:
+        r = run("ingest", str(sample_pdf), "--store", store, "--search", "elasticsearch", "-q", env=env)
+        assert r.returncode == 0 and "indexed" in r.stdout and "into elasticsearch" in r.stdout, r.stdout + r.stderr
+        r = run("search", "重大诉讼", "--store", store, "--search", "elasticsearch", "-n", "1", env=env)
+        assert r.returncode == 0 and "一、重大诉讼、仲裁事项" in r.stdout
+        q = "星河精密2021年是否有重大诉讼、仲裁事项?"
+        es_rec = json.loads(run("ask", q, "--store", store, "--json", "--search", "elasticsearch", env=env).stdout)
+        fts_rec = json.loads(run("ask", q, "--store", store, "--json").stdout)
+        assert es_rec["answer"] == fts_rec["answer"] and es_rec["evidence"][0]["page"] == 3
+        # re-ingesting gives the chunks new ids in the store: the old ones must leave the index
+        r = run("ingest", str(sample_pdf), "--store", store, "--search", "elasticsearch", "--force", "-q", env=env)
+        assert r.returncode == 0
+        r = run("index", "--store", store, "--search", "elasticsearch", env=env)
+        assert r.returncode == 0 and "chunks/s" in r.stdout
+        from fin_qa.store import Store
+
+        with Store(store) as s:
+            n = chunk_count(s)
+        backend = ElasticsearchBackend(url=es_url, index=env["FIN_QA_ES_INDEX"])
+        assert backend.count() == n
+    finally:
+        from elasticsearch import Elasticsearch
+
+        Elasticsearch(es_url).options(ignore_status=404).indices.delete(index=env["FIN_QA_ES_INDEX"])
+
+
+@needs_shared
+def test_parity_on_the_shared_reports(es_url, shared_store):
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from eval_sections import evaluate
+
+    index = f"fin-qa-test-shared-{os.getpid()}"
+    backend = ElasticsearchBackend(url=es_url, index=index)
+    try:
+        sync(shared_store, backend, recreate=True)
+        questions = yaml.safe_load((ROOT / "tests" / "data" / "section_questions.yaml").read_text(encoding="utf-8"))
+        on_fts = evaluate(shared_store, "sqlite", questions["questions"], verbose=False)
+        os.environ["FIN_QA_ES_URL"], os.environ["FIN_QA_ES_INDEX"] = es_url, index
+        on_es = evaluate(shared_store, "elasticsearch", questions["questions"], verbose=False)
+        assert on_es["rate"] >= 0.9, on_es["failed"]
+        missed = {f[0] for f in on_fts["failed"]}
+        for q, a, b in zip(questions["questions"], on_fts["firsts"], on_es["firsts"]):
+            if q["q"] not in missed:
+                assert a == b, q["q"]
+    finally:
+        os.environ.pop("FIN_QA_ES_INDEX", None)
+        backend.es.options(ignore_status=404).indices.delete(index=index)
