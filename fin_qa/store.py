@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS sections(
     parent_id INTEGER, level INTEGER, title TEXT, path TEXT, page_start INTEGER, page_end INTEGER, text TEXT
 );
 CREATE INDEX IF NOT EXISTS sections_report ON sections(report_id);
+CREATE INDEX IF NOT EXISTS sections_parent ON sections(parent_id);
 CREATE TABLE IF NOT EXISTS chunks(
     id INTEGER PRIMARY KEY, report_id INTEGER NOT NULL REFERENCES reports(id),
     section_id INTEGER REFERENCES sections(id), path TEXT, text TEXT, page_start INTEGER, page_end INTEGER
@@ -104,6 +105,9 @@ class Store:
         if version is None:
             self.db.executescript(_SCHEMA)
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
+        elif int(version[0]) == SCHEMA_VERSION:
+            # added after the first stores were made: a sub-section lookup for parent-section retrieval
+            self.db.execute("CREATE INDEX IF NOT EXISTS sections_parent ON sections(parent_id)")
         elif int(version[0]) != SCHEMA_VERSION:
             raise FinQAError(
                 f"store {path} has schema version {version[0]}, this fin-qa needs {SCHEMA_VERSION}: "
@@ -250,6 +254,15 @@ class Store:
                 "page", "source", "raw_label"]
         for row in self.db.execute(q, args):
             yield dict(zip(cols, row))
+
+    def optimize_search(self) -> None:
+        """Merge the FTS5 index into one segment (after bulk writes: many small segments slow queries)."""
+        self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+
+    def reset_search(self) -> None:
+        """An empty FTS5 table (dropping it is much cheaper than deleting every row)."""
+        self.db.execute("DROP TABLE IF EXISTS chunks_fts")
+        self.db.execute("CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, body, tokenize = 'unicode61')")
 
     def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
         """Keys (stock_code:year) of the reports matching a company (code, short or full name, or part of

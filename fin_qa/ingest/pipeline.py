@@ -249,5 +249,7 @@ def ingest(
                     raise
     except KeyboardInterrupt:
         summary.interrupted = True
+    if summary.count("ingested"):
+        store.optimize_search()
     summary.seconds = time.perf_counter() - t0
     return summary

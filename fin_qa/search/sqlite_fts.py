@@ -46,7 +46,7 @@ class SqliteFtsBackend:
 
     def ensure_index(self, recreate: bool = False) -> None:
         if recreate:
-            self.db.execute("DELETE FROM chunks_fts")
+            self.store.reset_search()
 
     def delete(self, report_keys: list[str]) -> None:
         for key in report_keys:
@@ -66,6 +66,7 @@ class SqliteFtsBackend:
         except BaseException:
             self.db.execute("ROLLBACK")
             raise
+        self.store.optimize_search()
         return n
 
     def _ranges(self, keys: list[str]) -> list[tuple[int, int, int]]:
