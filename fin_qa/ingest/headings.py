@@ -50,6 +50,8 @@ def heading_level(line: str) -> int | None:
     s = line.strip()
     if not s or len(s) > MAX_HEADING_CHARS * 1.5 or _SENTENCE_END.search(s) or _AMOUNT.search(s):
         return None
+    if s.count("（") + s.count("(") > s.count("）") + s.count(")"):
+        return None  # an open bracket: the line goes on, it is the first line of a wrapped sentence
     for level, rx in _PATTERNS:
         if rx.match(s):
             # 第X节/一、/（一） headings may run to 60 characters; the looser numbered ones stay short
@@ -95,7 +97,7 @@ def _lines(doc: Document):
             if skip:
                 skip = False
                 continue
-            text = line.text.strip()
+            text = line.text.strip().replace("｡", "。")  # the half-width ideographic full stop of some PDFs
             if line.cells is not None:
                 yield text, line.cells, page.number
                 continue

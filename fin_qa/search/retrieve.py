@@ -212,7 +212,8 @@ class Retriever:
         for sid, parent, title, path, n, page in rows:
             rep.secs[sid] = _Section(sid, parent, title or "", path, n or 0, page)
 
-    def _target(self, rep: _Report, hit: Hit, topics: list[Topic], qtokens: set[str]) -> tuple[int | None, float]:
+    def _target(self, rep: _Report, hit: Hit, topics: list[Topic], qtokens: set[str],
+                ptokens: set[str] = frozenset()) -> tuple[int | None, float]:
         """The section a hit is widened to, and how well a topic title led there (0: not by a title).
 
         Of the sections on the hit's path from the widest one whose title is a topic alias down to the
@@ -230,9 +231,19 @@ class Retriever:
         chain.reverse()  # widest first
         first = next((i for i, s in enumerate(chain) if s.title and any(t.title_match(s.title) for t in topics)), None)
         if first is not None:
-            best = max(chain[first:], key=lambda s: len(set(tokens(title_key(s.title))) & qtokens))
-            quality = max((len(a) / max(len(title_key(c.title)), 1) for c in chain[first:] for t in topics
-                           for a in t.titles if a in title_key(c.title)), default=0.0)
+            # the question's words beyond the topic's own words (its title aliases, the topic words and
+        # keywords the question used: ptokens) decide how deep to go: "市场风险管理"
+            # → 7.4.4市场风险 (市场), not 7.4 风险管理; "社会责任情况" → the whole 社会责任 section
+            keys = [title_key(c.title) for c in chain[first:]]
+            alias = {tok for t in topics for a in t.titles if any(a in k for k in keys) for tok in tokens(a)}
+            rest = qtokens - alias - ptokens
+            best = max(chain[first:], key=lambda s: (len(set(tokens(title_key(s.title))) & rest),
+                                                     len(set(tokens(title_key(s.title))) & qtokens)))
+            # how much of the handed section's title is a topic alias (of the widest alias title if its own is none)
+            own = title_key(best.title)
+            if not any(a in own for t in topics for a in t.titles):
+                own = keys[0]
+            quality = max((len(a) / max(len(own), 1) for t in topics for a in t.titles if a in own), default=0.0)
             return best.id, 0.5 + 0.5 * min(quality, 1.0)
         if sec.own_chars < 80 and sec.parent in secs and len(secs[sec.parent].path) >= 2:
             return sec.parent, 0.0  # a line or two: its parent (not a whole chapter) is the section
@@ -277,13 +288,14 @@ class Retriever:
         if not hits:
             return []
         top = max(h.score for h in hits) or 1.0
-        qtokens = set(tokens(query.text)) | {t for p in query.phrases for t in tokens(p)}
+        ptokens = {t for p in query.phrases for t in tokens(p)}
+        qtokens = set(tokens(query.text)) | ptokens
         reps = {key: self._report(key) for key in dict.fromkeys(h.report_key for h in hits)}
         for key, rep in reps.items():
             self._load(rep, [h.section_id for h in hits if h.report_key == key])
         groups: dict[tuple[str, int | None], list] = {}
         for h in hits:
-            sid, quality = self._target(reps[h.report_key], h, topics, qtokens)
+            sid, quality = self._target(reps[h.report_key], h, topics, qtokens, ptokens)
             g = groups.setdefault((h.report_key, sid), [0.0, quality > 0, []])
             g[0] = max(g[0], h.score / top + self.config.title_bonus * quality)
             g[2].append(h)
