@@ -27,5 +27,8 @@ for line in open(sys.argv[1], encoding="utf-8"):
     a = json.loads(line)
     print(f"[{a['id']}] {a['question']}\n    {a['answer']}")
     for e in a.get("evidence", []):
+        if "heading" in e:  # a quoted passage of the report's text
+            print(f"      依据: p.{e.get('page') or '-'} {e['heading']}")
+            continue
         print(f"      依据: {e.get('year', '')}年 {e.get('label') or e['item']} = {e['value']} (p.{e.get('page') or '-'}, {e['source']})")
 PY
