@@ -50,8 +50,20 @@ CREATE TABLE IF NOT EXISTS chunks(
     section_id INTEGER REFERENCES sections(id), path TEXT, text TEXT, page_start INTEGER, page_end INTEGER
 );
 CREATE INDEX IF NOT EXISTS chunks_report ON chunks(report_id);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(heading, body, tokenize = 'unicode61');
 """
+_FTS = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(heading, body, tokenize = 'unicode61')"
+
+
+def _report_filter(company: str | None, year: int | None) -> tuple[str, list]:
+    """SQL conditions on reports r: a company (code, short or full name, or part of one) and a year."""
+    q, args = "", []
+    if company:
+        q += " AND (r.stock_code=? OR r.short_name=? OR r.full_name=? OR r.full_name LIKE ? OR r.short_name LIKE ?)"
+        args += [company, company, company, f"%{company}%", f"%{company}%"]
+    if year:
+        q += " AND r.year=?"
+        args.append(int(year))
+    return q, args
 
 
 @dataclass
@@ -104,6 +116,7 @@ class Store:
             raise FinQAError(f"{path} is not a fin-qa store: {exc}") from None
         if version is None:
             self.db.executescript(_SCHEMA)
+            self.db.execute(_FTS)
             self.db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif int(version[0]) == SCHEMA_VERSION:
             # added after the first stores were made: a sub-section lookup for parent-section retrieval
@@ -239,13 +252,8 @@ class Store:
         q = """SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
                       f.statement, f.page, f.source, f.raw_label
                FROM facts f JOIN reports r ON r.id=f.report_id WHERE 1=1"""
-        args: list = []
-        if company:
-            q += " AND (r.stock_code=? OR r.short_name=? OR r.full_name=? OR r.full_name LIKE ? OR r.short_name LIKE ?)"
-            args += [company, company, company, f"%{company}%", f"%{company}%"]
-        if year:
-            q += " AND r.year=?"
-            args.append(int(year))
+        cond, args = _report_filter(company, year)
+        q += cond
         if item:
             q += " AND f.item=?"
             args.append(item)
@@ -262,18 +270,13 @@ class Store:
     def reset_search(self) -> None:
         """An empty FTS5 table (dropping it is much cheaper than deleting every row)."""
         self.db.execute("DROP TABLE IF EXISTS chunks_fts")
-        self.db.execute("CREATE VIRTUAL TABLE chunks_fts USING fts5(heading, body, tokenize = 'unicode61')")
+        self.db.execute(_FTS)
 
     def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
         """Keys (stock_code:year) of the reports matching a company (code, short or full name, or part of
         one) and year; all reports when both are None."""
-        q, args = "SELECT key FROM reports r WHERE 1=1", []
-        if company:
-            q += " AND (r.stock_code=? OR r.short_name=? OR r.full_name=? OR r.full_name LIKE ? OR r.short_name LIKE ?)"
-            args += [company, company, company, f"%{company}%", f"%{company}%"]
-        if year:
-            q += " AND r.year=?"
-            args.append(int(year))
+        cond, args = _report_filter(company, year)
+        q = "SELECT key FROM reports r WHERE 1=1" + cond
         return [r[0] for r in self.db.execute(q + " ORDER BY r.stock_code, r.year", args)]
 
     def chunk_docs(self, report_keys: list[str] | None = None) -> Iterator["ChunkDoc"]:
