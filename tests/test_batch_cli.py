@@ -152,3 +152,9 @@ def test_rules_check_names_the_template_line(tmp_path):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     r = run("rules", "check", env={**__import__("os").environ, "FIN_QA_RULES_DIR": str(rules)})
     assert r.returncode == 1 and f"{path}:{n}: template 'lookup_part': unknown placeholder(s) {{valu}}" in r.stdout
+
+
+def test_text_question_on_an_imported_table_says_the_text_is_absent(store_dir):
+    r = run("ask", "甲乙科技2021年是否有重大诉讼、仲裁事项?", "--store", str(store_dir), "--json")
+    rec = json.loads(r.stdout)
+    assert r.returncode == 1 and rec["type"] == "3-1" and "没有" in rec["answer"] and "正文" in rec["answer"]

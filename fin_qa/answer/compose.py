@@ -43,6 +43,7 @@ PLACEHOLDERS = {
     "text_no": {"company", "year", "section", "page", "excerpt"},
     "text_not_applicable": {"company", "year", "section", "page"},
     "text_not_found": {"company", "year", "topic"},
+    "text_no_text": {"company", "year"},
     "open_unavailable": set(),
 }
 

@@ -95,6 +95,9 @@ class Engine:
         rep, name, year, note = self._report(u)
         if rep is None:
             return self._not_found(u, render(self.t, "not_found_report", company=name, year=year))
+        if not self.source.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (rep["id"],)).fetchone():
+            return Answer(u.question, note + render(self.t, "text_no_text", company=name, year=year), "3-1", "text",
+                          found=False)
         query, topics, passages = self.passages(u, rep)
         topic = "、".join(t.name for t in topics) or query.text or "问题"
         for p in passages[:1]:
