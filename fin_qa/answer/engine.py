@@ -101,7 +101,7 @@ class Engine:
         query, topics, passages = self.passages(u, rep)
         topic = "、".join(t.name for t in topics) or query.text or "问题"
         for p in passages[:1]:
-            res = extract(u.norm, p, topics, query.text)
+            res = extract(u.norm, p, topics, query.text, self.retriever.config.excerpt_chars)
             if res.kind == "empty":
                 break
             pages = sorted({x.page for x in res.used if x.page}) or [x for x in p.pages if x][:1]

@@ -44,6 +44,7 @@ class SearchConfig:
     empty_penalty: float = 0.5
     statements_penalty: float = 0.5
     section_chars: int = 3000
+    excerpt_chars: int = 360
     filler: list[re.Pattern] = field(default_factory=list)
 
 
@@ -71,8 +72,8 @@ def load_search_config(path=None) -> SearchConfig:
         if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (want is int and value != int(value)):
             raise RuleError(path, line, f"{key} must be a {'whole ' if want is int else ''}non-negative number")
         setattr(cfg, key, want(value))
-    if cfg.candidates < 1 or cfg.section_chars < 200:
-        raise RuleError(path, 1, "candidates must be ≥ 1 and section_chars ≥ 200")
+    if cfg.candidates < 1 or cfg.section_chars < 200 or cfg.excerpt_chars < 50:
+        raise RuleError(path, 1, "candidates must be ≥ 1, section_chars ≥ 200 and excerpt_chars ≥ 50")
     return cfg
 
 
