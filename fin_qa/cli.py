@@ -168,19 +168,23 @@ STYLE_OPTION = click.option("--style", type=click.Choice(["human", "finglm"]), d
                             help="Number printing: human (149,399,000.00元) or finglm (149399000.0元).")
 SCOPE_OPTION = click.option("--scope", type=click.Path(dir_okay=False), default=None,
                             help="A report list (FinGLM file names or 'code year' lines): answer and rank within it.")
-LLM_OPTION = click.option("--llm", default="none", show_default=True,
-                          help="Chat model for prose answers; this version answers with `none` only.")
+LLM_OPTION = click.option("--llm", default=None, metavar="none|default|PATH",
+                          help="Chat model: none (deterministic paths only; default, or $FIN_QA_LLM), default "
+                               "(Gemma 3 270M from PyPI, converted once into the cache) or a model folder / .gguf file.")
+DEVICE_OPTION = click.option("--device", default="auto", show_default=True, type=click.Choice(["auto", "cpu", "cuda"]),
+                             help="Where the chat model runs (auto: CUDA when present).")
 
 
-def _engine(store, scope, style, llm, search=None):
+def _engine(store, scope, style, llm, search=None, device="auto", batch_size=None):
     from .answer.engine import Engine
     from .answer.facts import FactSource, read_scope
+    from .llm.load import load_chat_model
     from .search.retrieve import Retriever
 
-    if llm != "none":
-        raise FinQAError(f"--llm {llm}: no chat model backend is installed in this version; use --llm none")
     retriever = Retriever(store, _backend(store, search))
-    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style, retriever=retriever)
+    model = load_chat_model(llm, device=device, batch_size=batch_size)
+    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style, retriever=retriever,
+                  model=model)
 
 
 @cli.command()
@@ -189,12 +193,13 @@ def _engine(store, scope, style, llm, search=None):
 @SCOPE_OPTION
 @STYLE_OPTION
 @LLM_OPTION
+@DEVICE_OPTION
 @SEARCH_OPTION
 @click.option("--json", "as_json", is_flag=True, help="The answer line as JSON (type, method, evidence).")
-def ask(question, store_path, scope, style, llm, search, as_json):
+def ask(question, store_path, scope, style, llm, device, search, as_json):
     """Answer one question."""
     with _open_store(store_path, create=False) as store:
-        ans = _engine(store, scope, style, llm, search).answer(question)
+        ans = _engine(store, scope, style, llm, search, device).answer(question)
     if as_json:
         click.echo(json.dumps(ans.record(), ensure_ascii=False))
     else:
@@ -203,6 +208,9 @@ def ask(question, store_path, scope, style, llm, search, as_json):
             where = f"p.{ev['page']}" if ev.get("page") else "no page"
             if "heading" in ev:  # a quoted passage of the report's text
                 click.echo(f"  依据: {where} {ev['heading']}: {ev['text']}")
+                continue
+            if "formula" in ev:  # a definition from the formula files
+                click.echo(f"  依据: {ev['formula']} = {ev['expr']} ({ev['source']})")
                 continue
             who = f"{ev['company']} " if ev.get("company") else ""
             click.echo(f"  依据: {who}{ev.get('year', '')}年 {ev.get('label') or ev['item']} = {ev['value']}"
@@ -218,10 +226,13 @@ def ask(question, store_path, scope, style, llm, search, as_json):
 @SCOPE_OPTION
 @STYLE_OPTION
 @LLM_OPTION
+@DEVICE_OPTION
+@click.option("--batch-size", type=click.IntRange(1, 256), default=None,
+              help="Chat-model requests generated together (default: 8 on a GPU, 1 on a CPU).")
 @SEARCH_OPTION
 @click.option("--plain", is_flag=True, help="Only id, question, answer on each line (no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def batch(questions, output, store_path, scope, style, llm, search, plain, quiet):
+def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
@@ -232,9 +243,11 @@ def batch(questions, output, store_path, scope, style, llm, search, plain, quiet
     qpath = Path(questions)
     total = len(read_questions(qpath))
     with _open_store(store_path, create=False) as store:
-        engine = _engine(store, scope, style, llm, search)
+        engine = _engine(store, scope, style, llm, search, device, batch_size)
+        size = getattr(engine.model, "batch_size", 1) if engine.model is not None else 1
         bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
-        res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain)
+        res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain,
+                        batch_size=size)
         bar.close()
     rate = res.answered / res.seconds if res.seconds else 0.0
     click.echo(f"{res.answered} answered ({res.not_found} without a value, {res.bad} bad input lines), "

@@ -75,7 +75,7 @@ def done_keys(path: Path) -> set[str]:
 
 
 def run_batch(engine, questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
-              extra_fields: bool = True) -> BatchResult:
+              extra_fields: bool = True, batch_size: int = 1) -> BatchResult:
     import time
 
     t0 = time.perf_counter()
@@ -83,6 +83,10 @@ def run_batch(engine, questions: Path, output: Path, on_progress: Callable[[dict
     done = done_keys(output)
     res = BatchResult()
     output.parent.mkdir(parents=True, exist_ok=True)
+    todo_questions = [rec["question"] for n, rec, problem in items
+                      if problem is None and rec is not None and rec.get("id") is not None
+                      and isinstance(rec.get("question"), str) and _line_key(rec, n) not in done]
+    asked = 0  # valid questions answered so far in this run
     with open(output, "a", encoding="utf-8") as fh:
         for n, rec, problem in items:
             key = _line_key(rec, n)
@@ -106,6 +110,10 @@ def run_batch(engine, questions: Path, output: Path, on_progress: Callable[[dict
                        "method": "bad_input"}
                 res.bad += 1
             else:
+                if batch_size > 1 and asked % batch_size == 0:
+                    # the chat-model requests of the next window, generated together (no-op without a model)
+                    engine.prefetch(todo_questions[asked:asked + batch_size])
+                asked += 1
                 try:
                     ans = engine.answer(rec["question"])
                 except FinQAError:

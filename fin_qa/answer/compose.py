@@ -45,6 +45,7 @@ PLACEHOLDERS = {
     "text_not_found": {"company", "year", "topic"},
     "text_no_text": {"company", "year"},
     "open_unavailable": set(),
+    "open_formula": {"name", "expr"},
 }
 
 

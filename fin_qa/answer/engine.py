@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from decimal import Decimal
 
 from ..understand.keywords import ItemInfo
@@ -24,20 +25,24 @@ class Answer:
     method: str                    # lookup | formula | compare | statistics | text | open | not_found | ...
     evidence: list[dict] = field(default_factory=list)
     found: bool = True             # False when the answer admits it has no value
+    model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
 
     def record(self, qid=None) -> dict:
         out = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
                "method": self.method}
         if self.evidence:
             out["evidence"] = self.evidence
+        if self.model_keywords:
+            out["model_keywords"] = self.model_keywords
         return out
 
 
 class Engine:
     def __init__(self, source: FactSource, style: str = "human", understander: Understander | None = None,
-                 retriever=None):
+                 retriever=None, model=None):
         self.source = source
         self._retriever = retriever  # text search (fin_qa/search/retrieve.py); built on first use
+        self.model = model           # a ChatModel (fin_qa/llm/) or None: the deterministic paths only
         self.style = style
         self.formulas = default_formulas()
         self.t = default_templates()
@@ -46,20 +51,60 @@ class Engine:
         from .statistics import Statistics
 
         self.statistics = Statistics(self)
+        self.prose = None
+        self._chat = None
+        if model is not None:
+            from ..llm.batching import CachedChat
+            from ..understand.llm_keywords import LLMKeywords
+            from .prose import Prose
+
+            self._chat = CachedChat(model)
+            self.understander.llm_keywords = LLMKeywords(self._chat, self.understander.generalizer)
+            self.prose = Prose(self._chat)
+
+    def _use_chat(self, chat) -> None:
+        self.understander.llm_keywords.model = chat
+        self.prose.model = chat
+
+    def prefetch(self, questions: list[str]) -> int:
+        """Generate, in batches, the chat-model requests these questions will make (fin-qa batch on a GPU);
+        returns how many were generated. Answers are then made one by one as usual, from the cache."""
+        if self._chat is None or not questions:
+            return 0
+        from ..llm.batching import RecordingChat
+
+        rec = RecordingChat()
+        self._use_chat(rec)
+        try:
+            for q in questions:
+                try:
+                    self.answer(q)
+                except Exception:  # noqa: BLE001 - the real pass reports it
+                    pass
+        finally:
+            self._use_chat(self._chat)
+        return self._chat.fill(rec.requests)
 
     # --------------------------------------------------------------------------- entry point
 
     def answer(self, question: str) -> Answer:
+        self._last_model_keywords = []
+        ans = self._answer(question)
+        ans.model_keywords = list(self._last_model_keywords)
+        return ans
+
+    def _answer(self, question: str) -> Answer:
         if question is None or not str(question).strip():
             return Answer(question or "", render(self.t, "empty"), "1", "bad_input", found=False)
         u = self.understander.understand(str(question))
+        self._last_model_keywords = u.model_keywords
         if not u.chinese:
             return Answer(question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
         if kind == "statistics":
             return self.statistics.answer(u)
         if kind == "open":
-            return Answer(question, render(self.t, "open_unavailable"), "3-2", "open", found=False)
+            return self._open(u)
         if not u.companies or kind == "not_found":
             return Answer(question, render(self.t, "not_found_company"), u.finglm_type(), "not_found", found=False)
         if kind == "text":
@@ -108,11 +153,37 @@ class Engine:
             page = "、".join(map(str, pages)) if pages else "?"
             section = p.path[-1] if p.path else "正文"
             template = {"yes": "text_yes", "no": "text_no", "not_applicable": "text_not_applicable"}.get(res.kind, "text_answer")
-            text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=res.excerpt)
+            excerpt, method = res.excerpt, "text"
+            if self.prose is not None and res.kind in ("excerpt", "rows"):
+                # prose over the same section; the quoted sentences stay the evidence and the fallback
+                pr = self.prose.text_answer(u.norm, name, year, p.heading, p.text)
+                if pr.text:
+                    excerpt, method = pr.text, "text+llm"
+            text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=excerpt)
             ev = [dict(e, section_score=p.score) for e in evidence(res, p)]
-            return Answer(u.question, note + text, "3-1", "text", ev)
+            return Answer(u.question, note + text, "3-1", method, ev)
         return Answer(u.question, note + render(self.t, "text_not_found", company=name, year=year, topic=topic),
                       "3-1", "text", found=False)
+
+    # --------------------------------------------------------------------------- open (3-2)
+
+    def _open(self, u: Understanding) -> Answer:
+        """A definition question: the formula files answer what they define; the chat model, when there is
+        one, writes the explanation around it (its numbers checked against the formula and question)."""
+        defs = []
+        for name in u.formulas:
+            f = self.formulas.get(name)
+            if f is not None and not f.template:
+                defs.append((f.name, f.expr.replace(" ", "")))
+        fixed = "".join(render(self.t, "open_formula", name=n, expr=e) for n, e in defs)
+        ev = [{"formula": n, "expr": e, "source": Path(self.formulas.get(n).file).name} for n, e in defs]
+        if self.prose is not None:
+            pr = self.prose.open_answer(u.norm, defs)
+            if pr.text:
+                return Answer(u.question, pr.text + (f"\n{fixed}" if fixed else ""), "3-2", "open+llm", ev)
+        if fixed:
+            return Answer(u.question, fixed, "3-2", "open", ev)
+        return Answer(u.question, render(self.t, "open_unavailable"), "3-2", "open", found=False)
 
     # --------------------------------------------------------------------------- helpers
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..config import rules_dir
 from ..rules import RuleError, line_of, load_rules_yaml
 
-TYPES = {"lookup", "formula", "compare", "statistics", "text", "open", "not_found"}
+TYPES = {"lookup", "formula", "compare", "statistics", "text", "open", "not_found", "not_understood"}
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
 BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio"}
 FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex"}

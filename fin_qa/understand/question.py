@@ -25,6 +25,7 @@ class UnderstandingConfig:
     filler: list[str] = field(default_factory=list)
     decimals: list[re.Pattern] = field(default_factory=list)
     pair_ratio: re.Pattern | None = None
+    ask_model: re.Pattern | None = None
 
 
 def load_understanding_config(path=None) -> UnderstandingConfig:
@@ -55,11 +56,12 @@ def load_understanding_config(path=None) -> UnderstandingConfig:
                 cfg.filler.append(str(p))
             else:
                 cfg.decimals.append(rx)
-    if data.get("pair_ratio"):
-        try:
-            cfg.pair_ratio = re.compile(str(data["pair_ratio"]))
-        except re.error as exc:
-            raise RuleError(path, 1, f"pair_ratio: bad regex: {exc}") from None
+    for key in ("pair_ratio", "ask_model"):
+        if data.get(key):
+            try:
+                setattr(cfg, key, re.compile(str(data[key])))
+            except re.error as exc:
+                raise RuleError(path, data.key_lines.get(key, 1), f"{key}: bad regex: {exc}") from None
     return cfg
 
 
@@ -80,6 +82,8 @@ class Understanding:
     decimals: int | None
     chinese: bool
     masked: str = ""      # the question with the company and year spans replaced by '#'
+    model_keywords: list[str] = field(default_factory=list)  # what the chat model answered, when it was asked
+    model_replies: list[str] = field(default_factory=list)
 
     @property
     def type(self) -> str:
@@ -124,6 +128,19 @@ def _decimals(q: str, patterns: list[re.Pattern]) -> int | None:
     return None
 
 
+def _llm_masked(norm: str, companies, years) -> str:
+    """The question as the few-shot turns show questions: company → <company>, year → <year>."""
+    spans = [(m.start, m.end, "<company>") for m in companies if m.end > m.start and norm[m.start:m.end] == m.text]
+    spans += [(s, e, "<year>年" if norm[e - 1:e] == "年" else "<year>") for s, e in years.spans]
+    out, last = "", 0
+    for s, e, mark in sorted(spans):
+        if s < last:
+            continue
+        out += norm[last:s] + mark
+        last = e
+    return out + norm[last:]
+
+
 class Understander:
     def __init__(self, reports: list[dict], vocab: Vocabulary | None = None, formula_phrases: dict | None = None,
                  rules: tuple[Rule, ...] | None = None, config: UnderstandingConfig | None = None):
@@ -138,6 +155,7 @@ class Understander:
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer)
         self.rules = rules or default_rules()
+        self.llm_keywords = None  # an LLMKeywords (understand/llm_keywords.py) when a chat model is loaded
 
     def understand(self, question: str) -> Understanding:
         norm = normalize_question(question or "")
@@ -159,6 +177,11 @@ class Understander:
         generalized: list[Generalized] = []
         if chinese and not keywords:
             generalized = self.generalizer.generalize(key_text)
+        model_keywords, replies = [], []
+        if (chinese and not keywords and not generalized and self.llm_keywords is not None
+                and self.config.ask_model is not None and self.config.ask_model.search(norm)):
+            ext = self.llm_keywords.extract(_llm_masked(norm, companies, years))
+            generalized, model_keywords, replies = ext.generalized, ext.keywords, ext.replies
         feats = Features(
             question=norm,
             has_company=bool(companies),
@@ -172,4 +195,4 @@ class Understander:
                                 and self.config.pair_ratio.search(norm))
         rule = classify(feats, self.rules) if chinese else None
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             _decimals(norm, self.config.decimals), chinese, masked_text)
+                             _decimals(norm, self.config.decimals), chinese, masked_text, model_keywords, replies)

