@@ -74,4 +74,11 @@ def check_all() -> tuple[list[str], list[str]]:
     run(str(rd / "understanding.yaml"), rd / "understanding.yaml", load_understanding_config)
     run(str(rd / "answer_templates.yaml"), rd / "answer_templates.yaml", load_templates)
     run(str(rd / "search.yaml"), rd / "search.yaml", load_search_config)
+    from .answer.prose import load_prompts
+    from .llm.config import load_llm_config
+    from .understand.llm_keywords import load_fewshot
+
+    run(str(rd / "llm.yaml"), rd / "llm.yaml", load_llm_config)
+    run(str(rd / "fewshot" / "keywords.yaml"), rd / "fewshot" / "keywords.yaml", load_fewshot)
+    run(f"{rd / 'prompts'}/*.txt", rd / "prompts", load_prompts)
     return problems, checked
