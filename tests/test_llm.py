@@ -135,6 +135,8 @@ def test_tidy_and_garbage_checks():
     assert looks_like_answer("abc") == "no Chinese text"
     assert looks_like_answer("问：什么？答：不知道") == "echoes the prompt"
     assert looks_like_answer("的的的的的的的的的的的的") == "one character repeated"
+    assert looks_like_answer("技术创新对公司有何影响? 答：技术创新对公司有何影响?") == "echoes the prompt"
+    assert looks_like_answer("营运资本是指营运资本，营运资本是指营运资本，营运资本是指营运资本。") == "repeats itself"
     assert looks_like_answer("公司核心竞争力在于技术。") == ""
 
 

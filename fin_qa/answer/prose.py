@@ -85,8 +85,12 @@ def looks_like_answer(reply: str) -> str:
     r = reply.strip()
     if len(_CJK.findall(r)) < 4:
         return "no Chinese text"
-    if "问：" in r or r.startswith("答："):
+    if "问：" in r or "答：" in r or "问题：" in r:
         return "echoes the prompt"
+    for size in (12, 8):  # a phrase said three times over: the model is looping
+        for i in range(0, max(len(r) - size, 0)):
+            if r.count(r[i:i + size]) >= 3:
+                return "repeats itself"
     if "\ufffd" in r:
         return "broken characters"
     if max(r.count(c) for c in set(r)) > 0.5 * len(r) and len(r) > 8:
