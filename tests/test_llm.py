@@ -211,6 +211,8 @@ def test_open_questions_from_formulas_without_and_with_a_model(sample_store):
     assert ans.method == "open" and "2左右" not in ans.answer
     ans = Engine(FactSource(sample_store)).answer("什么是量子纠缠？")
     assert not ans.found and "--llm" in ans.answer
+    ans = Engine(FactSource(sample_store), model=Scripted("问：量子纠缠？答：量子纠缠")).answer("什么是量子纠缠？")
+    assert not ans.found and "未能给出可靠的回答" in ans.answer
 
 
 def test_garbage_from_a_real_model_never_reaches_the_answer(sample_store, tiny_model):

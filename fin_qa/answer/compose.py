@@ -46,6 +46,7 @@ PLACEHOLDERS = {
     "text_no_text": {"company", "year"},
     "open_unavailable": set(),
     "open_formula": {"name", "expr"},
+    "open_refused": set(),
 }
 
 

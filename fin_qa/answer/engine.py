@@ -183,7 +183,8 @@ class Engine:
                 return Answer(u.question, pr.text + (f"\n{fixed}" if fixed else ""), "3-2", "open+llm", ev)
         if fixed:
             return Answer(u.question, fixed, "3-2", "open", ev)
-        return Answer(u.question, render(self.t, "open_unavailable"), "3-2", "open", found=False)
+        template = "open_refused" if self.prose is not None else "open_unavailable"
+        return Answer(u.question, render(self.t, template), "3-2", "open", found=False)
 
     # --------------------------------------------------------------------------- helpers
 
