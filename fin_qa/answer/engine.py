@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from decimal import Decimal
+from pathlib import Path
 
 from ..understand.keywords import ItemInfo
 from ..understand.question import Understander, Understanding
@@ -88,16 +88,15 @@ class Engine:
     # --------------------------------------------------------------------------- entry point
 
     def answer(self, question: str) -> Answer:
-        self._last_model_keywords = []
-        ans = self._answer(question)
-        ans.model_keywords = list(self._last_model_keywords)
-        return ans
-
-    def _answer(self, question: str) -> Answer:
         if question is None or not str(question).strip():
             return Answer(question or "", render(self.t, "empty"), "1", "bad_input", found=False)
         u = self.understander.understand(str(question))
-        self._last_model_keywords = u.model_keywords
+        ans = self._route(u)
+        ans.model_keywords = list(u.model_keywords)
+        return ans
+
+    def _route(self, u: Understanding) -> Answer:
+        question = u.question
         if not u.chinese:
             return Answer(question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
@@ -140,43 +139,39 @@ class Engine:
         rep, name, year, note = self._report(u)
         if rep is None:
             return self._not_found(u, render(self.t, "not_found_report", company=name, year=year))
-        if not self.source.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (rep["id"],)).fetchone():
+        if not self.source.has_text(rep):
             return Answer(u.question, note + render(self.t, "text_no_text", company=name, year=year), "3-1", "text",
                           found=False)
         query, topics, passages = self.passages(u, rep)
-        topic = "、".join(t.name for t in topics) or query.text or "问题"
-        for p in passages[:1]:
-            res = extract(u.norm, p, topics, query.text, self.retriever.config.excerpt_chars)
-            if res.kind == "empty":
-                break
-            pages = sorted({x.page for x in res.used if x.page}) or [x for x in p.pages if x][:1]
-            page = "、".join(map(str, pages)) if pages else "?"
-            section = p.path[-1] if p.path else "正文"
-            template = {"yes": "text_yes", "no": "text_no", "not_applicable": "text_not_applicable"}.get(res.kind, "text_answer")
-            excerpt, method = res.excerpt, "text"
-            if self.prose is not None and res.kind in ("excerpt", "rows"):
-                # prose over the same section; the quoted sentences stay the evidence and the fallback
-                pr = self.prose.text_answer(u.norm, name, year, p.heading, p.text)
-                if pr.text:
-                    excerpt, method = pr.text, "text+llm"
-            text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=excerpt)
-            ev = [dict(e, section_score=p.score) for e in evidence(res, p)]
-            return Answer(u.question, note + text, "3-1", method, ev)
-        return Answer(u.question, note + render(self.t, "text_not_found", company=name, year=year, topic=topic),
-                      "3-1", "text", found=False)
+        p = passages[0] if passages else None
+        res = extract(u.norm, p, topics, query.text, self.retriever.config.excerpt_chars) if p else None
+        if res is None or res.kind == "empty":
+            topic = "、".join(t.name for t in topics) or query.text or "问题"
+            return Answer(u.question, note + render(self.t, "text_not_found", company=name, year=year, topic=topic),
+                          "3-1", "text", found=False)
+        pages = sorted({x.page for x in res.used if x.page}) or [x for x in p.pages if x][:1]
+        page = "、".join(map(str, pages)) if pages else "?"
+        section = p.path[-1] if p.path else "正文"
+        template = {"yes": "text_yes", "no": "text_no", "not_applicable": "text_not_applicable"}.get(res.kind, "text_answer")
+        excerpt, method = res.excerpt, "text"
+        if self.prose is not None and res.kind in ("excerpt", "rows"):
+            # prose over the same section; the quoted sentences stay the evidence and the fallback
+            pr = self.prose.text_answer(u.norm, name, year, p.heading, p.text)
+            if pr.text:
+                excerpt, method = pr.text, "text+llm"
+        text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=excerpt)
+        ev = [dict(e, section_score=p.score) for e in evidence(res, p)]
+        return Answer(u.question, note + text, "3-1", method, ev)
 
     # --------------------------------------------------------------------------- open (3-2)
 
     def _open(self, u: Understanding) -> Answer:
         """A definition question: the formula files answer what they define; the chat model, when there is
         one, writes the explanation around it (its numbers checked against the formula and question)."""
-        defs = []
-        for name in u.formulas:
-            f = self.formulas.get(name)
-            if f is not None and not f.template:
-                defs.append((f.name, f.expr.replace(" ", "")))
+        formulas = [f for f in map(self.formulas.get, u.formulas) if f is not None and not f.template]
+        defs = [(f.name, f.expr.replace(" ", "")) for f in formulas]
         fixed = "".join(render(self.t, "open_formula", name=n, expr=e) for n, e in defs)
-        ev = [{"formula": n, "expr": e, "source": Path(self.formulas.get(n).file).name} for n, e in defs]
+        ev = [{"formula": n, "expr": e, "source": Path(f.file).name} for (n, e), f in zip(defs, formulas)]
         if self.prose is not None:
             pr = self.prose.open_answer(u.norm, defs)
             if pr.text:

@@ -136,6 +136,10 @@ class FactSource:
                                "AND source NOT LIKE 'import:%' LIMIT 1",
                                (report["id"], statement)).fetchone() is not None
 
+    def has_text(self, report: dict) -> bool:
+        """Whether the report's text is in the store (an ingested document, not only imported values)."""
+        return self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (report["id"],)).fetchone() is not None
+
     def column(self, item: str, year: int) -> pd.DataFrame:
         """One row per report of the year (in scope) with a numeric value of the item: columns
         report_id, company, short_name, full_name, value (str), num (float), page, source."""
