@@ -50,6 +50,16 @@ PLACEHOLDERS = {
 }
 
 
+def placeholders(text: str) -> set[str]:
+    """The {names} a template or prompt uses; ValueError when one is malformed."""
+    return {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+
+
+def unknown_placeholders(unknown: set[str], allowed: set[str]) -> str:
+    return (f"unknown placeholder(s) {', '.join('{' + u + '}' for u in sorted(unknown))} "
+            f"(allowed: {', '.join(sorted(allowed)) or 'none'})")
+
+
 def load_templates(path: Path | None = None) -> dict[str, str]:
     path = path or rules_dir() / "answer_templates.yaml"
     data = load_rules_yaml(path)
@@ -66,14 +76,12 @@ def load_templates(path: Path | None = None) -> dict[str, str]:
         if not isinstance(text, str):
             raise RuleError(path, line, f"template {name!r} must be a string")
         try:
-            used = {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+            used = placeholders(text)
         except ValueError as exc:
             raise RuleError(path, line, f"template {name!r}: {exc}") from None
         unknown = used - PLACEHOLDERS[name]
         if unknown:
-            raise RuleError(path, line, f"template {name!r}: unknown placeholder(s) "
-                            f"{', '.join('{' + u + '}' for u in sorted(unknown))} "
-                            f"(allowed: {', '.join(sorted(PLACEHOLDERS[name])) or 'none'})")
+            raise RuleError(path, line, f"template {name!r}: {unknown_placeholders(unknown, PLACEHOLDERS[name])}")
     return {k: str(v) for k, v in data.items()}
 
 

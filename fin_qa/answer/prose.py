@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import re
-import string
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from ..config import rules_dir
 from ..llm.base import ChatModel, LLMError
 from ..llm.guard import unsupported_numbers
 from ..rules import RuleError
+from .compose import placeholders, unknown_placeholders
 
 PROMPTS = {
     "text_answer": {"company", "year", "heading", "section", "question"},
@@ -37,14 +37,13 @@ def load_prompts(folder: Path | None = None) -> dict[str, str]:
         except OSError as exc:
             raise RuleError(path, 1, f"missing prompt file: {exc.strerror or exc}") from None
         try:
-            used = {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
+            used = placeholders(text)
         except ValueError as exc:
             raise RuleError(path, 1, f"bad placeholder: {exc}") from None
         unknown = used - allowed
         if unknown:
             line = next((n for n, ln in enumerate(text.splitlines(), 1) if any("{" + u + "}" in ln for u in unknown)), 1)
-            raise RuleError(path, line, f"unknown placeholder(s) {', '.join('{' + u + '}' for u in sorted(unknown))}"
-                                        f" (allowed: {', '.join(sorted(allowed))})")
+            raise RuleError(path, line, unknown_placeholders(unknown, allowed))
         if "question" in allowed and "question" not in used:
             raise RuleError(path, 1, "the prompt must contain {question}")
         out[name] = text
