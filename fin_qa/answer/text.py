@@ -17,7 +17,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from ..search.retrieve import Passage
+from ..search.retrieve import NOT_APPLICABLE, Passage
 from ..search.tokenize import tokens
 from ..search.topics import Topic
 
@@ -27,7 +27,6 @@ NEGATION = re.compile(r"(?:无|未|没有|不存在|不涉及|未发生|不适�
 _CHECK = re.compile(r"([□√■☑])")
 _SENT = re.compile(r"(?<=[。！？；])")
 _ROWLIKE = re.compile(r"\d[\d,]*(?:\.\d+)?%?\s*$|\|")
-_NOT_APPLICABLE = re.compile(r"^[\s□√■☑适用不]*$")
 
 
 @dataclass
@@ -88,7 +87,7 @@ def extract(question: str, passage: Passage, topics: list[Topic], query_text: st
     us = units(passage)
     if not us:
         return TextResult("empty", "", [])
-    if all(_NOT_APPLICABLE.match(u.text) for u in us):
+    if all(NOT_APPLICABLE.match(u.text) for u in us):
         return TextResult("not_applicable", us[0].text, us[:1])
     words = [w for t in topics for w in t.words if w in question] + [w for t in topics for w in t.titles]
     words = list(dict.fromkeys(words))
@@ -116,7 +115,7 @@ def extract(question: str, passage: Passage, topics: list[Topic], query_text: st
             return TextResult("rows", "；".join(u.text for u in rows), rows)
     total = sum(len(u.text) for u in us)
     if total <= max_chars:
-        chosen = [u for u in us if not _NOT_APPLICABLE.match(u.text)] or us
+        chosen = [u for u in us if not NOT_APPLICABLE.match(u.text)] or us
     else:
         chosen, size = [], 0
         for u in ranked or us:

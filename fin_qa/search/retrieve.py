@@ -30,7 +30,7 @@ from .tokenize import tokens
 from .topics import Topic, TopicTable, default_topics, title_key
 
 BACKENDS = ("sqlite", "elasticsearch")
-_EMPTY = re.compile(r"^[\s□√■☑适用不]*$")  # a "□适用 √不适用" line and nothing else
+NOT_APPLICABLE = re.compile(r"^[\s□√■☑适用不]*$")  # a "□适用 √不适用" line and nothing else
 
 
 @dataclass
@@ -314,7 +314,7 @@ class Retriever:
             path = secs[sid].path if sid in secs else hs[0].path
             best = max(hs, key=lambda h: h.score)
             pieces = self._pieces(reps[key], sid, best)
-            if all(_EMPTY.match(p.text) for p in pieces):
+            if all(NOT_APPLICABLE.match(p.text) for p in pieces):
                 score -= self.config.empty_penalty
             out.append(Passage(key, sid, path, round(score, 4), by_title, pieces, hs))
         out.sort(key=lambda p: -p.score)

@@ -56,10 +56,14 @@ class Generalizer:
         kind, name = self.phrases[phrase]
         return Generalized(kind, name, phrase, keyword, best[0][0])
 
-    def generalize(self, text: str) -> list[Generalized]:
+    def match_all(self, words: list[str]) -> list[Generalized]:
+        """Each word's canonical item/formula, once each, in order; words below the threshold dropped."""
         out = []
-        for piece in self.residue(text):
-            g = self.match(piece)
+        for w in words:
+            g = self.match(w)
             if g and all(o.name != g.name for o in out):
                 out.append(g)
         return out
+
+    def generalize(self, text: str) -> list[Generalized]:
+        return self.match_all(self.residue(text))

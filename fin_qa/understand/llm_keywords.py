@@ -69,12 +69,9 @@ class LLMKeywords:
         self.fewshot = fewshot or default_fewshot()
 
     def prompt(self, masked_question: str, reminder: bool = False) -> str:
-        text = masked_question
-        if self.fewshot.instruction:
-            text = f"{self.fewshot.instruction}\n{text}" if not self.fewshot.history else text
         if reminder and self.fewshot.reminder:
-            text = f"{text}（{self.fewshot.reminder}）"
-        return text
+            return f"{masked_question}（{self.fewshot.reminder}）"
+        return masked_question
 
     def history(self) -> list[tuple[str, str]]:
         h = list(self.fewshot.history)
@@ -92,9 +89,4 @@ class LLMKeywords:
             words = [w for w in keywords_from(parse_json_loose(reply)) if 1 < len(w) <= 20][:4]
             if words:
                 break
-        out: list[Generalized] = []
-        for w in words:
-            g = self.generalizer.match(w)
-            if g and all(o.name != g.name for o in out):
-                out.append(g)
-        return Extraction(words, out, replies)
+        return Extraction(words, self.generalizer.match_all(words), replies)

@@ -83,7 +83,6 @@ class Understanding:
     chinese: bool
     masked: str = ""      # the question with the company and year spans replaced by '#'
     model_keywords: list[str] = field(default_factory=list)  # what the chat model answered, when it was asked
-    model_replies: list[str] = field(default_factory=list)
 
     @property
     def type(self) -> str:
@@ -177,11 +176,11 @@ class Understander:
         generalized: list[Generalized] = []
         if chinese and not keywords:
             generalized = self.generalizer.generalize(key_text)
-        model_keywords, replies = [], []
+        model_keywords = []
         if (chinese and not keywords and not generalized and self.llm_keywords is not None
                 and self.config.ask_model is not None and self.config.ask_model.search(norm)):
             ext = self.llm_keywords.extract(_llm_masked(norm, companies, years))
-            generalized, model_keywords, replies = ext.generalized, ext.keywords, ext.replies
+            generalized, model_keywords = ext.generalized, ext.keywords
         feats = Features(
             question=norm,
             has_company=bool(companies),
@@ -195,4 +194,4 @@ class Understander:
                                 and self.config.pair_ratio.search(norm))
         rule = classify(feats, self.rules) if chinese else None
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             _decimals(norm, self.config.decimals), chinese, masked_text, model_keywords, replies)
+                             _decimals(norm, self.config.decimals), chinese, masked_text, model_keywords)
