@@ -31,6 +31,16 @@ def _backend(store, search, check=True):
     return backend
 
 
+def _report_keys(store, company, year) -> list[str] | None:
+    """The reports --company/--year name (None: no filter); naming none is a user error."""
+    if not (company or year):
+        return None
+    keys = store.report_keys(company, year)
+    if not keys:
+        raise FinQAError(f"no report in the store matches --company {company or '*'} --year {year or '*'}")
+    return keys
+
+
 def _open_store(store_path, create=True):
     from .store import Store
 
@@ -269,9 +279,7 @@ def search(query, store_path, search, company, year, size, chunks, as_json):
     from .search.retrieve import Retriever
 
     with _open_store(store_path, create=False) as store:
-        keys = store.report_keys(company, year) if (company or year) else None
-        if keys == []:
-            raise FinQAError(f"no report in the store matches --company {company or '*'} --year {year or '*'}")
+        keys = _report_keys(store, company, year)
         retriever = Retriever(store, _backend(store, search))
         q, topics = retriever.query(query)
         if chunks:
@@ -306,9 +314,7 @@ def index(store_path, search, company, year, recreate):
     from .search.indexer import sync
 
     with _open_store(store_path, create=False) as store:
-        keys = store.report_keys(company, year) if (company or year) else None
-        if keys == []:
-            raise FinQAError(f"no report in the store matches --company {company or '*'} --year {year or '*'}")
+        keys = _report_keys(store, company, year)
         if recreate and keys is not None:
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
         backend = _backend(store, search, check=False)

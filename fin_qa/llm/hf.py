@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import time
 from pathlib import Path
 from typing import Sequence
 
@@ -71,7 +70,6 @@ class TransformersChat:
 
         self.config = config or default_llm_config()
         path = Path(path)
-        t0 = time.perf_counter()
         if path.is_file() and path.suffix.lower() == ".gguf":
             from .default import cache_dir
 
@@ -109,10 +107,10 @@ class TransformersChat:
         if self.tokenizer.pad_token is None:
             self.tokenizer.pad_token = self.tokenizer.eos_token
         self.tokenizer.padding_side = "left"
+        self.tokenizer.truncation_side = "left"  # an over-long prompt loses its start, keeps the question
         self.batch_size = batch_size or (8 if device != "cpu" else 1)
         self.name = f"{path.name} ({self.family.name}, {self.format}, {device})"
         self.path = path
-        self.load_seconds = time.perf_counter() - t0
         self.generated_tokens = 0
 
     # ------------------------------------------------------------------------------------------ prompts
@@ -153,7 +151,6 @@ class TransformersChat:
         out: list[str] = []
         for i in range(0, len(requests), self.batch_size):
             texts = [self.render(p, h) for p, h in requests[i:i + self.batch_size]]
-            self.tokenizer.truncation_side = "left"
             enc = self.tokenizer(texts, return_tensors="pt", padding=True, truncation=True,
                                  max_length=self.config.max_input_tokens, add_special_tokens=self.format == "plain")
             enc = {k: v.to(self.device) for k, v in enc.items()}

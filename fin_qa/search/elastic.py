@@ -53,8 +53,7 @@ class ElasticsearchBackend:
         from elasticsearch import ApiError, NotFoundError, TransportError
 
         if isinstance(exc, NotFoundError):
-            return SearchError(f"Elasticsearch index {self.index_name!r} does not exist at {self.url}: "
-                               f"build it with `fin-qa index --search elasticsearch`")
+            return self._missing()
         if isinstance(exc, TransportError):  # connection refused, timeout, DNS
             return SearchError(f"Elasticsearch at {self.url} is unreachable while {doing} ({type(exc).__name__}); "
                                f"start a local node with scripts/start-elasticsearch.sh or set FIN_QA_ES_URL")
@@ -72,11 +71,13 @@ class ElasticsearchBackend:
 
     # ---------------------------------------------------------------------------------- index
 
+    def _missing(self) -> SearchError:
+        return SearchError(f"Elasticsearch index {self.index_name!r} does not exist at {self.url}: "
+                           f"build it with `fin-qa index --search elasticsearch`")
+
     def check(self) -> None:
         if not self._call("checking the index", self.es.indices.exists, index=self.index_name):
-            from elasticsearch import NotFoundError
-
-            raise self._fail(NotFoundError("index_not_found", None, None), "searching")
+            raise self._missing()
 
     def ensure_index(self, recreate: bool = False) -> None:
         exists = self._call("checking the index", self.es.indices.exists, index=self.index_name)

@@ -233,15 +233,16 @@ class Retriever:
         first = next((i for i, s in enumerate(chain) if s.title and any(t.title_match(s.title) for t in topics)), None)
         if first is not None:
             # the question's words beyond the topic's own words (its title aliases, the topic words and
-        # keywords the question used: ptokens) decide how deep to go: "市场风险管理"
+            # keywords the question used: ptokens) decide how deep to go: "市场风险管理"
             # → 7.4.4市场风险 (市场), not 7.4 风险管理; "社会责任情况" → the whole 社会责任 section
             keys = [title_key(c.title) for c in chain[first:]]
             alias = {tok for t in topics for a in t.titles if any(a in k for k in keys) for tok in tokens(a)}
             rest = qtokens - alias - ptokens
-            best = max(chain[first:], key=lambda s: (len(set(tokens(title_key(s.title))) & rest),
-                                                     len(set(tokens(title_key(s.title))) & qtokens)))
+            title_tokens = [set(tokens(k)) for k in keys]
+            i = max(range(len(keys)), key=lambda j: (len(title_tokens[j] & rest), len(title_tokens[j] & qtokens)))
+            best = chain[first + i]
             # how much of the handed section's title is a topic alias (of the widest alias title if its own is none)
-            own = title_key(best.title)
+            own = keys[i]
             if not any(a in own for t in topics for a in t.titles):
                 own = keys[0]
             quality = max((len(a) / max(len(own), 1) for t in topics for a in t.titles if a in own), default=0.0)
@@ -263,15 +264,16 @@ class Retriever:
             f"SELECT id, path, text, page_start, page_end FROM chunks WHERE report_id=? AND section_id IN ({marks})"
             " ORDER BY id", (rid, *ids)).fetchall()
         pieces = [Piece(r[0], json.loads(r[1]) if r[1] else [], r[2], r[3], r[4]) for r in rows]
-        if not any(p.chunk_id == best.chunk_id for p in pieces):
-            if pieces or best.chunk_id:  # the index is behind the store: trust the store's text
-                pieces.append(Piece(best.chunk_id, best.path, best.text, best.page_start, best.page_end))
+        if not any(p.chunk_id == best.chunk_id for p in pieces):  # the store moved on since indexing
+            pieces.append(Piece(best.chunk_id, best.path, best.text, best.page_start, best.page_end))
         limit = self.config.section_chars
         if sum(len(p.text) for p in pieces) <= limit:
             return pieces
-        i = next((n for n, p in enumerate(pieces) if p.chunk_id == best.chunk_id), 0)
-        start = 0
-        while start < i and sum(len(p.text) for p in pieces[start:i + 1]) > limit:
+        # start as early as the limit allows while still reaching the best chunk
+        i = next(n for n, p in enumerate(pieces) if p.chunk_id == best.chunk_id)
+        start, span = 0, sum(len(p.text) for p in pieces[:i + 1])
+        while start < i and span > limit:
+            span -= len(pieces[start].text)
             start += 1
         out, total = [], 0
         for p in pieces[start:]:
