@@ -11,7 +11,7 @@ from ..rules import RuleError, line_of, load_rules_yaml
 
 TYPES = {"lookup", "formula", "compare", "statistics", "text", "open", "not_found", "not_understood"}
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
-BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio"}
+BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio", "has_topic"}
 FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex"}
 
 
@@ -24,6 +24,7 @@ class Features:
     has_items: bool
     has_formula: bool
     pair_ratio: bool = False     # two items and "A占B的比例"-style words (understanding.yaml pair_ratio)
+    has_topic: bool = False      # a text topic of keyword_tables/sections.yaml is named (主要销售客户, 重大诉讼 …)
 
 
 @dataclass

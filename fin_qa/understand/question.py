@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from ..config import rules_dir
 from ..numbers import cn_number
 from ..rules import RuleError, line_of, load_rules_yaml
+from ..search.topics import default_topics
 from .classify import Features, Rule, classify, default_rules
 from .entities import CompanyIndex, CompanyMatch, Years, find_years, normalize_question
 from .generalize import Generalized, Generalizer
@@ -189,6 +190,7 @@ class Understander:
             has_items=any(k.kind == "item" for k in keywords) or any(g.kind == "item" for g in generalized),
             has_formula=any(k.kind == "formula" for k in keywords) or any(g.kind == "formula" for g in generalized),
         )
+        feats.has_topic = chinese and bool(default_topics().find(masked_text))
         n_items = len({k.name for k in keywords if k.kind == "item"} | {g.name for g in generalized if g.kind == "item"})
         feats.pair_ratio = bool(n_items >= 2 and not feats.has_formula and self.config.pair_ratio
                                 and self.config.pair_ratio.search(norm))
