@@ -3,16 +3,32 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import TYPE_CHECKING
 
 import click
 
 from . import FinQAError, __version__
-from .config import store_dir
+from .config import ENVIRONMENT, store_dir
+
+if TYPE_CHECKING:
+    from .store import Store
 
 STORE_OPTION = click.option(
     "--store", "store_path", type=click.Path(file_okay=False), default=None,
     help="Store folder (default: $FIN_QA_STORE, else ./fin_qa_store).",
 )
+RULES_OPTION = click.option(
+    "--rules", "rules_path", type=click.Path(file_okay=False), default=None, metavar="DIR",
+    help="Rules folder holding rules/, formulas/, keyword_tables/, es_mappings/ (default: $FIN_QA_RULES, "
+         "else the rules shipped with fin-qa).",
+)
+
+
+def _catalog(rules_path):
+    """The catalog of the rules folder, loaded once per command (a broken file: one message, exit 2)."""
+    from .catalog import Catalog
+
+    return Catalog.load(rules_path)
 
 
 SEARCH_OPTION = click.option(
@@ -22,10 +38,10 @@ SEARCH_OPTION = click.option(
 )
 
 
-def _backend(store, search, check=True):
+def _backend(store, search, catalog, check=True):
     from .search.retrieve import make_backend
 
-    backend = make_backend(search, store)
+    backend = make_backend(search, store, catalog)
     if check:
         backend.check()
     return backend
@@ -41,13 +57,18 @@ def _report_keys(store, company, year) -> list[str] | None:
     return keys
 
 
-def _open_store(store_path, create=True):
+def _open_store(store_path: str | None, create: bool = True, readonly: bool = False) -> Store:
+    """The store of --store; readonly: the commands that only read it (a read-only file or file system works)."""
     from .store import Store
 
-    return Store(store_dir(store_path), create=create)
+    return Store(store_dir(store_path), create=create, readonly=readonly)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+_ENV_HELP = "\n".join(f"  {k:<20} {v}" for k, v in ENVIRONMENT.items())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]},
+             epilog="\b\nEnvironment (a flag wins over its variable):\n" + _ENV_HELP)
 @click.version_option(__version__, prog_name="fin-qa")
 def cli():
     """Question answering over company annual reports (年度报告), keyword- and structure-first."""
@@ -60,7 +81,8 @@ def cli():
 @click.option("--force", is_flag=True, help="Re-ingest files already in the store.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @SEARCH_OPTION
-def ingest(paths, store_path, workers, force, quiet, search):
+@RULES_OPTION
+def ingest(paths, store_path, workers, force, quiet, search, rules_path):
     """Ingest report files (PDF, FinGLM txt) or folders of them (recursively).
 
     The embedded search index is written with the store; with --search elasticsearch the ingested
@@ -69,6 +91,7 @@ def ingest(paths, store_path, workers, force, quiet, search):
 
     from .ingest.pipeline import collect_files, ingest as run_ingest
 
+    catalog = _catalog(rules_path)
     files, _ = collect_files(paths)
     with _open_store(store_path) as store:
         bar = tqdm(total=len(files), unit="file", disable=quiet or not files, file=sys.stderr, dynamic_ncols=True)
@@ -80,9 +103,9 @@ def ingest(paths, store_path, workers, force, quiet, search):
             bar.update(1)
             bar.set_postfix(pages=pages[0])
 
-        backend = _backend(store, search, check=False)
+        backend = _backend(store, search, catalog, check=False)
         backend.ensure_index()  # an unreachable node is reported before the long part, not after
-        summary = run_ingest(paths, store, workers=workers, force=force, on_progress=progress)
+        summary = run_ingest(paths, store, catalog, workers=workers, force=force, on_progress=progress)
         bar.close()
         keys = sorted({o.report.meta.key for o in summary.outcomes if o.status == "ingested" and o.report})
         if backend.name != "sqlite" and keys:
@@ -108,18 +131,20 @@ def ingest(paths, store_path, workers, force, quiet, search):
 @cli.command("import-tables")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 @STORE_OPTION
-def import_tables(files, store_path):
+@RULES_OPTION
+def import_tables(files, store_path, rules_path):
     """Import wide CSV/XLSX tables (one row per company-year) as facts."""
     import time
 
     from .ingest.tables_import import import_table
 
+    catalog = _catalog(rules_path)
     failed = 0
     with _open_store(store_path) as store:
         for f in files:
             t = time.perf_counter()
             try:
-                reports, facts = import_table(f, store)
+                reports, facts = import_table(f, store, catalog)
             except FinQAError as exc:
                 failed += 1
                 click.echo(f"failed    {exc}")
@@ -137,7 +162,7 @@ def import_tables(files, store_path):
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
 def facts(store_path, company, year, item, as_json):
     """List facts: stock code, company, year, item, value, unit, period, statement, page, source."""
-    with _open_store(store_path, create=False) as store:
+    with _open_store(store_path, readonly=True) as store:
         n = 0
         for f in store.facts(company, year, item):
             n += 1
@@ -158,7 +183,7 @@ def facts(store_path, company, year, item, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def reports(store_path, as_json):
     """List the reports in the store."""
-    with _open_store(store_path, create=False) as store:
+    with _open_store(store_path, readonly=True) as store:
         rows = store.reports()
     for r in rows:
         if as_json:
@@ -185,16 +210,16 @@ DEVICE_OPTION = click.option("--device", default="auto", show_default=True, type
                              help="Where the chat model runs (auto: CUDA when present).")
 
 
-def _engine(store, scope, style, llm, search=None, device="auto", batch_size=None):
-    from .answer.engine import Engine
+def _router(store, catalog, scope, style, llm, search=None, device="auto", batch_size=None):
     from .answer.facts import FactSource, read_scope
+    from .answer.router import Router
     from .llm.load import load_chat_model
     from .search.retrieve import Retriever
 
-    retriever = Retriever(store, _backend(store, search))
-    model = load_chat_model(llm, device=device, batch_size=batch_size)
-    return Engine(FactSource(store, read_scope(scope) if scope else None), style=style, retriever=retriever,
-                  model=model)
+    retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
+    model = load_chat_model(llm, catalog.llm, device=device, batch_size=batch_size)
+    source = FactSource(store, read_scope(scope, catalog.report_names) if scope else None)
+    return Router(source, catalog, style=style, retriever=retriever, model=model)
 
 
 @cli.command()
@@ -205,26 +230,19 @@ def _engine(store, scope, style, llm, search=None, device="auto", batch_size=Non
 @LLM_OPTION
 @DEVICE_OPTION
 @SEARCH_OPTION
+@RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="The answer line as JSON (type, method, evidence).")
-def ask(question, store_path, scope, style, llm, device, search, as_json):
+def ask(question, store_path, scope, style, llm, device, search, rules_path, as_json):
     """Answer one question."""
-    with _open_store(store_path, create=False) as store:
-        ans = _engine(store, scope, style, llm, search, device).answer(question)
+    catalog = _catalog(rules_path)
+    with _open_store(store_path, readonly=True) as store:
+        ans = _router(store, catalog, scope, style, llm, search, device).answer(question)
     if as_json:
         click.echo(json.dumps(ans.record(), ensure_ascii=False))
     else:
         click.echo(ans.answer)
         for ev in ans.evidence:
-            where = f"p.{ev['page']}" if ev.get("page") else "no page"
-            if "heading" in ev:  # a quoted passage of the report's text
-                click.echo(f"  依据: {where} {ev['heading']}: {ev['text']}")
-                continue
-            if "formula" in ev:  # a definition from the formula files
-                click.echo(f"  依据: {ev['formula']} = {ev['expr']} ({ev['source']})")
-                continue
-            who = f"{ev['company']} " if ev.get("company") else ""
-            click.echo(f"  依据: {who}{ev.get('year', '')}年 {ev.get('label') or ev['item']} = {ev['value']}"
-                       f" ({where}, {ev['source']})")
+            click.echo(f"  依据: {ev.describe()}")
     if not ans.found:
         sys.exit(1)
 
@@ -242,7 +260,8 @@ def ask(question, store_path, scope, style, llm, device, search, as_json):
 @SEARCH_OPTION
 @click.option("--plain", is_flag=True, help="Only id, question, answer on each line (no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet):
+@RULES_OPTION
+def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet, rules_path):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
@@ -250,10 +269,11 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 
     from .answer.batch import read_questions, run_batch
 
+    catalog = _catalog(rules_path)
     qpath = Path(questions)
     total = len(read_questions(qpath))
-    with _open_store(store_path, create=False) as store:
-        engine = _engine(store, scope, style, llm, search, device, batch_size)
+    with _open_store(store_path, readonly=True) as store:
+        engine = _router(store, catalog, scope, style, llm, search, device, batch_size)
         size = getattr(engine.model, "batch_size", 1) if engine.model is not None else 1
         bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
         res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain,
@@ -273,14 +293,16 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 @click.option("-n", "size", default=5, show_default=True, type=click.IntRange(1, 100), help="Sections to list.")
 @click.option("--chunks", is_flag=True, help="List the backend's raw chunk hits instead of sections.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
-def search(query, store_path, search, company, year, size, chunks, as_json):
+@RULES_OPTION
+def search(query, store_path, search, company, year, size, chunks, as_json, rules_path):
     """Search the reports' text: sections (heading path, pages, score) for QUERY."""
     from .search.base import Filters
     from .search.retrieve import Retriever
 
-    with _open_store(store_path, create=False) as store:
+    catalog = _catalog(rules_path)
+    with _open_store(store_path, readonly=True) as store:
         keys = _report_keys(store, company, year)
-        retriever = Retriever(store, _backend(store, search))
+        retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
         q, topics = retriever.query(query)
         if chunks:
             rows = [{"score": round(h.score, 4), "report": h.report_key, "pages": [h.page_start, h.page_end],
@@ -309,15 +331,17 @@ def search(query, store_path, search, company, year, size, chunks, as_json):
 @click.option("--company", help="Only this company's reports.")
 @click.option("--year", type=int, help="Only this year's reports.")
 @click.option("--recreate", is_flag=True, help="Drop and rebuild the whole index (with its mapping).")
-def index(store_path, search, company, year, recreate):
+@RULES_OPTION
+def index(store_path, search, company, year, recreate, rules_path):
     """(Re)build the search index of the store's chunks (Elasticsearch, or the embedded FTS5 table)."""
     from .search.indexer import sync
 
+    catalog = _catalog(rules_path)
     with _open_store(store_path, create=False) as store:
         keys = _report_keys(store, company, year)
         if recreate and keys is not None:
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
-        backend = _backend(store, search, check=False)
+        backend = _backend(store, search, catalog, check=False)
         res = sync(store, backend, keys, recreate=recreate)
     click.echo(f"indexed {res.chunks} chunks of {res.reports} reports into {backend.name} in {res.seconds:.1f} s "
                f"({res.rate:.0f} chunks/s)")
@@ -341,15 +365,16 @@ def eval_cmd(answers, gold, as_json):
 
 @cli.group()
 def rules():
-    """The rule files maintainers edit (rules/, formulas/, keyword_tables/)."""
+    """The rule files maintainers edit (rules/, formulas/, keyword_tables/, es_mappings/)."""
 
 
 @rules.command("check")
-def rules_check():
-    """Validate every rule file; print file:line: problem for each problem."""
-    from .rules_check import check_all
+@RULES_OPTION
+def rules_check(rules_path):
+    """Validate every rule file of the rules folder; print file:line: problem for each problem."""
+    from .catalog import Catalog
 
-    problems, checked = check_all()
+    problems, checked = Catalog.check(rules_path)
     for c in checked:
         click.echo(f"ok        {c}")
     for p in problems:

@@ -95,10 +95,11 @@ def read_jsonl(path: str | Path, what: str) -> list[dict]:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise FinQAError(f"{p}: cannot read {what} ({exc.strerror or exc})") from None
-    out = []
+    out: list[dict] = []
     for n, rec, problem in parse_lines(text):
         if problem:
             raise FinQAError(f"{p}:{n}: {problem}")
+        assert rec is not None   # parse_lines gives an object exactly when it gives no problem
         out.append(rec)
     return out
 

@@ -6,7 +6,7 @@ import json
 
 def parse_lines(text: str) -> list[tuple[int, dict | None, str | None]]:
     """(line number, object or None, problem in Chinese or None) for every non-empty line."""
-    out = []
+    out: list[tuple[int, dict | None, str | None]] = []
     for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue

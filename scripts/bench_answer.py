@@ -41,6 +41,7 @@ def main(argv=None) -> int:
     tmp = None
     store_dir = args.store
     if store_dir is None or not (store_dir / "fin_qa.sqlite").is_file():
+        from fin_qa.catalog import Catalog
         from fin_qa.ingest.tables_import import import_table
 
         if store_dir is None:
@@ -53,26 +54,22 @@ def main(argv=None) -> int:
         t = time.perf_counter()
         with Store(store_dir) as s:
             for f in files:
-                import_table(f, s)
+                import_table(f, s, Catalog.load())
         print(f"import {len(files)} tables: {time.perf_counter() - t:.1f} s")
 
     questions = [json.loads(l)["question"] for l in args.questions.read_text(encoding="utf-8").splitlines() if l.strip()]
     loads, rates = [], []
     for _ in range(args.rounds):
-        # a fresh process state for the rule caches, so every round pays the full load
-        from fin_qa.answer import compose, formulas
-        from fin_qa.understand import classify, keywords, question
-
-        for fn in (formulas.default_formulas, compose.default_templates, classify.default_rules,
-                   keywords.default_vocabulary, question.default_understanding_config):
-            fn.cache_clear()
-        from fin_qa.answer.engine import Engine
+        # every round pays the full load: the catalog (all rule files), the store, the understanding
         from fin_qa.answer.facts import FactSource, read_scope
+        from fin_qa.answer.router import Router
+        from fin_qa.catalog import Catalog
 
         t = time.perf_counter()
+        catalog = Catalog.load()
         store = Store(store_dir, create=False)
-        source = FactSource(store, read_scope(args.scope) if args.scope and args.scope.is_file() else None)
-        engine = Engine(source, style="finglm")
+        scope = read_scope(args.scope, catalog.report_names) if args.scope and args.scope.is_file() else None
+        engine = Router(FactSource(store, scope), catalog, style="finglm")
         loads.append(time.perf_counter() - t)
         t = time.perf_counter()
         for q in questions:

@@ -30,8 +30,11 @@ def main() -> int:
     ap.add_argument("--no-tables", action="store_true")
     args = ap.parse_args()
 
+    from fin_qa.catalog import Catalog
     from fin_qa.ingest.pipeline import ingest, parse_file
     from fin_qa.store import Store
+
+    catalog = Catalog.load()
 
     pdfs = sorted(glob.glob(str(Path(args.reports) / "*.pdf")))
     if not pdfs:
@@ -42,7 +45,7 @@ def main() -> int:
     for f in pdfs:
         name = Path(f).name.split("__")[3] if "__" in Path(f).name else Path(f).stem
         t = time.perf_counter()
-        rep = parse_file(f)
+        rep = parse_file(f, catalog)
         ours = time.perf_counter() - t
         base = float("nan")
         if not args.no_baseline:
@@ -67,7 +70,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as d:
             store = Store(d)
             t = time.perf_counter()
-            s = ingest([args.reports], store, workers=w)
+            s = ingest([args.reports], store, catalog, workers=w)
             dt = time.perf_counter() - t
             pages = sum(o.report.pages for o in s.outcomes if o.report)
             print(f"  workers={w}: {s.count('ingested')} reports, {pages} pages in {dt:.2f} s = {pages / dt:.0f} pages/s")
@@ -82,7 +85,7 @@ def main() -> int:
             t = time.perf_counter()
             n = 0
             for f in tables:
-                n += import_table(f, store)[1]
+                n += import_table(f, store, catalog)[1]
             dt = time.perf_counter() - t
             print(f"\nimport-tables: {len(tables)} tables, {store.counts()['reports']} reports, {n} facts in {dt:.1f} s")
             store.close()

@@ -46,8 +46,10 @@ def main(argv=None) -> int:
 
     import torch
 
+    from fin_qa.catalog import Catalog
     from fin_qa.llm.hf import TransformersChat
-    from fin_qa.understand.llm_keywords import default_fewshot
+
+    catalog = Catalog.load()
 
     rows = []
     if args.llm == "default":
@@ -58,26 +60,26 @@ def main(argv=None) -> int:
             folder = default_model_path(Path(tmp))
             convert = time.perf_counter() - t
             t = time.perf_counter()
-            TransformersChat(folder, device=args.device)
+            TransformersChat(folder, catalog.llm, device=args.device)
             rows.append(("load, first (assemble + convert + load)", f"{convert + time.perf_counter() - t:.1f} s",
                          f"convert {convert:.1f} s"))
         t = time.perf_counter()
-        model = TransformersChat(default_model_path(), device=args.device)   # the user's cache (made if absent)
+        model = TransformersChat(default_model_path(), catalog.llm, device=args.device)   # the user's cache (made if absent)
         rows.append(("load, cached folder", f"{time.perf_counter() - t:.1f} s", str(model.path)))
     else:
         t = time.perf_counter()
-        model = TransformersChat(args.llm, device=args.device)
+        model = TransformersChat(args.llm, catalog.llm, device=args.device)
         rows.append(("load", f"{time.perf_counter() - t:.1f} s", model.name))
     print(f"model: {model.name}, torch threads {torch.get_num_threads()}")
 
-    fs = default_fewshot()
+    fs = catalog.fewshot
     questions = yaml.safe_load((ROOT / "tests" / "data" / "keyword_questions.yaml").read_text(encoding="utf-8"))
     qs = [q["q"].replace("星河精密", "<company>").replace("2021年", "<year>年") for q in questions["questions"]]
     qs = qs[: args.questions]
     from fin_qa.understand.llm_keywords import LLMKeywords
     from fin_qa.understand.question import Understander
 
-    kw = LLMKeywords(model, Understander([]).generalizer, fs)
+    kw = LLMKeywords(model, Understander([], catalog).generalizer, fs)
     times, calls = [], 0
     for q in qs:
         t = time.perf_counter()
@@ -93,9 +95,7 @@ def main(argv=None) -> int:
         text += TEXT
     ids = tok(text)["input_ids"][: args.context_tokens]
     section = tok.decode(ids, skip_special_tokens=True)
-    from fin_qa.answer.prose import default_prompts
-
-    prompt = default_prompts()["text_answer"].format(company="金宇生物技术股份有限公司", year=2020,
+    prompt = catalog.prompts["text_answer"].format(company="金宇生物技术股份有限公司", year=2020,
                                                       heading="（二）社会责任工作情况", section=section,
                                                       question="请简要介绍报告期内公司的社会责任工作情况。")
     n_prompt = len(tok(model.render(prompt))["input_ids"])

@@ -6,7 +6,7 @@
 
 The reports of --reports (default: the six shared ones; the bundled sample when absent) are ingested
 once, then replicated under other stock codes and names until the corpus has copies × reports
-reports (sections and chunks copied in SQL; that copy is not timed). Then, per backend:
+reports (Store.copy_report: sections, chunks and their index rows; that copy is not timed). Then, per backend:
   - indexing: the whole corpus analysed (character bigrams) and indexed, chunks/s;
   - latency: `--queries` text questions (tests/data/section_questions.yaml, cycled) each against a
     random report of the corpus: the backend's own search (top `candidates` chunks of the report) and
@@ -33,48 +33,28 @@ sys.path.insert(0, str(ROOT))
 from fin_qa.search.base import Filters  # noqa: E402
 from fin_qa.search.indexer import sync  # noqa: E402
 from fin_qa.search.retrieve import Retriever, make_backend  # noqa: E402
-from fin_qa.store import Store  # noqa: E402
+from fin_qa.store import ReportMeta, Store  # noqa: E402
+from fin_qa.catalog import Catalog  # noqa: E402
+
+CATALOG = Catalog.load()
 
 
 def build_corpus(store: Store, source: Path, copies: int) -> None:
     from fin_qa.ingest.pipeline import ingest
 
     if source.is_dir() and any(source.iterdir()):
-        ingest([source], store, workers=2)
+        ingest([source], store, CATALOG, workers=2)
     else:
         from fin_qa.sample import build_sample_pdf
 
         tmp = Path(tempfile.mkdtemp())
         build_sample_pdf(tmp / "sample.pdf")
-        ingest([tmp], store)
-    db = store.db
-    originals = db.execute("SELECT id, stock_code, year, full_name, short_name, publish_date FROM reports").fetchall()
-    db.execute("BEGIN")
+        ingest([tmp], store, CATALOG)
+    originals = store.report_list()
     for k in range(1, copies):
-        for rid, code, year, full, short, date in originals:
-            cur = db.execute("INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date)"
-                             " VALUES(?,?,?,?,?,?)",
-                             (f"C{k:02d}{code}:{year}", f"C{k:02d}{code}", year,
-                              f"复本{k}{full}", f"复本{k}{short}", date))
-            new = cur.lastrowid
-            sid_map: dict[int, int] = {}
-            for s in db.execute("SELECT id, parent_id, level, title, path, page_start, page_end, text FROM sections"
-                                " WHERE report_id=? ORDER BY id", (rid,)).fetchall():
-                c = db.execute("INSERT INTO sections(report_id, parent_id, level, title, path, page_start, page_end,"
-                               " text) VALUES(?,?,?,?,?,?,?,?)", (new, sid_map.get(s[1]), *s[2:]))
-                sid_map[s[0]] = c.lastrowid
-            db.execute("INSERT INTO chunks(report_id, section_id, path, text, page_start, page_end)"
-                       " SELECT ?, NULL, path, text, page_start, page_end FROM chunks WHERE report_id=? ORDER BY id",
-                       (new, rid))
-            # section ids of the copied chunks, in the same order as the originals
-            olds = [r[0] for r in db.execute("SELECT section_id FROM chunks WHERE report_id=? ORDER BY id", (rid,))]
-            news = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=? ORDER BY id", (new,))]
-            db.executemany("UPDATE chunks SET section_id=? WHERE id=?", [(sid_map.get(o), n) for o, n in zip(olds, news)])
-            # the balance-sheet facts tell retrieval where the statements begin
-            db.execute("INSERT INTO facts(report_id, item, value, num, unit, period, statement, page, source, raw_label)"
-                       " SELECT ?, item, value, num, unit, period, statement, page, source, raw_label FROM facts"
-                       " WHERE report_id=? AND statement='资产负债表'", (new, rid))
-    db.execute("COMMIT")
+        for r in originals:
+            store.copy_report(r.id, ReportMeta(f"C{k:02d}{r.stock_code}", r.year, f"复本{k}{r.full_name}",
+                                               f"复本{k}{r.short_name}", r.publish_date))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -83,7 +63,7 @@ def pct(values: list[float], p: float) -> float:
 
 
 def latency(store: Store, backend, questions: list[str], n: int, seed: int = 7) -> dict:
-    retriever = Retriever(store, backend)
+    retriever = Retriever(store, backend, CATALOG.topics, CATALOG.search)
     keys = store.report_keys()
     rng = random.Random(seed)
     raw, full = [], []
@@ -127,7 +107,7 @@ def main(argv=None) -> int:
         if not store.report_keys():
             t = time.perf_counter()
             build_corpus(store, args.reports, args.copies)
-            print(f"corpus built in {time.perf_counter() - t:.1f} s (ingest + SQL copies, not a benchmark figure)")
+            print(f"corpus built in {time.perf_counter() - t:.1f} s (ingest + copies, not a benchmark figure)")
         counts = store.counts()
         print(f"corpus: {counts['reports']} reports, {counts['sections']} sections, {counts['chunks']} chunks")
         rows = []
@@ -137,10 +117,10 @@ def main(argv=None) -> int:
             os.environ.setdefault("FIN_QA_ES_INDEX", "fin-qa-bench")
             backends.append("elasticsearch")
         for name in backends:
-            backend = make_backend(name, store)
+            backend = make_backend(name, store, CATALOG)
             res = sync(store, backend, recreate=True)
             if name == "sqlite":
-                store.db.execute("PRAGMA optimize")
+                store.optimize_planner()
             lat = latency(store, backend, questions, args.queries)
             rows.append((name, res, lat))
         print()
@@ -153,7 +133,7 @@ def main(argv=None) -> int:
         print(f"target: embedded retrieve p95 ≤ 20 ms → "
               f"{'met' if pct(rows[0][2]['retrieve'], 95) <= 20 else 'NOT met'}")
         if "elasticsearch" in backends:
-            make_backend("elasticsearch", store).es.options(ignore_status=404).indices.delete(
+            make_backend("elasticsearch", store, CATALOG).es.options(ignore_status=404).indices.delete(
                 index=os.environ["FIN_QA_ES_INDEX"])
     return 0
 

@@ -25,10 +25,10 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fin_qa.answer.engine import Engine  # noqa: E402
+from fin_qa.answer.router import Router  # noqa: E402
+from fin_qa.catalog import Catalog  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
-from fin_qa.search.retrieve import default_search_config  # noqa: E402
-from fin_qa.search.tokenize import tokens as bigrams  # noqa: E402
+from fin_qa.tokenize import tokens as bigrams  # noqa: E402
 from fin_qa.store import Store  # noqa: E402
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -62,40 +62,43 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=Path, default=ROOT / "tests" / "data" / "section_questions.yaml")
     args = ap.parse_args(argv)
     questions = yaml.safe_load(args.questions.read_text(encoding="utf-8"))["questions"]
-    cfg = default_search_config()
+    catalog = Catalog.load()
+    cfg = catalog.search
     with Store(args.store, create=False) as store:
-        chunks = store.db.execute("SELECT c.id, c.report_id, c.path, c.text, c.section_id FROM chunks c").fetchall()
-        paths = {sid: " > ".join(yaml.safe_load(p) or []) for sid, p in store.db.execute("SELECT id, path FROM sections")}
-        engine = Engine(FactSource(store))
+        chunks = [(c.chunk_id, c.report_key, c.path, c.text, c.section_id) for c in store.chunk_records()]
+        sids = sorted({c[4] for c in chunks if c[4] is not None})
+        paths = {s.id: " > ".join(yaml.safe_load(s.path or "[]") or []) for i in range(0, len(sids), 500)
+                 for s in store.section_ancestors(sids[i:i + 500])}
+        engine = Router(FactSource(store), catalog)
         asked = []
         for q in questions:
             u = engine.understander.understand(q["q"])
-            rep, *_ = engine._report(u) if u.companies else (None,)
+            rep, *_ = engine.values.report(u) if u.companies else (None,)
             if rep:
                 query, _ = engine.retriever.query(u.masked or u.norm)
-                asked.append((query.text, rep["id"], q["expect"]))
+                asked.append((query.text, rep.key, q["expect"]))
     print(f"{len(chunks)} chunks, {len(asked)} questions")
     print(f"{'analyser':20} {'first chunk in right section':>29} {'index chunks/s':>15} {'query p50 ms':>13} {'terms':>8}")
     for name, fn in analysers().items():
         db = sqlite3.connect(":memory:")
-        db.execute("CREATE VIRTUAL TABLE f USING fts5(heading, body, rid UNINDEXED, sid UNINDEXED)")
+        db.execute("CREATE VIRTUAL TABLE f USING fts5(heading, body, rid UNINDEXED, sid UNINDEXED)")  # rid: report key
         t = time.perf_counter()
         db.executemany("INSERT INTO f(rowid, heading, body, rid, sid) VALUES(?,?,?,?,?)",
-                       [(cid, " ".join(fn(" ".join(yaml.safe_load(p) or []))), " ".join(fn(text)), rid, sid)
-                        for cid, rid, p, text, sid in chunks])
+                       [(cid, " ".join(fn(" ".join(path))), " ".join(fn(text)), key, sid)
+                        for cid, key, path, text, sid in chunks])
         db.execute("INSERT INTO f(f) VALUES('optimize')")
         rate = len(chunks) / (time.perf_counter() - t)
         db.execute("CREATE VIRTUAL TABLE v USING fts5vocab(f, 'row')")
         terms = db.execute("SELECT COUNT(*) FROM v").fetchone()[0]
         hits, lat = 0, []
-        for text, rid, expect in asked:
+        for text, key, expect in asked:
             toks = list(dict.fromkeys(fn(text)))
             if not toks:
                 continue
             expr = " OR ".join('"' + t.replace('"', '') + '"' for t in toks)
             t = time.perf_counter()
             row = db.execute("SELECT sid FROM f WHERE f MATCH ? AND rid = ? ORDER BY bm25(f, ?, 1.0) LIMIT 1",
-                             (expr, rid, cfg.heading_weight)).fetchone()
+                             (expr, key, cfg.heading_weight)).fetchone()
             lat.append((time.perf_counter() - t) * 1000)
             hits += bool(row and re.search(expect, paths.get(row[0], "")))
         print(f"{name:20} {hits:>19d}/{len(asked)} ({hits / len(asked):5.1%}) {rate:15.0f} "

@@ -21,7 +21,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fin_qa.answer.engine import Engine  # noqa: E402
+from fin_qa.answer.router import Router  # noqa: E402
+from fin_qa.catalog import Catalog  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
 from fin_qa.llm.load import load_chat_model  # noqa: E402
 from fin_qa.store import Store  # noqa: E402
@@ -29,9 +30,10 @@ from fin_qa.store import Store  # noqa: E402
 
 def evaluate(store: Store, llm: str, questions: list[dict], verbose: bool = True) -> dict:
     t = time.perf_counter()
-    model = load_chat_model(llm)
+    catalog = Catalog.load()
+    model = load_chat_model(llm, catalog.llm)
     load = time.perf_counter() - t
-    engine = Engine(FactSource(store), model=model)
+    engine = Router(FactSource(store), catalog, model=model)
     right, in_tables, rows = 0, 0, []
     t = time.perf_counter()
     for q in questions:

@@ -20,15 +20,17 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fin_qa.answer.engine import Engine  # noqa: E402
+from fin_qa.answer.router import Router  # noqa: E402
+from fin_qa.catalog import Catalog  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
 from fin_qa.search.retrieve import Retriever, make_backend  # noqa: E402
 from fin_qa.store import Store  # noqa: E402
 
 
 def evaluate(store: Store, backend_name: str, questions: list[dict], verbose: bool = True) -> dict:
-    backend = make_backend(backend_name, store)
-    engine = Engine(FactSource(store), retriever=Retriever(store, backend))
+    catalog = Catalog.load()
+    backend = make_backend(backend_name, store, catalog)
+    engine = Router(FactSource(store), catalog, retriever=Retriever(store, backend, catalog.topics, catalog.search))
     hits = misses = skipped = routed = 0
     failed = []
     firsts: list[str] = []
@@ -38,12 +40,12 @@ def evaluate(store: Store, backend_name: str, questions: list[dict], verbose: bo
         if not u.companies:
             skipped += 1
             continue
-        rep, *_ = engine._report(u)
+        rep, *_ = engine.values.report(u)
         if rep is None:
             skipped += 1
             continue
         routed += u.type == "text"
-        _, _, passages = engine.passages(u, rep)
+        _, _, passages = engine.text.passages(u, rep)
         first = passages[0].heading if passages else ""
         ok = bool(passages) and re.search(q["expect"], first) is not None
         hits += ok

@@ -20,7 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from fin_qa.ingest.pipeline import FINGLM_REPORT  # noqa: E402
+from fin_qa.catalog import Catalog  # noqa: E402
 
 META = {"ent_short_name", "ent_name", "year", "key_word", "prom_answer", "公式"}
 
@@ -28,10 +28,11 @@ META = {"ent_short_name", "ent_name", "year", "key_word", "prom_answer", "公式
 def codes_from_list(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if path and path.is_file():
+        names = Catalog.load().report_names
         for line in path.read_text(encoding="utf-8").splitlines():
-            m = FINGLM_REPORT.search(line)
-            if m:
-                out[m.group("full")] = m.group("code")
+            key = names.key_of(line)
+            if key:
+                out[key[0]] = key[1]
     return out
 
 

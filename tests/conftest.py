@@ -9,11 +9,22 @@ from pathlib import Path
 
 import pytest
 
+from fin_qa.catalog import Catalog
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 REPORTS = SHARED / "data" / "reports"
 FINGLM = SHARED / "data" / "finglm"
 TABLES = SHARED / "data" / "finglm_tables"
+
+# The rules shipped with fin-qa (the repository's folders), loaded once for the whole run.
+CATALOG = Catalog.load()
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    return CATALOG
+
 
 needs_shared = pytest.mark.skipif(
     not REPORTS.is_dir(), reason="../shared/data/reports is absent (real reports are not part of a clone)"
@@ -29,7 +40,7 @@ def shared_store(tmp_path_factory):
     from fin_qa.store import Store
 
     store = Store(tmp_path_factory.mktemp("shared_store"))
-    summary = ingest([REPORTS], store, workers=2)
+    summary = ingest([REPORTS], store, CATALOG, workers=2)
     assert summary.count("failed") == 0, [o.detail for o in summary.outcomes if o.status == "failed"]
     yield store
     store.close()
@@ -62,7 +73,7 @@ def sample_store(tmp_path_factory, sample_pdf):
     shutil.copy(sample_pdf, d / sample_pdf.name)
     build_sample_pdf(d / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf")
     store = Store(d / "store")
-    summary = ingest([d], store)
+    summary = ingest([d], store, CATALOG)
     assert summary.count("ingested") == 2
     yield store
     store.close()

@@ -6,10 +6,11 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 
-from fin_qa.answer.engine import Engine
+from fin_qa.answer.router import Router
 from fin_qa.answer.facts import FactSource, read_scope
 from fin_qa.ingest.tables_import import import_table
 from fin_qa.store import Store
+from conftest import CATALOG
 
 TABLE = """股票代码,公司名称,股票简称,年份,营业收入,营业成本,净利润,总负债,资产总额,流动资产,存货,流动负债,法定代表人,注册地址,硕士人数,职工总数,研发人员数
 600111,甲乙科技股份有限公司,甲乙科技,2020,1000000000,600000000,80000000,400000000,1000000000,500000000,100000000,250000000,张三,浙江省杭州市西湖区文三路1号,40,800,120
@@ -25,26 +26,26 @@ def table_store(tmp_path_factory):
     csv = d / "facts.csv"
     csv.write_text(TABLE, encoding="utf-8")
     store = Store(d / "store")
-    import_table(csv, store)
+    import_table(csv, store, CATALOG)
     yield store
     store.close()
 
 
 @pytest.fixture(scope="module")
 def eng(table_store):
-    return Engine(FactSource(table_store), style="human")
+    return Router(FactSource(table_store), CATALOG, style="human")
 
 
 @pytest.fixture(scope="module")
 def fin(table_store):
-    return Engine(FactSource(table_store), style="finglm")
+    return Router(FactSource(table_store), CATALOG, style="finglm")
 
 
 def test_lookup_amount_both_styles(eng, fin):
     a = eng.answer("2021年甲乙科技的营业收入是多少元?")
     assert a.method == "lookup" and a.found and a.type == "1"
     assert "1,250,000,000.00元" in a.answer and "甲乙科技" in a.answer and "2021" in a.answer
-    assert a.evidence == [{"item": "营业收入", "value": "1,250,000,000.00元", "year": 2021, "page": None,
+    assert [e.to_dict() for e in a.evidence] == [{"item": "营业收入", "value": "1,250,000,000.00元", "year": 2021, "page": None,
                            "source": "import:facts.csv"}]
     assert "1250000000.0元" in fin.answer("2021年甲乙科技的营业收入是多少元?").answer
 
@@ -53,14 +54,14 @@ def test_lookup_text_and_several_items(eng):
     assert "李四" in eng.answer("甲乙科技2021年的法定代表人是谁?").answer
     a = eng.answer("2021年甲乙科技的营业收入和营业成本分别是多少元?")
     assert a.type == "1-2" and "1,250,000,000.00元" in a.answer and "700,000,000.00元" in a.answer
-    assert [e["item"] for e in a.evidence] == ["营业收入", "营业成本"]
+    assert [e.item for e in a.evidence] == ["营业收入", "营业成本"]
 
 
 def test_formula_from_previous_year_report(eng):
     a = eng.answer("甲乙科技2021年营业收入增长率是多少?保留2位小数。")
     assert a.method == "formula" and a.type == "2-1"
     assert "25.00%" in a.answer
-    years = sorted(e["year"] for e in a.evidence)
+    years = sorted(e.year for e in a.evidence)
     assert years == [2020, 2021]
 
 
@@ -96,7 +97,7 @@ def test_division_by_zero_is_admitted(eng):
 def test_education_category_missing_row_counts_as_zero(eng):
     a = eng.answer("甲乙科技2021年企业硕士及以上人员占职工人数比例是多少?保留2位小数。")
     assert a.method == "formula" and "0.05" in a.answer
-    assert any("按0计" in e["source"] for e in a.evidence)
+    assert any("按0计" in e.source for e in a.evidence)
 
 
 def test_pair_ratio_without_formula_file(eng):
@@ -155,7 +156,7 @@ def test_no_year_uses_latest_report_and_says_so(eng):
 def test_scope_limits_answers(table_store, tmp_path):
     scope = tmp_path / "scope.txt"
     scope.write_text("2022-04-01__甲乙科技股份有限公司__600111__甲乙科技__2021年__年度报告.pdf\n", encoding="utf-8")
-    e = Engine(FactSource(table_store, read_scope(scope)))
+    e = Router(FactSource(table_store, read_scope(scope, CATALOG.report_names)), CATALOG)
     assert e.answer("2021年甲乙科技的营业收入是多少元?").found
     a = e.answer("2021年戊己银行的营业收入是多少元?")
     assert not a.found and "戊己银行" in a.answer
@@ -167,10 +168,10 @@ def test_sample_report_answers_cite_pages(sample_pdf, tmp_path):
     from fin_qa.ingest.pipeline import ingest
 
     store = Store(tmp_path / "s")
-    ingest([sample_pdf], store)
-    e = Engine(FactSource(store))
+    ingest([sample_pdf], store, CATALOG)
+    e = Router(FactSource(store), CATALOG)
     a = e.answer("2021年星河精密的营业收入是多少元?")
-    assert a.found and a.evidence[0]["page"] and a.evidence[0]["source"] == "pdf"
+    assert a.found and a.evidence[0].page and a.evidence[0].source == "pdf"
     # growth from the previous-period column of the same report (no 2020 report in the store)
     cur = next(f for f in store.facts("星河精密", 2021, "营业收入") if f["period"] == "current")
     prev = next(f for f in store.facts("星河精密", 2021, "营业收入") if f["period"] == "previous")
@@ -178,5 +179,5 @@ def test_sample_report_answers_cite_pages(sample_pdf, tmp_path):
         Decimal("0.01"), rounding=ROUND_HALF_UP)
     a = e.answer("2021年星河精密营业收入增长率是多少?保留2位小数。")
     assert f"{want}%" in a.answer and "上期数" in a.answer
-    assert {ev.get("period") for ev in a.evidence} == {None, "previous"}
+    assert {ev.to_dict().get("period") for ev in a.evidence} == {None, "previous"}
     store.close()

@@ -9,6 +9,7 @@ from fin_qa.cli import cli
 from fin_qa.ingest.pages import IngestError, open_document
 from fin_qa.ingest.pipeline import ingest
 from fin_qa.store import DB_NAME, Store
+from conftest import CATALOG
 
 
 def _canvas(path, **kw):
@@ -93,7 +94,7 @@ def test_report_without_statements_keeps_profile_and_employees(tmp_path):
 
     pdf = build_sample_pdf(tmp_path / "nostatements.pdf", with_statements=False)
     store = Store(tmp_path / "s")
-    summary = ingest([pdf], store)
+    summary = ingest([pdf], store, CATALOG)
     o = summary.outcomes[0]
     assert o.status == "ingested"
     assert "consolidated statement(s) not found: 资产负债表, 利润表, 现金流量表" in o.detail
@@ -107,7 +108,7 @@ def test_crash_mid_report_leaves_no_half_report(tmp_path, sample_pdf, monkeypatc
     from fin_qa.store import FactRow
 
     store = Store(tmp_path / "s")
-    rep = parse_file(sample_pdf)
+    rep = parse_file(sample_pdf, CATALOG)
     bad_facts = rep.facts + [FactRow("x", None, None, None, "current", None, None, "pdf")]  # NOT NULL violation
     with pytest.raises(sqlite3.IntegrityError):
         store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, bad_facts, rep.sections,
@@ -117,11 +118,11 @@ def test_crash_mid_report_leaves_no_half_report(tmp_path, sample_pdf, monkeypatc
 
 def test_unchanged_file_skipped_force_replaces(tmp_path, sample_pdf):
     store = Store(tmp_path / "s")
-    first = ingest([sample_pdf], store)
+    first = ingest([sample_pdf], store, CATALOG)
     counts = store.counts()
-    again = ingest([sample_pdf], store)
+    again = ingest([sample_pdf], store, CATALOG)
     assert first.count("ingested") == 1 and again.count("skipped") == 1
-    forced = ingest([sample_pdf], store, force=True)
+    forced = ingest([sample_pdf], store, CATALOG, force=True)
     assert forced.count("ingested") == 1
     assert store.counts() == counts  # replaced, not duplicated
 

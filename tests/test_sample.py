@@ -6,12 +6,13 @@ import pytest
 
 from fin_qa.ingest.pipeline import ingest
 from fin_qa.store import Store
+from conftest import CATALOG
 
 
 @pytest.fixture(scope="module")
 def store(sample_pdf, tmp_path_factory):
     s = Store(tmp_path_factory.mktemp("s"))
-    summary = ingest([sample_pdf], s)
+    summary = ingest([sample_pdf], s, CATALOG)
     assert summary.count("ingested") == 1, summary.outcomes[0].detail
     return s
 

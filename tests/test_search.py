@@ -12,16 +12,18 @@ import pypdfium2 as pdfium
 import pytest
 import yaml
 
-from conftest import REPORTS, ROOT, needs_shared
-from fin_qa.answer.engine import Engine
+from conftest import CATALOG, REPORTS, ROOT, needs_shared
+from fin_qa.answer.router import Router
 from fin_qa.answer.facts import FactSource
-from fin_qa.answer.text import extract, ticked
-from fin_qa.rules import RuleError
+from fin_qa.answer.extract import extract, ticked
+from fin_qa.catalog.search_config import load_search_config
+from fin_qa.catalog.topics import load_topics, title_key
+from fin_qa.catalog.yamlfile import RuleError
+from fin_qa.config import RULE_FOLDERS
 from fin_qa.sample import QUESTIONS
 from fin_qa.search.base import Filters, SearchError, SearchQuery
-from fin_qa.search.retrieve import Passage, Piece, Retriever, load_search_config, make_backend
+from fin_qa.search.retrieve import Passage, Piece, Retriever, make_backend
 from fin_qa.search.sqlite_fts import SqliteFtsBackend, match_expression
-from fin_qa.search.topics import load_topics, title_key
 
 TEXT_QUESTIONS = [q for q in QUESTIONS if "介绍" in q or "是否" in q]
 
@@ -41,7 +43,7 @@ def page_text(pdf, number: int) -> str:
 # ------------------------------------------------------------------------------------------ topics, config
 
 def test_topics_find_leftmost_longest_and_title_key():
-    topics = load_topics()
+    topics = CATALOG.topics
     found = [(t.name, w) for t, w in topics.find("请简要介绍公司主要销售客户的客户集中度及主要供应商情况")]
     assert found == [("主要销售客户", "主要销售客户"), ("主要供应商", "主要供应商")]
     assert title_key("十二、重大诉讼、仲裁事项") == "重大诉讼、仲裁事项"
@@ -74,9 +76,10 @@ def test_broken_topic_and_search_files_say_file_and_line(tmp_path):
 
 
 def test_rules_check_covers_the_search_files(tmp_path):
-    shutil.copytree(ROOT / "keyword_tables", tmp_path / "kt")
-    (tmp_path / "kt" / "sections.yaml").write_text("topics: [oops\n", encoding="utf-8")
-    env = dict(__import__("os").environ, FIN_QA_KEYWORD_TABLES_DIR=str(tmp_path / "kt"))
+    for name in RULE_FOLDERS:
+        shutil.copytree(ROOT / name, tmp_path / name)
+    (tmp_path / "keyword_tables" / "sections.yaml").write_text("topics: [oops\n", encoding="utf-8")
+    env = dict(__import__("os").environ, FIN_QA_RULES=str(tmp_path))
     r = run("rules", "check", env=env)
     assert r.returncode == 1 and "sections.yaml:2: YAML syntax" in r.stdout + r.stderr
     r = run("rules", "check")
@@ -108,13 +111,13 @@ def test_fts_backend_filters_on_the_report(sample_store):
 
 def test_unknown_backend_is_one_clear_error(sample_store):
     with pytest.raises(SearchError, match="unknown search backend 'solr'"):
-        make_backend("solr", sample_store)
+        make_backend("solr", sample_store, CATALOG)
 
 
 # ------------------------------------------------------------------------------------------ retrieval
 
 def test_parent_section_retrieval_hands_over_the_topic_section(sample_store):
-    r = Retriever(sample_store)
+    r = Retriever(sample_store, make_backend("sqlite", sample_store, CATALOG), CATALOG.topics, CATALOG.search)
     key = sample_store.report_keys("星河二号")[0]
     q, topics = r.query("公司未来发展的展望")
     [first, *_] = r.retrieve(q, topics, [key])
@@ -127,9 +130,9 @@ def test_parent_section_retrieval_hands_over_the_topic_section(sample_store):
 
 
 def test_section_length_is_bounded_and_keeps_the_best_chunk(shared_store):
-    cfg = load_search_config()
+    cfg = load_search_config(ROOT / "rules" / "search.yaml")
     cfg.section_chars = 400
-    r = Retriever(shared_store, config=cfg)
+    r = Retriever(shared_store, make_backend("sqlite", shared_store, CATALOG), CATALOG.topics, cfg)
     q, topics = r.query("社会责任工作情况")
     first = r.retrieve(q, topics, shared_store.report_keys("生物股份", 2020))[0]
     best = max(first.hits, key=lambda h: h.score)
@@ -151,39 +154,39 @@ def test_ticked_keeps_the_checked_options():
 
 
 def test_extract_yes_no_rows_and_not_applicable():
-    topics = [t for t, _ in load_topics().find("重大诉讼")]
+    topics = [t for t, _ in CATALOG.topics.find("重大诉讼")]
     p = _passage("□本年度公司有重大诉讼、仲裁事项 √本年度公司无重大诉讼、仲裁事项")
-    res = extract("公司是否有重大诉讼?", p, topics, "有重大诉讼")
+    res = extract("公司是否有重大诉讼?", "yes_no", p, topics, "有重大诉讼")
     assert res.kind == "no" and res.excerpt == "本年度公司无重大诉讼、仲裁事项" and res.used[0].page == 30
     p = _passage("√适用 □不适用", "报告期内，公司作为被告的买卖合同纠纷涉及金额 3,200 万元，尚在审理中。")
-    assert extract("公司是否涉及诉讼?", p, topics, "涉及诉讼").kind == "yes"
-    assert extract("研发情况", _passage("□适用 √不适用"), [], "研发").kind == "not_applicable"
+    assert extract("公司是否涉及诉讼?", "yes_no", p, topics, "涉及诉讼").kind == "yes"
+    assert extract("研发情况", "description", _passage("□适用 √不适用"), [], "研发").kind == "not_applicable"
     rows = _passage("公司研发投入情况如下：", "研发投入合计 48,428,964.78",
                     "研发投入总额占营业收入比例（%） 4.12%", "公司研发人员的数量 172")
-    res = extract("研发投入占营业收入的比例是多少?", rows, [], "研发投入占营业收入比例")
+    res = extract("研发投入占营业收入的比例是多少?", "value", rows, [], "研发投入占营业收入比例")
     assert res.kind == "rows" and res.used[0].text == "研发投入总额占营业收入比例（%） 4.12%"
 
 
 def test_text_answers_on_the_sample_quote_the_cited_page(sample_store, sample_pdf):
-    engine = Engine(FactSource(sample_store))
+    engine = Router(FactSource(sample_store), CATALOG)
     for q in TEXT_QUESTIONS:
         ans = engine.answer(q)
         assert ans.method == "text" and ans.type == "3-1" and ans.found, (q, ans.answer)
         assert ans.evidence
         for ev in ans.evidence:
-            assert ev["heading"].startswith("第") and ev["text"] in ans.answer
-            assert re.sub(r"\s+", "", ev["text"]) in page_text(sample_pdf, ev["page"]), (q, ev)
+            assert ev.heading.startswith("第") and ev.text in ans.answer
+            assert re.sub(r"\s+", "", ev.text) in page_text(sample_pdf, ev.page), (q, ev)
     ans = engine.answer("星河精密2021年是否有重大诉讼、仲裁事项?")
     assert ans.answer.startswith("否。") and "（第3页）" in ans.answer
     # a value asked about a text topic, with no item in the tables: the topic's section rows answer it
     ans = engine.answer("星河精密2021年前五名客户销售额占年度销售总额的比例是多少?")
-    assert ans.method == "text" and "42.00%" in ans.answer and ans.evidence[0]["page"] == 2
+    assert ans.method == "text" and "42.00%" in ans.answer and ans.evidence[0].page == 2
     ans = engine.answer("星河精密2021年有没有履行社会责任?")
-    assert "慈善总会捐赠" in ans.answer and ans.evidence[0]["heading"].endswith("积极履行社会责任的工作情况")
+    assert "慈善总会捐赠" in ans.answer and ans.evidence[0].heading.endswith("积极履行社会责任的工作情况")
 
 
 def test_text_question_about_a_missing_report_is_honest(sample_store):
-    ans = Engine(FactSource(sample_store)).answer("星河精密2019年是否有重大诉讼、仲裁事项?")
+    ans = Router(FactSource(sample_store), CATALOG).answer("星河精密2019年是否有重大诉讼、仲裁事项?")
     assert not ans.found and "2019" in ans.answer
 
 
@@ -233,13 +236,13 @@ def test_first_section_is_the_right_one_on_the_shared_reports(shared_store, name
 
 @needs_shared
 def test_text_answers_on_real_reports_cite_their_page(shared_store):
-    engine = Engine(FactSource(shared_store))
+    engine = Router(FactSource(shared_store), CATALOG)
     ans = engine.answer("生物股份2020年是否有重大诉讼、仲裁事项？")
-    assert ans.answer.startswith("否。") and ans.evidence[0]["page"] == 36
+    assert ans.answer.startswith("否。") and ans.evidence[0].page == 36
     ans = engine.answer("请简要介绍报告期内四方科技2019年主要销售客户的客户集中度情况。")
-    assert "28.02%" in ans.answer and ans.evidence[0]["page"] == 13
+    assert "28.02%" in ans.answer and ans.evidence[0].page == 13
     ans = engine.answer("能否根据2020年金宇生物技术股份有限公司的年报，给我简要介绍一下报告期内公司的社会责任工作情况？")
-    assert "社会责任" in ans.evidence[0]["heading"] and "捐赠" in ans.answer
+    assert "社会责任" in ans.evidence[0].heading and "捐赠" in ans.answer
     pdf = next(REPORTS.glob("*生物股份*2020*.pdf"))
     for ev in ans.evidence:
-        assert re.sub(r"\s+", "", ev["text"]) in page_text(pdf, ev["page"]), ev
+        assert re.sub(r"\s+", "", ev.text) in page_text(pdf, ev.page), ev

@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import pytest
 
+from fin_qa.store import Report
 from fin_qa.understand.entities import CompanyIndex, find_years
 from fin_qa.understand.question import Understander
 
 REPORTS = [
-    {"stock_code": "200512", "year": 2020, "full_name": "厦门灿坤实业股份有限公司", "short_name": "闽灿坤B"},
-    {"stock_code": "600201", "year": 2020, "full_name": "金宇生物技术股份有限公司", "short_name": "生物股份"},
-    {"stock_code": "603339", "year": 2019, "full_name": "四方科技集团股份有限公司", "short_name": "四方科技"},
-    {"stock_code": "000001", "year": 2019, "full_name": "平安银行股份有限公司", "short_name": "平安银行"},
-    {"stock_code": "601318", "year": 2019, "full_name": "中国平安保险(集团)股份有限公司", "short_name": "中国平安"},
-    {"stock_code": "600000", "year": 2019, "full_name": "上海浦东发展银行股份有限公司", "short_name": "浦发银行"},
+    Report(0, "200512:2020", "200512", 2020, "厦门灿坤实业股份有限公司", "闽灿坤B"),
+    Report(0, "600201:2020", "600201", 2020, "金宇生物技术股份有限公司", "生物股份"),
+    Report(0, "603339:2019", "603339", 2019, "四方科技集团股份有限公司", "四方科技"),
+    Report(0, "000001:2019", "000001", 2019, "平安银行股份有限公司", "平安银行"),
+    Report(0, "601318:2019", "601318", 2019, "中国平安保险(集团)股份有限公司", "中国平安"),
+    Report(0, "600000:2019", "600000", 2019, "上海浦东发展银行股份有限公司", "浦发银行"),
 ]
 
 
 @pytest.fixture(scope="module")
-def und():
-    return Understander(REPORTS)
+def und(catalog):
+    return Understander(REPORTS, catalog)
 
 
 def test_company_longest_match_and_variants():

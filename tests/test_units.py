@@ -4,9 +4,9 @@ import pytest
 
 from fin_qa.ingest.bank_text import read_values
 from fin_qa.ingest.headings import heading_level
-from fin_qa.items import default_item_table, normalize_label
+from fin_qa.catalog.items import normalize_label
 from fin_qa.numbers import find_unit, parse_number
-from fin_qa.search.tokenize import tokens
+from fin_qa.tokenize import tokens
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -31,8 +31,8 @@ def test_find_unit(text, unit):
     ("四、利润总额（亏损总额以“－”号填列）", "利润总额"), ("负债和所有者权益（或股东权益）总计", "负债和所有者权益总计"),
     ("资产总额", "资产总计"), ("总负债", "负债合计"), ("（一）基本每股收益", "基本每股收益"), ("△一般风险准备", "一般风险准备"),
 ])
-def test_canonical_items(label, item):
-    assert default_item_table().canonical(label) == item
+def test_canonical_items(catalog, label, item):
+    assert catalog.items.canonical(label) == item
 
 
 def test_normalize_keeps_unknown_labels():

@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .. import FinQAError
 from ..jsonl import parse_lines
 from .compose import render
+
+if TYPE_CHECKING:
+    from .router import Router
 
 
 @dataclass
@@ -74,7 +77,7 @@ def done_keys(path: Path) -> set[str]:
     return keys
 
 
-def run_batch(engine, questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
+def run_batch(engine: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
               extra_fields: bool = True, batch_size: int = 1) -> BatchResult:
     import time
 

@@ -5,89 +5,9 @@ Python prints a float, 149399000.0元). Rounding is ROUND_HALF_UP on Decimal.
 """
 from __future__ import annotations
 
-import functools
-import string
 from decimal import ROUND_HALF_UP, Decimal
-from pathlib import Path
-
-from ..config import rules_dir
-from ..rules import RuleError, load_rules_yaml
 
 STYLES = ("human", "finglm")
-
-# template name → the placeholders it may use
-PLACEHOLDERS = {
-    "lookup": {"company", "year", "item", "value"},
-    "lookup_many": {"company", "year", "parts"},
-    "lookup_part": {"item", "value"},
-    "formula": {"company", "year", "name", "value", "expr", "parts"},
-    "formula_part": {"label", "value"},
-    "compare_same": {"company", "parts"},
-    "compare_diff": {"company", "parts"},
-    "compare_part": {"year", "item", "value"},
-    "rank": {"year", "scope", "item", "order", "parts"},
-    "rank_part": {"rank", "company", "value"},
-    "count": {"year", "scope", "item", "condition", "n", "examples"},
-    "not_found_company": set(),
-    "not_found_report": {"company", "year"},
-    "not_found_value": {"company", "year", "item"},
-    "not_found_prev": {"company", "year", "item", "name"},
-    "no_year": {"company", "year"},
-    "not_understood": set(),
-    "not_computable": {"company", "year", "name", "reason"},
-    "not_chinese": set(),
-    "empty": set(),
-    "bad_line": {"reason"},
-    "text_answer": {"company", "year", "section", "page", "excerpt"},
-    "text_yes": {"company", "year", "section", "page", "excerpt"},
-    "text_no": {"company", "year", "section", "page", "excerpt"},
-    "text_not_applicable": {"company", "year", "section", "page"},
-    "text_not_found": {"company", "year", "topic"},
-    "text_no_text": {"company", "year"},
-    "open_unavailable": set(),
-    "open_formula": {"name", "expr"},
-    "open_refused": set(),
-}
-
-
-def placeholders(text: str) -> set[str]:
-    """The {names} a template or prompt uses; ValueError when one is malformed."""
-    return {f for _, f, _, _ in string.Formatter().parse(text) if f is not None}
-
-
-def unknown_placeholders(unknown: set[str], allowed: set[str]) -> str:
-    return (f"unknown placeholder(s) {', '.join('{' + u + '}' for u in sorted(unknown))} "
-            f"(allowed: {', '.join(sorted(allowed)) or 'none'})")
-
-
-def load_templates(path: Path | None = None) -> dict[str, str]:
-    path = path or rules_dir() / "answer_templates.yaml"
-    data = load_rules_yaml(path)
-    if not isinstance(data, dict):
-        raise RuleError(path, 1, "expected a mapping template name → sentence")
-    lines = data.key_lines
-    for name in PLACEHOLDERS:
-        if name not in data:
-            raise RuleError(path, 1, f"missing template {name!r}")
-    for name, text in data.items():
-        line = lines.get(name, 1)
-        if name not in PLACEHOLDERS:
-            raise RuleError(path, line, f"unknown template {name!r}")
-        if not isinstance(text, str):
-            raise RuleError(path, line, f"template {name!r} must be a string")
-        try:
-            used = placeholders(text)
-        except ValueError as exc:
-            raise RuleError(path, line, f"template {name!r}: {exc}") from None
-        unknown = used - PLACEHOLDERS[name]
-        if unknown:
-            raise RuleError(path, line, f"template {name!r}: {unknown_placeholders(unknown, PLACEHOLDERS[name])}")
-    return {k: str(v) for k, v in data.items()}
-
-
-@functools.lru_cache(maxsize=None)
-def default_templates() -> dict[str, str]:
-    return load_templates()
 
 
 def render(templates: dict[str, str], template: str, **values) -> str:
@@ -115,7 +35,10 @@ def float_str(d: Decimal) -> str:
 def format_amount(d: Decimal, style: str, unit: str = "元") -> str:
     if style == "finglm":
         return float_str(d) + unit
-    q = d if d.as_tuple().exponent < -2 else round_half_up(d, 2)
+    exponent = d.as_tuple().exponent
+    if not isinstance(exponent, int):   # NaN or infinity ('n', 'N', 'F'): no digits to print
+        raise TypeError(f"not a finite amount: {d}")
+    q = d if exponent < -2 else round_half_up(d, 2)
     return f"{q:,}" + unit
 
 

@@ -3,7 +3,7 @@
 The section's chunks are cut into units: table rows (a line with numbers in columns) and sentences.
 Ticked options of "□…√…" check lines are kept, the unticked ones dropped ("□有 √无重大诉讼" → "无重大诉讼").
 Units are scored by the question's tokens (character bigrams) they contain, the topic words counting
-double. Then, by the question's shape:
+double. Then, by the question's shape (its Understanding, from rules/understanding.yaml `shape:`):
   - yes/no (是否/有无/有没有 …): the best unit that speaks about the topic decides — the topic's
     negative/positive phrases (keyword_tables/sections.yaml) first, a general negation (无/未/没有/不存在/
     不适用) else — and is quoted;
@@ -17,12 +17,11 @@ import math
 import re
 from dataclasses import dataclass
 
+from ..catalog.topics import Topic
 from ..search.retrieve import NOT_APPLICABLE, Passage
-from ..search.tokenize import tokens
-from ..search.topics import Topic
+from ..tokenize import tokens
+from .model import PassageEvidence
 
-YES_NO = re.compile(r"是否|有无|有没有|是不是|存不存在|有否|有哪些.{0,6}(?:诉讼|处罚|担保)")
-NUMERIC = re.compile(r"比例|占比|比重|多少|金额|数量|百分比|几[个家名人项]|(?<!效)率")
 NEGATION = re.compile(r"(?:无|未|没有|不存在|不涉及|未发生|不适用)")
 _CHECK = re.compile(r"([□√■☑])")
 _SENT = re.compile(r"(?<=[。！？；])")
@@ -83,7 +82,9 @@ class TextResult:
     used: list[Unit]
 
 
-def extract(question: str, passage: Passage, topics: list[Topic], query_text: str, max_chars: int = 360) -> TextResult:
+def extract(question: str, shape: str, passage: Passage, topics: list[Topic], query_text: str,
+            max_chars: int = 360) -> TextResult:
+    """The units of the passage that answer the question, by its shape (yes_no | value | list | description)."""
     us = units(passage)
     if not us:
         return TextResult("empty", "", [])
@@ -94,7 +95,7 @@ def extract(question: str, passage: Passage, topics: list[Topic], query_text: st
     query = set(tokens(query_text)) | {t for w in words for t in tokens(w)}
     _score(us, query, words)
     ranked = sorted((u for u in us if u.score > 0), key=lambda u: (-u.score, u.order))
-    if YES_NO.search(question):
+    if shape == "yes_no":
         about = [u for u in ranked if any(w in u.text for w in words)] or ranked or us
         best = about[0]
         text = best.text
@@ -107,7 +108,7 @@ def extract(question: str, passage: Passage, topics: list[Topic], query_text: st
         else:
             kind = "no" if NEGATION.search(text) else "yes"
         return TextResult(kind, text, [best])
-    if NUMERIC.search(question):
+    if shape == "value":
         rows = [u for u in ranked if u.row][:3]
         rows = [u for u in rows if u.score >= 0.6 * rows[0].score] if rows else rows
         if rows:
@@ -138,5 +139,6 @@ def _join(us: list[Unit]) -> str:
     return out
 
 
-def evidence(result: TextResult, passage: Passage) -> list[dict]:
-    return [{"page": u.page, "heading": " > ".join(u.path or passage.path), "text": u.text} for u in result.used]
+def evidence(result: TextResult, passage: Passage) -> list[PassageEvidence]:
+    """Every quoted unit, with its page, heading path and the section's score."""
+    return [PassageEvidence(u.page, " > ".join(u.path or passage.path), u.text, passage.score) for u in result.used]

@@ -15,13 +15,12 @@ from pathlib import Path
 import pandas as pd
 
 from .. import FinQAError
-from ..ingest.pipeline import FINGLM_REPORT
-from ..store import Store
+from ..catalog.report_names import ReportNames
+from ..store import Report, Store
 
 _LINE_KEY = re.compile(r"^(?P<code>\d{6})\D+(?P<year>\d{4})")
 # report fields every report has even without a profile section
 REPORT_FIELDS = {"中文名称": "full_name", "股票简称": "short_name", "中文简称": "short_name", "股票代码": "stock_code"}
-_SOURCE_ORDER = "CASE WHEN source LIKE 'import:%' THEN 1 ELSE 0 END"
 
 
 @dataclass
@@ -43,15 +42,9 @@ class Fact:
         except (InvalidOperation, TypeError, ValueError):
             return None
 
-    def evidence(self, shown: str | None = None) -> dict:
-        ev = {"item": self.item, "value": shown if shown is not None else self.value, "year": self.year,
-              "page": self.page, "source": self.source}
-        if self.period == "previous":
-            ev["period"] = "previous"
-        return ev
 
 
-def read_scope(path: str | Path) -> set[tuple[str, int]]:
+def read_scope(path: str | Path, names: ReportNames) -> set[tuple[str, int]]:
     """A report list: FinGLM file names (…__公司__600000__简称__2019年__…) or "600000 2019" lines.
     Returns {(stock code or full name, year)}."""
     p = Path(path)
@@ -64,10 +57,11 @@ def read_scope(path: str | Path) -> set[tuple[str, int]]:
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        m = FINGLM_REPORT.search(line)
-        if m:
-            out.add((m.group("code"), int(m.group("year"))))
-            out.add((m.group("full"), int(m.group("year"))))
+        named = names.key_of(line)
+        if named:
+            full, code, _, year = named
+            out.add((code, year))
+            out.add((full, year))
             continue
         m = _LINE_KEY.match(line)
         if m:
@@ -82,85 +76,75 @@ def read_scope(path: str | Path) -> set[tuple[str, int]]:
 
 
 class FactSource:
-    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None):
+    """The reports answers may read (the scope) and their facts, read through the store's methods."""
+
+    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None) -> None:
         self.store = store
-        self.db = store.db
-        rows = self.db.execute(
-            "SELECT id, stock_code, year, full_name, short_name, key FROM reports").fetchall()
-        self.reports: list[dict] = []          # the reports answers may read (the scope)
-        self.known: list[dict] = []            # every report of the store: names for understanding
-        self.by_key: dict[tuple[str, int], dict] = {}
+        self.reports: list[Report] = []          # the reports answers may read (the scope)
+        self.known: list[Report] = []            # every report of the store: names for understanding
+        self.by_key: dict[tuple[str, int], Report] = {}
         self._years: dict[str, list[int]] = {}
-        for rid, code, year, full, short, key in rows:
-            company = code or f"name:{full or short}"
-            r = {"id": rid, "stock_code": code, "year": year, "full_name": full, "short_name": short,
-                 "company": company, "key": key}
+        for r in store.report_list():
             self.known.append(r)
-            if scope is not None and (code, year) not in scope and (full, year) not in scope:
+            if scope is not None and (r.stock_code, r.year) not in scope and (r.full_name, r.year) not in scope:
                 continue
             self.reports.append(r)
-            self.by_key[(company, year)] = r
-            self._years.setdefault(company, []).append(year)
+            self.by_key[(r.company, r.year)] = r
+            self._years.setdefault(r.company, []).append(r.year)
         for ys in self._years.values():
             ys.sort()
         self.scope = scope
 
-    def report(self, company: str, year: int) -> dict | None:
+    def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
 
     def years_of(self, company: str) -> list[int]:
         return self._years.get(company, [])
 
-    def facts(self, report: dict, items: list[str], period: str = "current") -> dict[str, Fact]:
+    def facts(self, report: Report, items: list[str], period: str = "current") -> dict[str, Fact]:
         """The best fact of each item in the report (document before import)."""
         if not items:
             return {}
-        q = (f"SELECT item, value, unit, period, statement, page, source, raw_label FROM facts INDEXED BY facts_report "
-             f"WHERE report_id=? AND period=? AND item IN ({','.join('?' * len(items))}) ORDER BY {_SOURCE_ORDER}, id")
         out: dict[str, Fact] = {}
-        for item, value, unit, per, stmt, page, source, raw in self.db.execute(q, (report["id"], period, *items)):
-            out.setdefault(item, Fact(item, value, unit, per, stmt, page, source, report["year"], raw))
+        for f in self.store.report_facts(report.id, items, period):
+            out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
+                                        f.raw_label))
         if period == "current":
             for item in items:
                 col = REPORT_FIELDS.get(item)
-                if item not in out and col and report.get(col):
-                    out[item] = Fact(item, report[col], None, "current", "公司信息", None, "report list", report["year"])
+                value = getattr(report, col) if col else None
+                if item not in out and value:
+                    out[item] = Fact(item, value, None, "current", "公司信息", None, "report list", report.year)
         return out
 
-    def fact(self, report: dict, item: str, period: str = "current") -> Fact | None:
+    def fact(self, report: Report, item: str, period: str = "current") -> Fact | None:
         return self.facts(report, [item], period).get(item)
 
-    def has_statement(self, report: dict, statement: str) -> bool:
+    def has_statement(self, report: Report, statement: str) -> bool:
         """Whether a document (not an imported table) of the report printed this table."""
-        return self.db.execute("SELECT 1 FROM facts INDEXED BY facts_report WHERE report_id=? AND statement=? "
-                               "AND source NOT LIKE 'import:%' LIMIT 1",
-                               (report["id"], statement)).fetchone() is not None
+        return self.store.has_statement(report.id, statement)
 
-    def has_text(self, report: dict) -> bool:
+    def has_text(self, report: Report) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
-        return self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (report["id"],)).fetchone() is not None
+        return self.store.has_text(report.id)
 
     def column(self, item: str, year: int) -> pd.DataFrame:
         """One row per report of the year (in scope) with a numeric value of the item: columns
         report_id, company, short_name, full_name, value (str), num (float), page, source."""
-        q = (f"SELECT report_id, value, num, page, source FROM facts WHERE item=? AND period='current' "
-             f"AND num IS NOT NULL ORDER BY {_SOURCE_ORDER}, id")
-        df = pd.DataFrame(self.db.execute(q, (item,)).fetchall(),
-                          columns=["report_id", "value", "num", "page", "source"])
+        df = pd.DataFrame(self.store.item_values(item), columns=["report_id", "value", "num", "page", "source"])
         df = df.drop_duplicates("report_id", keep="first")
-        reps = pd.DataFrame([r for r in self.reports if r["year"] == year])
+        reps = pd.DataFrame([{"report_id": r.id, "company": r.company, "short_name": r.short_name,
+                              "full_name": r.full_name} for r in self.reports if r.year == year])
         if reps.empty or df.empty:
             return pd.DataFrame(columns=["report_id", "company", "short_name", "full_name", "value", "num",
                                          "page", "source"])
-        reps = reps.rename(columns={"id": "report_id"})
         return reps[["report_id", "company", "short_name", "full_name"]].merge(df, on="report_id", how="inner")
 
     def text_column(self, item: str, year: int) -> dict[int, str]:
         """report_id → text value of a field (注册地址, 办公地址) for the reports of the year in scope."""
-        ids = {r["id"] for r in self.reports if r["year"] == year}
-        q = f"SELECT report_id, value FROM facts WHERE item=? AND period='current' ORDER BY {_SOURCE_ORDER}, id"
+        ids = {r.id for r in self.reports if r.year == year}
         out: dict[int, str] = {}
-        for rid, value in self.db.execute(q, (item,)):
+        for rid, value in self.store.text_values(item):
             if rid in ids:
                 out.setdefault(rid, value)
         return out

@@ -8,51 +8,13 @@ Otherwise the caller keeps the deterministic answer (the quoted sentences, the f
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ..config import rules_dir
 from ..llm.base import ChatModel, LLMError
 from ..llm.guard import unsupported_numbers
-from ..rules import RuleError
-from .compose import placeholders, unknown_placeholders
 
-PROMPTS = {
-    "text_answer": {"company", "year", "heading", "section", "question"},
-    "open_answer": {"context", "question"},
-    "open_context": {"name", "expr"},
-}
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-def load_prompts(folder: Path | None = None) -> dict[str, str]:
-    folder = folder or rules_dir() / "prompts"
-    out = {}
-    for name, allowed in PROMPTS.items():
-        path = folder / f"{name}.txt"
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RuleError(path, 1, f"missing prompt file: {exc.strerror or exc}") from None
-        try:
-            used = placeholders(text)
-        except ValueError as exc:
-            raise RuleError(path, 1, f"bad placeholder: {exc}") from None
-        unknown = used - allowed
-        if unknown:
-            line = next((n for n, ln in enumerate(text.splitlines(), 1) if any("{" + u + "}" in ln for u in unknown)), 1)
-            raise RuleError(path, line, unknown_placeholders(unknown, allowed))
-        if "question" in allowed and "question" not in used:
-            raise RuleError(path, 1, "the prompt must contain {question}")
-        out[name] = text
-    return out
-
-
-@functools.lru_cache(maxsize=None)
-def default_prompts() -> dict[str, str]:
-    return load_prompts()
 
 
 @dataclass
@@ -98,10 +60,10 @@ def looks_like_answer(reply: str) -> str:
 
 
 class Prose:
-    def __init__(self, model: ChatModel, prompts: dict[str, str] | None = None, section_chars: int = 1200,
+    def __init__(self, model: ChatModel, prompts: dict[str, str], section_chars: int = 1200,
                  max_new_tokens: int | None = None):
         self.model = model
-        self.prompts = prompts or default_prompts()
+        self.prompts = prompts  # rules/prompts/*.txt, from the catalog
         self.section_chars = section_chars
         self.max_new_tokens = max_new_tokens
 

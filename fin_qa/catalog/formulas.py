@@ -5,15 +5,15 @@ tuples and evaluated over Decimals (or anything with arithmetic, e.g. pandas Ser
 """
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
-from ..config import formulas_dir
-from ..rules import LDict, RuleError, line_of, load_rules_yaml
-from ..understand.keywords import Vocabulary, default_vocabulary
+from .vocabulary import Vocabulary
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 OUTPUTS = {"ratio", "percent", "amount", "per_share"}
 PREVIOUS = "@上年"
@@ -43,7 +43,7 @@ class Formula:
     line: int = 0
     template: bool = False
 
-    def evaluate(self, values: dict[str, object]):
+    def evaluate(self, values: Mapping[str, object]) -> Any:
         return evaluate(self.tree, values)
 
 
@@ -82,6 +82,8 @@ def parse_expr(expr: str, labels) -> tuple:
 
     def take():
         nonlocal pos
+        if pos >= len(tokens):
+            raise ValueError("unexpected end of expression (a ( without its ))")
         pos += 1
         return tokens[pos - 1]
 
@@ -107,8 +109,9 @@ def parse_expr(expr: str, labels) -> tuple:
         if (kind, val) == ("op", "("):
             take()
             node = expr_()
-            if take() != ("op", ")"):
-                raise ValueError("missing )")
+            if peek() != ("op", ")"):
+                raise ValueError("missing ) (unbalanced parentheses)")
+            take()
             return node
         if kind == "num":
             take()
@@ -124,7 +127,7 @@ def parse_expr(expr: str, labels) -> tuple:
     return tree
 
 
-def evaluate(tree: tuple, values: dict[str, object]):
+def evaluate(tree: tuple, values: Mapping[str, object]) -> Any:
     op = tree[0]
     if op == "num":
         return tree[1]
@@ -224,9 +227,8 @@ def _expand(template: dict, vocab: Vocabulary):
         yield e
 
 
-def load_formulas(directory: Path | None = None, vocab: Vocabulary | None = None) -> FormulaBook:
-    directory = directory or formulas_dir()
-    vocab = vocab or default_vocabulary()
+def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
+    """Every formulas/*.yaml: explicit formulas, templates expanded over the numeric items, derived items."""
     book = FormulaBook()
     templates: list[tuple[Path, dict]] = []
     files = sorted(directory.glob("*.yaml")) if directory.is_dir() else []
@@ -278,8 +280,3 @@ def load_formulas(directory: Path | None = None, vocab: Vocabulary | None = None
             for phrase in (f.name, *f.aliases):
                 book.phrases.setdefault(phrase, f.name)
     return book
-
-
-@functools.lru_cache(maxsize=None)
-def default_formulas() -> FormulaBook:
-    return load_formulas()

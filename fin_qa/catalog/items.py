@@ -1,15 +1,11 @@
 """The keyword table of canonical financial items (keyword_tables/items.yaml) and label normalisation."""
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from . import FinQAError
-from .config import keyword_tables_dir
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _FULL_TO_HALF = str.maketrans({"（": "(", "）": ")", "：": ":", "，": ",", "　": "", " ": "", "\t": ""})
 _LEADING = re.compile(
@@ -66,61 +62,49 @@ class ItemTable:
         return dict(self._by_label)
 
 
-def load_item_table(path: Path | None = None) -> ItemTable:
-    path = path or keyword_tables_dir() / "items.yaml"
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise FinQAError(f"{path}: cannot read keyword table: {exc}") from None
-    if not isinstance(data, dict):
-        raise FinQAError(f"{path}:1: expected a mapping of statement → items")
+def load_item_table(path: Path) -> ItemTable:
+    """keyword_tables/items.yaml: statement → {canonical item: [synonyms]}; a label naming two items is an error."""
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
+        raise RuleError(path, 1, "expected a mapping of statement → items")
     table = ItemTable()
     for statement, items in data.items():
-        if not isinstance(items, dict):
-            raise FinQAError(f"{path}: statement {statement!r}: expected a mapping of items")
+        sline = data.key_lines.get(statement, 1)
+        if not isinstance(items, LDict):
+            raise RuleError(path, sline, f"statement {statement!r}: expected a mapping of items")
         for name, synonyms in items.items():
+            line = items.key_lines.get(name, sline)
             syns = tuple(synonyms or ())
             if not all(isinstance(s, str) for s in syns):
-                raise FinQAError(f"{path}: item {name!r}: synonyms must be a list of strings")
+                raise RuleError(path, line, f"item {name!r}: synonyms must be a list of strings")
             table.items[name] = Item(name, statement, syns)
             for label in (name, *syns):
                 key = normalize_label(label)
                 other = table._by_label.get(key)
                 if other and other != name:
-                    raise FinQAError(f"{path}: label {label!r} names both {other!r} and {name!r}")
+                    raise RuleError(path, line, f"label {label!r} names both {other!r} and {name!r}")
                 table._by_label[key] = name
     return table
 
 
-@functools.lru_cache(maxsize=None)
-def default_item_table() -> ItemTable:
-    return load_item_table()
-
-
-def load_yaml_table(name: str) -> dict:
-    """A keyword table file by name (profile.yaml, employees.yaml...), as a dict."""
-    path = keyword_tables_dir() / name
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise FinQAError(f"{path}: cannot read keyword table: {exc}") from None
-    if not isinstance(data, dict):
-        raise FinQAError(f"{path}:1: expected a mapping")
+def load_table_file(path: Path) -> LDict:
+    """A keyword table file (profile.yaml, employees.yaml...) as a mapping with line numbers."""
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
+        raise RuleError(path, 1, "expected a mapping")
     return data
 
 
-@functools.lru_cache(maxsize=None)
-def employee_categories() -> dict[str, tuple[str, str]]:
+def employee_categories(employees: dict, path: Path) -> dict[str, tuple[str, str]]:
     """normalised label → (canonical category, block) from employees.yaml `categories`."""
     out: dict[str, tuple[str, str]] = {}
-    for block, cats in (load_yaml_table("employees.yaml").get("categories") or {}).items():
+    cats_by_block = employees.get("categories") or {}
+    if not isinstance(cats_by_block, dict):
+        raise RuleError(path, line_of(cats_by_block), "categories must be a mapping block → {category: [labels]}")
+    for block, cats in cats_by_block.items():
+        if not isinstance(cats, (dict, type(None))):
+            raise RuleError(path, line_of(cats_by_block), f"categories.{block} must be a mapping category → labels")
         for name, labels in (cats or {}).items():
             for label in (name, *(labels or ())):
-                out[normalize_label(label)] = (name, block)
+                out[normalize_label(str(label))] = (name, block)
     return out
-
-
-def employee_category(label: str) -> str:
-    """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
-    hit = employee_categories().get(normalize_label(label))
-    return hit[0] if hit else label

@@ -1,13 +1,11 @@
 """Text-question topics from keyword_tables/sections.yaml: question words → section-title aliases."""
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..config import keyword_tables_dir
-from ..rules import RuleError, line_of, load_rules_yaml
+from .yamlfile import RuleError, line_of, load_rules_yaml
 
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十]+[节章]|\d{1,2}(?:\.\d{1,2}){1,2}|"
                         r"[（(]?\s*[一二三四五六七八九十\d]{1,3}\s*[)）]?\s*[、.．]?)\s*")
@@ -66,8 +64,8 @@ def _strings(value, path: Path, line: int, what: str) -> tuple[str, ...]:
     return tuple(re.sub(r"\s+", "", str(v)) for v in value)
 
 
-def load_topics(path: Path | None = None) -> TopicTable:
-    path = path or keyword_tables_dir() / "sections.yaml"
+def load_topics(path: Path) -> TopicTable:
+    """keyword_tables/sections.yaml: topic → {words, titles, answer: {positive, negative}}."""
     data = load_rules_yaml(path)
     if not isinstance(data, dict) or not isinstance(data.get("topics"), dict):
         raise RuleError(path, 1, "expected `topics:` mapping topic names to {words, titles}")
@@ -91,8 +89,3 @@ def load_topics(path: Path | None = None) -> TopicTable:
         no = _strings(ans.get("negative"), path, line_of(ans, line), f"topic {name!r}: answer.negative")
         topics.append(Topic(str(name), words, titles, yes, no))
     return TopicTable(topics)
-
-
-@functools.lru_cache(maxsize=None)
-def default_topics() -> TopicTable:
-    return load_topics()

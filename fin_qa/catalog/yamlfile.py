@@ -1,23 +1,30 @@
 """Reading the files maintainers edit (rules/, formulas/, keyword_tables/) with line numbers.
 
 Every mapping and list read here remembers the line it starts on, so a problem found later — a formula
-input no table knows, a rule with an unknown feature — is reported as `file:line: problem`.
+input no table knows, a rule with an unknown feature — is reported as `file:line: problem`. A file
+that is not UTF-8 (a rule file saved as GBK by an editor) is one problem with the line of its first bad
+byte; a YAML syntax error is one line too (PyYAML's multi-line text is folded into it).
 """
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import yaml
 
-from . import FinQAError
+from .. import FinQAError
 
 
 class LDict(dict):
+    """A mapping read from a rule file: `.line` where it starts, `.key_lines` where each key is."""
+
     line: int = 0
-    key_lines: dict = {}   # key → the line it is written on
+    key_lines: dict[Any, int] = {}   # key → the line it is written on
 
 
 class LList(list):
+    """A list read from a rule file: `.line` where it starts."""
+
     line: int = 0
 
 
@@ -25,14 +32,14 @@ class _Loader(yaml.SafeLoader):
     pass
 
 
-def _mapping(loader, node):
+def _mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> LDict:
     d = LDict(loader.construct_mapping(node, deep=True))
     d.line = node.start_mark.line + 1
     d.key_lines = {loader.construct_object(k, deep=True): k.start_mark.line + 1 for k, _ in node.value}
     return d
 
 
-def _sequence(loader, node):
+def _sequence(loader: yaml.SafeLoader, node: yaml.SequenceNode) -> LList:
     seq = LList(loader.construct_sequence(node, deep=True))
     seq.line = node.start_mark.line + 1
     return seq
@@ -50,20 +57,34 @@ class RuleError(FinQAError):
         super().__init__(f"{self.path}:{self.line}: {problem}")
 
 
-def line_of(obj, default: int = 1) -> int:
+def line_of(obj: object, default: int = 1) -> int:
     return getattr(obj, "line", default) or default
 
 
-def load_rules_yaml(path: Path):
-    """A YAML file whose mappings/lists carry `.line`; a syntax error is a RuleError."""
+def read_text(path: Path) -> str:
+    """A rule file's text; not readable or not UTF-8 is a RuleError with the line of the first bad byte."""
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as exc:
         raise RuleError(path, 1, f"cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RuleError(path, line, "not UTF-8 text (saved as GBK?): save the file as UTF-8") from None
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
+
+
+def load_rules_yaml(path: Path) -> Any:
+    """A YAML file whose mappings/lists carry `.line`; a syntax error is a RuleError."""
+    text = read_text(path)
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise RuleError(path, (mark.line + 1) if mark else 1, f"YAML syntax: {exc.problem or exc}") from None
+        raise RuleError(path, (mark.line + 1) if mark else 1, f"YAML syntax: {_one_line(exc.problem or exc)}") from None
     except yaml.YAMLError as exc:
-        raise RuleError(path, 1, f"YAML: {exc}") from None
+        raise RuleError(path, 1, f"YAML: {_one_line(exc)}") from None

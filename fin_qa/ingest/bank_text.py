@@ -7,15 +7,18 @@ several rows may share a line. The header says how many value columns there are 
 the ways to read exactly that many thousands-grouped numbers (with an optional 附注 number in front).
 When more than one reading is possible the one where consolidated and parent columns agree wins; a row
 still ambiguous after that gets no value (never a guessed one) and is reported as a warning.
+A "-" in front of a label is a sub-item bullet ("-公司贷款和垫款"): it is not part of the item's name.
+The rows become facts in statement_model (shared with the positioned-table parser, statements.py).
 """
 from __future__ import annotations
 
 import re
 from decimal import Decimal
 
-from ..items import ItemTable, normalize_label
-from ..numbers import decimal_str, find_unit, to_yuan
+from ..catalog.items import ItemTable, normalize_label
+from ..numbers import find_unit
 from .pages import Document
+from .statement_model import Statement, StatementRow, build_statement
 
 _YEAR = re.compile(r"(\d{4})年")
 _HEADER_END = re.compile(r"(?:合并|银行|本行|公司|母公司){2,}|(?:\d{1,2}月\d{1,2}日)+|(?:\d{4}年度?)+")
@@ -61,7 +64,10 @@ def _value_prefixes(s: str, i: int) -> list[tuple[Decimal | None, int]]:
     return out
 
 
-def _splits(s: str, i: int, n: int, acc: list, out: list) -> None:
+_Reading = tuple[list[Decimal | None], int]  # values, end
+
+
+def _splits(s: str, i: int, n: int, acc: list[Decimal | None], out: list[_Reading]) -> None:
     if len(out) >= _MAX_SPLITS:
         return
     if n == 0:
@@ -99,7 +105,7 @@ def read_values(
     Returns (values, end, note number). Note numbers run in order through a statement, so among
     equally good readings the one whose note follows last_note wins.
     """
-    cands: list[tuple[list, int, int]] = []
+    cands: list[tuple[list[Decimal | None], int, int]] = []
     starts = [(i, 0)]
     if note:
         starts = []
@@ -109,7 +115,7 @@ def read_values(
                 pm = re.match(r"\(\d{1,2}\)", s[j:])
                 starts.append((j + pm.end() if pm else j, int(s[i:i + k])))
     for st, n in starts:
-        found: list = []
+        found: list[_Reading] = []
         _splits(s, st, ncols, [], found)
         cands.extend((v, e, n) for v, e in found)
     # a reading must end at the end of the line or before a label (not in the middle of a number)
@@ -117,7 +123,7 @@ def read_values(
     if not cands:
         return None
 
-    def key(c):
+    def key(c: tuple[list[Decimal | None], int, int]) -> tuple[int, int]:
         v, e, n = c
         order = 0 if not note else (-(n - last_note) if n >= last_note else -100)
         return (_score(v, ncols, s, e), order)
@@ -128,6 +134,11 @@ def read_values(
         return None
     values, end, n = next(iter(top))
     return list(values), end, n
+
+
+def _by_period(values: list[Decimal | None]) -> dict[str, Decimal | None]:
+    """The first column is the current period, the second the previous one (the rest: parent company)."""
+    return {"current": values[0], "previous": values[1] if len(values) > 1 else None}
 
 
 def _collect_lines(doc: Document, page_no: int, title: str, max_pages: int = 6) -> list[tuple[int, str]]:
@@ -153,15 +164,16 @@ def _collect_lines(doc: Document, page_no: int, title: str, max_pages: int = 6) 
     return out
 
 
-def parse_text_statement(doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable):
-    from .statements import Statement, StatementFact, _check
-
+def parse_text_statement(
+    doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable
+) -> Statement | None:
+    """The statement titled `title` on page_no read as run-together text; None when it is not one."""
     lines = _collect_lines(doc, page_no, title)
     if not lines:
         return None
     unit = "元"
     ncols = 0
-    rows: list[tuple[str, list[Decimal | None], int]] = []
+    rows: list[StatementRow] = []
     warnings: list[str] = []
     label = ""
     last_note = 0
@@ -207,7 +219,7 @@ def parse_text_statement(doc: Document, kind: str, page_no: int, title: str, yea
                     if normalize_label(clean) in ("小计", "合计") and section:
                         clean = section  # "一、营业收入 … 小计" is the 营业收入 total
                     carried = 0
-                    rows.append((clean, values, pn))
+                    rows.append(StatementRow(clean, _by_period(values), pn))
                     label = ""
                     i = end
                     continue
@@ -226,21 +238,4 @@ def parse_text_statement(doc: Document, kind: str, page_no: int, title: str, yea
             label = ""
     if not rows:
         return None
-    st = Statement(kind, title.strip(), unit, sorted({pn for pn, _ in lines}))
-    st.warnings.extend(warnings)
-    seen: set[str] = set()
-    for raw, values, pn in rows:
-        item = table.canonical(raw) or table.canonical(raw.lstrip("-")) or normalize_label(raw.lstrip("-"))
-        if not item or item in seen:
-            continue
-        seen.add(item)
-        per_share = "每股" in item
-        for period, v in (("current", values[0]), ("previous", values[1] if len(values) > 1 else None)):
-            if v is None:
-                continue
-            value = v if per_share else to_yuan(v, unit)
-            st.facts.append(StatementFact(item, raw, period, decimal_str(value), "元/股" if per_share else "元", pn))
-    if len(seen) < 5:
-        return None
-    _check(st)
-    return st
+    return build_statement(kind, title, unit, sorted({pn for pn, _ in lines}), rows, table, warnings, bullets="-")

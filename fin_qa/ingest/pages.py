@@ -13,8 +13,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import FinQAError
+
+if TYPE_CHECKING:
+    from pdfplumber.pdf import PDF
 
 
 class IngestError(FinQAError):
@@ -106,7 +110,7 @@ def _running_key(s: str) -> str:
 def _strip_running_lines(pages: list[list[str]]) -> tuple[list[list[str]], set[str]]:
     """Remove page headers/footers: page numbers and lines repeated at the top/bottom of many pages."""
     key = _running_key
-    edge = Counter()
+    edge: Counter[str] = Counter()
     for lines in pages:
         for s in {key(x) for x in lines[:2] + lines[-2:] if x.strip()}:
             edge[s] += 1
@@ -158,7 +162,7 @@ class PdfDocument(Document):
         cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
         pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
         super().__init__(path, pages)
-        self._plumber = None
+        self._plumber: PDF | None = None
 
     def _load_rows(self, number: int) -> list[Row]:
         import pdfplumber

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from ..items import default_item_table
+from ..catalog import Catalog
 from ..store import FactRow, ReportMeta, Store
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
@@ -24,10 +24,6 @@ from .profile import extract_employees, extract_profile
 from .statements import extract_statements
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
-# 2020-01-21__江苏安靠智能输电工程科技股份有限公司__300617__安靠智电__2019年__年度报告.pdf
-# FINGLM_REPORT finds the company and year anywhere in a line (report lists); a file name must start with the date.
-FINGLM_REPORT = re.compile(r"__(?P<full>[^_]+)__(?P<code>\d{6})__(?P<short>[^_]+)__(?P<year>\d{4})年__")
-_FINGLM_NAME = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})" + FINGLM_REPORT.pattern)
 _COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年\s*(?:年度报告|年报)")
 _CODE = re.compile(r"(?:股票|证券)代码\s*[:：]?\s*(\d{6})")
 _SHORT = re.compile(r"(?:股票|证券)简称\s*[:：]?\s*([\u4e00-\u9fffA-Za-z*＊ST]{2,10})")
@@ -57,9 +53,10 @@ def sha256_of(path: Path) -> str:
     return h.hexdigest()
 
 
-def identify(doc: Document, path: Path, profile: dict[str, str]) -> ReportMeta:
-    """Company and year: from a FinGLM-style file name when there is one, else from the report."""
-    m = _FINGLM_NAME.match(path.name)
+def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalog) -> ReportMeta:
+    """Company and year: from a FinGLM-style file name when there is one (rules/report_names.yaml),
+    else from the report."""
+    m = catalog.report_names.file_name.match(path.name)
     if m:
         return ReportMeta(m.group("code"), int(m.group("year")), m.group("full"), m.group("short"), m.group("date"))
     year = None
@@ -91,33 +88,34 @@ def _num(value: str) -> float | None:
         return None
 
 
-def parse_file(path: str | Path, sha256: str | None = None) -> ParsedReport:
+def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None) -> ParsedReport:
     """Everything fin-qa reads from one report file. Raises IngestError with the reason."""
     t0 = time.perf_counter()
     path = Path(path)
     sha = sha256 or sha256_of(path)
     doc = open_document(path)
     try:
-        profile_facts = extract_profile(doc)
+        profile_facts = extract_profile(doc, catalog)
         profile = {f.item: f.value for f in profile_facts}
-        meta = identify(doc, path, profile)
+        meta = identify(doc, path, profile, catalog)
         # the report itself is the better source of names when the file name is not FinGLM's
         meta.full_name = meta.full_name or profile.get("中文名称")
         meta.short_name = meta.short_name or profile.get("股票简称") or profile.get("中文简称")
         source = doc.kind
         facts: list[FactRow] = []
         warnings: list[str] = []
-        statements = extract_statements(doc, meta.year, default_item_table())
+        statements = extract_statements(doc, meta.year, catalog.items)
         for kind, st in statements.items():
-            for f in st.facts:
-                facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, f.period, kind, f.page, source, f.raw_label))
+            for sf in st.facts:
+                facts.append(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, kind, sf.page, source,
+                                     sf.raw_label))
             warnings.extend(f"{kind}: {w}" for w in st.warnings)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
         for f in profile_facts:
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
-        for f in extract_employees(doc):
+        for f in extract_employees(doc, catalog):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         sections = build_sections(doc)
         chunks = chunk_sections(sections)
@@ -136,9 +134,23 @@ def parse_file(path: str | Path, sha256: str | None = None) -> ParsedReport:
         doc.close()
 
 
-def _parse_safely(path: str, sha256: str) -> tuple[str, ParsedReport | None, str | None]:
+# a worker process's catalog: the parent's, sent once when the worker starts (_start_worker)
+_worker_catalog: Catalog | None = None
+
+
+def _start_worker(catalog: Catalog) -> None:
+    global _worker_catalog
+    _worker_catalog = catalog
+
+
+def _parse_in_worker(path: str, sha256: str) -> tuple[str, ParsedReport | None, str | None]:
+    assert _worker_catalog is not None, "worker started without its catalog"
+    return _parse_safely(path, sha256, _worker_catalog)
+
+
+def _parse_safely(path: str, sha256: str, catalog: Catalog) -> tuple[str, ParsedReport | None, str | None]:
     try:
-        return path, parse_file(path, sha256), None
+        return path, parse_file(path, catalog, sha256), None
     except IngestError as exc:
         return path, None, str(exc)
     except MemoryError:
@@ -190,6 +202,7 @@ class Summary:
 def ingest(
     paths: Iterable[str | Path],
     store: Store,
+    catalog: Catalog,
     workers: int = 1,
     force: bool = False,
     on_progress: Callable[[Outcome], None] | None = None,
@@ -236,10 +249,11 @@ def ingest(
     try:
         if workers <= 1 or len(todo) <= 1:
             for path, sha in todo:
-                finish(*_parse_safely(path, sha))
+                finish(*_parse_safely(path, sha, catalog))
         else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(todo), os.cpu_count() or 1)) as pool:
-                futures = [pool.submit(_parse_safely, p, sha) for p, sha in todo]
+            with ProcessPoolExecutor(max_workers=min(workers, len(todo), os.cpu_count() or 1),
+                                     initializer=_start_worker, initargs=(catalog,)) as pool:
+                futures = [pool.submit(_parse_in_worker, p, sha) for p, sha in todo]
                 try:
                     for fut in as_completed(futures):
                         finish(*fut.result())

@@ -7,11 +7,10 @@ is the header of a one-row table whose values are on the next line ("股票种�
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 
-from ..items import employee_category, load_yaml_table
+from ..catalog import Catalog
 from ..numbers import decimal_str, parse_number
 from .pages import Document
 
@@ -41,9 +40,8 @@ def _label_regex(labels: list[str]) -> re.Pattern:
     return re.compile(r"(?:%s)\s*[:：]?" % "|".join(parts))
 
 
-@functools.lru_cache(maxsize=None)
-def _profile_spec():
-    data = load_yaml_table("profile.yaml")
+def _profile_spec(data: dict) -> tuple[dict[str, str | None], re.Pattern, dict]:
+    """keyword_tables/profile.yaml → (label key → field, None for ignored labels; their regex; the table)."""
     fields: dict[str, list[str]] = data.get("fields", {})
     by_label: dict[str, str | None] = {_key(l): None for l in data.get("ignored") or ()}
     for name, labels in fields.items():
@@ -52,9 +50,8 @@ def _profile_spec():
     return by_label, _label_regex(list(by_label)), data
 
 
-@functools.lru_cache(maxsize=None)
-def _employee_spec():
-    data = load_yaml_table("employees.yaml")
+def _employee_spec(data: dict) -> tuple[dict[str, tuple[str, str]], re.Pattern, dict]:
+    """keyword_tables/employees.yaml → (label key → (item, unit); their regex; the table)."""
     by_label: dict[str, tuple[str, str]] = {}
     for group, unit in (("counts", "人"), ("ratios", "%"), ("amounts", "元")):
         for name, labels in (data.get(group) or {}).items():
@@ -92,14 +89,14 @@ def _pairs(text: str, rx: re.Pattern) -> list[tuple[str, str]]:
     return out
 
 
-def extract_profile(doc: Document, max_pages: int = 25) -> list[ProfileFact]:
-    by_label, rx, spec = _profile_spec()
+def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> list[ProfileFact]:
+    by_label, rx, spec = _profile_spec(catalog.profile)
     facts: dict[str, ProfileFact] = {}
     contact_cols = spec.get("contact_columns", ["董事会秘书", "证券事务代表"])
     contact_rows = spec.get("contact_rows", {})
     started = False
     in_contact = False
-    pending_header: list[str] | None = None
+    pending_header: list[str | None] | None = None
     last: ProfileFact | None = None  # the field set by the line before (its value may wrap)
     for page in doc.pages[:max_pages]:
         for line in page.lines:
@@ -112,7 +109,8 @@ def extract_profile(doc: Document, max_pages: int = 25) -> list[ProfileFact]:
                     exact = [(cells[0].strip(), cells[1])]
             flat = _key(text)
             if not started:
-                started = bool(rx.match(text)) and by_label.get(_key(rx.match(text).group(0))) in (
+                head = rx.match(text)
+                started = head is not None and by_label.get(_key(head.group(0))) in (
                     "中文名称", "股票简称", "法定代表人")
                 if not started:
                     continue
@@ -183,8 +181,8 @@ def _first_number(text: str) -> str | None:
     return decimal_str(v) if v is not None else None
 
 
-def extract_employees(doc: Document) -> list[ProfileFact]:
-    by_label, rx, spec = _employee_spec()
+def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
+    by_label, rx, spec = _employee_spec(catalog.employees)
     blocks = {b: names for b, names in (spec.get("blocks") or {}).items()}
     facts: dict[tuple[str, str], ProfileFact] = {}
 
@@ -209,7 +207,7 @@ def extract_employees(doc: Document) -> list[ProfileFact]:
                 if m and not re.search(r"类别|人数|数量", m.group(1)):
                     v = _first_number(m.group(2))
                     if v is not None:
-                        add(employee_category(_key(m.group(1))), v, "人", block, page.number, m.group(1))
+                        add(catalog.employee_category(_key(m.group(1))), v, "人", block, page.number, m.group(1))
                     continue
                 if re.search(r"类别|人数|数量", flat):
                     continue
@@ -252,7 +250,9 @@ def _first_prose_match(doc: Document, patterns: list[str]) -> tuple[str, int, st
         for line in page.lines:
             for p in patterns:
                 m = re.search(p, line.text)
-                v = parse_number(m.group(1)) if m else None
+                if m is None:
+                    continue
+                v = parse_number(m.group(1))
                 if v is not None:
                     return decimal_str(v), page.number, m.group(0)
     return None

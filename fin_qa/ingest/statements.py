@@ -15,17 +15,22 @@ What real reports bring, and where it is handled:
 - labels wrapped over two lines, with the numbers on the first, the second or a line of their own
   (_merge_wrapped).
 - the statement runs over pages until the next statement title or the signature line.
+- a title whose rows are not positioned tables (numbers run together in text) goes to bank_text.
+Rows → facts (item names via the ItemTable, 元, the first row of an item) and the cross-footing checks
+are statement_model's, shared with bank_text.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
 
-from ..items import ItemTable, default_item_table, normalize_label
-from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
+from ..catalog.items import ItemTable, normalize_label
+from ..numbers import find_unit, is_empty_marker, parse_number
 from .bank_text import parse_text_statement
 from .pages import Document, Row
+from .statement_model import Statement, StatementRow, build_statement
 
 STATEMENT_KINDS = ("资产负债表", "利润表", "现金流量表")
 
@@ -55,32 +60,6 @@ _NOTE = re.compile(
     r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
 )
 _SECTION_ROW = re.compile(r"[:：]$")
-
-
-@dataclass
-class StatementFact:
-    item: str
-    raw_label: str
-    period: str  # current | previous
-    value: str  # decimal string, in 元 (元/股 for per-share items)
-    unit: str
-    page: int
-
-
-@dataclass
-class Statement:
-    kind: str  # 资产负债表 | 利润表 | 现金流量表
-    title: str
-    unit: str
-    pages: list[int]
-    facts: list[StatementFact] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    def value(self, item: str, period: str = "current") -> Decimal | None:
-        for f in self.facts:
-            if f.item == item and f.period == period:
-                return Decimal(f.value)
-        return None
 
 
 def _clean_title(text: str) -> str:
@@ -166,23 +145,11 @@ def parse_header(row: Row, year: int | None) -> list[Column] | None:
 # ------------------------------------------------------------------------------------- rows
 
 
-@dataclass
-class _Rec:
-    label: str
-    values: dict[str, Decimal | None]
-    page: int
-    raw_cells: list[str]
-
-    @property
-    def has_values(self) -> bool:
-        return any(v is not None for v in self.values.values())
-
-
 def _nearest(cols: list[Column], x: float) -> Column:
     return min(cols, key=lambda c: abs(c.xc - x))
 
 
-def _parse_row(row: Row, cols: list[Column]) -> _Rec:
+def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
     value_cols = [c for c in cols if c.kind in ("current", "previous", "note", "adjust", "other")]
     first_value_x = min(c.xc for c in value_cols)
     has_note_col = any(c.kind == "note" for c in cols)
@@ -211,14 +178,14 @@ def _parse_row(row: Row, cols: list[Column]) -> _Rec:
         seen_value = True
         if col.kind in ("current", "previous") and col.kind not in values:
             values[col.kind] = num
-    return _Rec("".join(label_parts).strip(), values, row.page, [c.text for c in row.cells])
+    return StatementRow("".join(label_parts).strip(), values, row.page)
 
 
 def _balanced(s: str) -> bool:
     return s.count("(") + s.count("（") <= s.count(")") + s.count("）")
 
 
-def _continues(prev: _Rec, cur: _Rec, known) -> bool:
+def _continues(prev: StatementRow, cur: StatementRow, known: Callable[[str], bool]) -> bool:
     """Is cur's label the wrapped second line of prev's label?"""
     if not prev.label or not cur.label or _SECTION_ROW.search(prev.label):
         return False
@@ -238,11 +205,11 @@ def _continues(prev: _Rec, cur: _Rec, known) -> bool:
     return len(normalize_label(cur.label)) <= 5 and not cur.label.endswith(("：", ":"))
 
 
-def _merge_wrapped(recs: list[_Rec], table: ItemTable) -> list[_Rec]:
+def _merge_wrapped(recs: list[StatementRow], table: ItemTable) -> list[StatementRow]:
     def known(label: str) -> bool:
         return table.canonical(label) is not None
 
-    out: list[_Rec] = []
+    out: list[StatementRow] = []
     pending: dict[str, Decimal | None] | None = None
     for r in recs:
         if not r.label:
@@ -300,7 +267,7 @@ def parse_statement_at(
         for line in first_page.lines:  # "财务附注中报表的单位为：元" above the title counts
             unit = unit or find_unit(line.text)
     cols: list[Column] | None = None
-    recs: list[_Rec] = []
+    recs: list[StatementRow] = []
     pages: list[int] = []
     unit_near_title: str | None = None
     last_page = max(p.number for p in doc.pages)
@@ -331,47 +298,17 @@ def parse_statement_at(
     if cols is None:
         return None
     unit = unit_near_title or unit or "元"
-    st = Statement(kind, title.strip(), unit, pages)
-    seen: set[str] = set()
-    for r in _merge_wrapped(recs, table):
-        if not r.has_values or _SECTION_ROW.search(r.label):
-            continue
-        item = table.canonical(r.label) or normalize_label(r.label)
-        if not item or item in seen or parse_number(item) is not None:
-            continue
-        seen.add(item)
-        per_share = "每股" in item
-        for period in ("current", "previous"):
-            v = r.values.get(period)
-            if v is None:
-                continue
-            value = v if per_share else to_yuan(v, unit)
-            st.facts.append(
-                StatementFact(item, r.label, period, decimal_str(value), "元/股" if per_share else "元", r.page)
-            )
-    if len(seen) < 5:
-        return None
-    _check(st)
-    return st
+    # rows without values (section headings such as "流动资产：", labels whose values never came) name nothing
+    merged = [r for r in _merge_wrapped(recs, table) if r.has_values and not _SECTION_ROW.search(r.label)]
+    return build_statement(kind, title, unit, pages, merged, table)
 
 
-def _check(st: Statement) -> None:
-    """Cross-footing checks; a mismatch is a warning (the facts are kept, the user is told)."""
-    if st.kind == "资产负债表":
-        a, le = st.value("资产总计"), st.value("负债和所有者权益总计")
-        if a is not None and le is not None and abs(a - le) > max(Decimal(1), abs(a) * Decimal("0.0001")):
-            st.warnings.append(f"资产总计 {a} ≠ 负债和所有者权益总计 {le}")
-        if a is None:
-            st.warnings.append("资产总计 not found")
-    elif st.kind == "利润表" and st.value("净利润") is None:
-        st.warnings.append("净利润 not found")
-    elif st.kind == "现金流量表" and st.value("经营活动产生的现金流量净额") is None:
-        st.warnings.append("经营活动产生的现金流量净额 not found")
+def extract_statements(doc: Document, year: int | None, table: ItemTable) -> dict[str, Statement]:
+    """The consolidated statements of a report (a report without subsidiaries: its only statements).
 
-
-def extract_statements(doc: Document, year: int | None, table: ItemTable | None = None) -> dict[str, Statement]:
-    """The consolidated statements of a report (a report without subsidiaries: its only statements)."""
-    table = table or default_item_table()
+    table names the items (keyword_tables/items.yaml); a positioned-table parse that fails is retried
+    as run-together text (bank_text).
+    """
     found: dict[str, Statement] = {}
     for kind in STATEMENT_KINDS:
         for consolidated in (True, False):

@@ -14,10 +14,10 @@ from pathlib import Path
 import pandas as pd
 
 from .. import FinQAError
-from ..items import load_yaml_table
+from ..catalog import Catalog
+from ..catalog.vocabulary import Vocabulary
 from ..numbers import decimal_str, parse_number
 from ..store import FactRow, ReportMeta, Store
-from ..understand.keywords import default_vocabulary
 
 KEY_COLUMNS = {
     "stock_code": ("股票代码", "证券代码", "stock_code", "代码"),
@@ -30,9 +30,8 @@ _NUMERIC_TEXT = re.compile(r"[-+]?[\d,]+(?:\.\d+)?(?:元|人|%)?")
 IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
 
 
-def map_column(name: str) -> tuple[str, str | None, str | None]:
+def map_column(name: str, vocab: Vocabulary) -> tuple[str, str | None, str | None]:
     """(canonical item, statement, unit) of a column name; an unknown column keeps its own name."""
-    vocab = default_vocabulary()
     item = vocab.canonical(str(name))
     if item is None:
         return str(name).strip(), None, None
@@ -70,9 +69,9 @@ def _value(v) -> tuple[str, float | None] | None:
         return None
     # a number written as text, with or without its unit ("12338146.84元", "1,406人")
     if _NUMERIC_TEXT.fullmatch(s) and not re.match(r"0\d", s):  # 0-led digits are codes, not numbers
-        d = parse_number(s.rstrip("元人%"))
-        if d is not None:
-            return decimal_str(d), float(d)
+        num = parse_number(s.rstrip("元人%"))
+        if num is not None:
+            return decimal_str(num), float(num)
     return s, None
 
 
@@ -87,7 +86,7 @@ def read_table(path: Path) -> pd.DataFrame:
     raise FinQAError(f"{path}: unsupported table type {path.suffix} (expected .xlsx or .csv)")
 
 
-def import_table(path: str | Path, store: Store) -> tuple[int, int]:
+def import_table(path: str | Path, store: Store, catalog: Catalog) -> tuple[int, int]:
     """Import one table file; returns (reports, facts)."""
     path = Path(path)
     if not path.is_file():
@@ -108,8 +107,8 @@ def import_table(path: str | Path, store: Store) -> tuple[int, int]:
     # the key columns, and a second spelling of a key column (年份 beside 报告年份, 证券代码 beside 股票代码) is not an item
     dup = {cols[n] for names in KEY_COLUMNS.values() for n in names if n in cols}
     item_cols = [c for c in df.columns if c not in dup and str(c).strip() not in IGNORED]
-    mapped = {c: map_column(str(c)) for c in item_cols}
-    zero_missing = set(load_yaml_table("employees.yaml").get("zero_is_missing") or ())
+    mapped = {c: map_column(str(c), catalog.vocabulary) for c in item_cols}
+    zero_missing = set(catalog.employees.get("zero_is_missing") or ())
     rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
     records = df.to_dict("records")
     for rec in records:
@@ -135,5 +134,5 @@ def import_table(path: str | Path, store: Store) -> tuple[int, int]:
             if got[1] == 0 and item in zero_missing:
                 continue
             entry[1].append(FactRow(item, got[0], got[1], unit, "current", statement, None, "", str(c)))
-    n = store.write_import(f"import:{path.name}", list(rows.values()))
-    return len(rows), n
+    facts = store.write_import(f"import:{path.name}", list(rows.values()))
+    return len(rows), facts

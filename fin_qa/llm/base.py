@@ -7,6 +7,9 @@ from .. import FinQAError
 
 History = Sequence[tuple[str, str]]
 
+# how to get the llm extra, for error messages (an installed package, or a clone of the repository)
+INSTALL_HINT = "pip install 'fin-qa[llm]' (from a clone: pip install -e '.[llm]')"
+
 
 class LLMError(FinQAError):
     """A chat model that cannot be loaded or run (missing package, bad path, out of memory)."""

@@ -12,16 +12,19 @@ from typing import Sequence
 
 from .base import ChatModel, History
 
+Request = tuple[str, History, int | None]                   # prompt, history, max_new_tokens
+Key = tuple[str, tuple[tuple[str, ...], ...], int | None]    # a request, hashable
 
-def _key(prompt: str, history: History, max_new_tokens: int | None):
+
+def _key(prompt: str, history: History, max_new_tokens: int | None) -> Key:
     return prompt, tuple(tuple(t) for t in history), max_new_tokens
 
 
 class RecordingChat:
     name = "recorder"
 
-    def __init__(self):
-        self.requests: list[tuple[str, History, int | None]] = []
+    def __init__(self) -> None:
+        self.requests: list[Request] = []
 
     def chat(self, prompt: str, history: History = (), max_new_tokens: int | None = None) -> str:
         self.requests.append((prompt, history, max_new_tokens))
@@ -32,10 +35,10 @@ class RecordingChat:
 
 
 class CachedChat:
-    def __init__(self, model: ChatModel, limit: int = 4096):
+    def __init__(self, model: ChatModel, limit: int = 4096) -> None:
         self.model = model
         self.name = model.name
-        self.cache: dict = {}
+        self.cache: dict[Key, str] = {}
         self.limit = limit
 
     def chat(self, prompt: str, history: History = (), max_new_tokens: int | None = None) -> str:
@@ -47,11 +50,11 @@ class CachedChat:
     def chat_batch(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None = None) -> list[str]:
         return [self.chat(p, h, max_new_tokens) for p, h in requests]
 
-    def fill(self, requests: list[tuple[str, History, int | None]]) -> int:
+    def fill(self, requests: list[Request]) -> int:
         """Generate these requests in batches (grouped by their token budget) into the cache."""
         if len(self.cache) > self.limit:
             self.cache.clear()
-        todo = {}
+        todo: dict[int | None, dict[Key, tuple[str, History]]] = {}
         for p, h, n in requests:
             k = _key(p, h, n)
             if k not in self.cache:

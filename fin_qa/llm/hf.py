@@ -12,18 +12,20 @@ import hashlib
 import os
 import shutil
 from pathlib import Path
-from typing import Sequence
+from types import ModuleType
+from typing import Any, Sequence, cast
 
-from .base import History, LLMError
-from .config import LLMConfig, default_llm_config
+from ..catalog.llm_config import LLMConfig
+from .base import INSTALL_HINT, History, LLMError
+from .cache import cache_dir
 
 
-def _torch():
+def _torch() -> ModuleType:
     try:
         import torch
         import transformers  # noqa: F401
     except ImportError:
-        raise LLMError("the chat model needs torch and transformers: pip install 'fin-qa[llm]'") from None
+        raise LLMError(f"the chat model needs torch and transformers: {INSTALL_HINT}") from None
     return torch
 
 
@@ -46,7 +48,7 @@ def convert_gguf(gguf: Path, target: Path) -> Path:
         tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
         # the weights are plain float32 tensors now; the loader still marks the model as GGUF-quantised
-        model.hf_quantizer = None
+        setattr(model, "hf_quantizer", None)   # not a declared attribute of the model class
         if hasattr(model.config, "quantization_config"):
             del model.config.quantization_config
         model.save_pretrained(tmp)
@@ -63,16 +65,14 @@ def convert_gguf(gguf: Path, target: Path) -> Path:
 
 
 class TransformersChat:
-    def __init__(self, path: str | os.PathLike, device: str = "auto", batch_size: int | None = None,
-                 threads: int | None = None, config: LLMConfig | None = None, cache: Path | None = None):
+    def __init__(self, path: str | os.PathLike[str], config: LLMConfig, device: str = "auto",
+                 batch_size: int | None = None, threads: int | None = None, cache: Path | None = None) -> None:
         torch = _torch()
         from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
 
-        self.config = config or default_llm_config()
+        self.config = config  # rules/llm.yaml, from the catalog
         path = Path(path)
         if path.is_file() and path.suffix.lower() == ".gguf":
-            from .default import cache_dir
-
             path = convert_gguf(path, gguf_cache_dir(path, cache or cache_dir()))
         if not (path / "config.json").is_file():
             raise LLMError(f"no model at {path}: give a folder with config.json (transformers) or a .gguf file")
@@ -95,7 +95,9 @@ class TransformersChat:
         trust = self.family.trust_remote_code
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust)
-            self.model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, trust_remote_code=trust).to(device)
+            model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, trust_remote_code=trust)
+            # PreTrainedModel.to is wrapped by a decorator whose stub does not bind self
+            self.model = model.to(device)  # type: ignore[arg-type]
         except (OSError, ValueError, RuntimeError) as exc:
             raise LLMError(f"cannot load the chat model at {path}: {exc}") from None
         self.model.eval()
@@ -118,11 +120,12 @@ class TransformersChat:
     def render(self, prompt: str, history: History = ()) -> str:
         """The text the model is given (chat template or plain turns)."""
         if self.format == "chat_template":
-            messages = []
+            messages: list[dict[str, str]] = []
             for u, a in history:
                 messages += [{"role": "user", "content": u}, {"role": "assistant", "content": a}]
             messages.append({"role": "user", "content": prompt})
-            return self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True)
+            # tokenize=False: the rendered text
+            return cast(str, self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=True))
         return self.config.plain_text(prompt, history)
 
     def _cut(self, text: str) -> str:
@@ -154,7 +157,7 @@ class TransformersChat:
             enc = self.tokenizer(texts, return_tensors="pt", padding=True, truncation=True,
                                  max_length=self.config.max_input_tokens, add_special_tokens=self.format == "plain")
             enc = {k: v.to(self.device) for k, v in enc.items()}
-            kwargs = {}
+            kwargs: dict[str, Any] = {}
             if self.format == "plain" and self.config.stop:
                 kwargs = {"stop_strings": list(self.config.stop), "tokenizer": self.tokenizer}
             try:
@@ -168,5 +171,6 @@ class TransformersChat:
             for row in gen:
                 tail = row[width:]
                 self.generated_tokens += int((tail != self.tokenizer.pad_token_id).sum())
-                out.append(self._cut(self.tokenizer.decode(tail, skip_special_tokens=True)))
+                text = cast(str, self.tokenizer.decode(tail, skip_special_tokens=True))   # one sequence: a str
+                out.append(self._cut(text))
         return out

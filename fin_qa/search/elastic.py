@@ -1,6 +1,6 @@
 """The scale-out backend: Elasticsearch (client and server of the same major version, 9.x).
 
-The index body is es_mappings/chunks.json: `heading` and `body` hold the tokens of tokenize.py and use
+The index body is es_mappings/chunks.json: `heading` and `body` hold the tokens of fin_qa/tokenize.py and use
 the built-in whitespace analyzer, so no analysis plugin (IK) is needed and the tokens are the ones the
 embedded backend indexes. One shard, so BM25's document frequencies are index-wide, as in FTS5.
 The query has the same clauses as the embedded one: report filter; should = text tokens (body, heading
@@ -10,41 +10,29 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator
 
-from ..config import es_mappings_dir
 from .base import ChunkDoc, Filters, Hit, SearchError, SearchQuery
-from .tokenize import analyze, tokens
+from ..tokenize import analyze, tokens
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_INDEX = "fin-qa-chunks"
 
 
-def mapping_path():
-    return es_mappings_dir() / "chunks.json"
-
-
-def load_mapping() -> dict:
-    path = mapping_path()
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SearchError(f"cannot read the Elasticsearch index body {path}: {exc}") from None
-
-
 class ElasticsearchBackend:
     name = "elasticsearch"
 
-    def __init__(self, url: str | None = None, index: str | None = None, heading_weight: float = 4.0,
+    def __init__(self, mapping: dict, url: str | None = None, index: str | None = None, heading_weight: float = 4.0,
                  phrase_boost: float = 2.0, title_boost: float = 6.0, batch: int = 500, retries: int = 5):
         try:
             from elasticsearch import Elasticsearch
         except ImportError:
-            raise SearchError("the Elasticsearch backend needs the `elasticsearch` package: pip install 'fin-qa[es]'") from None
+            raise SearchError("the Elasticsearch backend needs the `elasticsearch` package: pip install 'fin-qa[es]' (from a clone: pip install -e '.[es]')") from None
         self.url = url or os.environ.get("FIN_QA_ES_URL") or DEFAULT_URL
         self.index_name = index or os.environ.get("FIN_QA_ES_INDEX") or DEFAULT_INDEX
         self.heading_weight, self.phrase_boost, self.title_boost = heading_weight, phrase_boost, title_boost
         self.batch, self.retries = batch, retries
+        self.mapping = mapping  # the index body (es_mappings/chunks.json, from the catalog)
         self.es = Elasticsearch(self.url, request_timeout=30, retry_on_timeout=True, max_retries=3)
 
     # ---------------------------------------------------------------------------------- errors
@@ -85,7 +73,7 @@ class ElasticsearchBackend:
             self._call("deleting the index", self.es.indices.delete, index=self.index_name)
             exists = False
         if not exists:
-            body = load_mapping()
+            body = self.mapping
             self._call("creating the index", self.es.indices.create, index=self.index_name, **body)
 
     def delete(self, report_keys: list[str]) -> None:
@@ -124,7 +112,8 @@ class ElasticsearchBackend:
         from elasticsearch import ApiError, TransportError, helpers
 
         self.ensure_index()
-        n, failed = 0, []
+        n = 0
+        failed: list[dict[str, Any]] = []   # streaming_bulk's item: {op type: response}
         try:
             for ok, item in helpers.streaming_bulk(self.es, self._actions(chunks), chunk_size=self.batch,
                                                    max_retries=self.retries, initial_backoff=1, max_backoff=30,
@@ -136,7 +125,7 @@ class ElasticsearchBackend:
         except (ApiError, TransportError) as exc:
             raise self._fail(exc, "bulk indexing") from None
         if failed:
-            first = next(iter(failed[0].values()), {})
+            first: dict[str, Any] = next(iter(failed[0].values()), {})
             raise SearchError(f"Elasticsearch rejected {len(failed)} chunk(s) of {n + len(failed)}: "
                               f"{json.dumps(first.get('error'), ensure_ascii=False)[:300]}")
         self._call("refreshing the index", self.es.indices.refresh, index=self.index_name)

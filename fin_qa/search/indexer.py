@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..store import Store
-from .base import SearchBackend
+from .base import ChunkDoc, SearchBackend
 
 
 @dataclass
@@ -35,12 +35,12 @@ def sync(store: Store, backend: SearchBackend, report_keys: list[str] | None = N
         for i in range(0, len(keys), 500):
             backend.delete(keys[i:i + 500])
 
-    def docs():
+    def docs() -> Iterator[ChunkDoc]:
         for key in keys:
             n = 0
-            for d in store.chunk_docs([key]):
+            for rec in store.chunk_records([key]):
                 n += 1
-                yield d
+                yield ChunkDoc(*rec)
             if on_report:
                 on_report(key, n)
 

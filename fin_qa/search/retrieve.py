@@ -16,75 +16,26 @@
 """
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..config import rules_dir
-from ..rules import RuleError, line_of, load_rules_yaml
+from ..catalog import Catalog
+from ..catalog.search_config import SearchConfig
+from ..catalog.topics import Topic, TopicTable, title_key
 from ..store import Store
 from .base import Filters, Hit, SearchBackend, SearchError, SearchQuery
-from .tokenize import tokens
-from .topics import Topic, TopicTable, default_topics, title_key
+from ..tokenize import tokens
 
 BACKENDS = ("sqlite", "elasticsearch")
 NOT_APPLICABLE = re.compile(r"^[\s□√■☑适用不]*$")  # a "□适用 √不适用" line and nothing else
 
 
-@dataclass
-class SearchConfig:
-    heading_weight: float = 4.0
-    phrase_boost: float = 2.0
-    title_boost: float = 6.0
-    candidates: int = 40
-    title_bonus: float = 1.0
-    heading_bonus: float = 0.5
-    empty_penalty: float = 0.5
-    statements_penalty: float = 0.5
-    section_chars: int = 3000
-    excerpt_chars: int = 360
-    filler: list[re.Pattern] = field(default_factory=list)
-
-
-def load_search_config(path=None) -> SearchConfig:
-    path = path or rules_dir() / "search.yaml"
-    data = load_rules_yaml(path)
-    if not isinstance(data, dict):
-        raise RuleError(path, 1, "expected a mapping of search settings")
-    cfg = SearchConfig()
-    lines = getattr(data, "key_lines", {})
-    for key, value in data.items():
-        line = lines.get(key, 1)
-        if key == "filler":
-            if not isinstance(value, list):
-                raise RuleError(path, line, "filler must be a list of regexes")
-            for p in value:
-                try:
-                    cfg.filler.append(re.compile(str(p)))
-                except re.error as exc:
-                    raise RuleError(path, line_of(value, line), f"filler: bad regex {p!r}: {exc}") from None
-            continue
-        if not hasattr(cfg, key):
-            raise RuleError(path, line, f"unknown setting {key!r}")
-        want = type(getattr(cfg, key))
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (want is int and value != int(value)):
-            raise RuleError(path, line, f"{key} must be a {'whole ' if want is int else ''}non-negative number")
-        setattr(cfg, key, want(value))
-    if cfg.candidates < 1 or cfg.section_chars < 200 or cfg.excerpt_chars < 50:
-        raise RuleError(path, 1, "candidates must be ≥ 1, section_chars ≥ 200 and excerpt_chars ≥ 50")
-    return cfg
-
-
-@functools.lru_cache(maxsize=None)
-def default_search_config() -> SearchConfig:
-    return load_search_config()
-
-
-def make_backend(name: str | None, store: Store, config: SearchConfig | None = None) -> SearchBackend:
+def make_backend(name: str | None, store: Store, catalog: Catalog) -> SearchBackend:
     """`sqlite` (default) or `elasticsearch`; the name comes from --search, else FIN_QA_SEARCH."""
-    cfg = config or default_search_config()
+    cfg = catalog.search
     name = (name or os.environ.get("FIN_QA_SEARCH") or "sqlite").strip().lower()
     if name in ("sqlite", "fts5", "embedded"):
         from .sqlite_fts import SqliteFtsBackend
@@ -93,8 +44,8 @@ def make_backend(name: str | None, store: Store, config: SearchConfig | None = N
     if name in ("elasticsearch", "es"):
         from .elastic import ElasticsearchBackend
 
-        return ElasticsearchBackend(heading_weight=cfg.heading_weight, phrase_boost=cfg.phrase_boost,
-                                    title_boost=cfg.title_boost)
+        return ElasticsearchBackend(catalog.es_mappings["chunks"], heading_weight=cfg.heading_weight,
+                                    phrase_boost=cfg.phrase_boost, title_boost=cfg.title_boost)
     raise SearchError(f"unknown search backend {name!r}: use one of {', '.join(BACKENDS)}")
 
 
@@ -154,16 +105,12 @@ class _Report:
     secs: dict[int, _Section] = field(default_factory=dict)  # the sections met so far (with their ancestors)
 
 
-_SECTION_COLS = "s.id, s.parent_id, s.title, s.path, length(s.text), s.page_start"
-
-
 class Retriever:
-    def __init__(self, store: Store, backend: SearchBackend | None = None, topics: TopicTable | None = None,
-                 config: SearchConfig | None = None):
+    def __init__(self, store: Store, backend: SearchBackend, topics: TopicTable, config: SearchConfig):
         self.store = store
-        self.config = config or default_search_config()
-        self.backend = backend or make_backend(None, store, self.config)
-        self.topics = topics or default_topics()
+        self.config = config
+        self.backend = backend
+        self.topics = topics
         self._reports: dict[str, _Report] = {}
 
     # --------------------------------------------------------------------------- the query
@@ -173,9 +120,12 @@ class Retriever:
             text = rx.sub(" ", text)
         return re.sub(r"\s+", " ", text).strip()
 
-    def query(self, text: str, keywords: list[str] = ()) -> tuple[SearchQuery, list[Topic]]:
-        """The query for a question (company and year already masked out) and the topics it names."""
-        found = self.topics.find(text)
+    def query(self, text: str, keywords: Sequence[str] = (),
+              found: list[tuple[Topic, str]] | None = None) -> tuple[SearchQuery, list[Topic]]:
+        """The query for a question (company and year already masked out) and the topics it names
+        (`found`: the topics its Understanding named, with the word naming each; else found in text)."""
+        if found is None:
+            found = self.topics.find(text)
         topics = [t for t, _ in found]
         phrases = list(dict.fromkeys([w for _, w in found] + [k for k in keywords if k]))
         titles = list(dict.fromkeys(a for t in topics for a in t.titles))
@@ -186,49 +136,40 @@ class Retriever:
     def _report(self, key: str) -> _Report:
         rep = self._reports.get(key)
         if rep is None:
-            row = self.store.db.execute("SELECT id FROM reports WHERE key=?", (key,)).fetchone()
-            if row is None:
+            rid = self.store.report_id(key)
+            if rid is None:
                 raise SearchError(f"the search index names report {key}, which this store does not have: "
                                   f"rebuild the index with `fin-qa index`")
-            stmt = self.store.db.execute(
-                "SELECT MIN(page) FROM facts WHERE report_id=? AND statement='资产负债表' AND source IN ('pdf','txt')",
-                (row[0],)).fetchone()[0]
+            stmt = self.store.balance_sheet_page(rid)
             if len(self._reports) >= 512:
                 self._reports.clear()
-            rep = self._reports[key] = _Report(row[0], stmt)
+            rep = self._reports[key] = _Report(rid, stmt)
         return rep
 
-    def _load(self, rep: _Report, ids: list[int]) -> None:
+    def _load(self, rep: _Report, ids: list[int | None]) -> None:
         """These sections and all their ancestors (only the ones not loaded yet)."""
         todo = [i for i in dict.fromkeys(ids) if i is not None and i not in rep.secs]
         if not todo:
             return
-        marks = ",".join("?" * len(todo))
-        # the parent is read by a correlated lookup: a join in the recursive step makes SQLite build a
-        # Bloom filter over every section of the store at each step (30 ms instead of 0.6 ms at 200 reports)
-        rows = self.store.db.execute(
-            f"WITH RECURSIVE up(id) AS (SELECT id FROM sections WHERE id IN ({marks}) UNION "
-            f"SELECT (SELECT parent_id FROM sections WHERE id = up.id) FROM up WHERE up.id IS NOT NULL) "
-            f"SELECT {_SECTION_COLS} FROM up JOIN sections s ON s.id = up.id", todo).fetchall()
-        for sid, parent, title, path, n, page in rows:
+        for sid, parent, title, path, n, page in self.store.section_ancestors(todo):
             rep.secs[sid] = _Section(sid, parent, title or "", path, n or 0, page)
 
     def _target(self, rep: _Report, hit: Hit, topics: list[Topic], qtokens: set[str],
-                ptokens: set[str] = frozenset()) -> tuple[int | None, float]:
+                ptokens: frozenset[str] | set[str] = frozenset()) -> tuple[int | None, float]:
         """The section a hit is widened to, and how well a topic title led there (0: not by a title).
 
         Of the sections on the hit's path from the widest one whose title is a topic alias down to the
         hit's own, the one whose title shares most tokens with the question (the widest on a tie):
         "信用风险" stops at 7.4.3信用风险 rather than 7.4 风险管理; "社会责任情况" stays at the chapter."""
         secs = rep.secs
-        sec = secs.get(hit.section_id)
+        sec = secs.get(hit.section_id) if hit.section_id is not None else None
         if sec is None:
             return hit.section_id, 0.0
-        chain = []
-        s = sec
+        chain: list[_Section] = []
+        s: _Section | None = sec
         while s is not None:
             chain.append(s)
-            s = secs.get(s.parent)
+            s = secs.get(s.parent) if s.parent is not None else None
         chain.reverse()  # widest first
         first = next((i for i, s in enumerate(chain) if s.title and any(t.title_match(s.title) for t in topics)), None)
         if first is not None:
@@ -251,19 +192,11 @@ class Retriever:
             return sec.parent, 0.0  # a line or two: its parent (not a whole chapter) is the section
         return sec.id, 0.0
 
-    def _subtree(self, sid: int) -> list[int]:
-        return [r[0] for r in self.store.db.execute(
-            "WITH RECURSIVE down(id) AS (SELECT ? UNION ALL SELECT s.id FROM sections s JOIN down ON s.parent_id = down.id)"
-            " SELECT id FROM down", (sid,))]
-
     def _pieces(self, rep: _Report, sid: int | None, best: Hit) -> list[Piece]:
         rid = rep.id
-        ids = self._subtree(sid) if sid in rep.secs else [best.section_id]
-        marks = ",".join("?" * len(ids))
-        rows = self.store.db.execute(
-            f"SELECT id, path, text, page_start, page_end FROM chunks WHERE report_id=? AND section_id IN ({marks})"
-            " ORDER BY id", (rid, *ids)).fetchall()
-        pieces = [Piece(r[0], json.loads(r[1]) if r[1] else [], r[2], r[3], r[4]) for r in rows]
+        ids: list[int | None] = list(self.store.section_subtree(sid)) if sid is not None and sid in rep.secs \
+            else [best.section_id]
+        pieces = [Piece(c.id, c.path, c.text, c.page_start, c.page_end) for c in self.store.section_chunks(rid, ids)]
         if not any(p.chunk_id == best.chunk_id for p in pieces):  # the store moved on since indexing
             pieces.append(Piece(best.chunk_id, best.path, best.text, best.page_start, best.page_end))
         limit = self.config.section_chars
@@ -275,7 +208,8 @@ class Retriever:
         while start < i and span > limit:
             span -= len(pieces[start].text)
             start += 1
-        out, total = [], 0
+        out: list[Piece] = []
+        total = 0
         for p in pieces[start:]:
             if out and total + len(p.text) > limit:
                 break

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from thefuzz import fuzz
 
+from ..catalog.normalize import normalize_question
 from ..numbers import cn_number
+from ..store import Report
 
-_WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
-                        "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "～": "~"})
-_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
-
-
-def normalize_question(text: str) -> str:
-    """Half-width brackets and digits, no spaces: the form every matcher sees."""
-    return text.translate(_WIDTH).translate(_DIGITS).strip()
 
 
 @dataclass(frozen=True)
@@ -63,22 +58,21 @@ def _variants(name: str, kind: str) -> set[str]:
 
 
 class CompanyIndex:
-    """Names → companies. Built from the store's reports (each a dict with stock_code/full_name/short_name)."""
+    """Names → companies. Built from the store's reports (stock code, full and short names, company key)."""
 
-    def __init__(self, reports: list[dict], fuzzy_threshold: int = 80):
+    def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80):
         self.fuzzy_threshold = fuzzy_threshold
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
-        for r in sorted(reports, key=lambda r: r.get("year") or 0):
-            key = r.get("stock_code") or f"name:{r.get('full_name') or r.get('short_name')}"
-            self.companies[key] = Company(key, r.get("full_name"), r.get("short_name"), r.get("stock_code"))
-            for kind in ("full", "short"):
-                name = r.get(f"{kind}_name")
+        for r in sorted(reports, key=lambda r: r.year or 0):
+            key = r.company
+            self.companies[key] = Company(key, r.full_name, r.short_name, r.stock_code)
+            for kind, name in (("full", r.full_name), ("short", r.short_name)):
                 if name:
                     for v in _variants(name, kind):
                         self._names[v].add(key)
-            if r.get("stock_code"):
-                self._names[r["stock_code"]].add(key)
+            if r.stock_code:
+                self._names[r.stock_code].add(key)
         self._by_head: dict[str, list[str]] = defaultdict(list)
         for name in self._names:
             self._by_head[name[:2]].append(name)
@@ -167,11 +161,11 @@ def find_years(question: str) -> Years:
     asked = max(found) if found else None
     relative: list[int] = []
     if asked is not None:
-        m = _RECENT.search(q)
-        if m:
-            n = int(cn_number(m.group(1)) or 0)
+        recent = _RECENT.search(q)
+        if recent:
+            n = int(cn_number(recent.group(1)) or 0)
             relative = list(range(asked - n + 1, asked + 1))
-            spans.append(m.span())
+            spans.append(recent.span())
         for word, delta in (("前年", -2), ("上年", -1), ("上一年", -1), ("去年", -1)):
             i = q.find(word)
             if i >= 0 and not q[max(0, i - 1):i] == "上":

@@ -58,7 +58,7 @@ class Generalizer:
 
     def match_all(self, words: list[str]) -> list[Generalized]:
         """Each word's canonical item/formula, once each, in order; words below the threshold dropped."""
-        out = []
+        out: list[Generalized] = []
         for w in words:
             g = self.match(w)
             if g and all(o.name != g.name for o in out):

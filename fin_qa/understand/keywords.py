@@ -9,69 +9,11 @@ phrases, so one pass finds the leftmost-longest phrases ("营业收入增长率"
 """
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from ..items import default_item_table, employee_categories, load_yaml_table, normalize_label
-from .entities import normalize_question
-
-
-@dataclass(frozen=True)
-class ItemInfo:
-    name: str
-    kind: str            # amount | per_share | count | percent | text
-    statement: str | None
-    unit: str | None
-
-
-@dataclass
-class Vocabulary:
-    items: dict[str, ItemInfo] = field(default_factory=dict)
-    labels: dict[str, str] = field(default_factory=dict)       # phrase key → canonical item
-
-    def add(self, info: ItemInfo, labels) -> None:
-        self.items.setdefault(info.name, info)
-        for label in (info.name, *labels):
-            for key in {phrase_key(label), phrase_key(normalize_label(label))}:
-                if key:
-                    self.labels.setdefault(key, info.name)
-
-    def canonical(self, label: str) -> str | None:
-        """The canonical item a label names (any synonym, with or without 的), or None."""
-        return self.labels.get(phrase_key(label)) or self.labels.get(phrase_key(normalize_label(label)))
-
-
-def phrase_key(text: str) -> str:
-    """How phrases and questions are compared: half-width, no spaces, no 的."""
-    return normalize_question(text).replace("的", "")
-
-
-@functools.lru_cache(maxsize=None)
-def default_vocabulary() -> Vocabulary:
-    vocab = Vocabulary()
-    table = default_item_table()
-    for name, item in table.items.items():
-        kind, unit = ("per_share", "元/股") if "每股" in name else ("amount", "元")
-        vocab.add(ItemInfo(name, kind, item.statement, unit), item.synonyms)
-    prof = load_yaml_table("profile.yaml")
-    for name, labels in (prof.get("fields") or {}).items():
-        vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())
-    for col in prof.get("contact_columns") or ():
-        for row in (prof.get("contact_rows") or {}).values():
-            short = "董秘" if col == "董事会秘书" else None
-            vocab.add(ItemInfo(f"{col}{row}", "text", "公司信息", None), [f"{short}{row}"] if short else [])
-    emp = load_yaml_table("employees.yaml")
-    for group, kind, unit in (("counts", "count", "人"), ("ratios", "percent", "%"), ("amounts", "amount", "元")):
-        for name, labels in (emp.get(group) or {}).items():
-            stmt = "研发投入" if name.startswith("研发") else "员工情况"
-            vocab.add(ItemInfo(name, kind, stmt, unit), labels or ())
-    cats: dict[str, tuple[str, list[str]]] = {}
-    for label, (name, block) in employee_categories().items():
-        cats.setdefault(name, (block, []))[1].append(label)
-    for name, (block, labels) in cats.items():
-        vocab.add(ItemInfo(name, "count", block, "人"), labels)
-    return vocab
+from ..catalog.normalize import phrase_key
+from ..catalog.vocabulary import Vocabulary
 
 
 # ------------------------------------------------------------------------------------ trie regex

@@ -8,51 +8,12 @@ words, so the model can only ever name an item or formula the tables know.
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ..config import rules_dir
+from ..catalog.fewshot import FewShot
+from ..jsonfix import keywords_from, parse_json_loose
 from ..llm.base import ChatModel
-from ..llm.jsonfix import keywords_from, parse_json_loose
-from ..rules import RuleError, line_of, load_rules_yaml
 from .generalize import Generalized, Generalizer
-
-
-@dataclass
-class FewShot:
-    instruction: str
-    history: list[tuple[str, str]]
-    max_new_tokens: int = 24
-    retries: int = 2
-    reminder: str = ""
-
-
-def load_fewshot(path: Path | None = None) -> FewShot:
-    path = path or rules_dir() / "fewshot" / "keywords.yaml"
-    data = load_rules_yaml(path)
-    if not isinstance(data, dict) or not isinstance(data.get("history"), list) or not data["history"]:
-        raise RuleError(path, 1, "expected `history:` — a list of {user, assistant} turns")
-    turns = []
-    for turn in data["history"]:
-        if not isinstance(turn, dict) or not turn.get("user") or not turn.get("assistant"):
-            raise RuleError(path, line_of(turn, line_of(data["history"])), "each history turn needs user and assistant")
-        if not keywords_from(parse_json_loose(str(turn["assistant"]))):
-            raise RuleError(path, line_of(turn), f"assistant turn is not a keyword JSON: {turn['assistant']!r}")
-        turns.append((str(turn["user"]), str(turn["assistant"])))
-    try:
-        retries = int(data.get("retries", 2))
-        max_new = int(data.get("max_new_tokens", 24))
-    except (TypeError, ValueError):
-        raise RuleError(path, 1, "retries and max_new_tokens must be whole numbers") from None
-    if not 0 <= retries <= 5:
-        raise RuleError(path, 1, "retries must be 0-5")
-    return FewShot(str(data.get("instruction") or ""), turns, max_new, retries, str(data.get("reminder") or ""))
-
-
-@functools.lru_cache(maxsize=None)
-def default_fewshot() -> FewShot:
-    return load_fewshot()
 
 
 @dataclass
@@ -63,10 +24,10 @@ class Extraction:
 
 
 class LLMKeywords:
-    def __init__(self, model: ChatModel, generalizer: Generalizer, fewshot: FewShot | None = None):
+    def __init__(self, model: ChatModel, generalizer: Generalizer, fewshot: FewShot):
         self.model = model
         self.generalizer = generalizer
-        self.fewshot = fewshot or default_fewshot()
+        self.fewshot = fewshot
 
     def prompt(self, masked_question: str, reminder: bool = False) -> str:
         if reminder and self.fewshot.reminder:

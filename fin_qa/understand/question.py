@@ -1,74 +1,33 @@
-"""One question → what it asks: companies, years, items/formulas, type, decimals."""
+"""One question → the Understanding every later stage reads (they never re-read the question text).
+
+companies and years (entities.py), items and formulas (keywords.py regex, generalize.py thefuzz, the
+chat model's few-shot keywords when one is loaded), the text topics it names (keyword_tables/
+sections.yaml), its type from rules/question_types.yaml (with the contest label), and from the cues of
+rules/understanding.yaml: decimals asked, shape (yes_no | value | list | description), a percentage
+asked, the unit an amount is asked in, and for statistics the rank/count/top-N/threshold/place frame.
+"""
 from __future__ import annotations
 
-import functools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..config import rules_dir
+from ..catalog import Catalog
+from ..catalog.question_rules import Features, Rule
+from ..catalog.topics import Topic
+from ..catalog.understanding import UnderstandingConfig
 from ..numbers import cn_number
-from ..rules import RuleError, line_of, load_rules_yaml
-from ..search.topics import default_topics
-from .classify import Features, Rule, classify, default_rules
+from .classify import classify
 from .entities import CompanyIndex, CompanyMatch, Years, find_years, normalize_question
 from .generalize import Generalized, Generalizer
-from .keywords import Keyword, KeywordMatcher, Vocabulary, default_vocabulary
+from .keywords import Keyword, KeywordMatcher
+from .ranking import Ranking, read_ranking
+
+if TYPE_CHECKING:
+    from .llm_keywords import LLMKeywords
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@dataclass
-class UnderstandingConfig:
-    company_threshold: int = 82
-    item_threshold: int = 75
-    min_residue: int = 2
-    prefer_longer: bool = True
-    filler: list[str] = field(default_factory=list)
-    decimals: list[re.Pattern] = field(default_factory=list)
-    pair_ratio: re.Pattern | None = None
-    ask_model: re.Pattern | None = None
-
-
-def load_understanding_config(path=None) -> UnderstandingConfig:
-    path = path or rules_dir() / "understanding.yaml"
-    data = load_rules_yaml(path)
-    if not isinstance(data, dict):
-        raise RuleError(path, 1, "expected a mapping with fuzzy, filler, decimals")
-    cfg = UnderstandingConfig()
-    fuzzy = data.get("fuzzy") or {}
-    for key in ("company_threshold", "item_threshold", "min_residue"):
-        if key in fuzzy:
-            if not isinstance(fuzzy[key], int) or not 0 <= fuzzy[key] <= 100:
-                raise RuleError(path, line_of(fuzzy), f"fuzzy.{key} must be a whole number 0-100")
-            setattr(cfg, key, fuzzy[key])
-    cfg.prefer_longer = bool(fuzzy.get("prefer_longer", True))
-    for key in ("filler", "decimals"):
-        pats = data.get(key) or []
-        if not isinstance(pats, list):
-            raise RuleError(path, line_of(pats), f"{key} must be a list of regexes")
-        for p in pats:
-            try:
-                rx = re.compile(str(p))
-            except re.error as exc:
-                raise RuleError(path, line_of(pats), f"{key}: bad regex {p!r}: {exc}") from None
-            if key == "decimals" and rx.groups != 1:
-                raise RuleError(path, line_of(pats), f"decimals: regex {p!r} needs exactly one group")
-            if key == "filler":
-                cfg.filler.append(str(p))
-            else:
-                cfg.decimals.append(rx)
-    for key in ("pair_ratio", "ask_model"):
-        if data.get(key):
-            try:
-                setattr(cfg, key, re.compile(str(data[key])))
-            except re.error as exc:
-                raise RuleError(path, data.key_lines.get(key, 1), f"{key}: bad regex: {exc}") from None
-    return cfg
-
-
-@functools.lru_cache(maxsize=None)
-def default_understanding_config() -> UnderstandingConfig:
-    return load_understanding_config()
 
 
 @dataclass
@@ -84,6 +43,11 @@ class Understanding:
     chinese: bool
     masked: str = ""      # the question with the company and year spans replaced by '#'
     model_keywords: list[str] = field(default_factory=list)  # what the chat model answered, when it was asked
+    topics: list[tuple[Topic, str]] = field(default_factory=list)  # text topics named, with the word naming each
+    shape: str = "description"   # yes_no | value | list | description (rules/understanding.yaml shape)
+    percent: bool = False         # a percentage asked for (百分比, %)
+    unit: str | None = None       # the scale an amount is asked in: "" (元), 万, 亿 … (None: not said)
+    ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
 
     @property
     def type(self) -> str:
@@ -128,6 +92,10 @@ def _decimals(q: str, patterns: list[re.Pattern]) -> int | None:
     return None
 
 
+def _shape(q: str, cfg: UnderstandingConfig) -> str:
+    return next((name for name, rx in cfg.shapes if rx.search(q)), "description")
+
+
 def _llm_masked(norm: str, companies, years) -> str:
     """The question as the few-shot turns show questions: company → <company>, year → <year>."""
     spans = [(m.start, m.end, "<company>") for m in companies if m.end > m.start and norm[m.start:m.end] == m.text]
@@ -142,20 +110,21 @@ def _llm_masked(norm: str, companies, years) -> str:
 
 
 class Understander:
-    def __init__(self, reports: list[dict], vocab: Vocabulary | None = None, formula_phrases: dict | None = None,
-                 rules: tuple[Rule, ...] | None = None, config: UnderstandingConfig | None = None):
-        from ..answer.formulas import default_formulas
+    """Builds Understandings from the catalog's vocabulary, formulas, topics and rules, and the names of
+    the reports the store knows. `llm_keywords` (understand/llm_keywords.py) is set when a chat model
+    is loaded: it is asked only when the tables find no item in a value question."""
 
-        self.config = config or default_understanding_config()
-        self.vocab = vocab or default_vocabulary()
-        if formula_phrases is None:
-            formula_phrases = default_formulas().phrases
+    def __init__(self, reports: Sequence, catalog: Catalog, llm_keywords: "LLMKeywords | None" = None):
+        self.catalog = catalog
+        self.config = catalog.understanding
+        self.vocab = catalog.vocabulary
+        self.topics = catalog.topics
         self.companies = CompanyIndex(reports, self.config.company_threshold)
-        self.matcher = KeywordMatcher(self.vocab, formula_phrases)
+        self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer)
-        self.rules = rules or default_rules()
-        self.llm_keywords = None  # an LLMKeywords (understand/llm_keywords.py) when a chat model is loaded
+        self.rules = catalog.question_rules
+        self.llm_keywords = llm_keywords
 
     def understand(self, question: str) -> Understanding:
         norm = normalize_question(question or "")
@@ -190,10 +159,18 @@ class Understander:
             has_items=any(k.kind == "item" for k in keywords) or any(g.kind == "item" for g in generalized),
             has_formula=any(k.kind == "formula" for k in keywords) or any(g.kind == "formula" for g in generalized),
         )
-        feats.has_topic = chinese and bool(default_topics().find(masked_text))
+        topics = self.topics.find(masked_text) if chinese else []
+        feats.has_topic = bool(topics)
         n_items = len({k.name for k in keywords if k.kind == "item"} | {g.name for g in generalized if g.kind == "item"})
         feats.pair_ratio = bool(n_items >= 2 and not feats.has_formula and self.config.pair_ratio
                                 and self.config.pair_ratio.search(norm))
         rule = classify(feats, self.rules) if chinese else None
+        cfg = self.config
+        unit = cfg.unit.search(norm) if cfg.unit else None
+        ranking = None
+        if rule is not None and rule.type == "statistics" and cfg.statistics is not None:
+            ranking = read_ranking(norm, cfg.statistics)
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             _decimals(norm, self.config.decimals), chinese, masked_text, model_keywords)
+                             _decimals(norm, cfg.decimals), chinese, masked_text, model_keywords,
+                             topics=topics, shape=_shape(norm, cfg), percent=bool(cfg.percent and cfg.percent.search(norm)),
+                             unit=(unit.group(1) or "") if unit else None, ranking=ranking)

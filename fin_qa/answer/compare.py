@@ -1,0 +1,46 @@
+"""Comparison answers (FinGLM type 2-2): one field of a company across years ("2019年和2020年的法定代表人
+是否相同"); one year asked compares it with the year before, none the two latest reports."""
+from __future__ import annotations
+
+from ..understand.question import Understanding
+from .compose import render
+from .facts import Fact
+from .lookup import not_found
+from .model import Answer
+from .values import Values, fact_evidence, label_of
+
+
+class CompareAnswerer:
+    def __init__(self, values: Values):
+        self.v = values
+        self.t = values.t
+
+    def answer(self, u: Understanding) -> Answer:
+        m, name = self.v.company(u)
+        items = u.items or ["法定代表人"]
+        item = items[0]
+        years = list(u.years.years)
+        if len(years) == 1:
+            years = [years[0] - 1, years[0]]
+        if not years:
+            years = self.v.source.years_of(m.company.key)[-2:]
+        label = label_of(item, u.item_words.get(item))
+        values: list[tuple[int, Fact]] = []
+        for y in years:
+            rep = self.v.source.report(m.company.key, y)
+            if rep is None:
+                return not_found(u, render(self.t, "not_found_report", company=name, year=y))
+            f = self.v.facts(rep, [item]).get(item)
+            if f is None:
+                return not_found(u, render(self.t, "not_found_value", company=name, year=y, item=label))
+            values.append((y, f))
+        shown = [(y, self.v.show(f)) for y, f in values]
+        evidence = [fact_evidence(f, s) for (y, f), (_, s) in zip(values, shown)]
+        same = len({_same_key(f.value) for _, f in values}) == 1
+        parts = "，".join(render(self.t, "compare_part", year=y, item=label, value=s) for y, s in shown)
+        text = render(self.t, "compare_same" if same else "compare_diff", company=name, parts=parts)
+        return Answer(u.question, text, u.finglm_type(), "compare", list(evidence))
+
+
+def _same_key(v: str) -> str:
+    return "".join(str(v).split()).replace("（", "(").replace("）", ")")

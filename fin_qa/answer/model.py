@@ -1,0 +1,112 @@
+"""What an answerer returns: an Answer with typed evidence.
+
+Evidence kinds (each prints itself for `ask` and serialises itself for `--json` and batch lines):
+  FactEvidence     a value read from a report (item, value, year, page, source; the previous-period
+                   column marked; the formula input label; the company in a ranking)
+  FormulaEvidence  a definition from formulas/*.yaml (open questions)
+  PassageEvidence  a quoted unit of a report section (page, heading path, text, section score)
+  CellEvidence     a cell of a report table (table heading, row, column, value, page)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+@dataclass
+class FactEvidence:
+    item: str
+    value: str
+    year: int | None
+    page: int | None
+    source: str
+    period: str = "current"        # previous: read from the previous-period column
+    label: str | None = None       # the formula input this value fills
+    company: str | None = None     # the company, in a ranking or count across companies
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.company is not None:
+            return {"item": self.item, "company": self.company, "year": self.year, "value": self.value,
+                    "page": self.page, "source": self.source}
+        out: dict[str, Any] = {"item": self.item, "value": self.value, "year": self.year, "page": self.page,
+                               "source": self.source}
+        if self.period == "previous":
+            out["period"] = "previous"
+        if self.label is not None:
+            out["label"] = self.label
+        return out
+
+    def describe(self) -> str:
+        where = f"p.{self.page}" if self.page else "no page"
+        who = f"{self.company} " if self.company else ""
+        return f"{who}{self.year if self.year is not None else ''}年 {self.label or self.item} = {self.value} ({where}, {self.source})"
+
+
+@dataclass
+class FormulaEvidence:
+    formula: str
+    expr: str
+    source: str                    # the formula file's name
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"formula": self.formula, "expr": self.expr, "source": self.source}
+
+    def describe(self) -> str:
+        return f"{self.formula} = {self.expr} ({self.source})"
+
+
+@dataclass
+class PassageEvidence:
+    page: int | None
+    heading: str                   # the heading path, joined with " > "
+    text: str
+    section_score: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"page": self.page, "heading": self.heading, "text": self.text}
+        if self.section_score is not None:
+            out["section_score"] = self.section_score
+        return out
+
+    def describe(self) -> str:
+        where = f"p.{self.page}" if self.page else "no page"
+        return f"{where} {self.heading}: {self.text}"
+
+
+@dataclass
+class CellEvidence:
+    table: str                     # the table's heading path
+    row: str
+    column: str
+    value: str
+    page: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table": self.table, "row": self.row, "column": self.column, "value": self.value, "page": self.page}
+
+    def describe(self) -> str:
+        where = f"p.{self.page}" if self.page else "no page"
+        return f"{where} {self.table}「{self.row} / {self.column}」= {self.value}"
+
+
+Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence]
+
+
+@dataclass
+class Answer:
+    question: str
+    answer: str
+    type: str                      # the contest's type label (1, 1-2, 2-1, 2-2, 3-1, 3-2)
+    method: str                    # lookup | formula | compare | statistics | text | open | not_found | ...
+    evidence: list[Evidence] = field(default_factory=list)
+    found: bool = True             # False when the answer admits it has no value
+    model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
+
+    def record(self, qid: Any = None) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
+                               "method": self.method}
+        if self.evidence:
+            out["evidence"] = [e.to_dict() for e in self.evidence]
+        if self.model_keywords:
+            out["model_keywords"] = self.model_keywords
+        return out

@@ -1,0 +1,125 @@
+"""A question in, an exact cited answer out: understand once, then hand the Understanding to the
+answerer its rule's type names (rules/question_types.yaml). No logic of its own beyond that map.
+
+No chat model is needed: every number is read from a fact or computed by a formula file. What cannot
+be answered (unknown company, missing report or value, a denominator of 0) is said so, never guessed.
+With a chat model (fin_qa/llm/), it extracts keywords the tables miss and writes prose over evidence.
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..catalog import Catalog
+from ..llm.base import ChatModel
+from ..llm.batching import CachedChat, RecordingChat
+from ..search.base import SearchBackend
+from ..search.retrieve import Retriever, make_backend
+from ..understand.llm_keywords import LLMKeywords
+from ..understand.question import Understander, Understanding
+from .compare import CompareAnswerer
+from .compose import render
+from .facts import FactSource
+from .formula import FormulaAnswerer
+from .lookup import LookupAnswerer
+from .model import Answer
+from .open import OpenAnswerer
+from .prose import Prose
+from .statistics import StatisticsAnswerer
+from .text import TextAnswerer
+from .values import Values
+
+
+class Answerer(Protocol):
+    def answer(self, u: Understanding) -> Answer: ...
+
+
+# rule types answered without naming a company; every other type needs one the store knows
+NO_COMPANY = ("statistics", "open")
+
+
+class Router:
+    def __init__(self, source: FactSource, catalog: Catalog, style: str = "human",
+                 retriever: Retriever | None = None, model: ChatModel | None = None,
+                 backend: SearchBackend | None = None):
+        self.source = source
+        self.catalog = catalog
+        self.style = style
+        self.t = catalog.templates
+        self.model = model           # a ChatModel or None: the deterministic paths only
+        self._retriever = retriever  # text search; built on first use (with `backend`, else --search's default)
+        self._backend = backend
+        self._chat: CachedChat | None = None
+        prose = None
+        llm_keywords = None
+        if model is not None:
+            self._chat = CachedChat(model)
+            prose = Prose(self._chat, catalog.prompts)
+        self.understander = Understander(source.known, catalog)
+        if self._chat is not None:
+            llm_keywords = LLMKeywords(self._chat, self.understander.generalizer, catalog.fewshot)
+            self.understander.llm_keywords = llm_keywords
+        self.prose = prose
+        self.values = Values(source, catalog, style)
+        lookup = LookupAnswerer(self.values)
+        self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
+        self.answerers: dict[str, Answerer] = {
+            "lookup": lookup,
+            "formula": FormulaAnswerer(self.values, lookup),
+            "compare": CompareAnswerer(self.values),
+            "statistics": StatisticsAnswerer(self.values),
+            "text": self.text,
+            "open": OpenAnswerer(catalog.formulas, self.t, prose),
+        }
+
+    @property
+    def retriever(self) -> Retriever:
+        if self._retriever is None:
+            backend = self._backend or make_backend(None, self.source.store, self.catalog)
+            self._retriever = Retriever(self.source.store, backend, self.catalog.topics, self.catalog.search)
+        return self._retriever
+
+    # --------------------------------------------------------------------------- entry point
+
+    def answer(self, question: str | None) -> Answer:
+        if question is None or not str(question).strip():
+            return Answer(question or "", render(self.t, "empty"), "1", "bad_input", found=False)
+        u = self.understander.understand(str(question))
+        ans = self.route(u)
+        ans.model_keywords = list(u.model_keywords)
+        return ans
+
+    def route(self, u: Understanding) -> Answer:
+        if not u.chinese:
+            return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
+        kind = u.type
+        if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
+            return Answer(u.question, render(self.t, "not_found_company"), u.finglm_type(), "not_found", found=False)
+        answerer = self.answerers.get(kind)
+        if answerer is None:  # not_understood
+            return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
+        return answerer.answer(u)
+
+    # --------------------------------------------------------------------------- chat-model batching
+
+    def _use_chat(self, chat: ChatModel) -> None:
+        if self.understander.llm_keywords is not None:
+            self.understander.llm_keywords.model = chat
+        if self.prose is not None:
+            self.prose.model = chat
+
+    def prefetch(self, questions: list[str]) -> int:
+        """Generate, in batches, the chat-model requests these questions will make (fin-qa batch on a GPU);
+        returns how many were generated. Answers are then made one by one as usual, from the cache."""
+        if self._chat is None or not questions:
+            return 0
+        rec = RecordingChat()
+        self._use_chat(rec)
+        try:
+            for q in questions:
+                try:
+                    self.answer(q)
+                except Exception:  # noqa: BLE001 - the real pass reports it
+                    pass
+        finally:
+            self._use_chat(self._chat)
+        return self._chat.fill(rec.requests)

@@ -1,0 +1,205 @@
+"""Reading and computing values for the answerers: one report's facts (derived items, absent
+categories), how a fact is printed, a formula's inputs and result, which report a question is about.
+
+- An absent item with a `derived:` entry in formulas/*.yaml is computed from its parts (硕士及以上 =
+  硕士 + 博士及以上) and cited with both.
+- An absent 专业构成/教育程度 category is 0 when the report's own table (a document, not an imported
+  table) lists others — or, for the inputs of one computation, when another asked category is there.
+- A formula's previous-year input comes from the previous year's report, else from the previous-period
+  column of the asked report (noted in the answer).
+- A value the report (or an imported table) states under the formula's name wins over computing it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ..catalog import Catalog
+from ..catalog.formulas import Formula, FormulaError
+from ..catalog.vocabulary import ItemInfo
+from ..store import Report
+from ..understand.entities import CompanyMatch
+from ..understand.question import Understanding
+from .compose import format_result, format_value, render
+from .facts import Fact, FactSource
+from .model import FactEvidence
+
+
+def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None) -> FactEvidence:
+    """The evidence of a fact, with the value as the answer printed it."""
+    return FactEvidence(fact.item, shown if shown is not None else fact.value, fact.year, fact.page, fact.source,
+                        fact.period, label)
+
+
+@dataclass
+class Computed:
+    """A formula over one report: the value (None when it could not be computed) and why not."""
+    value: Decimal | None
+    evidence: list[FactEvidence]
+    missing: list[tuple[str, int]]   # (input label, year) without a value
+    notes: list[str]
+    error: str | None = None
+
+
+@dataclass
+class FormulaValue:
+    """A formula's printed value for a report, or the problem: ("missing", year, item) | ("error", reason)."""
+    shown: str | None
+    evidence: list[FactEvidence]
+    problem: tuple | None
+    notes: list[str]
+    method: str                      # lookup (stated by the report) | formula | not_found
+
+
+class Values:
+    def __init__(self, source: FactSource, catalog: Catalog, style: str):
+        self.source = source
+        self.catalog = catalog
+        self.formulas = catalog.formulas
+        self.vocab = catalog.vocabulary
+        self.t = catalog.templates
+        self.style = style
+
+    # --------------------------------------------------------------------------- which report
+
+    def company(self, u: Understanding) -> tuple[CompanyMatch, str]:
+        """(company match, its display name) — the first company named that the store has."""
+        for m in u.companies:
+            if self.source.years_of(m.company.key):
+                return m, self._display(m)
+        m = u.companies[0]
+        return m, self._display(m)
+
+    @staticmethod
+    def _display(m: CompanyMatch) -> str:
+        return m.text if m.score == 100 and not m.text.isdigit() else (m.company.short_name or m.company.full_name or m.text)
+
+    def report(self, u: Understanding) -> tuple[Report | None, str, int | None, str]:
+        """(report, company display name, year, note) for a single-report question; no year asked → the latest."""
+        m, name = self.company(u)
+        year = u.years.asked
+        note = ""
+        if year is None:
+            years = self.source.years_of(m.company.key)
+            if years:
+                year = years[-1]
+                note = render(self.t, "no_year", company=name, year=year)
+        rep = self.source.report(m.company.key, year) if year is not None else None
+        return rep, name, year, note
+
+    # --------------------------------------------------------------------------- facts
+
+    def facts(self, rep: Report, items: list[str], period: str = "current", together: bool = False) -> dict[str, Fact]:
+        """Facts of the report, absent items derived and absent categories 0 (see the module docstring)."""
+        got = self.source.facts(rep, items, period)
+        for item in items:
+            d = self.formulas.derived.get(item)
+            if item in got or d is None:
+                continue
+            names = [i.item for i in d.inputs.values()]
+            parts = self.facts(rep, names, period, together=True)
+            if all(n in parts and parts[n].number is not None for n in names):
+                try:
+                    value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
+                except (FormulaError, ArithmeticError):
+                    continue
+                pages = sorted({p for n in names if (p := parts[n].page)})
+                first = parts[names[0]]
+                got[item] = Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
+                                 f"{first.source}; {d.expr.replace(' ', '')}", rep.year)
+        got.update(self._zero_categories(rep, items, got, period, together))
+        return got
+
+    def _zero_categories(self, rep: Report, items: list[str], got: dict[str, Fact], period: str,
+                         together: bool) -> dict[str, Fact]:
+        out = {}
+        for item in items:
+            info = self.vocab.items.get(item)
+            if item in got or info is None or info.statement not in ("教育程度", "专业构成"):
+                continue
+            sibling = together and any(f.statement == info.statement and f.number for f in got.values())
+            if sibling or self.source.has_statement(rep, info.statement):
+                out[item] = Fact(item, "0", "人", period, info.statement, None,
+                                 f"{info.statement}表未列此类别，按0计", rep.year)
+        return out
+
+    def info(self, item: str) -> ItemInfo:
+        return self.vocab.items.get(item) or ItemInfo(item, "amount", None, "元")
+
+    def show(self, fact: Fact) -> str:
+        """A fact as the answer prints it (its own unit says how it was printed)."""
+        number = fact.number
+        kind = "text" if number is None else self.info(fact.item).kind
+        if kind != "text":
+            kind = {"%": "percent", "人": "count", "元/股": "per_share"}.get(fact.unit or "", kind)
+        if kind == "text" or number is None:   # no number: kind is "text"
+            return format_value(fact.value, kind, self.style, fact.unit)
+        return format_value(number, kind, self.style, fact.unit)
+
+    # --------------------------------------------------------------------------- formulas
+
+    def _inputs(self, f: Formula, rep: Report) -> tuple[dict[str, Decimal], list[FactEvidence], list[tuple[str, int]], list[str]]:
+        """Values of a formula's inputs for a report: (values, evidence, missing (label, year), notes)."""
+        values: dict[str, Decimal] = {}
+        evidence: list[FactEvidence] = []
+        missing: list[tuple[str, int]] = []
+        notes: list[str] = []
+        now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}), together=True)
+        prev_rep = self.source.report(rep.company, rep.year - 1)
+        prev_items = list({i.item for i in f.inputs.values() if i.offset == -1})
+        prev = self.facts(prev_rep, prev_items) if prev_rep and prev_items else {}
+        # the asked report's previous-period column, only for what the previous year's report lacks
+        prev_col = self.facts(rep, [i for i in prev_items if i not in prev], "previous")
+        for label, inp in f.inputs.items():
+            fact = now.get(inp.item) if inp.offset == 0 else (prev.get(inp.item) or prev_col.get(inp.item))
+            year = rep.year + inp.offset
+            number = fact.number if fact is not None else None
+            if fact is None or number is None:
+                missing.append((label, year))
+                continue
+            values[label] = number
+            ev = fact_evidence(fact, self.show(fact), label)
+            if inp.offset and fact.period == "previous":
+                ev.year = year
+                notes.append(f"{label}取自{rep.year}年报的上期数")
+            evidence.append(ev)
+        return values, evidence, missing, notes
+
+    def compute(self, f: Formula, rep: Report) -> Computed:
+        """A formula over one report (also what statistics ranks)."""
+        values, evidence, missing, notes = self._inputs(f, rep)
+        if missing:
+            return Computed(None, evidence, missing, notes)
+        try:
+            return Computed(f.evaluate(values), evidence, [], notes)
+        except (FormulaError, ArithmeticError) as exc:
+            return Computed(None, evidence, [], notes, str(exc) or "无法计算")
+
+    def formula_value(self, f: Formula, rep: Report, decimals: int | None) -> FormulaValue:
+        """A formula's printed value for a report; a value the report states under its name wins (每股净资产)."""
+        reported = self.source.fact(rep, f.name)
+        if reported is not None and reported.number is not None:
+            kind = "per_share" if f.output == "per_share" else ("amount" if f.output == "amount" else None)
+            shown = format_value(reported.number, kind, self.style) if kind else self.show(reported)
+            return FormulaValue(shown, [fact_evidence(reported, shown)], None, [], "lookup")
+        c = self.compute(f, rep)
+        if c.missing:
+            label, y = c.missing[0]
+            item = label[2:] if label.startswith("上年") and f.inputs[label].offset else label
+            return FormulaValue(None, c.evidence, ("missing", y, item), c.notes, "not_found")
+        if c.error or c.value is None:
+            return FormulaValue(None, c.evidence, ("error", c.error), c.notes, "formula")
+        shown = format_result(c.value, f.output, decimals if decimals is not None else f.decimals, self.style)
+        return FormulaValue(shown, c.evidence, None, c.notes, "formula")
+
+    def problem_text(self, problem: tuple, name: str, year: int | None, fname: str) -> str:
+        if problem[0] == "missing":
+            return render(self.t, "not_found_prev", company=name, year=problem[1], item=problem[2], name=fname)
+        return render(self.t, "not_computable", company=name, year=year, name=fname, reason=problem[1])
+
+
+def label_of(item: str, words: str | None) -> str:
+    """How the answer names an item: the canonical name, with the question's words when they differ."""
+    if not words or words.replace("的", "") == item.replace("的", ""):
+        return item
+    return f"{words}（{item}）"

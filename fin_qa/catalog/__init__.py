@@ -1,0 +1,162 @@
+"""The catalog: everything maintainers edit, loaded once into one object and passed explicitly.
+
+One rules folder holds four folders (the repository's top level is one; a wheel ships a copy in
+fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
+
+    keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml
+    formulas/        *.yaml (formulas, templates, derived items)
+    rules/           question_types.yaml, understanding.yaml, answer_templates.yaml, search.yaml,
+                     llm.yaml, report_names.yaml, fewshot/keywords.yaml, prompts/*.txt
+    es_mappings/     chunks.json (the Elasticsearch index body)
+
+`Catalog.load(root)` reads every file, keeps the file:line of every entry, and raises one CatalogError
+listing every problem as `file:line: problem` (what `fin-qa rules check` prints). Nothing here reads
+the environment: config.rules_root() resolves the folder, the caller passes the Catalog down.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, TypeVar
+
+from .. import FinQAError
+from ..config import RULE_FOLDERS, rules_root
+from .fewshot import FewShot, load_fewshot
+from .formulas import FormulaBook, load_formulas
+from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
+from .llm_config import LLMConfig, load_llm_config
+from .prompts import load_prompts
+from .question_rules import Rule, load_rules
+from .report_names import ReportNames, load_report_names
+from .search_config import SearchConfig, load_search_config
+from .templates import load_templates
+from .topics import TopicTable, load_topics
+from .understanding import UnderstandingConfig, load_understanding_config
+from .vocabulary import Vocabulary, build_vocabulary
+from .yamlfile import RuleError, read_text
+
+T = TypeVar("T")
+
+
+class CatalogError(FinQAError):
+    """The rules folder has problems; `problems` lists them as `file:line: problem`."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more problem(s): run `fin-qa rules check`)" if len(problems) > 1 else ""
+        super().__init__(problems[0] + more)
+
+
+@dataclass
+class Catalog:
+    root: Path
+    items: ItemTable
+    profile: dict
+    employees: dict
+    categories: dict[str, tuple[str, str]]      # normalised 专业构成/教育程度 label → (category, block)
+    vocabulary: Vocabulary
+    formulas: FormulaBook
+    topics: TopicTable
+    question_rules: tuple[Rule, ...]
+    understanding: UnderstandingConfig
+    templates: dict[str, str]
+    search: SearchConfig
+    llm: LLMConfig
+    fewshot: FewShot
+    prompts: dict[str, str]
+    report_names: ReportNames
+    es_mappings: dict[str, dict]
+
+    def employee_category(self, label: str) -> str:
+        """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
+        hit = self.categories.get(normalize_label(label))
+        return hit[0] if hit else label
+
+    @classmethod
+    def load(cls, root: str | Path | None = None) -> "Catalog":
+        """Every file of the rules folder (default: config.rules_root()); CatalogError lists the problems."""
+        catalog, problems, _ = _load(Path(root) if root else rules_root())
+        if problems or catalog is None:
+            raise CatalogError(problems or ["the rules folder could not be loaded"])
+        return catalog
+
+    @staticmethod
+    def check(root: str | Path | None = None) -> tuple[list[str], list[str]]:
+        """(problems as file:line: problem, what was checked) — `fin-qa rules check`."""
+        _, problems, checked = _load(Path(root) if root else rules_root())
+        return problems, checked
+
+
+def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
+    problems: list[str] = []
+    checked: list[str] = []
+    missing = [d for d in RULE_FOLDERS if not (root / d).is_dir()]
+    if missing:
+        return None, [f"{root}:1: not a rules folder (missing {', '.join(d + '/' for d in missing)})"], checked
+    kt, rd, fd = root / "keyword_tables", root / "rules", root / "formulas"
+
+    def part(path: Path, fn: Callable[[], T], label: str | None = None) -> T | None:
+        try:
+            value = fn()
+        except RuleError as exc:
+            problems.append(str(exc))
+            return None
+        checked.append(label or str(path))
+        return value
+
+    items = part(kt / "items.yaml", lambda: load_item_table(kt / "items.yaml"))
+    profile = part(kt / "profile.yaml", lambda: load_table_file(kt / "profile.yaml"))
+    employees = part(kt / "employees.yaml", lambda: load_table_file(kt / "employees.yaml"))
+    categories = None
+    if employees is not None:
+        emp = employees
+        categories = part(kt / "employees.yaml", lambda: employee_categories(emp, kt / "employees.yaml"),
+                          f"{kt / 'employees.yaml'} categories")
+    topics = part(kt / "sections.yaml", lambda: load_topics(kt / "sections.yaml"))
+    if topics is not None:
+        checked[-1] += f" ({len(topics.topics)} text topics)"
+    vocab = None
+    formulas = None
+    if items is not None and profile is not None and employees is not None and categories is not None:
+        it, pr, em, ca = items, profile, employees, categories
+        vocab = part(kt, lambda: build_vocabulary(it, pr, em, ca), "vocabulary")
+    if vocab is not None:
+        voc = vocab
+        formulas = part(fd, lambda: load_formulas(fd, voc), f"{fd}/*.yaml")
+        if formulas is not None:
+            n_tpl = len([f for f in formulas.formulas.values() if f.template])
+            checked[-1] += f" ({len(formulas.formulas) - n_tpl} formulas, {n_tpl} from templates)"
+    rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
+    understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
+    templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
+    search = part(rd / "search.yaml", lambda: load_search_config(rd / "search.yaml"))
+    names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
+    llm = part(rd / "llm.yaml", lambda: load_llm_config(rd / "llm.yaml"))
+    fewshot = part(rd / "fewshot" / "keywords.yaml", lambda: load_fewshot(rd / "fewshot" / "keywords.yaml"))
+    prompts = part(rd / "prompts", lambda: load_prompts(rd / "prompts"), f"{rd / 'prompts'}/*.txt")
+    mappings = part(root / "es_mappings", lambda: _load_mappings(root / "es_mappings"), f"{root / 'es_mappings'}/*.json")
+    if problems:
+        return None, problems, checked
+    assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
+            and topics and rules and understanding and templates and search and names and llm and fewshot
+            and prompts and mappings is not None)
+    return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
+                   templates, search, llm, fewshot, prompts, names, mappings), problems, checked
+
+
+def _load_mappings(folder: Path) -> dict[str, Any]:
+    """es_mappings/*.json: index name → body; chunks.json is required."""
+    out: dict[str, Any] = {}
+    for path in sorted(folder.glob("*.json")):
+        text = read_text(path)
+        try:
+            body = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RuleError(path, exc.lineno, f"JSON: {exc.msg}") from None
+        if not isinstance(body, dict):
+            raise RuleError(path, 1, "expected a JSON object (the index body)")
+        out[path.stem] = body
+    if "chunks" not in out:
+        raise RuleError(folder / "chunks.json", 1, "missing: the chunks index body")
+    return out

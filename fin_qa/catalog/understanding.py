@@ -1,0 +1,147 @@
+"""rules/understanding.yaml: how questions are read — fuzzy thresholds, filler, decimals, cue patterns."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+
+@dataclass
+class UnderstandingConfig:
+    company_threshold: int = 82
+    item_threshold: int = 75
+    min_residue: int = 2
+    prefer_longer: bool = True
+    filler: list[str] = field(default_factory=list)
+    decimals: list[re.Pattern] = field(default_factory=list)
+    pair_ratio: re.Pattern | None = None
+    ask_model: re.Pattern | None = None
+    shapes: list[tuple[str, re.Pattern]] = field(default_factory=list)   # (shape, cue), first match wins
+    percent: re.Pattern | None = None
+    unit: re.Pattern | None = None
+    statistics: "StatisticsCues | None" = None
+
+
+SHAPES = ("yes_no", "value", "list")
+NUM = r"[0-9.]+|[零〇一二两三四五六七八九十百千万亿]+"
+
+
+@dataclass
+class StatisticsCues:
+    """rules/understanding.yaml `statistics:` — rank, top-N, n-th, count, threshold and place cues."""
+    count: re.Pattern
+    descending: tuple[str, ...]
+    ascending: tuple[str, ...]
+    top: re.Pattern
+    extreme_n: re.Pattern
+    nth: re.Pattern
+    ops: list[tuple[str, str]]          # (word, operator), longest word first
+    threshold: re.Pattern
+    threshold_after: re.Pattern
+    places: list[re.Pattern]
+    office_words: tuple[str, ...]
+
+
+def _regex(path: Path, line: int, key: str, text: object, groups: int | None = None) -> re.Pattern:
+    try:
+        rx = re.compile(str(text))
+    except re.error as exc:
+        raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
+    if groups is not None and rx.groups != groups:
+        raise RuleError(path, line, f"{key}: regex {text!r} needs exactly {groups} group(s)")
+    return rx
+
+
+def _words(path: Path, line: int, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or not all(isinstance(w, str) and w for w in value):
+        raise RuleError(path, line, f"{key} must be a non-empty list of words")
+    return tuple(value)
+
+
+def _statistics(path: Path, data: dict) -> StatisticsCues:
+    lines = getattr(data, "key_lines", {})
+
+    def line(key: str) -> int:
+        return lines.get(key, line_of(data))
+
+    missing = [k for k in ("count", "descending", "ascending", "top", "extreme_n", "nth", "comparisons",
+                           "threshold", "threshold_after", "places", "office_words") if k not in data]
+    if missing:
+        raise RuleError(path, line_of(data), f"statistics: missing {', '.join(missing)}")
+    comps = data["comparisons"]
+    if not isinstance(comps, dict) or set(comps) - {">", "<", ">=", "<="}:
+        raise RuleError(path, line("comparisons"), "statistics.comparisons: a mapping of >, <, >=, <= to words")
+    ops = sorted(((w, op) for op, ws in comps.items() for w in _words(path, line("comparisons"), f"comparisons {op}", ws)),
+                 key=lambda x: -len(x[0]))
+    alternatives = "|".join(re.escape(w) for w, _ in ops)
+
+    def fill(key: str) -> str:
+        return str(data[key]).replace("{num}", NUM).replace("{ops}", alternatives)
+
+    places = data["places"]
+    if not isinstance(places, list) or not places:
+        raise RuleError(path, line("places"), "statistics.places must be a list of regexes")
+    place_rx = []
+    for p in places:
+        rx = _regex(path, line_of(places), "statistics.places", p)
+        if "place" not in rx.groupindex:
+            raise RuleError(path, line_of(places), f"statistics.places: regex {p!r} needs a group (?P<place>…)")
+        place_rx.append(rx)
+    return StatisticsCues(
+        count=_regex(path, line("count"), "statistics.count", data["count"]),
+        descending=_words(path, line("descending"), "statistics.descending", data["descending"]),
+        ascending=_words(path, line("ascending"), "statistics.ascending", data["ascending"]),
+        top=_regex(path, line("top"), "statistics.top", fill("top"), 1),
+        extreme_n=_regex(path, line("extreme_n"), "statistics.extreme_n", fill("extreme_n"), 1),
+        nth=_regex(path, line("nth"), "statistics.nth", fill("nth"), 1),
+        ops=ops,
+        threshold=_regex(path, line("threshold"), "statistics.threshold", fill("threshold"), 4),
+        threshold_after=_regex(path, line("threshold_after"), "statistics.threshold_after", fill("threshold_after"), 4),
+        places=place_rx,
+        office_words=_words(path, line("office_words"), "statistics.office_words", data["office_words"]),
+    )
+
+
+def load_understanding_config(path: Path) -> UnderstandingConfig:
+    """rules/understanding.yaml: fuzzy thresholds, filler patterns, decimals, pair_ratio, ask_model."""
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
+        raise RuleError(path, 1, "expected a mapping with fuzzy, filler, decimals")
+    cfg = UnderstandingConfig()
+    fuzzy = data.get("fuzzy") or {}
+    for key in ("company_threshold", "item_threshold", "min_residue"):
+        if key in fuzzy:
+            if not isinstance(fuzzy[key], int) or not 0 <= fuzzy[key] <= 100:
+                raise RuleError(path, line_of(fuzzy), f"fuzzy.{key} must be a whole number 0-100")
+            setattr(cfg, key, fuzzy[key])
+    cfg.prefer_longer = bool(fuzzy.get("prefer_longer", True))
+    for key in ("filler", "decimals"):
+        pats = data.get(key) or []
+        if not isinstance(pats, list):
+            raise RuleError(path, line_of(pats), f"{key} must be a list of regexes")
+        for p in pats:
+            try:
+                rx = re.compile(str(p))
+            except re.error as exc:
+                raise RuleError(path, line_of(pats), f"{key}: bad regex {p!r}: {exc}") from None
+            if key == "decimals" and rx.groups != 1:
+                raise RuleError(path, line_of(pats), f"decimals: regex {p!r} needs exactly one group")
+            if key == "filler":
+                cfg.filler.append(str(p))
+            else:
+                cfg.decimals.append(rx)
+    for key in ("pair_ratio", "ask_model", "percent", "unit"):
+        if data.get(key):
+            setattr(cfg, key, _regex(path, data.key_lines.get(key, 1), key, data[key], 1 if key == "unit" else None))
+    shape = data.get("shape") or LDict()
+    if not isinstance(shape, LDict) or set(shape) - set(SHAPES):
+        raise RuleError(path, data.key_lines.get("shape", 1), f"shape: a mapping of {', '.join(SHAPES)} to regexes")
+    cfg.shapes = [(k, _regex(path, shape.key_lines.get(k, 1), f"shape.{k}", shape[k])) for k in SHAPES if shape.get(k)]
+    stats = data.get("statistics")
+    if stats is not None:
+        if not isinstance(stats, dict):
+            raise RuleError(path, data.key_lines.get("statistics", 1), "statistics must be a mapping")
+        cfg.statistics = _statistics(path, stats)
+    return cfg

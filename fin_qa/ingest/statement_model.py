@@ -1,0 +1,131 @@
+"""A parsed financial statement, its facts, the checks run over it, and parsed rows → facts.
+
+Both statement parsers end here: the positioned-table parser (statements.py) and the run-together text
+parser (bank_text.py) turn their lines into StatementRows (a printed label, values by period in the
+statement's unit) and hand them to build_statement, which
+- names each row's item: the ItemTable's canonical item for the label, else the normalised label
+  ("其中：营业收入" → 营业收入); a label that is a number names nothing; a leading bullet ("-公司贷款和垫款"
+  in run-together text) is dropped when the parser says its rows carry one;
+- keeps the first row of an item (a statement repeats 小计/合计 lines and "(续)" pages repeat rows);
+- puts amounts in 元 (单位：万元 → ×10000); per-share items (每股…) keep their printed value, in 元/股;
+- rejects a statement that names fewer than MIN_ITEMS items (a table of contents, a stray title line);
+- runs the statement checks: a balance sheet is cross-footed (资产总计 = 负债和所有者权益总计) and each
+  statement must have its key total; a mismatch or a missing total is a warning, the facts are kept.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..catalog.items import ItemTable, normalize_label
+from ..numbers import decimal_str, parse_number, to_yuan
+
+PERIODS = ("current", "previous")
+MIN_ITEMS = 5  # fewer distinct items than this: not a statement
+
+
+@dataclass
+class StatementFact:
+    item: str
+    raw_label: str
+    period: str  # current | previous
+    value: str  # decimal string, in 元 (元/股 for per-share items)
+    unit: str
+    page: int
+
+
+@dataclass
+class Statement:
+    kind: str  # 资产负债表 | 利润表 | 现金流量表
+    title: str
+    unit: str
+    pages: list[int]
+    facts: list[StatementFact] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def value(self, item: str, period: str = "current") -> Decimal | None:
+        for f in self.facts:
+            if f.item == item and f.period == period:
+                return Decimal(f.value)
+        return None
+
+
+@dataclass
+class StatementRow:
+    """One parsed statement row: the label as printed, values by period (current | previous) in the
+    statement's unit (None: an empty cell), and the page it is on."""
+
+    label: str
+    values: dict[str, Decimal | None]
+    page: int
+
+    @property
+    def has_values(self) -> bool:
+        return any(v is not None for v in self.values.values())
+
+
+def item_of(label: str, table: ItemTable, bullets: str = "") -> str:
+    """The item a printed label names ("" for none): canonical, else the normalised label."""
+    item = table.canonical(label) or table.canonical(label.lstrip(bullets)) or normalize_label(label.lstrip(bullets))
+    return "" if parse_number(item) is not None else item
+
+
+def rows_to_facts(
+    rows: Iterable[StatementRow], unit: str, table: ItemTable, bullets: str = ""
+) -> tuple[list[StatementFact], set[str]]:
+    """Facts of the rows (the first row of each item; amounts in 元) and every item named.
+
+    An item named by a row without values counts as named (a later row of that item is not read).
+    """
+    facts: list[StatementFact] = []
+    seen: set[str] = set()
+    for row in rows:
+        item = item_of(row.label, table, bullets)
+        if not item or item in seen:
+            continue
+        seen.add(item)
+        per_share = "每股" in item
+        for period in PERIODS:
+            v = row.values.get(period)
+            if v is None:
+                continue
+            value = v if per_share else to_yuan(v, unit)
+            facts.append(
+                StatementFact(item, row.label, period, decimal_str(value), "元/股" if per_share else "元", row.page)
+            )
+    return facts, seen
+
+
+def build_statement(
+    kind: str,
+    title: str,
+    unit: str,
+    pages: list[int],
+    rows: Iterable[StatementRow],
+    table: ItemTable,
+    warnings: Iterable[str] = (),
+    bullets: str = "",
+) -> Statement | None:
+    """The checked statement of parsed rows; None when they name fewer than MIN_ITEMS items."""
+    st = Statement(kind, title.strip(), unit, pages)
+    st.warnings.extend(warnings)
+    st.facts, seen = rows_to_facts(rows, unit, table, bullets)
+    if len(seen) < MIN_ITEMS:
+        return None
+    check_statement(st)
+    return st
+
+
+def check_statement(st: Statement) -> None:
+    """Cross-footing checks; a mismatch is a warning (the facts are kept, the user is told)."""
+    if st.kind == "资产负债表":
+        a, le = st.value("资产总计"), st.value("负债和所有者权益总计")
+        if a is not None and le is not None and abs(a - le) > max(Decimal(1), abs(a) * Decimal("0.0001")):
+            st.warnings.append(f"资产总计 {a} ≠ 负债和所有者权益总计 {le}")
+        if a is None:
+            st.warnings.append("资产总计 not found")
+    elif st.kind == "利润表" and st.value("净利润") is None:
+        st.warnings.append("净利润 not found")
+    elif st.kind == "现金流量表" and st.value("经营活动产生的现金流量净额") is None:
+        st.warnings.append("经营活动产生的现金流量净额 not found")

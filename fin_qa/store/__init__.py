@@ -1,0 +1,19 @@
+"""The report store: the SQLite file, its schema and migrations, and every SQL statement of fin-qa.
+
+    from fin_qa.store import Store, Report, ReportMeta, FactRow, DB_NAME
+
+schema.py   the ordered migrations (version, description, SQL) and the version of a store file
+models.py   the values written and read (Report, ReportMeta, FactRow, row tuples)
+store.py    Store: opening (create / read-only / migrations), writing reports, the FTS5 index, queries
+"""
+from __future__ import annotations
+
+from .models import (ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, Report, ReportMeta,
+                     SectionHead, StoredFact)
+from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
+from .store import DB_NAME, Store, readonly_uri
+
+__all__ = [
+    "DB_NAME", "MIGRATIONS", "SCHEMA_VERSION", "ChunkMatch", "ChunkRange", "ChunkRecord", "ChunkText", "FactRow",
+    "ItemValue", "Migration", "Report", "ReportMeta", "SectionHead", "Store", "StoredFact", "readonly_uri",
+]

@@ -1,0 +1,135 @@
+"""The values that go into the store and come out of it (plain data, no SQL)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+@dataclass(frozen=True)
+class Report:
+    """A report of the store (one company-year), as answers and understanding read it. `company` is the
+    company key answers group years by."""
+
+    id: int
+    key: str                     # stock_code:year, or name:<full name>:year when the code is unknown
+    stock_code: str | None
+    year: int
+    full_name: str | None
+    short_name: str | None
+    publish_date: str | None = None
+
+    @property
+    def company(self) -> str:
+        """The company key: the stock code, else name:<full name, else short name>."""
+        return self.stock_code or f"name:{self.full_name or self.short_name}"
+
+
+@dataclass
+class ReportMeta:
+    """What a document or a table row says about its report (the store gives it an id)."""
+
+    stock_code: str | None
+    year: int
+    full_name: str | None = None
+    short_name: str | None = None
+    publish_date: str | None = None
+
+    @property
+    def key(self) -> str:
+        if self.stock_code:
+            return f"{self.stock_code}:{self.year}"
+        return f"name:{self.full_name or self.short_name}:{self.year}"
+
+
+@dataclass
+class FactRow:
+    """A fact to write (the report is given alongside)."""
+
+    item: str
+    value: str
+    num: float | None
+    unit: str | None
+    period: str
+    statement: str | None
+    page: int | None
+    source: str
+    raw_label: str | None = None
+
+
+class StoredFact(NamedTuple):
+    """A fact of one report as an answer reads it."""
+
+    item: str
+    value: str
+    unit: str | None
+    period: str
+    statement: str | None
+    page: int | None
+    source: str
+    raw_label: str | None
+
+
+class ItemValue(NamedTuple):
+    """One report's numeric value of an item (a statistics column)."""
+
+    report_id: int
+    value: str
+    num: float
+    page: int | None
+    source: str
+
+
+class SectionHead(NamedTuple):
+    """A section without its text: what parent-section retrieval walks."""
+
+    id: int
+    parent_id: int | None
+    title: str | None
+    path: str | None             # the heading path as stored (a JSON list)
+    chars: int | None            # length of the section's own text
+    page_start: int | None
+
+
+class ChunkText(NamedTuple):
+    """A chunk of a section, in reading order."""
+
+    id: int
+    path: list[str]
+    text: str
+    page_start: int | None
+    page_end: int | None
+
+
+class ChunkRecord(NamedTuple):
+    """A chunk with its report, as a search backend indexes it (the fields of search.base.ChunkDoc)."""
+
+    chunk_id: int
+    report_key: str
+    stock_code: str | None
+    year: int
+    section_id: int | None
+    path: list[str]
+    text: str
+    page_start: int | None
+    page_end: int | None
+
+
+class ChunkMatch(NamedTuple):
+    """A chunk the FTS5 index matched, with its BM25 score (higher is better)."""
+
+    chunk_id: int
+    report_key: str
+    section_id: int | None
+    path: list[str]
+    text: str
+    page_start: int | None
+    page_end: int | None
+    score: float
+
+
+class ChunkRange(NamedTuple):
+    """The chunk ids of one report (a report's chunks are written together, so they are consecutive)."""
+
+    report_id: int
+    first: int
+    last: int

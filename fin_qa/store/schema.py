@@ -1,0 +1,117 @@
+"""The store's schema as an ordered list of migrations, and the version of a store file.
+
+A new store applies every migration in order; an existing store applies the ones above its
+`schema_version` (kept in the meta table) and bumps it, in one transaction. A store whose version is
+higher than the last migration was written by a newer fin-qa and is refused.
+
+Version 1 is the schema of the first stores (the `sections_parent` index was later added ad hoc on
+open; it is migration 2). Add a migration at the end, never edit one that has shipped.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int        # the schema version a store has once this migration is applied
+    description: str    # one line, shown when a read-only store still needs it
+    sql: str            # statements separated by ';' (no transaction control: the caller holds one)
+    needed_to_read: bool = True   # False: reading works without it (an index), only slower
+
+    def statements(self) -> list[str]:
+        """The SQL split into complete statements (a ';' inside a string or comment does not split)."""
+        out: list[str] = []
+        buf = ""
+        for piece in self.sql.split(";"):
+            buf += piece + ";"
+            if sqlite3.complete_statement(buf):
+                if buf.strip(" \t\r\n;"):
+                    out.append(buf.strip())
+                buf = ""
+        if buf.strip(" \t\r\n;"):
+            out.append(buf.strip())
+        return out
+
+
+FTS_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(heading, body, tokenize = 'unicode61')"
+
+_V1 = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS reports(
+    id INTEGER PRIMARY KEY,
+    key TEXT UNIQUE NOT NULL,          -- stock_code:year (or name:…:year when the code is unknown)
+    stock_code TEXT, year INTEGER NOT NULL,
+    full_name TEXT, short_name TEXT, publish_date TEXT
+);
+CREATE TABLE IF NOT EXISTS files(
+    path TEXT PRIMARY KEY, sha256 TEXT NOT NULL, report_id INTEGER NOT NULL REFERENCES reports(id),
+    kind TEXT NOT NULL, pages INTEGER, ingested_at TEXT DEFAULT (datetime('now')), warnings TEXT
+);
+CREATE INDEX IF NOT EXISTS files_sha ON files(sha256);
+CREATE TABLE IF NOT EXISTS facts(
+    id INTEGER PRIMARY KEY,
+    report_id INTEGER NOT NULL REFERENCES reports(id),
+    item TEXT NOT NULL, value TEXT NOT NULL, num REAL, unit TEXT,
+    period TEXT NOT NULL DEFAULT 'current', statement TEXT, page INTEGER,
+    source TEXT NOT NULL, raw_label TEXT
+);
+CREATE INDEX IF NOT EXISTS facts_report ON facts(report_id, item);
+CREATE INDEX IF NOT EXISTS facts_item ON facts(item, period);
+CREATE TABLE IF NOT EXISTS sections(
+    id INTEGER PRIMARY KEY, report_id INTEGER NOT NULL REFERENCES reports(id),
+    parent_id INTEGER, level INTEGER, title TEXT, path TEXT, page_start INTEGER, page_end INTEGER, text TEXT
+);
+CREATE INDEX IF NOT EXISTS sections_report ON sections(report_id);
+CREATE TABLE IF NOT EXISTS chunks(
+    id INTEGER PRIMARY KEY, report_id INTEGER NOT NULL REFERENCES reports(id),
+    section_id INTEGER REFERENCES sections(id), path TEXT, text TEXT, page_start INTEGER, page_end INTEGER
+);
+CREATE INDEX IF NOT EXISTS chunks_report ON chunks(report_id);
+""" + FTS_TABLE + ";"
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "reports, files, facts, sections, chunks and the chunks_fts search index", _V1),
+    Migration(2, "index sections(parent_id): sub-section lookups for parent-section retrieval",
+              "CREATE INDEX IF NOT EXISTS sections_parent ON sections(parent_id);", needed_to_read=False),
+)
+SCHEMA_VERSION = MIGRATIONS[-1].version
+
+
+# the tables of a version-1 store (chunks_fts with its FTS5 shadow tables)
+_V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
+              "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config"}
+
+
+class NotAStore(Exception):
+    """The database is SQLite but holds no fin-qa schema (the reason is the message)."""
+
+
+def stored_version(db: sqlite3.Connection) -> int:
+    """The schema version of an open store: 0 for an empty database (nothing created yet).
+
+    Raises NotAStore for a database with tables but no fin-qa meta table or version, and lets
+    sqlite3.DatabaseError through for a file that is not SQLite at all."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "meta" not in tables:
+        if tables:
+            raise NotAStore("it has no fin-qa meta table")
+        return 0
+    row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+    if row is None:
+        if tables <= _V1_TABLES:
+            return 0  # a store whose creation stopped before its version was written (the DDL is idempotent)
+        raise NotAStore("its meta table has no schema_version")
+    try:
+        version = int(row[0])
+    except (TypeError, ValueError):
+        raise NotAStore(f"its schema_version is {row[0]!r}") from None
+    if version < 1:
+        raise NotAStore(f"its schema_version is {row[0]!r}")
+    return version
+
+
+def pending(version: int) -> list[Migration]:
+    """The migrations a store at this version still needs, in order."""
+    return [m for m in MIGRATIONS if m.version > version]

@@ -1,0 +1,497 @@
+"""The report store: one SQLite file holding reports, facts, sections, chunks and their FTS5 index.
+
+Every report is written in one transaction: a crash in the middle leaves no half report.
+Amounts are kept as exact decimal strings (`value`) and as floats (`num`) for sorting and ranking.
+Every SQL statement of fin-qa is a method here; other packages call the methods.
+
+Opening (`Store(folder, create=…, readonly=…)`):
+- a new store applies every migration (schema.py); an older one gets the missing ones and its
+  version bumped; a store newer than this code is refused with a FinQAError;
+- `readonly=True` opens the file with a `mode=ro` URI and runs no PRAGMA, DDL or migration, so a store on
+  a read-only file system, or a read-only file, can be answered from; when its folder is not writable
+  and no write-ahead log is pending, the file is opened `immutable=1` (no -shm file is needed);
+  a read-only store that still needs a migration is a FinQAError naming it;
+- a file that is not SQLite, or SQLite without the fin-qa schema, is "… is not a fin-qa store".
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Sequence
+
+from .. import FinQAError
+from ..tokenize import analyze
+from .models import (ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, Report, ReportMeta,
+                     SectionHead, StoredFact)
+from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
+
+DB_NAME = "fin_qa.sqlite"
+
+# a fact read from a document (pdf/txt) sorts before an imported one
+_SOURCE_ORDER = "CASE WHEN source LIKE 'import:%' THEN 1 ELSE 0 END"
+_SECTION_COLS = "s.id, s.parent_id, s.title, s.path, length(s.text), s.page_start"
+
+
+def _report_filter(company: str | None, year: int | None) -> tuple[str, list[Any]]:
+    """SQL conditions on reports r: a company (code, short or full name, or part of one) and a year."""
+    q = ""
+    args: list[Any] = []
+    if company:
+        q += " AND (r.stock_code=? OR r.short_name=? OR r.full_name=? OR r.full_name LIKE ? OR r.short_name LIKE ?)"
+        args += [company, company, company, f"%{company}%", f"%{company}%"]
+    if year:
+        q += " AND r.year=?"
+        args.append(int(year))
+    return q, args
+
+
+def _path(stored: str | None) -> list[str]:
+    """A heading path as stored (a JSON list) → the list."""
+    return json.loads(stored) if stored else []
+
+
+def readonly_uri(path: Path, folder_writable: bool | None = None) -> str:
+    """The SQLite URI that opens a store file for reading only.
+
+    `mode=ro` never writes the database. A store in WAL mode still needs its -shm file, which a reader
+    creates next to the database; when the folder is not writable (a read-only file system, a
+    read-only folder) and no write-ahead log is pending (no -wal file, or an empty one: the last
+    writer checkpointed it), `immutable=1` reads the file as it is, without -shm or locks. With a
+    pending -wal file it stays `mode=ro`, which works when the -shm file exists. (`immutable=1` assumes
+    nobody writes the store while it is read: whoever could write it could also write its folder.)"""
+    if folder_writable is None:
+        folder_writable = os.access(path.parent, os.W_OK)
+    uri = path.resolve().as_uri() + "?mode=ro"
+    wal = path.with_name(path.name + "-wal")
+    if not folder_writable and not (wal.exists() and wal.stat().st_size > 0):
+        uri += "&immutable=1"
+    return uri
+
+
+class Store:
+    def __init__(self, directory: str | Path, create: bool = True, readonly: bool = False) -> None:
+        """Open (with create=True: make) the store in this folder.
+
+        readonly: open for reading only (answering, listing, searching): nothing is written, so a
+        read-only file or file system works; implies create=False."""
+        self.dir = Path(directory)
+        self.path = self.dir / DB_NAME
+        self.readonly = readonly
+        path = self.path
+        if not path.exists() and (readonly or not create):
+            raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
+        try:
+            if readonly:
+                self.db = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None)
+            else:
+                self.dir.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(path, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise FinQAError(f"cannot open store {path}: {exc}") from None
+        try:
+            self._prepare(create and not readonly)
+        except BaseException:
+            self.db.close()
+            raise
+
+    def _prepare(self, create: bool) -> None:  # noqa: C901 - one decision list
+        """Check the file is a fin-qa store of a version this code reads; writable: WAL mode, migrations."""
+        path, db = self.path, self.db
+        try:
+            version = stored_version(db)
+            if version > SCHEMA_VERSION:
+                raise FinQAError(f"store {path} has schema version {version}, newer than this fin-qa knows "
+                                 f"({SCHEMA_VERSION}): use the fin-qa that wrote it, or a newer one")
+            if version == 0 and not create:
+                raise NotAStore("it is empty" if self.readonly else "it has no fin-qa schema")
+            todo = pending(version)
+            if self.readonly:
+                # an older store is read as it is when what it lacks only speeds reading up (an index)
+                if any(m.needed_to_read for m in todo):
+                    needs = "; ".join(f"{m.version}: {m.description}" for m in todo)
+                    raise FinQAError(
+                        f"store {path} has schema version {version} and this fin-qa needs {SCHEMA_VERSION} "
+                        f"({needs}); it was opened read-only, so it was not upgraded: open it once for writing "
+                        f"(e.g. `fin-qa index --store {self.dir}`) to upgrade it")
+                return
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            if todo:
+                self._migrate()
+        except NotAStore as exc:
+            raise FinQAError(f"{path} is not a fin-qa store: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            if exc.sqlite_errorname in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+                raise FinQAError(f"{path} is not a fin-qa store: {exc}") from None
+            hint = ""
+            if self.readonly and exc.sqlite_errorname == "SQLITE_CANTOPEN" \
+                    and path.with_name(path.name + "-wal").exists():
+                hint = (f" (its write-ahead log {path.name}-wal holds changes not yet in the database file, and "
+                        "its folder cannot be written: open the store once where it is writable, so that the "
+                        "log is checkpointed)")
+            raise FinQAError(f"cannot open store {path}{' read-only' if self.readonly else ''}: {exc}{hint}") from None
+
+    def _migrate(self) -> None:
+        """Apply the pending migrations and set the version, in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = stored_version(db)  # another process may have upgraded it while this one waited
+            todo = pending(version)
+            for m in todo:
+                for statement in m.statements():
+                    db.execute(statement)
+            if todo:
+                db.execute("INSERT OR REPLACE INTO meta VALUES('schema_version', ?)", (str(SCHEMA_VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def schema_version(self) -> int:
+        """The schema version the store file has."""
+        return stored_version(self.db)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------------------ writing reports
+
+    def _upsert_report(self, meta: ReportMeta) -> int:
+        row = self.db.execute("SELECT id, full_name, short_name, publish_date FROM reports WHERE key=?", (meta.key,)).fetchone()
+        if row is None:
+            cur = self.db.execute(
+                "INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date) VALUES(?,?,?,?,?,?)",
+                (meta.key, meta.stock_code, meta.year, meta.full_name, meta.short_name, meta.publish_date),
+            )
+            return int(cur.lastrowid or 0)
+        rid, full, short, date = row
+        self.db.execute(
+            "UPDATE reports SET full_name=?, short_name=?, publish_date=? WHERE id=?",
+            (meta.full_name or full, meta.short_name or short, meta.publish_date or date, rid),
+        )
+        return int(rid)
+
+    def file_by_hash(self, sha256: str) -> str | None:
+        """The path of an ingested file with this content, if any."""
+        row = self.db.execute("SELECT path FROM files WHERE sha256=?", (sha256,)).fetchone()
+        return row[0] if row else None
+
+    def write_document(
+        self,
+        meta: ReportMeta,
+        path: str,
+        sha256: str,
+        kind: str,
+        pages: int,
+        facts: Iterable[FactRow],
+        sections: list[dict[str, Any]],
+        chunks: list[dict[str, Any]],
+        warnings: list[str],
+    ) -> int:
+        """Replace everything a document contributed to its report, in one transaction."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            rid = self._upsert_report(meta)
+            old = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=?", (rid,))]
+            db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in old])
+            db.execute("DELETE FROM chunks WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM facts WHERE report_id=? AND source IN ('pdf','txt')", (rid,))
+            db.execute("DELETE FROM files WHERE path=? OR report_id=?", (path, rid))
+            db.executemany(
+                "INSERT INTO facts(report_id,item,value,num,unit,period,statement,page,source,raw_label)"
+                " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                [(rid, f.item, f.value, f.num, f.unit, f.period, f.statement, f.page, f.source, f.raw_label) for f in facts],
+            )
+            sid_map: dict[int, int] = {}
+            for s in sections:
+                cur = db.execute(
+                    "INSERT INTO sections(report_id,parent_id,level,title,path,page_start,page_end,text)"
+                    " VALUES(?,?,?,?,?,?,?,?)",
+                    (rid, sid_map.get(s["parent"]), s["level"], s["title"], json.dumps(s["path"], ensure_ascii=False),
+                     s["page_start"], s["page_end"], s["text"]),
+                )
+                sid_map[s["sid"]] = int(cur.lastrowid or 0)
+            for c in chunks:
+                cur = db.execute(
+                    "INSERT INTO chunks(report_id,section_id,path,text,page_start,page_end) VALUES(?,?,?,?,?,?)",
+                    (rid, sid_map.get(c["section"]), json.dumps(c["path"], ensure_ascii=False), c["text"],
+                     c["page_start"], c["page_end"]),
+                )
+                self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"])
+            db.execute(
+                "INSERT INTO files(path, sha256, report_id, kind, pages, warnings) VALUES(?,?,?,?,?,?)",
+                (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False)),
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return rid
+
+    def write_import(self, source: str, rows: list[tuple[ReportMeta, list[FactRow]]]) -> int:
+        """Facts from a bulk table; replaces what the same source imported before. One transaction."""
+        db = self.db
+        n = 0
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.execute("DELETE FROM facts WHERE source=?", (source,))
+            for meta, facts in rows:
+                rid = self._upsert_report(meta)
+                db.executemany(
+                    "INSERT INTO facts(report_id,item,value,num,unit,period,statement,page,source,raw_label)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                    [(rid, f.item, f.value, f.num, f.unit, f.period, f.statement, f.page, source, f.raw_label)
+                     for f in facts],
+                )
+                n += len(facts)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self.optimize_planner()  # refresh planner statistics after a bulk load
+        return n
+
+    def copy_report(self, report_id: int, meta: ReportMeta) -> int:
+        """A copy of a report under another key (benchmark corpora): its sections, chunks with their
+        FTS5 rows, and its balance-sheet facts (retrieval reads where the statements begin from them).
+        One transaction; returns the new report's id."""
+        db = self.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = db.execute("INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date)"
+                             " VALUES(?,?,?,?,?,?)",
+                             (meta.key, meta.stock_code, meta.year, meta.full_name, meta.short_name, meta.publish_date))
+            new = int(cur.lastrowid or 0)
+            sid_map: dict[int, int] = {}
+            for s in db.execute("SELECT id, parent_id, level, title, path, page_start, page_end, text FROM sections"
+                                " WHERE report_id=? ORDER BY id", (report_id,)).fetchall():
+                c = db.execute("INSERT INTO sections(report_id, parent_id, level, title, path, page_start, page_end,"
+                               " text) VALUES(?,?,?,?,?,?,?,?)", (new, sid_map.get(s[1]), *s[2:]))
+                sid_map[s[0]] = int(c.lastrowid or 0)
+            for cid, sid, path, text, p0, p1 in db.execute(
+                    "SELECT id, section_id, path, text, page_start, page_end FROM chunks WHERE report_id=? ORDER BY id",
+                    (report_id,)).fetchall():
+                c = db.execute("INSERT INTO chunks(report_id, section_id, path, text, page_start, page_end)"
+                               " VALUES(?,?,?,?,?,?)", (new, sid_map.get(sid), path, text, p0, p1))
+                db.execute("INSERT INTO chunks_fts(rowid, heading, body) SELECT ?, heading, body FROM chunks_fts"
+                           " WHERE rowid=?", (c.lastrowid, cid))
+            db.execute("INSERT INTO facts(report_id, item, value, num, unit, period, statement, page, source, raw_label)"
+                       " SELECT ?, item, value, num, unit, period, statement, page, source, raw_label FROM facts"
+                       " WHERE report_id=? AND statement='资产负债表'", (new, report_id))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        return new
+
+    def optimize_planner(self) -> None:
+        """Refresh the query planner's statistics (PRAGMA optimize), after bulk writes."""
+        self.db.execute("PRAGMA optimize")
+
+    # ------------------------------------------------------------------------------ the FTS5 index
+    # chunks_fts (heading, body: character-bigram token strings, rowid = chunks.id) is written here only
+
+    def _fts_insert(self, chunk_id: int, path: list[str], text: str) -> None:
+        self.db.execute("INSERT INTO chunks_fts(rowid, heading, body) VALUES(?,?,?)",
+                        (chunk_id, analyze(" ".join(path)), analyze(text)))
+
+    def fts_delete_reports(self, report_keys: Sequence[str]) -> None:
+        """Remove the FTS5 rows of these reports' chunks (the chunks stay)."""
+        for key in report_keys:
+            self.db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN reports r"
+                            " ON r.id = c.report_id WHERE r.key=?)", (key,))
+
+    def fts_index(self, chunks: Iterable[tuple[int, list[str], str]]) -> int:
+        """(Re)write the FTS5 rows of these chunks — (chunk id, heading path, text) — in one transaction;
+        returns how many. The rows may be read from this store while they are written."""
+        n = 0
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for chunk_id, path, text in chunks:
+                self.db.execute("DELETE FROM chunks_fts WHERE rowid=?", (chunk_id,))
+                self._fts_insert(chunk_id, path, text)
+                n += 1
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return n
+
+    def optimize_search(self) -> None:
+        """Merge the FTS5 index into one segment (after bulk writes: many small segments slow queries)."""
+        self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
+
+    def reset_search(self) -> None:
+        """An empty FTS5 table (dropping it is much cheaper than deleting every row)."""
+        self.db.execute("DROP TABLE IF EXISTS chunks_fts")
+        self.db.execute(FTS_TABLE)
+
+    def chunk_range(self, report_key: str) -> ChunkRange | None:
+        """The report's id and its first and last chunk id (None: no such report, or no chunks)."""
+        row = self.db.execute(
+            "SELECT r.id, MIN(c.id), MAX(c.id), COUNT(c.id) FROM reports r JOIN chunks c ON c.report_id=r.id"
+            " WHERE r.key=?", (report_key,)).fetchone()
+        if row and row[0] is not None and row[3]:
+            return ChunkRange(row[0], row[1], row[2])
+        return None
+
+    def fts_match(self, expression: str, heading_weight: float, size: int,
+                  within: ChunkRange | None = None) -> list[ChunkMatch]:
+        """The best `size` chunks for an FTS5 MATCH expression, by BM25 with the heading column weighted
+        `heading_weight` against the body's 1.0, best first. `within`: only that report's chunks (its
+        rowid range lets FTS5 seek; the report_id test keeps it right if ids ever interleave)."""
+        sql = ("SELECT c.id, r.key, c.section_id, c.path, c.text, c.page_start, c.page_end, -bm25(chunks_fts, ?, 1.0) AS s"
+               " FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN reports r ON r.id = c.report_id"
+               " WHERE chunks_fts MATCH ?")
+        if within is None:
+            rows = self.db.execute(sql + " ORDER BY s DESC LIMIT ?", (heading_weight, expression, size)).fetchall()
+        else:
+            rows = self.db.execute(
+                sql + " AND chunks_fts.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY s DESC LIMIT ?",
+                (heading_weight, expression, within.first, within.last, within.report_id, size)).fetchall()
+        return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], float(r[7])) for r in rows]
+
+    # ------------------------------------------------------------------------------ reports
+
+    def report_list(self) -> list[Report]:
+        """Every report of the store, in store order (what answers and the company index read)."""
+        rows = self.db.execute(
+            "SELECT id, stock_code, year, full_name, short_name, key, publish_date FROM reports").fetchall()
+        return [Report(rid, key, code, year, full, short, date) for rid, code, year, full, short, key, date in rows]
+
+    def report_id(self, key: str) -> int | None:
+        """The id of the report with this key (stock_code:year), if the store has it."""
+        row = self.db.execute("SELECT id FROM reports WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def reports(self) -> list[dict[str, Any]]:
+        """Every report with its fact and chunk counts and its files (`fin-qa reports`)."""
+        q = """SELECT r.id, r.stock_code, r.year, r.full_name, r.short_name, r.publish_date,
+                      (SELECT COUNT(*) FROM facts f WHERE f.report_id=r.id) AS facts,
+                      (SELECT COUNT(*) FROM chunks c WHERE c.report_id=r.id) AS chunks,
+                      (SELECT GROUP_CONCAT(path, '; ') FROM files WHERE report_id=r.id) AS files
+               FROM reports r ORDER BY r.stock_code, r.year"""
+        cols = ["id", "stock_code", "year", "full_name", "short_name", "publish_date", "facts", "chunks", "files"]
+        return [dict(zip(cols, row)) for row in self.db.execute(q)]
+
+    def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
+        """Keys (stock_code:year) of the reports matching a company (code, short or full name, or part of
+        one) and year; all reports when both are None."""
+        cond, args = _report_filter(company, year)
+        q = "SELECT key FROM reports r WHERE 1=1" + cond
+        return [r[0] for r in self.db.execute(q + " ORDER BY r.stock_code, r.year", args)]
+
+    def counts(self) -> dict[str, int]:
+        """Rows per table."""
+        return {t: self.db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                for t in ("reports", "files", "facts", "sections", "chunks")}
+
+    # ------------------------------------------------------------------------------ facts
+
+    def facts(self, company: str | None = None, year: int | None = None, item: str | None = None) -> Iterator[dict[str, Any]]:
+        """Facts with their report's names (`fin-qa facts`), filtered like report_keys and by item."""
+        q = """SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
+                      f.statement, f.page, f.source, f.raw_label
+               FROM facts f JOIN reports r ON r.id=f.report_id WHERE 1=1"""
+        cond, args = _report_filter(company, year)
+        q += cond
+        if item:
+            q += " AND f.item=?"
+            args.append(item)
+        q += " ORDER BY r.stock_code, r.year, f.id"
+        cols = ["stock_code", "short_name", "company", "year", "item", "value", "unit", "period", "statement",
+                "page", "source", "raw_label"]
+        for row in self.db.execute(q, args):
+            yield dict(zip(cols, row))
+
+    def report_facts(self, report_id: int, items: Sequence[str], period: str = "current") -> list[StoredFact]:
+        """The report's facts of these items in one period: document facts before imported ones, then
+        in store order (the first of an item is the one to use)."""
+        if not items:
+            return []
+        q = (f"SELECT item, value, unit, period, statement, page, source, raw_label FROM facts INDEXED BY facts_report "
+             f"WHERE report_id=? AND period=? AND item IN ({','.join('?' * len(items))}) ORDER BY {_SOURCE_ORDER}, id")
+        return [StoredFact(*row) for row in self.db.execute(q, (report_id, period, *items))]
+
+    def has_statement(self, report_id: int, statement: str) -> bool:
+        """Whether a document (not an imported table) of the report printed this table."""
+        return self.db.execute("SELECT 1 FROM facts INDEXED BY facts_report WHERE report_id=? AND statement=? "
+                               "AND source NOT LIKE 'import:%' LIMIT 1",
+                               (report_id, statement)).fetchone() is not None
+
+    def has_text(self, report_id: int) -> bool:
+        """Whether the report's text is in the store (an ingested document, not only imported values)."""
+        return self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None
+
+    def item_values(self, item: str) -> list[ItemValue]:
+        """The current-period numeric facts of an item across every report: document facts before
+        imported ones, then in store order (a report may appear more than once: keep its first)."""
+        q = (f"SELECT report_id, value, num, page, source FROM facts WHERE item=? AND period='current' "
+             f"AND num IS NOT NULL ORDER BY {_SOURCE_ORDER}, id")
+        return [ItemValue(*row) for row in self.db.execute(q, (item,))]
+
+    def text_values(self, item: str) -> Iterator[tuple[int, str]]:
+        """(report id, value) of a field's current-period facts across every report (注册地址 …), document
+        facts before imported ones, then in store order."""
+        q = f"SELECT report_id, value FROM facts WHERE item=? AND period='current' ORDER BY {_SOURCE_ORDER}, id"
+        for rid, value in self.db.execute(q, (item,)):
+            yield rid, value
+
+    def balance_sheet_page(self, report_id: int) -> int | None:
+        """The first page of the report's own (document, not imported) balance sheet, if it has one."""
+        row = self.db.execute(
+            "SELECT MIN(page) FROM facts WHERE report_id=? AND statement='资产负债表' AND source IN ('pdf','txt')",
+            (report_id,)).fetchone()
+        return row[0] if row else None
+
+    # ------------------------------------------------------------------------------ sections and chunks
+
+    def section_ancestors(self, section_ids: Sequence[int]) -> list[SectionHead]:
+        """These sections and every section above them (no text, its length instead)."""
+        if not section_ids:
+            return []
+        marks = ",".join("?" * len(section_ids))
+        # the parent is read by a correlated lookup: a join in the recursive step makes SQLite build a
+        # Bloom filter over every section of the store at each step (30 ms instead of 0.6 ms at 200 reports)
+        rows = self.db.execute(
+            f"WITH RECURSIVE up(id) AS (SELECT id FROM sections WHERE id IN ({marks}) UNION "
+            f"SELECT (SELECT parent_id FROM sections WHERE id = up.id) FROM up WHERE up.id IS NOT NULL) "
+            f"SELECT {_SECTION_COLS} FROM up JOIN sections s ON s.id = up.id", list(section_ids)).fetchall()
+        return [SectionHead(*row) for row in rows]
+
+    def section_subtree(self, section_id: int) -> list[int]:
+        """The section's id and the ids of every section below it."""
+        return [r[0] for r in self.db.execute(
+            "WITH RECURSIVE down(id) AS (SELECT ? UNION ALL SELECT s.id FROM sections s JOIN down ON s.parent_id = down.id)"
+            " SELECT id FROM down", (section_id,))]
+
+    def section_chunks(self, report_id: int, section_ids: Sequence[int | None]) -> list[ChunkText]:
+        """The chunks of these sections of the report, in reading (store) order."""
+        marks = ",".join("?" * len(section_ids))
+        rows = self.db.execute(
+            f"SELECT id, path, text, page_start, page_end FROM chunks WHERE report_id=? AND section_id IN ({marks})"
+            " ORDER BY id", (report_id, *section_ids)).fetchall()
+        return [ChunkText(r[0], _path(r[1]), r[2], r[3], r[4]) for r in rows]
+
+    def chunk_records(self, report_keys: Sequence[str] | None = None) -> Iterator[ChunkRecord]:
+        """Every chunk of these reports (all when None) as a search backend indexes it, in store order."""
+        q = ("SELECT c.id, r.key, r.stock_code, r.year, c.section_id, c.path, c.text, c.page_start, c.page_end"
+             " FROM chunks c JOIN reports r ON r.id = c.report_id")
+        keys: Sequence[str | None] = [None] if report_keys is None else report_keys
+        for key in keys:
+            rows = self.db.execute(q + (" WHERE r.key=?" if key else "") + " ORDER BY c.id", (key,) if key else ())
+            for cid, rkey, code, year, sid, path, text, p0, p1 in rows:
+                yield ChunkRecord(cid, rkey, code, year, sid, _path(path), text, p0, p1)

@@ -1,0 +1,73 @@
+"""What a statistics question asks besides its item: rank or count, order, top-N, n-th, a threshold
+and a place filter — read with the cues of rules/understanding.yaml `statistics:`.
+
+"2019年营业收入最高的前5家公司" (rank, descending, top 5), "第3高" (n-th), "最低" (ascending),
+"2020年负债合计大于五亿的有多少家" (count, > 500000000), "500万元以上" (>=), "注册地址在上海的公司中…"
+(place 上海 on 注册地址; "总部/办公…" filters 办公地址; a place without a field word filters both).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ..catalog.understanding import StatisticsCues
+from ..numbers import cn_number
+
+SCALE = {"千万": 10 ** 7, "百万": 10 ** 6, "亿": 10 ** 8, "万": 10 ** 4, "千": 1000}
+
+
+def scale(num: Decimal, unit: str | None) -> Decimal:
+    """A number written with a scale word (万, 亿 …) in units."""
+    return num * SCALE.get(unit or "", 1)
+
+
+@dataclass
+class Ranking:
+    mode: str                   # rank | count
+    descending: bool = True
+    top: int = 1
+    nth: int | None = None
+    op: str | None = None       # > < >= <=
+    threshold: Decimal | None = None
+    threshold_text: str = ""
+    place_field: str | None = None   # 注册地址 | 办公地址 | None (either)
+    place: str | None = None
+
+
+def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
+    r = Ranking("count" if cues.count.search(q) else "rank")
+    low = next((w for w in cues.ascending if w in q), None)
+    high = next((w for w in cues.descending if w in q), None)
+    if low and (not high or q.find(low) < q.find(high)):
+        r.descending = False
+    m = cues.top.search(q) or cues.extreme_n.search(q)
+    if m:
+        r.top = max(1, int(cn_number(m.group(1)) or 1))
+    m = cues.nth.search(q)
+    if m:
+        r.nth = max(1, int(cn_number(m.group(1)) or 1))
+    m = cues.threshold.search(q)
+    if m:
+        op = next(o for w, o in cues.ops if w == m.group(1))
+        num = cn_number(m.group(2))
+        if num is not None:
+            r.op, r.threshold = op, scale(num, m.group(3))
+            r.threshold_text = m.group(0)
+    else:
+        m = cues.threshold_after.search(q)
+        num = cn_number(m.group(1)) if m else None
+        if m and num is not None:
+            r.op = ">=" if m.group(4) == "以上" else "<="
+            r.threshold = scale(num, m.group(2))
+            r.threshold_text = m.group(0)
+    if r.threshold is not None and "%" in r.threshold_text:
+        r.threshold = r.threshold / 100
+    for rx in cues.places:
+        m = rx.search(q)
+        if m:
+            fld = m.groupdict().get("field")
+            if fld:
+                r.place_field = "办公地址" if fld.startswith(cues.office_words) else "注册地址"
+            r.place = m.group("place")
+            break
+    return r
