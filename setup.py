@@ -21,6 +21,7 @@ class BuildPyWithRules(build_py):
         if getattr(self, "editable_mode", False):
             return
         target = Path(self.build_lib) / "fin_qa" / "_data"
+        shutil.rmtree(target, ignore_errors=True)  # a rule file deleted since the last build must not ship
         for name in RULE_FOLDERS:
             src = ROOT / name
             if not src.is_dir():

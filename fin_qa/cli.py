@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 from typing import TYPE_CHECKING
 
 import click
 
 from . import FinQAError, __version__
-from .config import ENVIRONMENT, store_dir
+from .config import ENVIRONMENT, es_index, es_url, llm_spec, llm_threads, rules_root, search_backend, store_dir
 
 if TYPE_CHECKING:
     from .store import Store
@@ -28,7 +29,7 @@ def _catalog(rules_path):
     """The catalog of the rules folder, loaded once per command (a broken file: one message, exit 2)."""
     from .catalog import Catalog
 
-    return Catalog.load(rules_path)
+    return Catalog.load(rules_root(rules_path))
 
 
 SEARCH_OPTION = click.option(
@@ -41,7 +42,7 @@ SEARCH_OPTION = click.option(
 def _backend(store, search, catalog, check=True):
     from .search.retrieve import make_backend
 
-    backend = make_backend(search, store, catalog)
+    backend = make_backend(search_backend(search), store, catalog, es_url(), es_index())
     if check:
         backend.check()
     return backend
@@ -217,7 +218,9 @@ def _router(store, catalog, scope, style, llm, search=None, device="auto", batch
     from .search.retrieve import Retriever
 
     retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
-    model = load_chat_model(llm, catalog.llm, device=device, batch_size=batch_size)
+    spec = llm_spec(llm)
+    threads = llm_threads() if spec.lower() != "none" else None
+    model = load_chat_model(spec, catalog.llm, device=device, batch_size=batch_size, threads=threads)
     source = FactSource(store, read_scope(scope, catalog.report_names) if scope else None)
     return Router(source, catalog, style=style, retriever=retriever, model=model)
 
@@ -273,10 +276,10 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     qpath = Path(questions)
     total = len(read_questions(qpath))
     with _open_store(store_path, readonly=True) as store:
-        engine = _router(store, catalog, scope, style, llm, search, device, batch_size)
-        size = getattr(engine.model, "batch_size", 1) if engine.model is not None else 1
+        router = _router(store, catalog, scope, style, llm, search, device, batch_size)
+        size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
         bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
-        res = run_batch(engine, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain,
+        res = run_batch(router, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain,
                         batch_size=size)
         bar.close()
     rate = res.answered / res.seconds if res.seconds else 0.0
@@ -300,6 +303,7 @@ def search(query, store_path, search, company, year, size, chunks, as_json, rule
     from .search.retrieve import Retriever
 
     catalog = _catalog(rules_path)
+    rows: list[dict[str, Any]]
     with _open_store(store_path, readonly=True) as store:
         keys = _report_keys(store, company, year)
         retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
@@ -374,7 +378,7 @@ def rules_check(rules_path):
     """Validate every rule file of the rules folder; print file:line: problem for each problem."""
     from .catalog import Catalog
 
-    problems, checked = Catalog.check(rules_path)
+    problems, checked = Catalog.check(rules_root(rules_path))
     for c in checked:
         click.echo(f"ok        {c}")
     for p in problems:

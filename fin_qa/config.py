@@ -29,10 +29,11 @@ ENVIRONMENT = {
 
 
 def default_rules_root() -> Path:
-    """The rules shipped with fin-qa: the package's copy in a wheel, the repository's folders in a checkout."""
-    if (PACKAGED_RULES / "rules").is_dir():
-        return PACKAGED_RULES
-    return PROJECT_ROOT
+    """The rules shipped with fin-qa: in a source checkout the repository's own folders (where
+    maintainers edit them, even if a build left a copy in fin_qa/_data), else the package's copy."""
+    if (PROJECT_ROOT / "setup.cfg").is_file() and (PROJECT_ROOT / "rules").is_dir():
+        return PROJECT_ROOT
+    return PACKAGED_RULES
 
 
 def rules_root(flag: str | os.PathLike | None = None) -> Path:
@@ -48,3 +49,41 @@ def store_dir(flag: str | os.PathLike | None = None) -> Path:
         return Path(flag)
     env = os.environ.get("FIN_QA_STORE")
     return Path(env) if env else Path("fin_qa_store")
+
+
+def search_backend(flag: str | None = None) -> str:
+    """--search, else $FIN_QA_SEARCH, else sqlite."""
+    return (flag or os.environ.get("FIN_QA_SEARCH") or "sqlite").strip().lower()
+
+
+def es_url() -> str | None:
+    """$FIN_QA_ES_URL (None: the backend's default, http://127.0.0.1:9200)."""
+    return os.environ.get("FIN_QA_ES_URL") or None
+
+
+def es_index() -> str | None:
+    """$FIN_QA_ES_INDEX (None: the backend's default, fin-qa-chunks)."""
+    return os.environ.get("FIN_QA_ES_INDEX") or None
+
+
+def llm_spec(flag: str | None = None) -> str:
+    """--llm, else $FIN_QA_LLM, else none."""
+    return (flag or os.environ.get("FIN_QA_LLM") or "none").strip()
+
+
+def llm_threads() -> int | None:
+    """$FIN_QA_LLM_THREADS (None: rules/llm.yaml cpu.threads); not a whole number ≥ 1 is a user error."""
+    env = os.environ.get("FIN_QA_LLM_THREADS")
+    if not env:
+        return None
+    if not env.strip().isdigit() or int(env) < 1:
+        from . import FinQAError
+
+        raise FinQAError(f"FIN_QA_LLM_THREADS={env!r}: expected a whole number of threads (1 or more)")
+    return int(env)
+
+
+def cache_dir() -> Path:
+    """fin-qa's cache folder ($FIN_QA_CACHE, else ~/.cache/fin-qa); converted models live in its models/."""
+    env = os.environ.get("FIN_QA_CACHE")
+    return Path(env) if env else Path.home() / ".cache" / "fin-qa"

@@ -44,6 +44,8 @@ def main(argv=None) -> int:
         from fin_qa.catalog import Catalog
         from fin_qa.ingest.tables_import import import_table
 
+        catalog = Catalog.shipped()
+
         if store_dir is None:
             tmp = tempfile.TemporaryDirectory()
             store_dir = Path(tmp.name)
@@ -54,7 +56,7 @@ def main(argv=None) -> int:
         t = time.perf_counter()
         with Store(store_dir) as s:
             for f in files:
-                import_table(f, s, Catalog.load())
+                import_table(f, s, catalog)
         print(f"import {len(files)} tables: {time.perf_counter() - t:.1f} s")
 
     questions = [json.loads(l)["question"] for l in args.questions.read_text(encoding="utf-8").splitlines() if l.strip()]
@@ -66,7 +68,7 @@ def main(argv=None) -> int:
         from fin_qa.catalog import Catalog
 
         t = time.perf_counter()
-        catalog = Catalog.load()
+        catalog = Catalog.shipped()
         store = Store(store_dir, create=False)
         scope = read_scope(args.scope, catalog.report_names) if args.scope and args.scope.is_file() else None
         engine = Router(FactSource(store, scope), catalog, style="finglm")

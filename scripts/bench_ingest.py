@@ -34,7 +34,7 @@ def main() -> int:
     from fin_qa.ingest.pipeline import ingest, parse_file
     from fin_qa.store import Store
 
-    catalog = Catalog.load()
+    catalog = Catalog.shipped()
 
     pdfs = sorted(glob.glob(str(Path(args.reports) / "*.pdf")))
     if not pdfs:

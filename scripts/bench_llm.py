@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     from fin_qa.catalog import Catalog
     from fin_qa.llm.hf import TransformersChat
 
-    catalog = Catalog.load()
+    catalog = Catalog.shipped()
 
     rows = []
     if args.llm == "default":

@@ -36,7 +36,7 @@ from fin_qa.search.retrieve import Retriever, make_backend  # noqa: E402
 from fin_qa.store import ReportMeta, Store  # noqa: E402
 from fin_qa.catalog import Catalog  # noqa: E402
 
-CATALOG = Catalog.load()
+CATALOG = Catalog.shipped()
 
 
 def build_corpus(store: Store, source: Path, copies: int) -> None:
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
             os.environ.setdefault("FIN_QA_ES_INDEX", "fin-qa-bench")
             backends.append("elasticsearch")
         for name in backends:
-            backend = make_backend(name, store, CATALOG)
+            backend = make_backend(name, store, CATALOG, os.environ.get("FIN_QA_ES_URL"), os.environ.get("FIN_QA_ES_INDEX"))
             res = sync(store, backend, recreate=True)
             if name == "sqlite":
                 store.optimize_planner()
@@ -133,7 +133,7 @@ def main(argv=None) -> int:
         print(f"target: embedded retrieve p95 ≤ 20 ms → "
               f"{'met' if pct(rows[0][2]['retrieve'], 95) <= 20 else 'NOT met'}")
         if "elasticsearch" in backends:
-            make_backend("elasticsearch", store, CATALOG).es.options(ignore_status=404).indices.delete(
+            make_backend("elasticsearch", store, CATALOG, args.es_url).es.options(ignore_status=404).indices.delete(
                 index=os.environ["FIN_QA_ES_INDEX"])
     return 0
 

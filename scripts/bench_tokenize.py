@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from fin_qa.answer.router import Router  # noqa: E402
 from fin_qa.catalog import Catalog  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
-from fin_qa.tokenize import tokens as bigrams  # noqa: E402
+from fin_qa.bigrams import tokens as bigrams  # noqa: E402
 from fin_qa.store import Store  # noqa: E402
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
     ap.add_argument("--questions", type=Path, default=ROOT / "tests" / "data" / "section_questions.yaml")
     args = ap.parse_args(argv)
     questions = yaml.safe_load(args.questions.read_text(encoding="utf-8"))["questions"]
-    catalog = Catalog.load()
+    catalog = Catalog.shipped()
     cfg = catalog.search
     with Store(args.store, create=False) as store:
         chunks = [(c.chunk_id, c.report_key, c.path, c.text, c.section_id) for c in store.chunk_records()]

@@ -30,7 +30,7 @@ from fin_qa.store import Store  # noqa: E402
 
 def evaluate(store: Store, llm: str, questions: list[dict], verbose: bool = True) -> dict:
     t = time.perf_counter()
-    catalog = Catalog.load()
+    catalog = Catalog.shipped()
     model = load_chat_model(llm, catalog.llm)
     load = time.perf_counter() - t
     engine = Router(FactSource(store), catalog, model=model)

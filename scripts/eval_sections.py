@@ -28,7 +28,7 @@ from fin_qa.store import Store  # noqa: E402
 
 
 def evaluate(store: Store, backend_name: str, questions: list[dict], verbose: bool = True) -> dict:
-    catalog = Catalog.load()
+    catalog = Catalog.shipped()
     backend = make_backend(backend_name, store, catalog)
     engine = Router(FactSource(store), catalog, retriever=Retriever(store, backend, catalog.topics, catalog.search))
     hits = misses = skipped = routed = 0

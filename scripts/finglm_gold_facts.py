@@ -28,7 +28,7 @@ META = {"ent_short_name", "ent_name", "year", "key_word", "prom_answer", "公式
 def codes_from_list(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     if path and path.is_file():
-        names = Catalog.load().report_names
+        names = Catalog.shipped().report_names
         for line in path.read_text(encoding="utf-8").splitlines():
             key = names.key_of(line)
             if key:

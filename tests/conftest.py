@@ -18,7 +18,7 @@ FINGLM = SHARED / "data" / "finglm"
 TABLES = SHARED / "data" / "finglm_tables"
 
 # The rules shipped with fin-qa (the repository's folders), loaded once for the whole run.
-CATALOG = Catalog.load()
+CATALOG = Catalog.shipped()
 
 
 @pytest.fixture(scope="session")

@@ -94,6 +94,7 @@ def test_label_naming_two_items_has_its_line(rules_copy):
 def test_not_a_rules_folder(tmp_path):
     with pytest.raises(CatalogError, match="not a rules folder"):
         Catalog.load(tmp_path)
+    assert Catalog.shipped().root.is_dir()
 
 
 def test_rules_option_and_environment(rules_copy):
@@ -151,3 +152,59 @@ def test_wheel_carries_the_rules_and_works_from_another_folder(tmp_path, sample_
     ans = run("ask", "星河精密2021年营业收入是多少元？")
     assert ans.returncode == 0, ans.stdout + ans.stderr
     assert "营业收入" in ans.stdout and "依据" in ans.stdout
+
+
+def test_a_word_where_a_list_belongs_is_a_line_not_a_split(rules_copy):
+    f = rules_copy / "keyword_tables" / "items.yaml"
+    f.write_text(f.read_text(encoding="utf-8") + "\n其他表:\n  某收入: 收入\n", encoding="utf-8")
+    msg = _check_one(rules_copy)
+    assert msg.startswith(f"{f}:") and "某收入" in msg and "must be a list" in msg
+
+
+def test_keyword_table_shapes_are_checked(rules_copy):
+    f = rules_copy / "keyword_tables" / "profile.yaml"
+    text = f.read_text(encoding="utf-8")
+    f.write_text(text.replace("fields:\n", "fields:\n  网址: 公司网址\n", 1), encoding="utf-8")
+    msg = _check_one(rules_copy)
+    assert msg.startswith(f"{f}:") and "fields must be a mapping name → [labels]" in msg
+    f.write_text(text + "\nsomething_new: [a]\n", encoding="utf-8")
+    assert "unknown key 'something_new'" in _check_one(rules_copy)
+
+
+def test_wrong_structures_are_lines_not_tracebacks(rules_copy):
+    growth = rules_copy / "formulas" / "growth.yaml"
+    growth.write_text("templates:\n  - name: '{label}增速'\n    inputs: {本期: '{item}'}\n    output: ratio\n",
+                      encoding="utf-8")
+    assert "a template must be a mapping with name, inputs, expr, output" in _check_one(rules_copy)
+    growth.unlink()
+    llm = rules_copy / "rules" / "llm.yaml"
+    llm.write_text(llm.read_text(encoding="utf-8") + "\ngeneration: 5\n", encoding="utf-8")
+    msg = _check_one(rules_copy)
+    assert msg.startswith(f"{llm}:1: unexpected structure") and "\n" not in msg
+
+
+def test_cues_the_answerers_need_are_required(rules_copy):
+    f = rules_copy / "rules" / "understanding.yaml"
+    text = f.read_text(encoding="utf-8")
+    f.write_text(text[: text.index("\nstatistics:")] + "\n", encoding="utf-8")
+    assert _check_one(rules_copy) == f"{f}:1: missing statistics (see the shipped understanding.yaml)"
+
+
+def test_several_problems_name_the_folder_to_check(rules_copy):
+    (rules_copy / "rules" / "search.yaml").write_text("nonsense: 1\n", encoding="utf-8")
+    (rules_copy / "rules" / "question_types.yaml").write_text("rules: []\n", encoding="utf-8")
+    with pytest.raises(CatalogError) as exc:
+        Catalog.load(rules_copy)
+    assert len(exc.value.problems) == 2 and f"fin-qa rules check --rules {rules_copy}" in str(exc.value)
+
+
+def test_bad_thread_count_is_one_message_only_when_a_model_is_asked_for(sample_store):
+    env = {**os.environ, "FIN_QA_LLM_THREADS": "many"}
+
+    def ask(llm):
+        return subprocess.run([sys.executable, "-m", "fin_qa.cli", "ask", "星河精密2021年营业收入是多少？", "--store",
+                               str(sample_store.dir), "--llm", llm], capture_output=True, text=True, env=env)
+
+    r = ask("default")
+    assert r.returncode == 2 and "FIN_QA_LLM_THREADS='many'" in r.stderr and "Traceback" not in r.stderr
+    assert ask("none").returncode == 0

@@ -6,7 +6,7 @@ from fin_qa.ingest.bank_text import read_values
 from fin_qa.ingest.headings import heading_level
 from fin_qa.catalog.items import normalize_label
 from fin_qa.numbers import find_unit, parse_number
-from fin_qa.tokenize import tokens
+from fin_qa.bigrams import tokens
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -77,7 +77,7 @@ def done_keys(path: Path) -> set[str]:
     return keys
 
 
-def run_batch(engine: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
+def run_batch(router: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
               extra_fields: bool = True, batch_size: int = 1) -> BatchResult:
     import time
 
@@ -99,26 +99,26 @@ def run_batch(engine: "Router", questions: Path, output: Path, on_progress: Call
                     on_progress({"skipped": True})
                 continue
             if problem is not None or rec is None:
-                out = {"id": None, "question": None, "answer": render(engine.t, "bad_line", reason=problem),
+                out = {"id": None, "question": None, "answer": render(router.t, "bad_line", reason=problem),
                        "type": None, "method": "bad_input", "_key": key}
                 res.bad += 1
             elif rec.get("id") is None:
                 out = {"id": None, "question": rec.get("question"),
-                       "answer": render(engine.t, "bad_line", reason=f"第{n}行缺少id"),
+                       "answer": render(router.t, "bad_line", reason=f"第{n}行缺少id"),
                        "type": None, "method": "bad_input", "_key": key}
                 res.bad += 1
             elif not isinstance(rec.get("question"), str):
                 out = {"id": rec["id"], "question": rec.get("question"),
-                       "answer": render(engine.t, "bad_line", reason="缺少question文本"), "type": None,
+                       "answer": render(router.t, "bad_line", reason="缺少question文本"), "type": None,
                        "method": "bad_input"}
                 res.bad += 1
             else:
                 if batch_size > 1 and asked % batch_size == 0:
                     # the chat-model requests of the next window, generated together (no-op without a model)
-                    engine.prefetch(todo_questions[asked:asked + batch_size])
+                    router.prefetch(todo_questions[asked:asked + batch_size])
                 asked += 1
                 try:
-                    ans = engine.answer(rec["question"])
+                    ans = router.answer(rec["question"])
                 except FinQAError:
                     raise
                 except Exception as exc:  # one question must not stop the run; the line says what broke

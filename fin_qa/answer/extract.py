@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..catalog.topics import Topic
 from ..search.retrieve import NOT_APPLICABLE, Passage
-from ..tokenize import tokens
+from ..bigrams import tokens
 from .model import PassageEvidence
 
 NEGATION = re.compile(r"(?:无|未|没有|不存在|不涉及|未发生|不适用)")

@@ -12,7 +12,6 @@ from typing import Protocol
 from ..catalog import Catalog
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
-from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.question import Understander, Understanding
@@ -39,15 +38,12 @@ NO_COMPANY = ("statistics", "open")
 
 class Router:
     def __init__(self, source: FactSource, catalog: Catalog, style: str = "human",
-                 retriever: Retriever | None = None, model: ChatModel | None = None,
-                 backend: SearchBackend | None = None):
+                 retriever: Retriever | None = None, model: ChatModel | None = None):
         self.source = source
         self.catalog = catalog
-        self.style = style
         self.t = catalog.templates
         self.model = model           # a ChatModel or None: the deterministic paths only
-        self._retriever = retriever  # text search; built on first use (with `backend`, else --search's default)
-        self._backend = backend
+        self._retriever = retriever  # text search; None: the embedded FTS5 index, opened on first use
         self._chat: CachedChat | None = None
         prose = None
         llm_keywords = None
@@ -74,7 +70,7 @@ class Router:
     @property
     def retriever(self) -> Retriever:
         if self._retriever is None:
-            backend = self._backend or make_backend(None, self.source.store, self.catalog)
+            backend = make_backend("sqlite", self.source.store, self.catalog)
             self._retriever = Retriever(self.source.store, backend, self.catalog.topics, self.catalog.search)
         return self._retriever
 

@@ -25,7 +25,7 @@ class TextAnswerer:
     def __init__(self, values: Values, retriever: Callable[[], Retriever], prose: "Prose | None" = None):
         self.v = values
         self.t = values.t
-        self._retriever = retriever   # built on first use: a lookup-only run never opens the search backend
+        self._retriever = retriever   # the router's: built on first use unless the caller gave one
         self.prose = prose
 
     @property

@@ -54,7 +54,6 @@ class FormulaValue:
 class Values:
     def __init__(self, source: FactSource, catalog: Catalog, style: str):
         self.source = source
-        self.catalog = catalog
         self.formulas = catalog.formulas
         self.vocab = catalog.vocabulary
         self.t = catalog.templates

@@ -10,8 +10,11 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
     es_mappings/     chunks.json (the Elasticsearch index body)
 
 `Catalog.load(root)` reads every file, keeps the file:line of every entry, and raises one CatalogError
-listing every problem as `file:line: problem` (what `fin-qa rules check` prints). Nothing here reads
-the environment: config.rules_root() resolves the folder, the caller passes the Catalog down.
+listing every problem as `file:line: problem` (what `fin-qa rules check` prints); a file whose shape is
+wrong (a list where a mapping belongs, a word where a list belongs) is such a problem too, never a
+traceback. Nothing here reads the environment: the CLI resolves the folder (config.rules_root: --rules,
+$FIN_QA_RULES, the shipped rules) and passes the Catalog down; `Catalog.shipped()` loads the rules
+that come with fin-qa.
 """
 from __future__ import annotations
 
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, TypeVar
 
 from .. import FinQAError
-from ..config import RULE_FOLDERS, rules_root
+from ..config import RULE_FOLDERS, default_rules_root
 from .fewshot import FewShot, load_fewshot
 from .formulas import FormulaBook, load_formulas
 from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
@@ -42,9 +45,10 @@ T = TypeVar("T")
 class CatalogError(FinQAError):
     """The rules folder has problems; `problems` lists them as `file:line: problem`."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], root: Path | None = None):
         self.problems = problems
-        more = f" (and {len(problems) - 1} more problem(s): run `fin-qa rules check`)" if len(problems) > 1 else ""
+        where = f" --rules {root}" if root else ""
+        more = f" (and {len(problems) - 1} more problem(s): run `fin-qa rules check{where}`)" if len(problems) > 1 else ""
         super().__init__(problems[0] + more)
 
 
@@ -74,17 +78,22 @@ class Catalog:
         return hit[0] if hit else label
 
     @classmethod
-    def load(cls, root: str | Path | None = None) -> "Catalog":
-        """Every file of the rules folder (default: config.rules_root()); CatalogError lists the problems."""
-        catalog, problems, _ = _load(Path(root) if root else rules_root())
+    def load(cls, root: str | Path) -> "Catalog":
+        """Every file of the rules folder `root`; CatalogError lists the problems."""
+        catalog, problems, _ = _load(Path(root))
         if problems or catalog is None:
-            raise CatalogError(problems or ["the rules folder could not be loaded"])
+            raise CatalogError(problems or [f"{root}:1: the rules folder could not be loaded"], Path(root))
         return catalog
 
+    @classmethod
+    def shipped(cls) -> "Catalog":
+        """The rules that come with fin-qa (the package's copy, or the repository's folders)."""
+        return cls.load(default_rules_root())
+
     @staticmethod
-    def check(root: str | Path | None = None) -> tuple[list[str], list[str]]:
+    def check(root: str | Path) -> tuple[list[str], list[str]]:
         """(problems as file:line: problem, what was checked) — `fin-qa rules check`."""
-        _, problems, checked = _load(Path(root) if root else rules_root())
+        _, problems, checked = _load(Path(root))
         return problems, checked
 
 
@@ -101,6 +110,12 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             value = fn()
         except RuleError as exc:
             problems.append(str(exc))
+            return None
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # a shape no check of the loader foresaw: still one line, never a traceback
+            where = path if path.is_file() else path / "*"
+            problems.append(f"{where}:1: unexpected structure ({type(exc).__name__}: {exc}): compare it with the "
+                            f"shipped file")
             return None
         checked.append(label or str(path))
         return value

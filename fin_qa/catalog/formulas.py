@@ -175,7 +175,7 @@ def _build(entry: dict, vocab: Vocabulary, path: Path, template: bool = False) -
     if missing:
         raise RuleError(path, line, f"formula {entry.get('name', '?')!r}: missing {', '.join(missing)}")
     name = str(entry["name"])
-    if entry["output"] not in OUTPUTS:
+    if not isinstance(entry["output"], str) or entry["output"] not in OUTPUTS:
         raise RuleError(path, line, f"formula {name!r}: output must be one of {', '.join(sorted(OUTPUTS))}")
     aliases = entry.get("aliases") or []
     if not isinstance(aliases, list):
@@ -270,7 +270,7 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
                         raise RuleError(path, f.line, f"name {phrase!r} also names formula {book.phrases[phrase]!r}")
                     book.phrases[phrase] = f.name
     for path, tpl in templates:
-        if not isinstance(tpl, dict) or "name" not in tpl:
+        if not isinstance(tpl, dict) or not {"name", "inputs", "expr", "output"} <= set(tpl):
             raise RuleError(path, line_of(tpl), "a template must be a mapping with name, inputs, expr, output")
         for entry in _expand(tpl, vocab):
             if entry["name"] in book.phrases:

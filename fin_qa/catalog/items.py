@@ -74,6 +74,8 @@ def load_item_table(path: Path) -> ItemTable:
             raise RuleError(path, sline, f"statement {statement!r}: expected a mapping of items")
         for name, synonyms in items.items():
             line = items.key_lines.get(name, sline)
+            if synonyms is not None and not isinstance(synonyms, list):
+                raise RuleError(path, line, f"item {name!r}: synonyms must be a list [..] of strings, not {synonyms!r}")
             syns = tuple(synonyms or ())
             if not all(isinstance(s, str) for s in syns):
                 raise RuleError(path, line, f"item {name!r}: synonyms must be a list of strings")
@@ -87,11 +89,48 @@ def load_item_table(path: Path) -> ItemTable:
     return table
 
 
+# The shape of each key of profile.yaml and employees.yaml: "labels" = {name: [words]},
+# "words" = [words], "names" = {name: word}, "blocks" = {block: {name: [words] or empty}}.
+TABLE_SHAPES = {
+    "profile.yaml": {"fields": "labels", "ignored": "words", "contact_rows": "names", "contact_columns": "words"},
+    "employees.yaml": {"counts": "labels", "ratios": "labels", "amounts": "labels", "blocks": "labels",
+                       "categories": "blocks", "prose": "labels", "zero_is_missing": "words"},
+}
+_SHAPE_TEXT = {"labels": "a mapping name → [labels]", "words": "a list [..] of words",
+               "names": "a mapping name → word", "blocks": "a mapping block → {name: [labels]}"}
+
+
+def _words(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(w, str) and w for w in value)
+
+
+def _shape_ok(value: object, shape: str) -> bool:
+    if shape == "words":
+        return _words(value)
+    if not isinstance(value, dict):
+        return False
+    if shape == "labels":
+        return all(_words(v) for v in value.values())
+    if shape == "names":
+        return all(isinstance(v, str) and v for v in value.values())
+    return all(v is None or (isinstance(v, dict) and all(x is None or _words(x) for x in v.values()))
+               for v in value.values())
+
+
 def load_table_file(path: Path) -> LDict:
-    """A keyword table file (profile.yaml, employees.yaml...) as a mapping with line numbers."""
+    """A keyword table file (profile.yaml, employees.yaml) as a mapping with line numbers, its keys
+    checked against TABLE_SHAPES (a word where a list belongs would be read one character at a time)."""
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
         raise RuleError(path, 1, "expected a mapping")
+    shapes = TABLE_SHAPES.get(path.name, {})
+    for key, value in data.items():
+        line = data.key_lines.get(key, 1)
+        if shapes and key not in shapes:
+            raise RuleError(path, line, f"unknown key {key!r} (one of {', '.join(shapes)})")
+        shape = shapes.get(key)
+        if shape and value is not None and not _shape_ok(value, shape):
+            raise RuleError(path, line_of(value, line), f"{key} must be {_SHAPE_TEXT[shape]}")
     return data
 
 

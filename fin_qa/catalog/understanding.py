@@ -139,6 +139,10 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
     if not isinstance(shape, LDict) or set(shape) - set(SHAPES):
         raise RuleError(path, data.key_lines.get("shape", 1), f"shape: a mapping of {', '.join(SHAPES)} to regexes")
     cfg.shapes = [(k, _regex(path, shape.key_lines.get(k, 1), f"shape.{k}", shape[k])) for k in SHAPES if shape.get(k)]
+    # without these the statistics answerer, text extraction and A/B percent would silently do nothing
+    missing = [k for k in ("shape", "percent", "statistics") if not data.get(k)]
+    if missing:
+        raise RuleError(path, 1, f"missing {', '.join(missing)} (see the shipped understanding.yaml)")
     stats = data.get("statistics")
     if stats is not None:
         if not isinstance(stats, dict):

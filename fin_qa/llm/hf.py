@@ -17,7 +17,7 @@ from typing import Any, Sequence, cast
 
 from ..catalog.llm_config import LLMConfig
 from .base import INSTALL_HINT, History, LLMError
-from .cache import cache_dir
+from ..config import cache_dir
 
 
 def _torch() -> ModuleType:
@@ -73,14 +73,14 @@ class TransformersChat:
         self.config = config  # rules/llm.yaml, from the catalog
         path = Path(path)
         if path.is_file() and path.suffix.lower() == ".gguf":
-            path = convert_gguf(path, gguf_cache_dir(path, cache or cache_dir()))
+            path = convert_gguf(path, gguf_cache_dir(path, cache or cache_dir() / "models"))
         if not (path / "config.json").is_file():
             raise LLMError(f"no model at {path}: give a folder with config.json (transformers) or a .gguf file")
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = device
         if device == "cpu":
-            torch.set_num_threads(int(threads or os.environ.get("FIN_QA_LLM_THREADS") or self.config.cpu_threads))
+            torch.set_num_threads(threads or self.config.cpu_threads)
             dtype = getattr(torch, self.config.cpu_dtype)
         else:
             name = self.config.gpu_dtype

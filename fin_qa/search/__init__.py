@@ -1,1 +1,1 @@
-"""Keyword search over chunks: one analysis (fin_qa/tokenize.py), two backends (SQLite FTS5, Elasticsearch)."""
+"""Keyword search over chunks: one analysis (fin_qa/bigrams.py), two backends (SQLite FTS5, Elasticsearch)."""

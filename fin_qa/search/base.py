@@ -1,6 +1,6 @@
 """The search protocol every backend implements, and the values that cross it.
 
-A backend indexes chunks (analysed once in Python by fin_qa/tokenize.py, so every backend sees the same
+A backend indexes chunks (analysed once in Python by fin_qa/bigrams.py, so every backend sees the same
 tokens) and answers a SearchQuery under Filters with ranked Hits. Ranking inside a backend is its own
 BM25; what the answerer receives is decided by retrieve.py, identically for every backend.
 """

@@ -1,6 +1,6 @@
 """The scale-out backend: Elasticsearch (client and server of the same major version, 9.x).
 
-The index body is es_mappings/chunks.json: `heading` and `body` hold the tokens of fin_qa/tokenize.py and use
+The index body is es_mappings/chunks.json: `heading` and `body` hold the tokens of fin_qa/bigrams.py and use
 the built-in whitespace analyzer, so no analysis plugin (IK) is needed and the tokens are the ones the
 embedded backend indexes. One shard, so BM25's document frequencies are index-wide, as in FTS5.
 The query has the same clauses as the embedded one: report filter; should = text tokens (body, heading
@@ -9,11 +9,10 @@ boosted), keyword phrases, section-title aliases against the heading.
 from __future__ import annotations
 
 import json
-import os
 from typing import Any, Iterable, Iterator
 
 from .base import ChunkDoc, Filters, Hit, SearchError, SearchQuery
-from ..tokenize import analyze, tokens
+from ..bigrams import analyze, tokens
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_INDEX = "fin-qa-chunks"
@@ -28,8 +27,8 @@ class ElasticsearchBackend:
             from elasticsearch import Elasticsearch
         except ImportError:
             raise SearchError("the Elasticsearch backend needs the `elasticsearch` package: pip install 'fin-qa[es]' (from a clone: pip install -e '.[es]')") from None
-        self.url = url or os.environ.get("FIN_QA_ES_URL") or DEFAULT_URL
-        self.index_name = index or os.environ.get("FIN_QA_ES_INDEX") or DEFAULT_INDEX
+        self.url = url or DEFAULT_URL
+        self.index_name = index or DEFAULT_INDEX
         self.heading_weight, self.phrase_boost, self.title_boost = heading_weight, phrase_boost, title_boost
         self.batch, self.retries = batch, retries
         self.mapping = mapping  # the index body (es_mappings/chunks.json, from the catalog)

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,16 +26,17 @@ from ..catalog.search_config import SearchConfig
 from ..catalog.topics import Topic, TopicTable, title_key
 from ..store import Store
 from .base import Filters, Hit, SearchBackend, SearchError, SearchQuery
-from ..tokenize import tokens
+from ..bigrams import tokens
 
 BACKENDS = ("sqlite", "elasticsearch")
 NOT_APPLICABLE = re.compile(r"^[\s□√■☑适用不]*$")  # a "□适用 √不适用" line and nothing else
 
 
-def make_backend(name: str | None, store: Store, catalog: Catalog) -> SearchBackend:
-    """`sqlite` (default) or `elasticsearch`; the name comes from --search, else FIN_QA_SEARCH."""
+def make_backend(name: str, store: Store, catalog: Catalog, es_url: str | None = None,
+                 es_index: str | None = None) -> SearchBackend:
+    """`sqlite` or `elasticsearch` (the CLI resolves --search / $FIN_QA_SEARCH, --es-url / $FIN_QA_ES_URL …)."""
     cfg = catalog.search
-    name = (name or os.environ.get("FIN_QA_SEARCH") or "sqlite").strip().lower()
+    name = name.strip().lower()
     if name in ("sqlite", "fts5", "embedded"):
         from .sqlite_fts import SqliteFtsBackend
 
@@ -44,7 +44,7 @@ def make_backend(name: str | None, store: Store, catalog: Catalog) -> SearchBack
     if name in ("elasticsearch", "es"):
         from .elastic import ElasticsearchBackend
 
-        return ElasticsearchBackend(catalog.es_mappings["chunks"], heading_weight=cfg.heading_weight,
+        return ElasticsearchBackend(catalog.es_mappings["chunks"], es_url, es_index, heading_weight=cfg.heading_weight,
                                     phrase_boost=cfg.phrase_boost, title_boost=cfg.title_boost)
     raise SearchError(f"unknown search backend {name!r}: use one of {', '.join(BACKENDS)}")
 

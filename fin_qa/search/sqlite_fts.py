@@ -13,7 +13,7 @@ from typing import Iterable
 
 from ..store import Store
 from .base import ChunkDoc, Filters, Hit, SearchQuery
-from ..tokenize import tokens
+from ..bigrams import tokens
 
 
 def _phrase(toks: list[str]) -> str:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from .. import FinQAError
-from ..tokenize import analyze
+from ..bigrams import analyze
 from .models import (ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, Report, ReportMeta,
                      SectionHead, StoredFact)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version

@@ -19,7 +19,8 @@ from ..catalog.topics import Topic
 from ..catalog.understanding import UnderstandingConfig
 from ..numbers import cn_number
 from .classify import classify
-from .entities import CompanyIndex, CompanyMatch, Years, find_years, normalize_question
+from ..catalog.normalize import normalize_question
+from .entities import CompanyIndex, CompanyMatch, Years, find_years
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
 from .ranking import Ranking, read_ranking
@@ -115,7 +116,6 @@ class Understander:
     is loaded: it is asked only when the tables find no item in a value question."""
 
     def __init__(self, reports: Sequence, catalog: Catalog, llm_keywords: "LLMKeywords | None" = None):
-        self.catalog = catalog
         self.config = catalog.understanding
         self.vocab = catalog.vocabulary
         self.topics = catalog.topics
