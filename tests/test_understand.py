@@ -117,3 +117,24 @@ def test_not_chinese(und):
     assert u.chinese  # mixed text still has Chinese
     u = und.understand("What was the revenue in 2019?")
     assert not u.chinese and u.type == "not_found"
+
+
+def test_fuzzy_company_ties_do_not_depend_on_the_hash_seed():
+    """Equal thefuzz scores: the same company wins in every process (set order follows the hash seed;
+    with these names the choice used to change between 康药集团 and 民康药业)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    names = ["亚宝药业", "健民集团", "灵康制药", "康欣新材", "有研新材", "中伟股份", "康药集团", "灵宝药业", "民康药业", "宝康集团"]
+    code = ("import json, sys\nfrom fin_qa.store import Report\nfrom fin_qa.understand.entities import CompanyIndex\n"
+            "names = json.loads(sys.argv[1])\n"
+            "idx = CompanyIndex([Report(i, f'{600100 + i}:2020', str(600100 + i), 2020, None, n)"
+            " for i, n in enumerate(names)], 70)\n"
+            "m = idx.fuzzy('请简要分析灵康药业集团股份有限公司2020年行业情况。')\n"
+            "print(m.company.short_name if m else None)")
+    seen = {subprocess.run([sys.executable, "-c", code, json.dumps(names, ensure_ascii=False)], capture_output=True,
+                           text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
+            for seed in range(8)}
+    assert len(seen) == 1 and seen != {""}, seen

@@ -111,7 +111,9 @@ class CompanyIndex:
         """The best thefuzz match of a name against the question, above the threshold (slow path)."""
         q = normalize_question(candidates_text or question)
         shared: dict[str, int] = defaultdict(int)
-        for g in {q[i:i + 2] for i in range(len(q) - 1)}:
+        # bigrams in a fixed order, so candidates of equal count keep one order: set order varies with
+        # the hash seed, and two names of equal score must not win by chance from one run to the next
+        for g in sorted({q[i:i + 2] for i in range(len(q) - 1)}):
             for name in self._by_gram.get(g, ()):
                 shared[name] += 1
         shared = {n: c for n, c in shared.items() if c >= 2}
