@@ -5,10 +5,9 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Report:
+class Report(NamedTuple):
     """A report of the store (one company-year), as answers and understanding read it. `company` is the
-    company key answers group years by."""
+    company key answers group years by. (A NamedTuple: 11,588 of them are made before the first answer.)"""
 
     id: int
     key: str                     # stock_code:year, or name:<full name>:year when the code is unknown
