@@ -22,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from fin_qa.answer.router import Router  # noqa: E402
 from fin_qa.catalog import Catalog  # noqa: E402
+from fin_qa.config import es_index, es_url  # noqa: E402
 from fin_qa.answer.facts import FactSource  # noqa: E402
 from fin_qa.search.retrieve import Retriever, make_backend  # noqa: E402
 from fin_qa.store import Store  # noqa: E402
@@ -29,7 +30,7 @@ from fin_qa.store import Store  # noqa: E402
 
 def evaluate(store: Store, backend_name: str, questions: list[dict], verbose: bool = True) -> dict:
     catalog = Catalog.shipped()
-    backend = make_backend(backend_name, store, catalog)
+    backend = make_backend(backend_name, store, catalog, es_url(), es_index())  # $FIN_QA_ES_URL / _INDEX
     engine = Router(FactSource(store), catalog, retriever=Retriever(store, backend, catalog.topics, catalog.search))
     hits = misses = skipped = routed = 0
     failed = []
