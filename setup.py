@@ -17,11 +17,14 @@ RULE_FOLDERS = ("rules", "formulas", "keyword_tables", "es_mappings")
 
 class BuildPyWithRules(build_py):
     def run(self):
+        editable = getattr(self, "editable_mode", False)
+        if not editable:
+            # a module or rule file deleted since the last build in this tree must not ship again
+            shutil.rmtree(Path(self.build_lib) / "fin_qa", ignore_errors=True)
         super().run()
-        if getattr(self, "editable_mode", False):
+        if editable:
             return
         target = Path(self.build_lib) / "fin_qa" / "_data"
-        shutil.rmtree(target, ignore_errors=True)  # a rule file deleted since the last build must not ship
         for name in RULE_FOLDERS:
             src = ROOT / name
             if not src.is_dir():
