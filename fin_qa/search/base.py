@@ -10,25 +10,16 @@ from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
 from .. import FinQAError
+# the values a backend indexes and returns are the store's own rows (one definition each):
+# ChunkDoc — one chunk as a backend indexes it; Hit — a matched chunk with the backend's score, higher is better
+from ..store.models import ChunkMatch as Hit
+from ..store.models import ChunkRecord as ChunkDoc
+
+__all__ = ["ChunkDoc", "Filters", "Hit", "SearchBackend", "SearchError", "SearchQuery"]
 
 
 class SearchError(FinQAError):
     """A search backend cannot serve (node unreachable, index missing, index out of date)."""
-
-
-@dataclass
-class ChunkDoc:
-    """One chunk as a backend indexes it."""
-
-    chunk_id: int          # the chunk's id in the store
-    report_key: str        # stock_code:year
-    stock_code: str | None
-    year: int
-    section_id: int | None
-    path: list[str]        # heading path
-    text: str
-    page_start: int | None
-    page_end: int | None
 
 
 @dataclass
@@ -41,18 +32,6 @@ class SearchQuery:
 @dataclass
 class Filters:
     report_keys: list[str] | None = None                # None: the whole index
-
-
-@dataclass
-class Hit:
-    chunk_id: int
-    report_key: str
-    section_id: int | None
-    path: list[str]
-    text: str
-    page_start: int | None
-    page_end: int | None
-    score: float                                        # the backend's own score, higher is better
 
 
 class SearchBackend(Protocol):

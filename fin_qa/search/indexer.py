@@ -38,9 +38,9 @@ def sync(store: Store, backend: SearchBackend, report_keys: list[str] | None = N
     def docs() -> Iterator[ChunkDoc]:
         for key in keys:
             n = 0
-            for rec in store.chunk_records([key]):
+            for doc in store.chunk_records([key]):
                 n += 1
-                yield ChunkDoc(*rec)
+                yield doc
             if on_report:
                 on_report(key, n)
 

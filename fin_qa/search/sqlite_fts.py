@@ -72,5 +72,4 @@ class SqliteFtsBackend:
                     rows += self.store.fts_match(expr, self.heading_weight, size, within)
             rows.sort(key=lambda r: -r.score)
             rows = rows[:size]
-        return [Hit(r.chunk_id, r.report_key, r.section_id, r.path, r.text, r.page_start, r.page_end, r.score)
-                for r in rows]
+        return rows

@@ -100,7 +100,7 @@ class ChunkText(NamedTuple):
 
 
 class ChunkRecord(NamedTuple):
-    """A chunk with its report, as a search backend indexes it (the fields of search.base.ChunkDoc)."""
+    """A chunk with its report, as a search backend indexes it (search.base.ChunkDoc)."""
 
     chunk_id: int
     report_key: str
@@ -114,7 +114,8 @@ class ChunkRecord(NamedTuple):
 
 
 class ChunkMatch(NamedTuple):
-    """A chunk the FTS5 index matched, with its BM25 score (higher is better)."""
+    """A chunk a search backend matched, with the backend's own score (higher is better): search.base.Hit
+    (the FTS5 index's BM25, or Elasticsearch's)."""
 
     chunk_id: int
     report_key: str

@@ -96,7 +96,7 @@ class Store:
             self.db.close()
             raise
 
-    def _prepare(self, create: bool) -> None:  # noqa: C901 - one decision list
+    def _prepare(self, create: bool) -> None:
         """Check the file is a fin-qa store of a version this code reads; writable: WAL mode, migrations."""
         path, db = self.path, self.db
         try:
