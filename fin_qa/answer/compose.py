@@ -68,3 +68,18 @@ def format_result(d: Decimal, output: str, decimals: int, style: str) -> str:
     if output == "amount":
         return (float_str(r) + "元") if style == "finglm" else f"{r:,}元"
     return (float_str(r) if style == "finglm" else str(r)) + "元"
+
+
+SCALES = {"": 1, "千": 1000, "万": 10 ** 4, "百万": 10 ** 6, "千万": 10 ** 7, "亿": 10 ** 8}
+
+
+def format_scaled(d: Decimal, unit: str, decimals: int | None, style: str) -> str:
+    """An amount in 元 printed in the unit a question asked for (万元, 亿元 …), rounded to the decimals
+    asked (2 when not said): 903236584.52 in 亿 → 9.03亿元."""
+    r = round_half_up(d / SCALES[unit], 2 if decimals is None else decimals)
+    return (f"{r}" if style == "finglm" else f"{r:,}") + f"{unit}元"
+
+
+def signed(text: str, d: Decimal) -> str:
+    """A printed number with its sign made explicit (+1,234.00元, -5.67%)."""
+    return text if d < 0 or text.startswith("-") else "+" + text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..catalog.formulas import Formula, Input
 from ..understand.question import Understanding
 from .compose import render
-from .lookup import LookupAnswerer, not_found
+from .lookup import LookupAnswerer, interpretation, not_found, unit_note
 from .model import Answer
 from .values import Values
 
@@ -29,16 +29,52 @@ class FormulaAnswerer:
         return Formula(f"{la}占{lb}的比例", (), {la: Input(la, a, 0), lb: Input(lb, b, 0)}, f"{la}/{lb}", out, 2,
                        ("/", ("var", la), ("var", lb)), "question", 0)
 
+    def _spelled_formula(self, u: Understanding) -> Formula:
+        """The formula the question spells out ("用A除以B来算"): sum of the numerator items over the sum of
+        the denominator items; named and printed as the formula it names (净资产收益率 as a percent)."""
+        assert u.frame.spelled is not None
+        num, den = u.frame.spelled
+        named = self.v.formulas.get(u.formulas[0]) if u.formulas else None
+        inputs = {i: Input(i, i, 0) for i in dict.fromkeys(num + den)}
+        expr = f"({' + '.join(num)}) / ({' + '.join(den)})"
+        tree: tuple = ("/", _sum_tree(num), _sum_tree(den))
+        out = "percent" if u.percent or (named is not None and named.output == "percent") else "ratio"
+        name = named.name if named is not None else f"{'+'.join(num)}/{'+'.join(den)}"
+        return Formula(name, (), inputs, expr, out, named.decimals if named is not None else 2, tree, "question", 0)
+
+    def _binary_formula(self, u: Understanding) -> Formula:
+        """A与B之和 / A和B的差额 over the items named, in their order."""
+        items = u.items
+        words = u.item_words
+        labels = [words.get(i, i) if words.get(i, i) not in [words.get(j, j) for j in items if j != i] else i
+                  for i in items]
+        inputs = {lbl: Input(lbl, i, 0) for lbl, i in zip(labels, items)}
+        if u.frame.operation == "sum":
+            return Formula(f"{'与'.join(labels)}之和", (), inputs, " + ".join(labels), "amount", 2,
+                           _sum_tree(labels), "question", 0)
+        a, b = labels[:2]
+        return Formula(f"{a}与{b}的差额", (), {a: inputs[a], b: inputs[b]}, f"{a} - {b}", "amount", 2,
+                       ("-", ("var", a), ("var", b)), "question", 0)
+
     def answer(self, u: Understanding) -> Answer:
-        if u.formulas and u.items:
+        op = u.frame.operation
+        if u.frame.spelled is not None:
+            f = self._spelled_formula(u)
+        elif op in ("sum", "difference") and len(u.items) >= 2 and not u.formulas:
+            f = self._binary_formula(u)
+        elif u.formulas and u.items:
             return self.lookup.answer(u)  # 每股收益和每股净资产: several values, some of them computed
-        f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
+        else:
+            f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
+        return self._answer(u, f)
+
+    def _answer(self, u: Understanding, f: Formula | None) -> Answer:
         if f is None:
             return not_found(u, render(self.t, "not_understood"))
         rep, name, year, note = self.v.report(u)
         if rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year or ""))
-        fv = self.v.formula_value(f, rep, u.decimals)
+        fv = self.v.formula_value(f, rep, u.decimals, reported=f.file != "question", unit=u.frame.unit)
         if fv.problem:
             return Answer(u.question, note + self.v.problem_text(fv.problem, name, year, f.name), u.finglm_type(),
                           fv.method, list(fv.evidence), found=False)
@@ -48,6 +84,17 @@ class FormulaAnswerer:
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
         text = render(self.t, "formula", company=name, year=year, name=f.name, value=fv.shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
-        if fv.notes:
-            text += "（" + "；".join(fv.notes) + "）"
+        notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
+        if f.file == "question" and u.frame.spelled is not None:
+            notes.append(f"按问题给出的口径计算：{u.frame.spelled_text}")
+        if u.frame.unit and f.output == "amount":
+            notes.append(unit_note(u.frame))
+        text += interpretation(self.t, notes)
         return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence))
+
+
+def _sum_tree(labels: list[str]) -> tuple:
+    tree: tuple = ("var", labels[0])
+    for lbl in labels[1:]:
+        tree = ("+", tree, ("var", lbl))
+    return tree

@@ -101,6 +101,7 @@ class Answer:
     evidence: list[Evidence] = field(default_factory=list)
     found: bool = True             # False when the answer admits it has no value
     model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
+    frame: dict[str, Any] | None = None   # what was understood (company, years, items, period, operation …)
 
     def record(self, qid: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
@@ -109,4 +110,6 @@ class Answer:
             out["evidence"] = [e.to_dict() for e in self.evidence]
         if self.model_keywords:
             out["model_keywords"] = self.model_keywords
+        if self.frame:
+            out["frame"] = self.frame
         return out

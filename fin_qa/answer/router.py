@@ -15,11 +15,12 @@ from ..llm.batching import CachedChat, RecordingChat
 from ..search.retrieve import Retriever, make_backend
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.question import Understander, Understanding
+from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
 from .facts import FactSource
 from .formula import FormulaAnswerer
-from .lookup import LookupAnswerer
+from .lookup import LookupAnswerer, declined, understood
 from .model import Answer
 from .open import OpenAnswerer
 from .prose import Prose
@@ -34,6 +35,8 @@ class Answerer(Protocol):
 
 # rule types answered without naming a company; every other type needs one the store knows
 NO_COMPANY = ("statistics", "open")
+# rule types that answer with values: a meaning-bearing word no slot used stops them (frame.unused)
+VALUE_TYPES = ("lookup", "formula", "change", "compare", "statistics")
 
 
 class Router:
@@ -61,6 +64,7 @@ class Router:
         self.answerers: dict[str, Answerer] = {
             "lookup": lookup,
             "formula": FormulaAnswerer(self.values, lookup),
+            "change": ChangeAnswerer(self.values),
             "compare": CompareAnswerer(self.values),
             "statistics": StatisticsAnswerer(self.values),
             "text": self.text,
@@ -82,6 +86,8 @@ class Router:
         u = self.understander.understand(str(question))
         ans = self.route(u)
         ans.model_keywords = list(u.model_keywords)
+        if u.chinese:
+            ans.frame = frame_record(u)
         return ans
 
     def route(self, u: Understanding) -> Answer:
@@ -90,6 +96,14 @@ class Router:
         kind = u.type
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
             return Answer(u.question, render(self.t, "not_found_company"), u.finglm_type(), "not_found", found=False)
+        if kind in VALUE_TYPES:
+            f = u.frame
+            if f.unused:
+                words = "”“".join(dict.fromkeys(w for _, w in f.unused))
+                return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
+            if f.scope == "parent":
+                name = self.values.company(u)[1] if u.companies else ""
+                return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
         answerer = self.answerers.get(kind)
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
@@ -119,3 +133,19 @@ class Router:
         finally:
             self._use_chat(self._chat)
         return self._chat.fill(rec.requests)
+
+
+def frame_record(u: Understanding) -> dict:
+    """What was understood, for --json and batch records: company, years, items, formulas, the frame."""
+    out: dict = {}
+    if u.companies:
+        c = u.companies[0].company
+        out["company"] = {"short_name": c.short_name, "full_name": c.full_name, "code": c.stock_code}
+    if u.years.years:
+        out["years"] = list(u.years.years)
+    if u.items:
+        out["items"] = list(u.items)
+    if u.formulas:
+        out["formulas"] = list(u.formulas)
+    out.update(u.frame.to_dict())
+    return out

@@ -20,15 +20,26 @@ from ..catalog.vocabulary import ItemInfo
 from ..store import Report
 from ..understand.entities import CompanyMatch
 from ..understand.question import Understanding
-from .compose import format_result, format_value, render
+from .compose import format_result, format_scaled, format_value, render
 from .facts import Fact, FactSource
 from .model import FactEvidence
 
 
 def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None) -> FactEvidence:
     """The evidence of a fact, with the value as the answer printed it."""
-    return FactEvidence(fact.item, shown if shown is not None else fact.value, fact.year, fact.page, fact.source,
+    # a previous-period column holds the year before the report's (the opening balance, or last year's flow)
+    year = fact.year - 1 if fact.period == "previous" and fact.year is not None else fact.year
+    return FactEvidence(fact.item, shown if shown is not None else fact.value, year, fact.page, fact.source,
                         fact.period, label)
+
+
+@dataclass
+class Reading:
+    """Values of one year read for a question: from which report and column, and how (a note)."""
+    facts: dict[str, Fact]
+    year: int
+    rep: Report | None
+    note: str = ""
 
 
 @dataclass
@@ -85,6 +96,43 @@ class Values:
                 note = render(self.t, "no_year", company=name, year=year)
         rep = self.source.report(m.company.key, year) if year is not None else None
         return rep, name, year, note
+
+    def read_year(self, company: str, items: list[str], year: int, opening: bool = False) -> Reading:
+        """The items' values of one year: the year's own report, else the previous-period column of the next
+        year's report (said in the note). `opening`: the opening balances of the year (期初) — the year's
+        report's previous-period column, else the year before's report."""
+        if opening:
+            order = [(year, "previous", ""), (year - 1, "current", "")]
+        else:
+            order = [(year, "current", ""), (year + 1, "previous", "")]
+        for y, period, _ in order:
+            rep = self.source.report(company, y)
+            if rep is None:
+                continue
+            got = self.facts(rep, items, period)
+            if not got and period == "current" and not opening:
+                continue
+            note = ""
+            if opening:
+                note = f"期初即{year - 1}年12月31日，取自{y}年年报的{'期初数' if period == 'previous' else '期末数'}"
+            elif y != year:
+                note = f"{year}年的数据取自{y}年年报的上期数"
+            return Reading(got, year, rep, note)
+        return Reading({}, year, None, "")
+
+    def definition(self, item: str) -> list[str]:
+        """How a compound item (三费, 毛利) is defined, for the answer to state."""
+        d = self.formulas.derived.get(item)
+        if d is None or self.info(item).statement != "组合项目":
+            return []
+        return [f"{item} = {d.expr.replace(' ', '')}"]
+
+    def scaled(self, fact: Fact, unit: str | None, decimals: int | None, approx: bool = False) -> str:
+        """A fact printed in the unit the question asked (万元, 亿元 …); as stated when none or not an amount."""
+        number = fact.number
+        if not unit or number is None or self.info(fact.item).kind != "amount" or fact.unit not in (None, "元"):
+            return self.show(fact)
+        return format_scaled(number, unit, decimals, self.style)
 
     # --------------------------------------------------------------------------- facts
 
@@ -174,13 +222,17 @@ class Values:
         except (FormulaError, ArithmeticError) as exc:
             return Computed(None, evidence, [], notes, str(exc) or "无法计算")
 
-    def formula_value(self, f: Formula, rep: Report, decimals: int | None) -> FormulaValue:
-        """A formula's printed value for a report; a value the report states under its name wins (每股净资产)."""
-        reported = self.source.fact(rep, f.name)
-        if reported is not None and reported.number is not None:
+    def formula_value(self, f: Formula, rep: Report, decimals: int | None, reported: bool = True,
+                      unit: str | None = None) -> FormulaValue:
+        """A formula's printed value for a report; a value the report states under its name wins (每股净资产)
+        unless `reported` is False (a formula the question spells out). An amount is printed in `unit`."""
+        stated = self.source.fact(rep, f.name) if reported else None
+        if stated is not None and stated.number is not None:
+            reported_fact = stated
             kind = "per_share" if f.output == "per_share" else ("amount" if f.output == "amount" else None)
-            shown = format_value(reported.number, kind, self.style) if kind else self.show(reported)
-            return FormulaValue(shown, [fact_evidence(reported, shown)], None, [], "lookup")
+            assert reported_fact.number is not None
+            shown = format_value(reported_fact.number, kind, self.style) if kind else self.show(reported_fact)
+            return FormulaValue(shown, [fact_evidence(reported_fact, shown)], None, [], "lookup")
         c = self.compute(f, rep)
         if c.missing:
             label, y = c.missing[0]
@@ -188,7 +240,10 @@ class Values:
             return FormulaValue(None, c.evidence, ("missing", y, item), c.notes, "not_found")
         if c.error or c.value is None:
             return FormulaValue(None, c.evidence, ("error", c.error), c.notes, "formula")
-        shown = format_result(c.value, f.output, decimals if decimals is not None else f.decimals, self.style)
+        if unit and f.output == "amount":
+            shown = format_scaled(c.value, unit, decimals, self.style)
+        else:
+            shown = format_result(c.value, f.output, decimals if decimals is not None else f.decimals, self.style)
         return FormulaValue(shown, c.evidence, None, c.notes, "formula")
 
     def problem_text(self, problem: tuple, name: str, year: int | None, fname: str) -> str:

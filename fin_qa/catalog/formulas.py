@@ -12,7 +12,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from .vocabulary import Vocabulary
+from .vocabulary import ItemInfo, Vocabulary
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 OUTPUTS = {"ratio", "percent", "amount", "per_share"}
@@ -244,6 +244,18 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
         for entry in data.get("derived") or []:
             if not isinstance(entry, dict) or "item" not in entry:
                 raise RuleError(path, line_of(entry), "a derived entry needs item, inputs, expr")
+            words = entry.get("words")
+            if words is not None:
+                # a compound item (三费): a name of its own, asked like any item, computed from its parts
+                if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+                    raise RuleError(path, line_of(entry), "words must be a list of the phrases that name the item")
+                if vocab.canonical(str(entry["item"])) not in (None, str(entry["item"])):
+                    raise RuleError(path, line_of(entry), f"compound item {entry['item']!r} is already a synonym of "
+                                                          f"{vocab.canonical(str(entry['item']))!r}")
+                clash = [w for w in words if vocab.canonical(w) not in (None, str(entry["item"]))]
+                if clash:
+                    raise RuleError(path, line_of(entry), f"words {clash} already name other items")
+                vocab.add(ItemInfo(str(entry["item"]), "amount", "组合项目", "元"), words)
             item = vocab.canonical(str(entry["item"]))
             if item is None:
                 raise RuleError(path, line_of(entry), f"derived item {entry['item']!r} is not in keyword_tables/")

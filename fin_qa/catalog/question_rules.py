@@ -8,10 +8,11 @@ from pathlib import Path
 
 from .yamlfile import RuleError, line_of, load_rules_yaml
 
-TYPES = {"lookup", "formula", "compare", "statistics", "text", "open", "not_found", "not_understood"}
+TYPES = {"lookup", "formula", "change", "compare", "statistics", "text", "open", "not_found", "not_understood"}
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
 BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio", "has_topic"}
-FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex"}
+FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex", "operation"}
+OPERATIONS = {"value", "change", "growth", "sum", "difference", "average", "share"}
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Features:
     has_formula: bool
     pair_ratio: bool = False     # two items and "A占B的比例"-style words (understanding.yaml pair_ratio)
     has_topic: bool = False      # a text topic of keyword_tables/sections.yaml is named (主要销售客户, 重大诉讼 …)
+    operation: str = "value"     # the frame's operation: value, change, growth, sum, difference, average, share
 
 
 @dataclass
@@ -41,6 +43,9 @@ class Rule:
                     return False
             elif key == "min_years":
                 if f.years < want:
+                    return False
+            elif key == "operation":
+                if f.operation not in want:
                     return False
             elif key == "any_words":
                 if not any(w in f.question for w in want):
@@ -84,6 +89,8 @@ def load_rules(path: Path) -> list[Rule]:
                 raise RuleError(path, wline, "min_years must be a whole number")
             if key in ("any_words", "no_words") and not (isinstance(val, list) and all(isinstance(w, str) for w in val)):
                 raise RuleError(path, wline, f"{key} must be a list of words")
+            if key == "operation" and not (isinstance(val, list) and val and set(val) <= OPERATIONS):
+                raise RuleError(path, wline, f"operation must be a list of {', '.join(sorted(OPERATIONS))}")
             if key == "regex":
                 try:
                     rx = re.compile(str(val))

@@ -5,6 +5,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .frame_rules import CompanyNameRules, FrameRules, load_company_names, load_frame_rules
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 
@@ -22,6 +23,8 @@ class UnderstandingConfig:
     percent: re.Pattern | None = None
     unit: re.Pattern | None = None
     statistics: "StatisticsCues | None" = None
+    frame: "FrameRules | None" = None
+    company_names: CompanyNameRules = field(default_factory=CompanyNameRules)
 
 
 SHAPES = ("yes_no", "value", "list")
@@ -148,4 +151,8 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
         if not isinstance(stats, dict):
             raise RuleError(path, data.key_lines.get("statistics", 1), "statistics must be a mapping")
         cfg.statistics = _statistics(path, stats)
+    if "frame" not in data:
+        raise RuleError(path, 1, "missing frame (see the shipped understanding.yaml)")
+    cfg.frame = load_frame_rules(path, data)
+    cfg.company_names = load_company_names(path, data)
     return cfg

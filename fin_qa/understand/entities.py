@@ -140,13 +140,20 @@ class Years:
     years: list[int] = field(default_factory=list)   # every year named, in order, relative ones resolved
     asked: int | None = None                          # the report year the question is about
     spans: list[tuple[int, int]] = field(default_factory=list)
+    explicit: list[int] = field(default_factory=list)  # the years written out (not 上年/近三年), in order
 
 
-def find_years(question: str) -> Years:
+def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Years:
+    """Years of a question; `more` adds (year, start, end) read by other forms (19年, 二〇一九年)."""
     q = normalize_question(question)
     found: list[int] = []
     spans: list[tuple[int, int]] = []
     covered: list[tuple[int, int]] = []
+    for y, s, e in more:
+        if 1990 <= y <= 2099 and y not in found:
+            found.append(y)
+        spans.append((s, e))
+        covered.append((s, e))
     for m in _RANGE.finditer(q):
         a, b = int(m.group(1)), int(m.group(2))
         if a <= b <= a + 10:
@@ -161,6 +168,7 @@ def find_years(question: str) -> Years:
             found.append(y)
         spans.append(m.span())
     asked = max(found) if found else None
+    explicit = sorted(found)
     relative: list[int] = []
     if asked is not None:
         recent = _RECENT.search(q)
@@ -175,4 +183,4 @@ def find_years(question: str) -> Years:
     for y in relative:
         if y not in found:
             found.append(y)
-    return Years(sorted(found) if len(found) > 1 else found, asked, spans)
+    return Years(sorted(found) if len(found) > 1 else found, asked, spans, explicit)

@@ -17,10 +17,10 @@ from ..catalog import Catalog
 from ..catalog.question_rules import Features, Rule
 from ..catalog.topics import Topic
 from ..catalog.understanding import UnderstandingConfig
-from ..numbers import cn_number
 from .classify import classify
-from ..catalog.normalize import normalize_question
+from ..catalog.normalize import normalize_question, phrase_key
 from .entities import CompanyIndex, CompanyMatch, Years, find_years
+from .frame import Frame, mask, mask_phrase, read_frame, read_years_more, unused_cues
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
 from .ranking import Ranking, read_ranking
@@ -49,6 +49,7 @@ class Understanding:
     percent: bool = False         # a percentage asked for (百分比, %)
     unit: str | None = None       # the scale an amount is asked in: "" (元), 万, 亿 … (None: not said)
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
+    frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
 
     @property
     def type(self) -> str:
@@ -82,15 +83,6 @@ class Understanding:
         if self.rule.finglm == "auto":
             return "1-2" if len(self.items) > 1 else "1"
         return self.rule.finglm
-
-
-def _decimals(q: str, patterns: list[re.Pattern]) -> int | None:
-    for rx in patterns:
-        m = rx.search(q)
-        if m:
-            n = cn_number(m.group(1))
-            return int(n) if n is not None else None
-    return None
 
 
 def _shape(q: str, cfg: UnderstandingConfig) -> str:
@@ -129,8 +121,10 @@ class Understander:
     def understand(self, question: str) -> Understanding:
         norm = normalize_question(question or "")
         chinese = bool(_CJK.search(norm))
+        cfg = self.config
+        rules = cfg.frame
         companies = self.companies.find(norm) if chinese else []
-        years = find_years(norm)
+        years = find_years(norm, read_years_more(norm, rules) if rules and chinese else ())
         masked = list(norm)
         for m in companies:
             masked[m.start:m.end] = "#" * (m.end - m.start)
@@ -143,12 +137,32 @@ class Understander:
                 companies = [hit]
                 masked_text = masked_text.replace(hit.text, "#" * len(hit.text))
         keywords, key_text = self.matcher.find(masked_text) if chinese else ([], "")
+        topics = self.topics.find(masked_text) if chinese else []
+        if topics:
+            # an item word inside a longer topic word is the topic's ("利润" in 利润分配预案, "收入" in 收入构成)
+            words = [phrase_key(w) for _, w in topics]
+            keywords = [k for k in keywords if not any(k.text in w and len(w) > len(k.text) for w in words)]
+        rest = masked_text
+        for k in keywords:
+            rest = mask_phrase(rest, k.text)
+        spelled = self._spelled(masked_text, rules) if chinese and rules else None
+        if spelled is not None:
+            rest = mask(rest, *spelled[2])
+        n_items = len({k.name for k in keywords if k.kind == "item"})
+        frame = Frame()
+        if chinese and rules is not None:
+            frame, rest = read_frame(rest, norm, rules, n_items, len(years.explicit), cfg.unit, cfg.decimals)
+            if spelled is not None:
+                frame.spelled, frame.spelled_text = (spelled[0], spelled[1]), spelled[3]
         generalized: list[Generalized] = []
         if chinese and not keywords:
-            generalized = self.generalizer.generalize(key_text)
+            # the residue after every slot's words are taken: 期初/万元/增长 are not read as item words
+            generalized = self.generalizer.generalize(phrase_key(rest))
+            for g in generalized:
+                rest = mask_phrase(rest, g.residue)
         model_keywords = []
         if (chinese and not keywords and not generalized and self.llm_keywords is not None
-                and self.config.ask_model is not None and self.config.ask_model.search(norm)):
+                and cfg.ask_model is not None and cfg.ask_model.search(norm)):
             ext = self.llm_keywords.extract(_llm_masked(norm, companies, years))
             generalized, model_keywords = ext.generalized, ext.keywords
         feats = Features(
@@ -159,18 +173,35 @@ class Understander:
             has_items=any(k.kind == "item" for k in keywords) or any(g.kind == "item" for g in generalized),
             has_formula=any(k.kind == "formula" for k in keywords) or any(g.kind == "formula" for g in generalized),
         )
-        topics = self.topics.find(masked_text) if chinese else []
         feats.has_topic = bool(topics)
         n_items = len({k.name for k in keywords if k.kind == "item"} | {g.name for g in generalized if g.kind == "item"})
-        feats.pair_ratio = bool(n_items >= 2 and not feats.has_formula and self.config.pair_ratio
-                                and self.config.pair_ratio.search(norm))
+        pair = cfg.pair_ratio.search(rest) if n_items >= 2 and cfg.pair_ratio else None
+        feats.pair_ratio = bool(pair and not feats.has_formula)
+        if pair:
+            rest = mask(rest, pair.start(), pair.end())
+            if frame.operation == "value":
+                frame.operation, frame.operation_word = "share", pair.group(0)
+        feats.operation = frame.operation
         rule = classify(feats, self.rules) if chinese else None
-        cfg = self.config
-        unit = cfg.unit.search(norm) if cfg.unit else None
         ranking = None
         if rule is not None and rule.type == "statistics" and cfg.statistics is not None:
             ranking = read_ranking(norm, cfg.statistics)
+            for s, e in ranking.spans:
+                rest = rest[:s] + "#" * (e - s) + rest[e:]
+        if chinese and rules is not None:
+            frame.unused += unused_cues(rest, rules)
+        unit = frame.unit
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             _decimals(norm, cfg.decimals), chinese, masked_text, model_keywords,
+                             frame.decimals, chinese, masked_text, model_keywords,
                              topics=topics, shape=_shape(norm, cfg), percent=bool(cfg.percent and cfg.percent.search(norm)),
-                             unit=(unit.group(1) or "") if unit else None, ranking=ranking)
+                             unit=unit, ranking=ranking, frame=frame)
+
+    def _spelled(self, text: str, rules) -> tuple[list[str], list[str], tuple[int, int], str] | None:
+        """A formula the question spells out: (numerator items, denominator items, span, words)."""
+        for rx in rules.spelled:
+            for m in rx.finditer(text):
+                a = [k.name for k in self.matcher.find(m.group("a"))[0] if k.kind == "item"]
+                b = [k.name for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
+                if a and b:
+                    return a, b, (m.start(), m.end()), m.group(0)
+        return None

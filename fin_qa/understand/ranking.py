@@ -7,7 +7,7 @@ and a place filter — read with the cues of rules/understanding.yaml `statistic
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..catalog.understanding import StatisticsCues
@@ -32,22 +32,32 @@ class Ranking:
     threshold_text: str = ""
     place_field: str | None = None   # 注册地址 | 办公地址 | None (either)
     place: str | None = None
+    spans: list[tuple[int, int]] = field(default_factory=list)   # the question's characters these cues used
 
 
 def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
-    r = Ranking("count" if cues.count.search(q) else "rank")
+    count = cues.count.search(q)
+    r = Ranking("count" if count else "rank")
+    if count:
+        r.spans.append(count.span())
     low = next((w for w in cues.ascending if w in q), None)
     high = next((w for w in cues.descending if w in q), None)
+    for w in (low, high):
+        if w:
+            r.spans.append((q.find(w), q.find(w) + len(w)))
     if low and (not high or q.find(low) < q.find(high)):
         r.descending = False
     m = cues.top.search(q) or cues.extreme_n.search(q)
     if m:
         r.top = max(1, int(cn_number(m.group(1)) or 1))
+        r.spans.append(m.span())
     m = cues.nth.search(q)
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
+        r.spans.append(m.span())
     m = cues.threshold.search(q)
     if m:
+        r.spans.append(m.span())
         op = next(o for w, o in cues.ops if w == m.group(1))
         num = cn_number(m.group(2))
         if num is not None:
@@ -57,6 +67,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
         m = cues.threshold_after.search(q)
         num = cn_number(m.group(1)) if m else None
         if m and num is not None:
+            r.spans.append(m.span())
             r.op = ">=" if m.group(4) == "以上" else "<="
             r.threshold = scale(num, m.group(2))
             r.threshold_text = m.group(0)
@@ -69,5 +80,6 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             if fld:
                 r.place_field = "办公地址" if fld.startswith(cues.office_words) else "注册地址"
             r.place = m.group("place")
+            r.spans.append(m.span())
             break
     return r

@@ -1,0 +1,92 @@
+"""Change answers: how much an item changed against its base — 较年初 (the opening balance), 比上年 / 同比
+(the year before), or between two years asked ("2019年到2020年"). Both the amount (current − base) and
+the rate ((current − base) / |base|) are printed, the one asked first; both values are cited.
+
+The base value comes from the base year's own report, else the previous-period column of the asked
+report (the answer says which) — for balance-sheet items that is the opening balance either way.
+"""
+from __future__ import annotations
+
+from ..understand.question import Understanding
+from .compose import format_result, format_scaled, format_value, render, signed
+from .lookup import declined, interpretation, not_found, understood, unit_note
+from .model import Answer
+from .values import Values, fact_evidence, label_of
+
+
+class ChangeAnswerer:
+    def __init__(self, values: Values):
+        self.v = values
+        self.t = values.t
+
+    def answer(self, u: Understanding) -> Answer:
+        m, name = self.v.company(u)
+        f = u.frame
+        items = u.items
+        if len(items) != 1 or u.formulas:
+            return declined(u, render(self.t, "declined", words=f.operation_word or f.base_word,
+                                      understood=understood(u)))
+        item = items[0]
+        label = label_of(item, u.item_words.get(item))
+        explicit = u.years.explicit
+        if len(explicit) >= 2:
+            base_year, year = explicit[0], explicit[-1]
+        else:
+            year = u.years.asked or (self.v.source.years_of(m.company.key) or [None])[-1]
+            if year is None:
+                return not_found(u, render(self.t, "not_found_report", company=name, year=""))
+            base_year = year - 1
+        now = self.v.read_year(m.company.key, [item], year)
+        if now.rep is None:
+            return not_found(u, render(self.t, "not_found_report", company=name, year=year))
+        balance = self.v.info(item).statement == "资产负债表"
+        # the base: the year before's value (for a balance item, the asked year's opening balance)
+        if base_year == year - 1:
+            base = self.v.read_year(m.company.key, [item], year, opening=True) if balance else \
+                self._previous(m.company.key, item, year)
+        else:
+            base = self.v.read_year(m.company.key, [item], base_year)
+        cur, prev = now.facts.get(item), base.facts.get(item)
+        if cur is None or cur.number is None:
+            return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
+        if prev is None or prev.number is None:
+            return not_found(u, render(self.t, "not_found_value", company=name, year=base_year, item=label))
+        a, b = cur.number, prev.number
+        diff = a - b
+        notes = [n for n in (now.note, base.note) if n]
+        notes += self.v.definition(item)
+        kind = self.v.info(item).kind
+        if f.unit and kind == "amount":
+            amount = format_scaled(abs(diff), f.unit, f.decimals, self.v.style)
+            signed_amount = signed(format_scaled(diff, f.unit, f.decimals, self.v.style), diff)
+            notes.append(unit_note(f))
+        else:
+            amount = format_value(abs(diff), kind, self.v.style, cur.unit)
+            signed_amount = signed(format_value(diff, kind, self.v.style, cur.unit), diff)
+        if b == 0:
+            rate = "无法计算（基数为0）"
+        else:
+            rate = format_result(diff / abs(b), "percent", f.decimals if f.decimals is not None else 2, self.v.style)
+            if b < 0:
+                notes.append("基数为负，变动幅度按其绝对值计算")
+        up = diff >= 0
+        growth = f.operation == "growth"
+        verb = ("增长了" if up else "下降了") if growth else ("增加了" if up else "减少了")
+        if balance and base_year == year - 1:
+            base_text = f.base_word or "较年初"
+            whens = ("期末", "期初")
+        else:
+            base_text = f.base_word or f"较{base_year}年"
+            whens = (f"{year}年", f"{base_year}年")
+        parts = "，".join(render(self.t, "change_part", when=w, value=self.v.show(x))
+                         for w, x in zip(whens, (cur, prev)))
+        text = render(self.t, "change_rate" if growth else "change_amount", company=name, year=year, item=label,
+                      base=base_text, verb=verb, amount=amount, signed_amount=signed_amount, rate=rate, parts=parts)
+        evidence = [fact_evidence(cur, self.v.show(cur)),
+                    fact_evidence(prev, self.v.show(prev), ("期初" if balance and base_year == year - 1 else "") + label)]
+        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "formula", list(evidence))
+
+    def _previous(self, company: str, item: str, year: int):
+        """The year before's value: its own report, else the previous-period column of the asked report."""
+        return self.v.read_year(company, [item], year - 1)
+

@@ -1,0 +1,127 @@
+"""rules/understanding.yaml `frame:` and `company_names:` — the cues that fill the question frame
+(years, periods, operations, unit, scope, a formula spelled out) and the meaning-bearing cues that must
+not be left unused; the parts people drop from company names. Every regex is compiled with its
+file:line, so a broken one is reported by `fin-qa rules check`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of
+
+PERIODS = ("opening", "closing", "previous", "current")
+OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "amount_words", "sum", "difference", "average")
+SCOPES = ("parent", "consolidated")
+CUE_SLOTS = ("period", "operation", "unit", "scope", "filter", "comparison")
+
+
+@dataclass
+class FrameRules:
+    year_short: re.Pattern
+    year_chinese: re.Pattern
+    each_year: re.Pattern
+    periods: list[tuple[str, re.Pattern]]          # (period, cue) in file order
+    base: re.Pattern
+    operations: dict[str, re.Pattern]
+    spelled: list[re.Pattern]
+    scope: list[tuple[str, re.Pattern]]
+    approx: re.Pattern
+    decimals_step: re.Pattern
+    unit_more: re.Pattern
+    cues: list[tuple[str, re.Pattern]]             # (slot, cue)
+    harmless: re.Pattern
+
+
+@dataclass
+class CompanyNameRules:
+    legal_forms: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+    trade_words: tuple[str, ...] = ()
+    share_suffixes: tuple[str, ...] = ()
+    min_chars: int = 2
+    line: int = 0
+    used: bool = field(default=False)   # false: only the registered names (no rules given)
+
+
+def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None,
+        names: tuple[str, ...] = ()) -> re.Pattern:
+    if not isinstance(text, str) or not text:
+        raise RuleError(path, line, f"{key} must be a non-empty regex")
+    try:
+        rx = re.compile(text)
+    except re.error as exc:
+        raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
+    if groups is not None and rx.groups != groups:
+        raise RuleError(path, line, f"{key}: regex {text!r} needs exactly {groups} group(s)")
+    for n in names:
+        if n not in rx.groupindex:
+            raise RuleError(path, line, f"{key}: regex {text!r} needs a group (?P<{n}>…)")
+    return rx
+
+
+def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], required: tuple[str, ...] = ()) -> LDict:
+    sec = data.get(key)
+    line = data.key_lines.get(key, line_of(data))
+    if not isinstance(sec, LDict):
+        raise RuleError(path, line, f"{key} must be a mapping of {', '.join(wanted)}")
+    unknown = set(sec) - set(wanted)
+    if unknown:
+        raise RuleError(path, line, f"{key}: unknown key(s) {', '.join(sorted(map(str, unknown)))} "
+                                    f"(known: {', '.join(wanted)})")
+    missing = [k for k in required if k not in sec]
+    if missing:
+        raise RuleError(path, line, f"{key}: missing {', '.join(missing)}")
+    return sec
+
+
+def load_frame_rules(path: Path, data: LDict) -> FrameRules:
+    top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
+           "decimals_step", "unit_more", "cues", "harmless")
+    frame = _section(path, data, "frame", top, top)
+
+    def line(sec: LDict, key: str) -> int:
+        return sec.key_lines.get(key, line_of(sec))
+
+    years = _section(path, frame, "years", ("short", "chinese"), ("short", "chinese"))
+    periods = _section(path, frame, "periods", PERIODS, PERIODS)
+    ops = _section(path, frame, "operations", OPERATIONS, OPERATIONS)
+    scope = _section(path, frame, "scope", SCOPES, SCOPES)
+    cues = _section(path, frame, "cues", CUE_SLOTS, CUE_SLOTS)
+    spelled = frame["spelled"]
+    if not isinstance(spelled, list) or not spelled:
+        raise RuleError(path, line(frame, "spelled"), "frame.spelled must be a list of regexes with groups a and b")
+    return FrameRules(
+        year_short=_rx(path, line(years, "short"), "frame.years.short", years["short"], 1),
+        year_chinese=_rx(path, line(years, "chinese"), "frame.years.chinese", years["chinese"], 1),
+        each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
+        periods=[(p, _rx(path, line(periods, p), f"frame.periods.{p}", periods[p])) for p in PERIODS],
+        base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),
+        operations={k: _rx(path, line(ops, k), f"frame.operations.{k}", ops[k]) for k in OPERATIONS},
+        spelled=[_rx(path, line_of(spelled, line(frame, "spelled")), "frame.spelled", s, names=("a", "b"))
+                 for s in spelled],
+        scope=[(s, _rx(path, line(scope, s), f"frame.scope.{s}", scope[s])) for s in SCOPES],
+        approx=_rx(path, line(frame, "approx"), "frame.approx", frame["approx"]),
+        decimals_step=_rx(path, line(frame, "decimals_step"), "frame.decimals_step", frame["decimals_step"], 1),
+        unit_more=_rx(path, line(frame, "unit_more"), "frame.unit_more", frame["unit_more"], 1),
+        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
+        harmless=_rx(path, line(frame, "harmless"), "frame.harmless", frame["harmless"]),
+    )
+
+
+def load_company_names(path: Path, data: LDict) -> CompanyNameRules:
+    keys = ("legal_forms", "regions", "trade_words", "share_suffixes", "min_chars")
+    if "company_names" not in data:
+        return CompanyNameRules()
+    sec = _section(path, data, "company_names", keys, keys)
+    out = CompanyNameRules(line=data.key_lines.get("company_names", 1), used=True)
+    for key in keys[:-1]:
+        words = sec[key]
+        if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+            raise RuleError(path, sec.key_lines.get(key, out.line), f"company_names.{key} must be a list of words")
+        # longest first: 集团股份有限公司 is cut before 股份有限公司
+        setattr(out, key, tuple(sorted(words, key=len, reverse=True)))
+    if not isinstance(sec["min_chars"], int) or not 2 <= sec["min_chars"] <= 6:
+        raise RuleError(path, sec.key_lines.get("min_chars", out.line), "company_names.min_chars must be 2-6")
+    out.min_chars = sec["min_chars"]
+    return out

@@ -1,0 +1,186 @@
+"""The question frame: what a value question asks beyond its company, year and items, read with the
+cues of rules/understanding.yaml `frame:` — and the words it could not use.
+
+Slots: scope (合并 default | 母公司), period (opening 期初/年初/上年末, closing 期末/年末/12月31日, previous
+上年/去年/上年同期, current 本期/本年), operation (value | change | growth | sum | difference | average |
+share | spelled), the base of a change (期初 or 上年 — both the previous-period column), the unit asked
+(万/亿/千/百万 元), 约, decimals (保留N位, 精确到0.01), each year on its own (分别), and a formula the
+question spells out ("用归母净利润除以期末归属于母公司所有者权益来算") with its numerator and denominator
+items.
+
+Every slot marks the characters it used. The words of the question that no slot (nor a company, a
+year, an item or formula name) used are then searched for the meaning-bearing cues of `frame.cues`;
+each one found is an unused cue: the answerers decline rather than answer as if it were absent.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..catalog.frame_rules import FrameRules
+from ..numbers import cn_number
+
+USED = "#"   # a used character of the working copy of the question
+
+
+@dataclass
+class Frame:
+    scope: str = "consolidated"          # consolidated | parent
+    scope_word: str = ""
+    period: str | None = None            # opening | closing | previous | current | None (not said)
+    period_word: str = ""
+    operation: str = "value"             # value | change | growth | sum | difference | average | share | spelled
+    operation_word: str = ""
+    base_word: str = ""                  # what a change is measured against (较年初, 同比 …)
+    unit: str | None = None              # scale asked: "" (元), 万, 亿, 千, 百万, 千万; None: not said
+    approx: bool = False
+    decimals: int | None = None
+    each_year: bool = False              # 分别 / 各年: every year asked on its own
+    spelled: tuple[list[str], list[str]] | None = None   # (numerator items, denominator items)
+    spelled_text: str = ""
+    unused: list[tuple[str, str]] = field(default_factory=list)   # (slot, word) no slot used
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"scope": self.scope, "operation": self.operation}
+        for key in ("period", "unit", "decimals", "spelled_text"):
+            if getattr(self, key) not in (None, ""):
+                out[key] = getattr(self, key)
+        if self.approx:
+            out["approx"] = True
+        if self.each_year:
+            out["each_year"] = True
+        if self.base_word:
+            out["base"] = self.base_word
+        if self.unused:
+            out["unused"] = [w for _, w in self.unused]
+        return out
+
+
+def mask(text: str, start: int, end: int) -> str:
+    return text[:start] + USED * (end - start) + text[end:]
+
+
+def take(text: str, rx: re.Pattern) -> tuple[str, list[re.Match]]:
+    """Every match of rx over the unused characters, marked as used."""
+    found = [m for m in rx.finditer(text) if m.group(0) and USED not in m.group(0)]
+    for m in found:
+        text = mask(text, m.start(), m.end())
+    return text, found
+
+
+def mask_phrase(text: str, phrase: str) -> str:
+    """Mark the first unused occurrence of a keyword phrase (found with 的 removed) as used."""
+    if not phrase:
+        return text
+    rx = re.compile("的?".join(re.escape(c) for c in phrase))
+    for m in rx.finditer(text):
+        if USED not in m.group(0):
+            return mask(text, m.start(), m.end())
+    return text
+
+
+def read_years_more(q: str, rules: FrameRules) -> list[tuple[int, int, int]]:
+    """(year, start, end) written as 19年 or 二〇一九年."""
+    out = []
+    for m in rules.year_short.finditer(q):
+        out.append((2000 + int(m.group(1)), m.start(), m.end()))
+    for m in rules.year_chinese.finditer(q):
+        digits = "".join(str(int(cn_number(c) or 0)) if c not in "〇零" else "0" for c in m.group(1))
+        if digits.isdigit():
+            out.append((int(digits), m.start(), m.end()))
+    return out
+
+
+def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: int,
+               unit_rx: re.Pattern | None, decimals_rx: list[re.Pattern]) -> tuple[Frame, str]:
+    """The frame of a question. `rest` is the question with companies, years and item/formula names
+    already marked used; `operands` is how many items/compound items it names, `years` how many years.
+    Returns the frame and `rest` with every slot's words marked."""
+    f = Frame()
+    # scope first: 母公司 outside item names (those are marked already)
+    for scope, rx in rules.scope:
+        rest, found = take(rest, rx)
+        if found and (scope == "parent" or not f.scope_word):
+            f.scope, f.scope_word = scope, found[0].group(0)
+    # the unit asked, 约, decimals
+    for rx in [r for r in (unit_rx, rules.unit_more) if r is not None]:
+        rest, found = take(rest, rx)
+        if found and f.unit is None:
+            f.unit = found[0].group(1) or ""
+    rest, found = take(rest, rules.decimals_step)
+    if found:
+        f.decimals = len(found[0].group(1)) + 1
+    for rx in decimals_rx:
+        m = rx.search(norm)
+        if m and f.decimals is None:
+            n = cn_number(m.group(1))
+            f.decimals = int(n) if n is not None else None
+        rest, _ = take(rest, rx)
+    rest, found = take(rest, rules.approx)
+    f.approx = bool(found)
+    rest, found = take(rest, rules.each_year)
+    f.each_year = bool(found)
+    # operations: a change against a base (期初, 上年, 同比), or over two operands
+    ops = rules.operations
+    base = [m for m in rules.base.finditer(rest) if USED not in m.group(0)]
+    for op in ("growth", "change"):
+        rest, found = take(rest, ops[op])
+        if found and f.operation == "value":
+            f.operation, f.operation_word = op, found[0].group(0)
+    if f.operation == "value":
+        for op, rx in (("change", ops["verb_amount"]), ("growth", ops["verb_rate"])):
+            m = next((m for m in rx.finditer(rest) if USED not in m.group(0)), None)
+            if m is None or not (base or years >= 2 or m.group(0).endswith(("多少", "几"))):
+                continue
+            amount = ops["amount_words"].match(rest[m.end():])
+            f.operation = "change" if amount or op == "change" else "growth"
+            f.operation_word = m.group(0)
+            rest = mask(rest, m.start(), m.end() + (amount.end() if amount else 0))
+            break
+    if f.operation in ("change", "growth") and base:
+        f.base_word = base[0].group(0)
+        for b in base:
+            rest = mask(rest, b.start(), b.end())
+    if f.operation in ("change", "growth"):
+        rest, _ = take(rest, ops["amount_words"])
+    elif operands >= 2:
+        for op in ("difference", "sum"):
+            rest, found = take(rest, ops[op])
+            if found and f.operation == "value":
+                f.operation, f.operation_word = op, found[0].group(0)
+    elif base and years < 2 and f.operation == "value":
+        # 较年初 / 同比 with a difference word and one item: the change
+        rest, found = take(rest, ops["difference"])
+        if found:
+            f.operation, f.operation_word = "change", found[0].group(0)
+            f.base_word = base[0].group(0)
+            for b in base:
+                rest = mask(rest, b.start(), b.end())
+    if f.operation == "value" and operands == 1:
+        # 一共 / 合计 over one item is the item itself
+        rest, _ = take(rest, ops["sum"])
+    if f.operation == "value" and years >= 2:
+        rest, found = take(rest, ops["average"])
+        if found:
+            f.operation, f.operation_word = "average", found[0].group(0)
+    # the period asked; a base (较年初) is not a period
+    for period, rx in rules.periods:
+        rest, found = take(rest, rx)
+        if found and f.period is None:
+            f.period, f.period_word = period, found[0].group(0)
+        elif found and f.period != period:
+            # two periods asked at once (期初和期末): not one value — leave the second unused
+            f.unused.append(("period", found[0].group(0)))
+    return f, rest
+
+
+def unused_cues(rest: str, rules: FrameRules) -> list[tuple[str, str]]:
+    """Meaning-bearing cues in the words no slot used: (slot, word)."""
+    rest, _ = take(rest, rules.harmless)
+    out: list[tuple[str, str]] = []
+    for slot, rx in rules.cues:
+        for m in rx.finditer(rest):
+            if m.group(0) and USED not in m.group(0):
+                out.append((slot, m.group(0)))
+    return out
