@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..understand.question import Understanding
 from .compose import render
 from .facts import Fact
-from .lookup import not_found
+from .lookup import interpretation, not_found
 from .model import Answer
 from .values import Values, fact_evidence, label_of
 
@@ -26,19 +26,24 @@ class CompareAnswerer:
             years = self.v.source.years_of(m.company.key)[-2:]
         label = label_of(item, u.item_words.get(item))
         values: list[tuple[int, Fact]] = []
+        notes: list[str] = []
         for y in years:
-            rep = self.v.source.report(m.company.key, y)
-            if rep is None:
+            # the year's own report, else the next year's previous-period column (said in the answer)
+            r = self.v.read_year(m.company.key, [item], y)
+            if r.rep is None:
                 return not_found(u, render(self.t, "not_found_report", company=name, year=y))
-            f = self.v.facts(rep, [item]).get(item)
+            f = r.facts.get(item)
             if f is None:
                 return not_found(u, render(self.t, "not_found_value", company=name, year=y, item=label))
+            if r.note:
+                notes.append(r.note)
             values.append((y, f))
         shown = [(y, self.v.show(f)) for y, f in values]
         evidence = [fact_evidence(f, s) for (y, f), (_, s) in zip(values, shown)]
         same = len({_same_key(f.value) for _, f in values}) == 1
         parts = "，".join(render(self.t, "compare_part", year=y, item=label, value=s) for y, s in shown)
         text = render(self.t, "compare_same" if same else "compare_diff", company=name, parts=parts)
+        text += interpretation(self.t, notes)
         return Answer(u.question, text, u.finglm_type(), "compare", list(evidence))
 
 

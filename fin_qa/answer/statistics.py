@@ -16,7 +16,7 @@ from ..understand.question import Understanding
 from ..understand.ranking import Ranking
 from .compose import format_result, format_value, render
 from .model import Answer, FactEvidence
-from .values import Values
+from .values import Values, display_name
 
 _COLUMNS = ["report_id", "company", "short_name", "full_name", "dec", "num", "page", "source"]
 
@@ -59,7 +59,10 @@ class StatisticsAnswerer:
             for fld in fields:
                 addr = src.text_column(fld, year)
                 keep |= {rid for rid, v in addr.items() if r.place in (v or "")}
-            df = df[df["report_id"].isin(keep)]
+            if keep or not r.place_loose:
+                df = df[df["report_id"].isin(keep)]
+            else:
+                r.place = None   # "2019年营业收入的公司": no address names it, so it was no place
         return df
 
     def _show(self, target: str, is_formula: bool, d: Decimal) -> str:
@@ -68,6 +71,13 @@ class StatisticsAnswerer:
             return format_result(d, f.output, f.decimals, self.v.style)
         info = self.v.info(target)
         return format_value(d, info.kind, self.v.style, info.unit)
+
+    def _name(self, row: Any) -> str:
+        """finglm: the registered full name (the contest's references); human: 简称（全称，代码）."""
+        short = row.short_name or row.full_name
+        if self.v.style == "finglm":
+            return row.full_name or short
+        return display_name(short, row.full_name, row.company if str(row.company).isdigit() else None)
 
     def answer(self, u: Understanding) -> Answer:
         t = self.t
@@ -93,12 +103,14 @@ class StatisticsAnswerer:
         if r.mode == "count" or r.op:
             if r.op and r.threshold is not None:
                 limit = float(r.threshold)
+                if r.percent and is_formula:
+                    limit /= 100   # a computed percent is a ratio (0.2); a stated %-item is in points (20)
                 ops = {">": df["num"] > limit, "<": df["num"] < limit, ">=": df["num"] >= limit, "<=": df["num"] <= limit}
                 hit = df[ops[r.op]]
             else:
                 hit = df
             if r.mode == "count":
-                names = [row.short_name or row.full_name for row in hit.itertuples()]
+                names = [self._name(row) for row in hit.itertuples()]
                 examples = ("：" + "、".join(names)) if 0 < len(names) <= 10 else ""
                 text = render(t, "count", year=year, scope=scope, item=name, condition=r.threshold_text, n=len(hit),
                               examples=examples)
@@ -113,7 +125,7 @@ class StatisticsAnswerer:
         if chosen.empty:
             return Answer(u.question, render(t, "not_found_value", company=scope or "各公司", year=year, item=name),
                           u.finglm_type(), "not_found", found=False)
-        parts = "；".join(render(t, "rank_part", rank=start + i, company=row.short_name or row.full_name,
+        parts = "；".join(render(t, "rank_part", rank=start + i, company=self._name(row),
                                  value=self._show(name, is_formula, row.dec)) for i, row in enumerate(chosen.itertuples()))
         order = ("最高的" if r.descending else "最低的") if not r.nth else f"第{r.nth}{'高' if r.descending else '低'}的"
         if r.top > 1 and not r.nth:

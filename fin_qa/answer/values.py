@@ -80,9 +80,12 @@ class Values:
         m = u.companies[0]
         return m, self._display(m)
 
-    @staticmethod
-    def _display(m: CompanyMatch) -> str:
-        return m.text if m.score == 100 and not m.text.isdigit() else (m.company.short_name or m.company.full_name or m.text)
+    def _display(self, m: CompanyMatch) -> str:
+        """finglm: the name as the question wrote it (the contest's references do); human: 简称（全称，代码）."""
+        asked = m.text if m.score == 100 and not m.text.isdigit() else (m.company.short_name or m.company.full_name or m.text)
+        if self.style == "finglm":
+            return asked
+        return display_name(m.company.short_name or asked, m.company.full_name, m.company.stock_code)
 
     def report(self, u: Understanding) -> tuple[Report | None, str, int | None, str]:
         """(report, company display name, year, note) for a single-report question; no year asked → the latest."""
@@ -102,15 +105,16 @@ class Values:
         year's report (said in the note). `opening`: the opening balances of the year (期初) — the year's
         report's previous-period column, else the year before's report."""
         if opening:
-            order = [(year, "previous", ""), (year - 1, "current", "")]
+            order = [(year, "previous"), (year - 1, "current")]
         else:
-            order = [(year, "current", ""), (year + 1, "previous", "")]
-        for y, period, _ in order:
-            rep = self.source.report(company, y)
+            order = [(year, "current"), (year + 1, "previous")]
+        own = self.source.report(company, year)
+        for y, period in order:
+            rep = own if y == year else self.source.report(company, y)
             if rep is None:
                 continue
             got = self.facts(rep, items, period)
-            if not got and period == "current" and not opening:
+            if not got:
                 continue
             note = ""
             if opening:
@@ -118,7 +122,8 @@ class Values:
             elif y != year:
                 note = f"{year}年的数据取自{y}年年报的上期数"
             return Reading(got, year, rep, note)
-        return Reading({}, year, None, "")
+        # nothing found: the year's own report, when there is one, is the one that lacks the value
+        return Reading({}, year, own, "")
 
     def definition(self, item: str) -> list[str]:
         """How a compound item (三费, 毛利) is defined, for the answer to state."""
@@ -250,6 +255,12 @@ class Values:
         if problem[0] == "missing":
             return render(self.t, "not_found_prev", company=name, year=problem[1], item=problem[2], name=fname)
         return render(self.t, "not_computable", company=name, year=year, name=fname, reason=problem[1])
+
+
+def display_name(short: str, full: str | None, code: str | None) -> str:
+    """简称（全称，代码） — the parts known and different from the short name."""
+    extra = [x for x in (full, code) if x and x != short]
+    return f"{short}（{'，'.join(extra)}）" if extra else short
 
 
 def label_of(item: str, words: str | None) -> str:

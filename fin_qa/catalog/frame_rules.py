@@ -28,6 +28,7 @@ class FrameRules:
     scope: list[tuple[str, re.Pattern]]
     approx: re.Pattern
     decimals_step: re.Pattern
+    integer: re.Pattern
     unit_more: re.Pattern
     cues: list[tuple[str, re.Pattern]]             # (slot, cue)
     harmless: re.Pattern
@@ -40,6 +41,7 @@ class CompanyNameRules:
     trade_words: tuple[str, ...] = ()
     share_suffixes: tuple[str, ...] = ()
     min_chars: int = 2
+    boundary: re.Pattern | None = None   # what must stand before or after a spoken form
     line: int = 0
     used: bool = field(default=False)   # false: only the registered names (no rules given)
 
@@ -77,7 +79,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "unit_more", "cues", "harmless")
+           "decimals_step", "integer", "unit_more", "cues", "harmless")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -103,6 +105,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         scope=[(s, _rx(path, line(scope, s), f"frame.scope.{s}", scope[s])) for s in SCOPES],
         approx=_rx(path, line(frame, "approx"), "frame.approx", frame["approx"]),
         decimals_step=_rx(path, line(frame, "decimals_step"), "frame.decimals_step", frame["decimals_step"], 1),
+        integer=_rx(path, line(frame, "integer"), "frame.integer", frame["integer"]),
         unit_more=_rx(path, line(frame, "unit_more"), "frame.unit_more", frame["unit_more"], 1),
         cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
         harmless=_rx(path, line(frame, "harmless"), "frame.harmless", frame["harmless"]),
@@ -110,12 +113,12 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
 
 
 def load_company_names(path: Path, data: LDict) -> CompanyNameRules:
-    keys = ("legal_forms", "regions", "trade_words", "share_suffixes", "min_chars")
+    keys = ("legal_forms", "regions", "trade_words", "share_suffixes", "min_chars", "boundary")
     if "company_names" not in data:
         return CompanyNameRules()
     sec = _section(path, data, "company_names", keys, keys)
     out = CompanyNameRules(line=data.key_lines.get("company_names", 1), used=True)
-    for key in keys[:-1]:
+    for key in keys[:-2]:
         words = sec[key]
         if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
             raise RuleError(path, sec.key_lines.get(key, out.line), f"company_names.{key} must be a list of words")
@@ -124,4 +127,5 @@ def load_company_names(path: Path, data: LDict) -> CompanyNameRules:
     if not isinstance(sec["min_chars"], int) or not 2 <= sec["min_chars"] <= 6:
         raise RuleError(path, sec.key_lines.get("min_chars", out.line), "company_names.min_chars must be 2-6")
     out.min_chars = sec["min_chars"]
+    out.boundary = _rx(path, sec.key_lines.get("boundary", out.line), "company_names.boundary", sec["boundary"])
     return out

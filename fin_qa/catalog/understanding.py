@@ -40,6 +40,7 @@ class StatisticsCues:
     top: re.Pattern
     extreme_n: re.Pattern
     nth: re.Pattern
+    rank_words: re.Pattern
     ops: list[tuple[str, str]]          # (word, operator), longest word first
     threshold: re.Pattern
     threshold_after: re.Pattern
@@ -69,7 +70,7 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
     def line(key: str) -> int:
         return lines.get(key, line_of(data))
 
-    missing = [k for k in ("count", "descending", "ascending", "top", "extreme_n", "nth", "comparisons",
+    missing = [k for k in ("count", "descending", "ascending", "top", "extreme_n", "nth", "rank_words", "comparisons",
                            "threshold", "threshold_after", "places", "office_words") if k not in data]
     if missing:
         raise RuleError(path, line_of(data), f"statistics: missing {', '.join(missing)}")
@@ -99,6 +100,7 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
         top=_regex(path, line("top"), "statistics.top", fill("top"), 1),
         extreme_n=_regex(path, line("extreme_n"), "statistics.extreme_n", fill("extreme_n"), 1),
         nth=_regex(path, line("nth"), "statistics.nth", fill("nth"), 1),
+        rank_words=_regex(path, line("rank_words"), "statistics.rank_words", data["rank_words"]),
         ops=ops,
         threshold=_regex(path, line("threshold"), "statistics.threshold", fill("threshold"), 4),
         threshold_after=_regex(path, line("threshold_after"), "statistics.threshold_after", fill("threshold_after"), 4),

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from thefuzz import fuzz
 
+from ..catalog.frame_rules import CompanyNameRules
 from ..catalog.normalize import normalize_question
 from ..numbers import cn_number
 from ..store import Report
@@ -57,13 +59,48 @@ def _variants(name: str, kind: str) -> set[str]:
     return {v for v in out if len(v) >= 2}
 
 
-class CompanyIndex:
-    """Names → companies. Built from the store's reports (stock code, full and short names, company key)."""
+def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
+    return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
 
-    def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80):
+
+def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
+    """Names people use besides the registered ones: the full name without its legal form (常柴股份有限公司
+    → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物);
+    the short name without its share-class letter or 股份/集团 (华锦股份 → 华锦). Forms cut by trade words
+    keep at least three characters."""
+    out: set[str] = set()
+    if full:
+        core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(full)))
+        while (cut := _strip_end(core, rules.legal_forms)) is not None:
+            core = cut
+        out.add(core)
+        cores = {core}
+        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 2), None)
+        if region:
+            cores.add(core[len(region):])
+        for c in cores:
+            out.add(c)
+            while (cut := _strip_end(c, rules.trade_words)) is not None and len(cut) >= 3:
+                out.add(cut)
+                c = cut
+    if short:
+        name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+        if (cut := _strip_end(name, rules.share_suffixes)) is not None:
+            out.add(cut)
+    return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
+
+
+class CompanyIndex:
+    """Names → companies. Built from the store's reports (stock code, full and short names, company key),
+    and the spoken forms of those names (spoken_forms) that name one company only and are no item word
+    (`reserved`: 生物 of 生物股份 is part of 生产性生物资产)."""
+
+    def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80,
+                 name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
+        spoken: dict[str, set[str]] = defaultdict(set)
         for r in sorted(reports, key=lambda r: r.year or 0):
             key = r.company
             self.companies[key] = Company(key, r.full_name, r.short_name, r.stock_code)
@@ -73,6 +110,16 @@ class CompanyIndex:
                         self._names[v].add(key)
             if r.stock_code:
                 self._names[r.stock_code].add(key)
+            if name_rules is not None and name_rules.used:
+                for form in spoken_forms(r.full_name, r.short_name, name_rules):
+                    spoken[form].add(key)
+        self._spoken: set[str] = set()
+        self._boundary = name_rules.boundary if name_rules is not None else None
+        for form, keys in spoken.items():
+            if form in self._names or len(keys) > 1 or (reserved is not None and reserved(form)):
+                continue
+            self._names[form] |= keys
+            self._spoken.add(form)
         self._by_head: dict[str, list[str]] = defaultdict(list)
         for name in self._names:
             self._by_head[name[:2]].append(name)
@@ -91,6 +138,8 @@ class CompanyIndex:
         for i in range(len(q) - 1):
             for name in self._by_head.get(q[i:i + 2], ()):
                 if q.startswith(name, i):
+                    if name in self._spoken and not self._bounded(q, i, i + len(name)):
+                        continue  # a spoken form inside other words ("公司中利润" is not 中利集团)
                     if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
                         continue  # a stock code must not be part of a longer number
                     hits.append((i, i + len(name), name))
@@ -106,6 +155,12 @@ class CompanyIndex:
                 out.append(CompanyMatch(self.companies[key], name, start, end))
         out.sort(key=lambda m: m.start)
         return out
+
+    def _bounded(self, q: str, start: int, end: int) -> bool:
+        rx = self._boundary
+        if rx is None or start == 0 or end == len(q) or rx.match(q, end):
+            return True
+        return rx.fullmatch(q, start - 1, start) is not None   # one character before: 年, 的, a digit …
 
     def fuzzy(self, question: str, candidates_text: str | None = None) -> CompanyMatch | None:
         """The best thefuzz match of a name against the question, above the threshold (slow path)."""
@@ -123,6 +178,11 @@ class CompanyIndex:
             if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
                 best = (score, len(name), name)
         if not best:
+            return None
+        # a misspelt name keeps most of its characters in one run ("金宇生物技" for 金宇生物技术); two
+        # scattered characters are no name ("公司中利润" is not 江苏中利集团)
+        m = SequenceMatcher(None, best[2], q, autojunk=False).find_longest_match(0, len(best[2]), 0, len(q))
+        if m.size < max(3, (len(best[2]) + 2) // 3):
             return None
         key = sorted(self._names[best[2]])[0]
         return CompanyMatch(self.companies[key], best[2], -1, -1, best[0])

@@ -111,6 +111,9 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     rest, found = take(rest, rules.decimals_step)
     if found:
         f.decimals = len(found[0].group(1)) + 1
+    rest, found = take(rest, rules.integer)
+    if found:
+        f.decimals = 0
     for rx in decimals_rx:
         m = rx.search(norm)
         if m and f.decimals is None:

@@ -102,6 +102,17 @@ def _llm_masked(norm: str, companies, years) -> str:
     return out + norm[last:]
 
 
+def _substrings(labels, topics) -> set[str]:
+    """Every 2-6 character piece of an item label or text-topic word: a spoken company form that is one of
+    these would take an item's words for a company ("生物" of 生物股份 in 生产性生物资产)."""
+    out: set[str] = set()
+    words = list(labels) + [w for t in topics.topics for w in t.words]
+    for w in words:
+        for n in range(2, 7):
+            out.update(w[i:i + n] for i in range(len(w) - n + 1))
+    return out
+
+
 class Understander:
     """Builds Understandings from the catalog's vocabulary, formulas, topics and rules, and the names of
     the reports the store knows. `llm_keywords` (understand/llm_keywords.py) is set when a chat model
@@ -111,7 +122,9 @@ class Understander:
         self.config = catalog.understanding
         self.vocab = catalog.vocabulary
         self.topics = catalog.topics
-        self.companies = CompanyIndex(reports, self.config.company_threshold)
+        words = _substrings(self.vocab.labels, catalog.topics)
+        self.companies = CompanyIndex(reports, self.config.company_threshold, self.config.company_names,
+                                      words.__contains__)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer)
@@ -154,6 +167,7 @@ class Understander:
             frame, rest = read_frame(rest, norm, rules, n_items, len(years.explicit), cfg.unit, cfg.decimals)
             if spelled is not None:
                 frame.spelled, frame.spelled_text = (spelled[0], spelled[1]), spelled[3]
+                frame.operation, frame.operation_word = "spelled", spelled[3]
         generalized: list[Generalized] = []
         if chinese and not keywords:
             # the residue after every slot's words are taken: 期初/万元/增长 are not read as item words

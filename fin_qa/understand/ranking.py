@@ -32,6 +32,8 @@ class Ranking:
     threshold_text: str = ""
     place_field: str | None = None   # 注册地址 | 办公地址 | None (either)
     place: str | None = None
+    place_loose: bool = False        # a bare place word: a filter only when some company's address names it
+    percent: bool = False            # the threshold was written with % (points: 20% → 20)
     spans: list[tuple[int, int]] = field(default_factory=list)   # the question's characters these cues used
 
 
@@ -55,6 +57,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
         r.spans.append(m.span())
+    r.spans += [m.span() for m in cues.rank_words.finditer(q)]
     m = cues.threshold.search(q)
     if m:
         r.spans.append(m.span())
@@ -71,8 +74,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             r.op = ">=" if m.group(4) == "以上" else "<="
             r.threshold = scale(num, m.group(2))
             r.threshold_text = m.group(0)
-    if r.threshold is not None and "%" in r.threshold_text:
-        r.threshold = r.threshold / 100
+    r.percent = r.threshold is not None and "%" in r.threshold_text
     for rx in cues.places:
         m = rx.search(q)
         if m:
@@ -80,6 +82,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             if fld:
                 r.place_field = "办公地址" if fld.startswith(cues.office_words) else "注册地址"
             r.place = m.group("place")
+            r.place_loose = "loose" in rx.groupindex and m.group("loose") is not None
             r.spans.append(m.span())
             break
     return r
