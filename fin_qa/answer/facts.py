@@ -124,6 +124,10 @@ class FactSource:
         """Whether a document (not an imported table) of the report printed this table."""
         return self.store.has_statement(report.id, statement)
 
+    def statement_items(self, report: Report, statement: str) -> set[str]:
+        """The items a document of the report printed in this table (its rows, as canonical items)."""
+        return self.store.statement_items(report.id, statement)
+
     def has_text(self, report: Report) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
         return self.store.has_text(report.id)

@@ -57,6 +57,8 @@ class LookupAnswerer:
                 return declined(u, render(self.t, "opening_flow", item=label, word=f.period_word))
         if len(years) > 1:
             return self._years(u, m.company.key, name, years, asked, note)
+        if f.operation == "average":   # the mean of one value: the question meant something else
+            return declined(u, render(self.t, "declined", words=f.operation_word, understood=understood(u)))
         year = years[0]
         reading = self.v.read_year(m.company.key, items, year, opening)
         rep = reading.rep

@@ -95,7 +95,8 @@ class Router:
             return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
-            return Answer(u.question, render(self.t, "not_found_company"), u.finglm_type(), "not_found", found=False)
+            template = "no_company" if u.company_unnamed else "not_found_company"
+            return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
         if kind in VALUE_TYPES:
             f = u.frame
             if f.unused:

@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..understand.question import Understanding
 from ..understand.ranking import Ranking
-from .compose import format_result, format_value, render
+from .compose import format_result, format_value, render, round_half_up
 from .model import Answer, FactEvidence
 from .values import Values, display_name
 
@@ -100,6 +100,16 @@ class StatisticsAnswerer:
                                 company=row.short_name or row.full_name)
 
         df = df.sort_values(["num", "company"], ascending=[not r.descending, True], kind="stable")
+        if u.frame.operation == "average":
+            if r.op and r.threshold is not None:
+                return Answer(u.question, render(t, "declined", words=r.threshold_text, understood=name),
+                              u.finglm_type(), "declined", found=False)
+            mean = sum(df["dec"], Decimal(0)) / len(df) if len(df) else Decimal(0)
+            if not is_formula:
+                mean = round_half_up(mean, 2)
+            text = render(t, "average", year=year, scope=scope, item=name, value=self._show(name, is_formula, mean),
+                          n=len(df))
+            return Answer(u.question, text, u.finglm_type(), "statistics", [evidence(row) for row in df.head(10).itertuples()])
         if r.mode == "count" or r.op:
             if r.op and r.threshold is not None:
                 limit = float(r.threshold)

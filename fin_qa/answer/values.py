@@ -69,6 +69,7 @@ class Values:
         self.vocab = catalog.vocabulary
         self.t = catalog.templates
         self.style = style
+        self.contains: dict[str, list[str]] = dict(catalog.employees.get("contains") or {})
 
     # --------------------------------------------------------------------------- which report
 
@@ -170,10 +171,16 @@ class Values:
             if item in got or info is None or info.statement not in ("教育程度", "专业构成"):
                 continue
             sibling = together and any(f.statement == info.statement and f.number for f in got.values())
-            if sibling or self.source.has_statement(rep, info.statement):
+            rows = self.source.statement_items(rep, info.statement)
+            if (sibling or rows) and not self._held_by_wider_row(item, rows):
                 out[item] = Fact(item, "0", "人", period, info.statement, None,
                                  f"{info.statement}表未列此类别，按0计", rep.year)
         return out
+
+    def _held_by_wider_row(self, item: str, rows: set[str]) -> bool:
+        """Whether a row of the report's 专业构成/教育程度 table is a wider category holding `item` (张家界
+        2016 prints 本科及以上: its 博士 are in that row, not 0)."""
+        return any(item in self.contains.get(r, ()) for r in rows)
 
     def info(self, item: str) -> ItemInfo:
         return self.vocab.items.get(item) or ItemInfo(item, "amount", None, "元")

@@ -94,7 +94,8 @@ def load_item_table(path: Path) -> ItemTable:
 TABLE_SHAPES = {
     "profile.yaml": {"fields": "labels", "ignored": "words", "contact_rows": "names", "contact_columns": "words"},
     "employees.yaml": {"counts": "labels", "ratios": "labels", "amounts": "labels", "blocks": "labels",
-                       "categories": "blocks", "prose": "labels", "zero_is_missing": "words"},
+                       "categories": "blocks", "prose": "labels", "zero_is_missing": "words",
+                       "contains": "labels"},
 }
 _SHAPE_TEXT = {"labels": "a mapping name → [labels]", "words": "a list [..] of words",
                "names": "a mapping name → word", "blocks": "a mapping block → {name: [labels]}"}

@@ -432,6 +432,12 @@ class Store:
                                "AND source NOT LIKE 'import:%' LIMIT 1",
                                (report_id, statement)).fetchone() is not None
 
+    def statement_items(self, report_id: int, statement: str) -> set[str]:
+        """The items a document (not an imported table) of the report printed in this table."""
+        rows = self.db.execute("SELECT DISTINCT item FROM facts INDEXED BY facts_report WHERE report_id=? AND "
+                               "statement=? AND source NOT LIKE 'import:%'", (report_id, statement)).fetchall()
+        return {r[0] for r in rows}
+
     def has_text(self, report_id: int) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
         return self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None

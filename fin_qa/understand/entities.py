@@ -115,6 +115,7 @@ class CompanyIndex:
                     spoken[form].add(key)
         self._spoken: set[str] = set()
         self._boundary = name_rules.boundary if name_rules is not None else None
+        self._rules = name_rules if name_rules is not None and name_rules.used else None
         for form, keys in spoken.items():
             if form in self._names or len(keys) > 1 or (reserved is not None and reserved(form)):
                 continue
@@ -127,7 +128,9 @@ class CompanyIndex:
             names.sort(key=len, reverse=True)
         self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
         for name in self._names:
-            if len(name) >= 3 and not name.isdigit():
+            # the fuzzy fallback scores registered names only: a short spoken form ("深圳机场") would win
+            # partial-ratio scores against any question sharing a few characters
+            if len(name) >= 3 and not name.isdigit() and name not in self._spoken:
                 for g in {name[i:i + 2] for i in range(len(name) - 1)}:
                     self._by_gram[g].append(name)
 
@@ -156,6 +159,19 @@ class CompanyIndex:
         out.sort(key=lambda m: m.start)
         return out
 
+    def _core(self, name: str) -> str:
+        """A full name without its legal form and leading region (深圳市机场股份有限公司 → 机场)."""
+        core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(name)))
+        rules = self._rules
+        if rules is None:
+            return core
+        while (cut := _strip_end(core, rules.legal_forms)) is not None:
+            core = cut
+        region = next((r for r in rules.regions if core.startswith(r)), None)
+        if region and len(core) - len(region) >= 2:
+            core = core[len(region):].lstrip("市省")
+        return core
+
     def _bounded(self, q: str, start: int, end: int) -> bool:
         rx = self._boundary
         if rx is None or start == 0 or end == len(q) or rx.match(q, end):
@@ -179,12 +195,25 @@ class CompanyIndex:
                 best = (score, len(name), name)
         if not best:
             return None
-        # a misspelt name keeps most of its characters in one run ("金宇生物技" for 金宇生物技术); two
-        # scattered characters are no name ("公司中利润" is not 江苏中利集团)
-        m = SequenceMatcher(None, best[2], q, autojunk=False).find_longest_match(0, len(best[2]), 0, len(q))
-        if m.size < max(3, (len(best[2]) + 2) // 3):
-            return None
         key = sorted(self._names[best[2]])[0]
+        # a misspelt name keeps the distinctive part of the name — its first two characters and most of
+        # it in one run ("金宇生物科技" for 金宇生物技术); a shared legal form, region or trade word is no
+        # name ("深圳市兆驰股份有限公司" is not 深圳市机场股份有限公司, "凯迪生态环境" not 蒙草生态环境)
+        c = self.companies[key]
+        if self._rules is None:
+            m = SequenceMatcher(None, best[2], q, autojunk=False).find_longest_match(0, len(best[2]), 0, len(q))
+            return CompanyMatch(c, best[2], -1, -1, best[0]) if m.size >= max(3, (len(best[2]) + 2) // 3) else None
+        core = self._core(c.full_name or best[2])
+        m = SequenceMatcher(None, core, q, autojunk=False).find_longest_match(0, len(core), 0, len(q))
+        if len(core) < 2 or core[:2] not in q or m.size < max(2, (2 * len(core) + 2) // 3):
+            return None
+        # and it stands as a name: not inside another one ("上海神开石油化工" is not 中国石油化工)
+        start = m.b - m.a
+        before = q[:max(start, 0)]
+        bounded = (start <= 0 or q[start - 1] == "#" or self._boundary is None
+                   or self._boundary.fullmatch(q, start - 1, start) is not None)
+        if not bounded and not before.endswith(tuple(self._rules.regions)):
+            return None
         return CompanyMatch(self.companies[key], best[2], -1, -1, best[0])
 
 

@@ -163,7 +163,8 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     if f.operation == "value" and operands == 1:
         # 一共 / 合计 over one item is the item itself
         rest, _ = take(rest, ops["sum"])
-    if f.operation == "value" and years >= 2:
+    if f.operation == "value":
+        # over the years asked (a company) or over the companies (statistics); one year of one company: unused
         rest, found = take(rest, ops["average"])
         if found:
             f.operation, f.operation_word = "average", found[0].group(0)

@@ -50,6 +50,7 @@ class Understanding:
     unit: str | None = None       # the scale an amount is asked in: "" (元), 万, 亿 … (None: not said)
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
+    company_unnamed: bool = False   # no company found and no words left that could name one
 
     @property
     def type(self) -> str:
@@ -204,11 +205,13 @@ class Understander:
                 rest = rest[:s] + "#" * (e - s) + rest[e:]
         if chinese and rules is not None:
             frame.unused += unused_cues(rest, rules)
+        # no company found: did the question name one the store does not know, or none at all?
+        unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
         unit = frame.unit
         return Understanding(question, norm, companies, years, keywords, generalized, rule,
                              frame.decimals, chinese, masked_text, model_keywords,
                              topics=topics, shape=_shape(norm, cfg), percent=bool(cfg.percent and cfg.percent.search(norm)),
-                             unit=unit, ranking=ranking, frame=frame)
+                             unit=unit, ranking=ranking, frame=frame, company_unnamed=unnamed)
 
     def _spelled(self, text: str, rules) -> tuple[list[str], list[str], tuple[int, int], str] | None:
         """A formula the question spells out: (numerator items, denominator items, span, words)."""
