@@ -204,12 +204,13 @@ class CompanyIndex:
             m = SequenceMatcher(None, best[2], q, autojunk=False).find_longest_match(0, len(best[2]), 0, len(q))
             return CompanyMatch(c, best[2], -1, -1, best[0]) if m.size >= max(3, (len(best[2]) + 2) // 3) else None
         core = self._core(c.full_name or best[2])
+        q = q.replace("(", "").replace(")", "")   # 学大(厦门)教育 is 学大厦门教育
         m = SequenceMatcher(None, core, q, autojunk=False).find_longest_match(0, len(core), 0, len(q))
         if len(core) < 2 or core[:2] not in q or m.size < max(2, (2 * len(core) + 2) // 3):
             return None
         # and it stands as a name: not inside another one ("上海神开石油化工" is not 中国石油化工)
-        start = m.b - m.a
-        before = q[:max(start, 0)]
+        start = q.find(core[:2])
+        before = q[:start]
         bounded = (start <= 0 or q[start - 1] == "#" or self._boundary is None
                    or self._boundary.fullmatch(q, start - 1, start) is not None)
         if not bounded and not before.endswith(tuple(self._rules.regions)):

@@ -105,9 +105,13 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             f.scope, f.scope_word = scope, found[0].group(0)
     # the unit asked, 约, decimals
     for rx in [r for r in (unit_rx, rules.unit_more) if r is not None]:
-        rest, found = take(rest, rx)
-        if found and f.unit is None:
-            f.unit = found[0].group(1) or ""
+        for m in rx.finditer(rest):
+            if USED in m.group(0):
+                continue
+            if f.unit is None:
+                f.unit = m.group(1) or ""
+            # only the unit is used: "精确到0.01亿元" keeps its step for decimals_step
+            rest = mask(rest, m.start(1) if m.group(1) else m.end() - 1, m.end())
     rest, found = take(rest, rules.decimals_step)
     if found:
         f.decimals = len(found[0].group(1)) + 1
