@@ -688,9 +688,12 @@ def gen_filter(c: Corpus, tables, per_value=30):
                 kw.update(cmp=word, t=t_text)
             keys = {"reg": ["注册地址"], "office": ["办公地址"], "any": ["注册地址", "办公地址"]}[mode]
             lists = [ranked(year, place, key, item) for key in keys]
+            if mode == "any":   # either address: the union must give the same answer as each (else ambiguous)
+                lists.append(sorted({id(r): r for recs in lists for r in recs}.values(),
+                                    key=lambda r: (-r[item], r["short"] or "")))
             answers = [answer(value, recs, item, k, op, t) for recs in lists]
             if None in answers or any(a[0] != answers[0][0] for a in answers):
-                continue  # no clear answer, or "X的上市公司" where registered and office address disagree
+                continue  # no clear answer, or "X的上市公司" where registered, office and either address disagree
             (expect, what), recs = answers[0], lists[0]
             question = template.format(**kw)
             if value == "count" and expect["numbers"][0] in re.findall(r"\d+", question):

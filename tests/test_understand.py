@@ -37,7 +37,7 @@ def test_company_longest_match_and_variants():
 
 def test_company_fuzzy_fallback():
     idx = CompanyIndex(REPORTS, fuzzy_threshold=80, name_rules=CATALOG.understanding.company_names)
-    hit = idx.fuzzy("金宇生物科技股份有限公司2020年的营业收入")
+    hit = idx.fuzzy("金宇生物技股份有限公司2020年的营业收入")   # a character left out
     assert hit is not None and hit.company.stock_code == "600201" and hit.score < 100
     assert idx.fuzzy("什么是流动比率") is None
 

@@ -32,9 +32,10 @@ class ChangeAnswerer:
         if len(explicit) >= 2:
             base_year, year = explicit[0], explicit[-1]
         else:
-            year = u.years.asked or (self.v.source.years_of(m.company.key) or [None])[-1]
-            if year is None:
+            known = self.v.source.years_of(m.company.key)
+            if u.years.asked is None and not known:
                 return not_found(u, render(self.t, "not_found_report", company=name, year=""))
+            year = u.years.asked if u.years.asked is not None else known[-1]
             base_year = year - 1
         now = self.v.read_year(m.company.key, [item], year)
         if now.rep is None:

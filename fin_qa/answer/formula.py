@@ -58,6 +58,7 @@ class FormulaAnswerer:
 
     def answer(self, u: Understanding) -> Answer:
         op = u.frame.operation
+        f: Formula | None
         if u.frame.spelled is not None:
             f = self._spelled_formula(u)
         elif op in ("sum", "difference") and len(u.items) >= 2 and not u.formulas:

@@ -65,7 +65,8 @@ def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
 
 def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
     """Names people use besides the registered ones: the full name without its legal form (常柴股份有限公司
-    → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物);
+    → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物),
+    its first four characters when it is longer (安靠智能输电工程科技 → 安靠智能);
     the short name without its share-class letter or 股份/集团 (华锦股份 → 华锦). Forms cut by trade words
     keep at least three characters."""
     out: set[str] = set()
@@ -75,11 +76,14 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
             core = cut
         out.add(core)
         cores = {core}
-        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 2), None)
+        # without its region a name keeps three characters at least (中国铝业 → 铝业 is a trade, not a name)
+        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 3), None)
         if region:
             cores.add(core[len(region):])
         for c in cores:
             out.add(c)
+            if len(c) >= 6 and (region is None or c != core):
+                out.add(c[:4])   # brand + trade: 安靠智能 of 安靠智能输电工程科技 (never 上海复旦 of 上海复旦微电子)
             while (cut := _strip_end(c, rules.trade_words)) is not None and len(cut) >= 3:
                 out.add(cut)
                 c = cut
@@ -116,6 +120,7 @@ class CompanyIndex:
         self._spoken: set[str] = set()
         self._boundary = name_rules.boundary if name_rules is not None else None
         self._rules = name_rules if name_rules is not None and name_rules.used else None
+        self._reserved = reserved
         for form, keys in spoken.items():
             if form in self._names or len(keys) > 1 or (reserved is not None and reserved(form)):
                 continue
@@ -155,9 +160,24 @@ class CompanyIndex:
                 continue
             taken.append((start, end))
             for key in sorted(self._names[name]):
-                out.append(CompanyMatch(self.companies[key], name, start, end))
+                # a spoken form is not the registered name: answers name the company by its short name
+                out.append(CompanyMatch(self.companies[key], name, start, end, 99 if name in self._spoken else 100))
         out.sort(key=lambda m: m.start)
         return out
+
+    def _name_span(self, q: str, start: int, most: int) -> str:
+        """The question's words from `start` to a legal form, a masked year, a pause or `most` characters."""
+        assert self._rules is not None
+        text = q[start:]
+        cut = min(len(text), most)
+        for w in self._rules.legal_forms:
+            i = text.find(w)
+            if 0 < i < cut:
+                cut = i
+        m = re.search(r"[#\d的在年,，。?？:：;；、]", text)
+        if m and 0 < m.start() < cut:
+            cut = m.start()
+        return text[:cut]
 
     def _core(self, name: str) -> str:
         """A full name without its legal form and leading region (深圳市机场股份有限公司 → 机场)."""
@@ -173,10 +193,20 @@ class CompanyIndex:
         return core
 
     def _bounded(self, q: str, start: int, end: int) -> bool:
+        """A spoken form stands as a name on both sides ("百川畅银" holds 百川 of 百川股份, but is another name)."""
         rx = self._boundary
-        if rx is None or start == 0 or end == len(q) or rx.match(q, end):
+        if rx is None:
             return True
-        return rx.fullmatch(q, start - 1, start) is not None   # one character before: 年, 的, a digit …
+        reserved = self._reserved or (lambda w: False)
+        # after it: a boundary, or the start of an item word ("常柴员工人数"; "百川畅银" is no item) — and no
+        # item word running through its last character ("公司中利润总额": 利润 is not the end of 中利)
+        after = (end == len(q) or rx.match(q, end) is not None or reserved(q[end:end + 2])) \
+            and not reserved(q[end - 1:end + 1])
+        before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None) \
+            and not reserved(q[start - 1:start + 1])
+        # the name must end there ("唐山冀东装备" is not 唐山冀东 of 唐山冀东水泥); what stands before it may be
+        # any word ("请问惠威电声2019年") that does not run into it
+        return after and (before or not reserved(q[start - 1:start + 1]))
 
     def fuzzy(self, question: str, candidates_text: str | None = None) -> CompanyMatch | None:
         """The best thefuzz match of a name against the question, above the threshold (slow path)."""
@@ -205,11 +235,14 @@ class CompanyIndex:
             return CompanyMatch(c, best[2], -1, -1, best[0]) if m.size >= max(3, (len(best[2]) + 2) // 3) else None
         core = self._core(c.full_name or best[2])
         q = q.replace("(", "").replace(")", "")   # 学大(厦门)教育 is 学大厦门教育
-        m = SequenceMatcher(None, core, q, autojunk=False).find_longest_match(0, len(core), 0, len(q))
-        if len(core) < 2 or core[:2] not in q or m.size < max(2, (2 * len(core) + 2) // 3):
+        start = q.find(core[:2]) if len(core) >= 3 else -1
+        if start < 0:
+            return None
+        # the words the question wrote where the name stands, up to a legal form, a year or a pause
+        span = self._name_span(q, start, len(core) + 4)
+        if fuzz.ratio(core, span) < self.fuzzy_threshold:
             return None
         # and it stands as a name: not inside another one ("上海神开石油化工" is not 中国石油化工)
-        start = q.find(core[:2])
         before = q[:start]
         bounded = (start <= 0 or q[start - 1] == "#" or self._boundary is None
                    or self._boundary.fullmatch(q, start - 1, start) is not None)

@@ -119,9 +119,9 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     if found:
         f.decimals = 0
     for rx in decimals_rx:
-        m = rx.search(norm)
-        if m and f.decimals is None:
-            n = cn_number(m.group(1))
+        d = rx.search(norm)
+        if d and f.decimals is None:
+            n = cn_number(d.group(1))
             f.decimals = int(n) if n is not None else None
         rest, _ = take(rest, rx)
     rest, found = take(rest, rules.approx)
@@ -137,13 +137,13 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             f.operation, f.operation_word = op, found[0].group(0)
     if f.operation == "value":
         for op, rx in (("change", ops["verb_amount"]), ("growth", ops["verb_rate"])):
-            m = next((m for m in rx.finditer(rest) if USED not in m.group(0)), None)
-            if m is None or not (base or years >= 2 or m.group(0).endswith(("多少", "几"))):
+            v = next((x for x in rx.finditer(rest) if USED not in x.group(0)), None)
+            if v is None or not (base or years >= 2 or v.group(0).endswith(("多少", "几"))):
                 continue
-            amount = ops["amount_words"].match(rest[m.end():])
+            amount = ops["amount_words"].match(rest[v.end():])
             f.operation = "change" if amount or op == "change" else "growth"
-            f.operation_word = m.group(0)
-            rest = mask(rest, m.start(), m.end() + (amount.end() if amount else 0))
+            f.operation_word = v.group(0)
+            rest = mask(rest, v.start(), v.end() + (amount.end() if amount else 0))
             break
     if f.operation in ("change", "growth") and base:
         f.base_word = base[0].group(0)
