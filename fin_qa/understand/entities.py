@@ -60,6 +60,8 @@ def _variants(name: str, kind: str) -> set[str]:
 
 
 def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
+    if not name.endswith(words):   # one C-level test for the usual case
+        return None
     return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
 
 
@@ -77,7 +79,8 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         out.add(core)
         cores = {core}
         # without its region a name keeps three characters at least (中国铝业 → 铝业 is a trade, not a name)
-        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 3), None)
+        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 3), None) \
+            if core.startswith(rules.regions) else None
         if region:
             cores.add(core[len(region):])
         for c in cores:
@@ -105,6 +108,7 @@ class CompanyIndex:
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
+        seen: set[tuple[str | None, str | None]] = set()
         for r in sorted(reports, key=lambda r: r.year or 0):
             key = r.company
             self.companies[key] = Company(key, r.full_name, r.short_name, r.stock_code)
@@ -114,7 +118,8 @@ class CompanyIndex:
                         self._names[v].add(key)
             if r.stock_code:
                 self._names[r.stock_code].add(key)
-            if name_rules is not None and name_rules.used:
+            if name_rules is not None and name_rules.used and (r.full_name, r.short_name) not in seen:
+                seen.add((r.full_name, r.short_name))   # a company's reports of other years name it alike
                 for form in spoken_forms(r.full_name, r.short_name, name_rules):
                     spoken[form].add(key)
         self._spoken: set[str] = set()
