@@ -277,6 +277,13 @@ def test_issue_table_on_real_reports(shared_store, q, must):
 
 
 @needs_shared
+def test_former_short_name(shared_store):
+    # the 股票简况 table prints 变更前股票简称 四方冷链 (p.5)
+    a = Router(FactSource(shared_store), CATALOG).answer("四方冷链2019年的营业收入是多少？")
+    assert a.found and "四方科技" in a.answer and "1,175,301,034.32元" in a.answer
+
+
+@needs_shared
 def test_category_held_by_a_wider_row_is_not_zero(shared_store):
     # 张家界 2016 prints 高中以下 / 大专 / 本科及以上: its 博士 are inside 本科及以上, not 0
     a = Router(FactSource(shared_store), CATALOG).answer("张家界2016年博士及以上人员数量是多少？")

@@ -124,6 +124,17 @@ class FactSource:
         """Whether a document (not an imported table) of the report printed this table."""
         return self.store.has_statement(report.id, statement)
 
+    def former_names(self) -> dict[str, set[str]]:
+        """company key → the former short names its reports print (变更前股票简称)."""
+        by_id = {r.id: r.company for r in self.known}
+        out: dict[str, set[str]] = {}
+        for rid, value in self.store.text_values("变更前股票简称"):
+            key = by_id.get(rid)
+            for name in re.split(r"[、,，;；/\s]+", value or ""):
+                if key and len(name) >= 2 and name not in ("无", "不适用"):
+                    out.setdefault(key, set()).add(name)
+        return out
+
     def statement_items(self, report: Report, statement: str) -> set[str]:
         """The items a document of the report printed in this table (its rows, as canonical items)."""
         return self.store.statement_items(report.id, statement)

@@ -53,7 +53,7 @@ class Router:
         if model is not None:
             self._chat = CachedChat(model)
             prose = Prose(self._chat, catalog.prompts)
-        self.understander = Understander(source.known, catalog)
+        self.understander = Understander(source.known, catalog, former=source.former_names())
         if self._chat is not None:
             llm_keywords = LLMKeywords(self._chat, self.understander.generalizer, catalog.fewshot)
             self.understander.llm_keywords = llm_keywords

@@ -103,7 +103,8 @@ class CompanyIndex:
     (`reserved`: 生物 of 生物股份 is part of 生产性生物资产)."""
 
     def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80,
-                 name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None):
+                 name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None,
+                 former: dict[str, set[str]] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
@@ -123,6 +124,13 @@ class CompanyIndex:
                 for form in spoken_forms(r.full_name, r.short_name, name_rules):
                     spoken[form].add(key)
         self._spoken: set[str] = set()
+        # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now
+        for key, olds in (former or {}).items():
+            for old in olds:
+                n = normalize_question(old)
+                if key in self.companies and n not in self._names and len(n) >= 2:
+                    self._names[n].add(key)
+                    self._spoken.add(n)
         self._boundary = name_rules.boundary if name_rules is not None else None
         self._rules = name_rules if name_rules is not None and name_rules.used else None
         self._reserved = reserved

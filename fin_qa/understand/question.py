@@ -119,13 +119,14 @@ class Understander:
     the reports the store knows. `llm_keywords` (understand/llm_keywords.py) is set when a chat model
     is loaded: it is asked only when the tables find no item in a value question."""
 
-    def __init__(self, reports: Sequence, catalog: Catalog, llm_keywords: "LLMKeywords | None" = None):
+    def __init__(self, reports: Sequence, catalog: Catalog, llm_keywords: "LLMKeywords | None" = None,
+                 former: dict[str, set[str]] | None = None):
         self.config = catalog.understanding
         self.vocab = catalog.vocabulary
         self.topics = catalog.topics
         words = _substrings(self.vocab.labels, catalog.topics)
         self.companies = CompanyIndex(reports, self.config.company_threshold, self.config.company_names,
-                                      words.__contains__)
+                                      words.__contains__, former)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer)
