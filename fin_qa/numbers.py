@@ -94,3 +94,8 @@ def decimal_str(value: Decimal) -> str:
     if "." in s:
         s = s.rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s
+
+
+# Scale words of amounts as questions write them (10亿元, 约多少万元, 超过1千亿): word → factor.
+SCALES = {"": 1, "千": 10 ** 3, "万": 10 ** 4, "十万": 10 ** 5, "百万": 10 ** 6, "千万": 10 ** 7, "亿": 10 ** 8,
+          "十亿": 10 ** 9, "百亿": 10 ** 10, "千亿": 10 ** 11}

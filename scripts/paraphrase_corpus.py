@@ -636,9 +636,11 @@ def load_tables(path: Path):
 
 
 def clean_places(tables) -> list[str]:
-    """The places whose name never appears as a street name (常州路) in an address."""
+    """The places whose name never appears as a street (常州路, 青岛中路) or another city's district in an address."""
     addresses = [rec.get(k, "") for recs in tables.values() for rec in recs.values() for k in ("注册地址", "办公地址")]
-    return [p for p in PLACES if not any(re.search(p + "(路|街|大道|大街)", a) for a in addresses)]
+    # also 青岛中路 and 北京市朝阳区-style districts: a place whose name is anything but the place is left out
+    return [p for p in PLACES
+            if not any(re.search(p + "[东南西北中]?(路|街|大道|大街|巷|弄)|市" + p + "(区|县)", a) for a in addresses)]
 
 
 def gen_filter(c: Corpus, tables, per_value=30):

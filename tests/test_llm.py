@@ -259,5 +259,6 @@ def test_the_default_model_loads_and_answers_without_inventing(sample_store):
     assert ans.model_keywords and "300,000,000.00元" in ans.answer
     ans = engine.answer("请简要介绍星河精密2021年主要销售客户的客户集中度情况。")
     assert ans.method in ("text", "text+llm") and ans.evidence
+    # the stock code in the company's name （全称，代码） comes from the store's report list
     assert not unsupported_numbers(ans.answer, "".join(e.text for e in ans.evidence), ans.question,
-                                   "第2页 （二）主要销售客户及主要供应商情况")
+                                   "第2页 （二）主要销售客户及主要供应商情况", ans.frame["company"]["code"])

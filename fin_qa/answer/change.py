@@ -15,6 +15,10 @@ from .values import Values, fact_evidence, label_of
 
 
 class ChangeAnswerer:
+    # the frame's operations and periods this answerer implements (the router declines any other)
+    operations = frozenset({"change", "growth"})
+    periods = frozenset({None, "opening", "closing", "previous", "current"})
+
     def __init__(self, values: Values):
         self.v = values
         self.t = values.t
@@ -23,7 +27,8 @@ class ChangeAnswerer:
         m, name = self.v.company(u)
         f = u.frame
         items = u.items
-        if len(items) != 1 or u.formulas:
+        if len(items) != 1 or u.formulas or u.frame.each_year or len(u.years.explicit) > 2:
+            # several items, a computed value, or a change for each of several years: not one change
             return declined(u, render(self.t, "declined", words=f.operation_word or f.base_word,
                                       understood=understood(u)))
         item = items[0]

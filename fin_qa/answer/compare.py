@@ -11,6 +11,10 @@ from .values import Values, fact_evidence, label_of
 
 
 class CompareAnswerer:
+    # the frame's operations and periods this answerer implements (the router declines any other)
+    operations = frozenset({"value"})
+    periods = frozenset({None, "closing", "current"})
+
     def __init__(self, values: Values):
         self.v = values
         self.t = values.t

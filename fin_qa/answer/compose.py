@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
+from ..numbers import SCALES
+
 STYLES = ("human", "finglm")
 
 
@@ -64,13 +66,14 @@ def format_result(d: Decimal, output: str, decimals: int, style: str) -> str:
         return f"{round_half_up(d * 100, decimals)}%"
     if output == "ratio":
         return str(round_half_up(d, decimals))
+    if output == "count":
+        return _plain(round_half_up(d, decimals)) + ("" if style == "finglm" else "人")
     r = round_half_up(d, decimals)
     if output == "amount":
         return (float_str(r) + "元") if style == "finglm" else f"{r:,}元"
     return (float_str(r) if style == "finglm" else str(r)) + "元"
 
 
-SCALES = {"": 1, "千": 1000, "万": 10 ** 4, "百万": 10 ** 6, "千万": 10 ** 7, "亿": 10 ** 8}
 
 
 def format_scaled(d: Decimal, unit: str, decimals: int | None, style: str) -> str:

@@ -7,12 +7,16 @@ from __future__ import annotations
 from ..catalog.formulas import Formula, Input
 from ..understand.question import Understanding
 from .compose import render
-from .lookup import LookupAnswerer, interpretation, not_found, unit_note
+from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
 from .model import Answer
 from .values import Values
 
 
 class FormulaAnswerer:
+    # the frame's operations and periods this answerer implements (the router declines any other)
+    operations = frozenset({"value", "share", "sum", "difference", "spelled"})
+    periods = frozenset({None, "closing", "current"})
+
     def __init__(self, values: Values, lookup: LookupAnswerer):
         self.v = values
         self.t = values.t
@@ -49,16 +53,25 @@ class FormulaAnswerer:
         labels = [words.get(i, i) if words.get(i, i) not in [words.get(j, j) for j in items if j != i] else i
                   for i in items]
         inputs = {lbl: Input(lbl, i, 0) for lbl, i in zip(labels, items)}
+        # head counts add up to people, amounts to 元
+        out = "count" if all(self.v.info(i).kind == "count" for i in items) else "amount"
         if u.frame.operation == "sum":
-            return Formula(f"{'与'.join(labels)}之和", (), inputs, " + ".join(labels), "amount", 2,
+            return Formula(f"{'与'.join(labels)}之和", (), inputs, " + ".join(labels), out, 2 if out == "amount" else 0,
                            _sum_tree(labels), "question", 0)
         a, b = labels[:2]
-        return Formula(f"{a}与{b}的差额", (), {a: inputs[a], b: inputs[b]}, f"{a} - {b}", "amount", 2,
-                       ("-", ("var", a), ("var", b)), "question", 0)
+        return Formula(f"{a}与{b}的差额", (), {a: inputs[a], b: inputs[b]}, f"{a} - {b}", out,
+                       2 if out == "amount" else 0, ("-", ("var", a), ("var", b)), "question", 0)
 
     def answer(self, u: Understanding) -> Answer:
         op = u.frame.operation
         f: Formula | None
+        if op == "sum" and len(u.items) == 1 and not u.formulas:
+            return self.lookup.answer(u)   # one item over the years asked: their total
+        if len(u.years.explicit) > 1:   # a formula for each of several years: not one value
+            return declined(u, render(self.t, "declined", words="、".join(f"{y}年" for y in u.years.explicit),
+                                      understood=understood(u)))
+        if op == "difference" and len(u.items) != 2:
+            return declined(u, render(self.t, "declined", words=u.frame.operation_word, understood=understood(u)))
         if u.frame.spelled is not None:
             f = self._spelled_formula(u)
         elif op in ("sum", "difference") and len(u.items) >= 2 and not u.formulas:

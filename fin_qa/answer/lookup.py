@@ -22,6 +22,10 @@ BALANCE = "资产负债表"
 
 
 class LookupAnswerer:
+    # the frame's operations and periods this answerer implements (the router declines any other)
+    operations = frozenset({"value", "average", "sum"})
+    periods = frozenset({None, "opening", "closing", "previous", "current"})
+
     def __init__(self, values: Values):
         self.v = values
         self.t = values.t
@@ -30,7 +34,7 @@ class LookupAnswerer:
         """The years whose values the question asks, and a note when none was named."""
         f = u.frame
         explicit = u.years.explicit
-        if len(explicit) >= 2 and f.operation in ("value", "average"):
+        if len(explicit) >= 2 and f.operation in ("value", "average", "sum"):
             return list(explicit), ""
         if u.years.asked is None:
             years = self.v.source.years_of(company)
@@ -135,14 +139,16 @@ class LookupAnswerer:
                 if fact.number is not None:
                     numbers.append(fact.number)
             notes += self.v.definition(item)
-            if f.operation == "average":
+            if f.operation in ("average", "sum"):
                 if len(numbers) != len(years):
                     return not_found(u, render(self.t, "not_found_value", company=name, year=years[0], item=label))
-                mean = sum(numbers, Decimal(0)) / len(numbers)
+                total = sum(numbers, Decimal(0))
+                value_of = total / len(numbers) if f.operation == "average" else total
                 kind = self.v.info(item).kind
-                value = (format_scaled(mean, f.unit, f.decimals, self.v.style) if f.unit and kind == "amount"
-                         else format_value(mean.quantize(Decimal("0.01")), kind, self.v.style))
-                parts.append(f"{years[0]}-{years[-1]}年{label}的平均值为{value}")
+                value = (format_scaled(value_of, f.unit, f.decimals, self.v.style) if f.unit and kind == "amount"
+                         else format_value(value_of.quantize(Decimal("0.01")), kind, self.v.style))
+                parts.append(render(self.t, "years_average" if f.operation == "average" else "years_total",
+                                    years=f"{years[0]}-{years[-1]}", item=label, value=value))
         if f.unit:
             notes.append(unit_note(f))
         text = render(self.t, "lookup_years", company=name, parts="，".join(parts))

@@ -97,15 +97,28 @@ class Router:
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
+        answerer = self.answerers.get(kind)
+        f = u.frame
         if kind in VALUE_TYPES:
-            f = u.frame
             if f.unused:
                 words = "”“".join(dict.fromkeys(w for _, w in f.unused))
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
             if f.scope == "parent":
-                name = self.values.company(u)[1] if u.companies else ""
+                name = self.values.company(u)[1] if u.companies else "各公司"
                 return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
-        answerer = self.answerers.get(kind)
+            # an answerer answers only the operations and periods it implements; any other is declined,
+            # never answered as the plain value ("毛利率较上年提高了多少", "2019年期初的资产负债率")
+            ops, periods = getattr(answerer, "operations", None), getattr(answerer, "periods", None)
+            if ops is not None and f.operation not in ops:
+                return declined(u, render(self.t, "declined", words=f.operation_word or f.operation,
+                                          understood=understood(u)))
+            if periods is not None and f.period not in periods:
+                return declined(u, render(self.t, "declined", words=f.period_word, understood=understood(u)))
+        elif kind == "text" and u.shape == "yes_no" and (u.items or u.formulas) and (
+                f.operation != "value" or any(slot != "filter" for slot, _ in f.unused)):
+            # "营业收入有没有超过30亿元", "营业收入同比有没有增长": a value compared, not a sentence to quote
+            words = "”“".join(dict.fromkeys([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value")))
+            return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
         return answerer.answer(u)

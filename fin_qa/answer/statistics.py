@@ -22,9 +22,14 @@ _COLUMNS = ["report_id", "company", "short_name", "full_name", "dec", "num", "pa
 
 
 class StatisticsAnswerer:
+    # the frame's operations and periods this answerer implements (the router declines any other)
+    operations = frozenset({"value", "average"})
+    periods = frozenset({None, "closing", "current"})
+
     def __init__(self, values: Values):
         self.v = values
         self.t = values.t
+        self.places = values.places
 
     def _target(self, u: Understanding) -> tuple[str, bool] | None:
         """(item or formula name, is a formula) the question ranks by."""
@@ -58,7 +63,7 @@ class StatisticsAnswerer:
             keep: set[int] = set()
             for fld in fields:
                 addr = src.text_column(fld, year)
-                keep |= {rid for rid, v in addr.items() if r.place in (v or "")}
+                keep |= {rid for rid, v in addr.items() if self.places.holds(v, r.place)}
             if keep or not r.place_loose:
                 df = df[df["report_id"].isin(keep)]
             else:
@@ -87,6 +92,11 @@ class StatisticsAnswerer:
         if target is None or year is None or r is None:
             return Answer(u.question, render(t, "not_understood"), u.finglm_type(), "not_found", found=False)
         name, is_formula = target
+        asked = [i for i in u.items if self.v.info(i).kind != "text"] + u.formulas
+        if len(asked) > 1:
+            # "营业收入最高的公司的净利润": ranked by one value, another asked — not one ranking
+            return Answer(u.question, render(t, "declined", words="、".join(asked[1:]), understood=asked[0]),
+                          u.finglm_type(), "declined", found=False)
         df = self.values(name, is_formula, year, r)
         scope = f"注册地址在{r.place}的" if r.place and r.place_field == "注册地址" else (
             f"办公地址在{r.place}的" if r.place and r.place_field else (f"{r.place}的" if r.place else ""))

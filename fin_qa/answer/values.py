@@ -70,6 +70,7 @@ class Values:
         self.t = catalog.templates
         self.style = style
         self.contains: dict[str, list[str]] = dict(catalog.employees.get("contains") or {})
+        self.places = catalog.places
 
     # --------------------------------------------------------------------------- which report
 

@@ -29,6 +29,7 @@ from .fewshot import FewShot, load_fewshot
 from .formulas import FormulaBook, load_formulas
 from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
 from .llm_config import LLMConfig, load_llm_config
+from .places import Places, load_places
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
 from .report_names import ReportNames, load_report_names
@@ -71,6 +72,7 @@ class Catalog:
     prompts: dict[str, str]
     report_names: ReportNames
     es_mappings: dict[str, dict]
+    places: Places
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -128,6 +130,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         emp = employees
         categories = part(kt / "employees.yaml", lambda: employee_categories(emp, kt / "employees.yaml"),
                           f"{kt / 'employees.yaml'} categories")
+    places = part(kt / "places.yaml", lambda: load_places(kt / "places.yaml"))
     topics = part(kt / "sections.yaml", lambda: load_topics(kt / "sections.yaml"))
     if topics is not None:
         checked[-1] += f" ({len(topics.topics)} text topics)"
@@ -155,9 +158,9 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         return None, problems, checked
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
-            and prompts and mappings is not None)
+            and prompts and mappings is not None and places is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
-                   templates, search, llm, fewshot, prompts, names, mappings), problems, checked
+                   templates, search, llm, fewshot, prompts, names, mappings, places), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

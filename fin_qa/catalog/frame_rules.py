@@ -11,9 +11,9 @@ from pathlib import Path
 from .yamlfile import LDict, RuleError, line_of
 
 PERIODS = ("opening", "closing", "previous", "current")
-OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "amount_words", "sum", "difference", "average")
+OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "rate_words", "amount_words", "sum", "difference", "average")
 SCOPES = ("parent", "consolidated")
-CUE_SLOTS = ("period", "operation", "unit", "scope", "filter", "comparison")
+CUE_SLOTS = ("period", "operation", "unit", "scope", "modifier", "filter", "comparison")
 
 
 @dataclass
@@ -30,7 +30,11 @@ class FrameRules:
     decimals_step: re.Pattern
     integer: re.Pattern
     unit_more: re.Pattern
+    unit_bare: re.Pattern
+    relative: re.Pattern
     cues: list[tuple[str, re.Pattern]]             # (slot, cue)
+    bare_words: tuple[str, ...]                    # item words read only where they stand alone
+    bare_before: re.Pattern                        # what may stand before them
     harmless: re.Pattern
 
 
@@ -62,6 +66,12 @@ def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None
     return rx
 
 
+def _word_list(path: Path, line: int, key: str, value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
+        raise RuleError(path, line, f"{key} must be a list of words")
+    return tuple(value)
+
+
 def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], required: tuple[str, ...] = ()) -> LDict:
     sec = data.get(key)
     line = data.key_lines.get(key, line_of(data))
@@ -79,7 +89,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "integer", "unit_more", "cues", "harmless")
+           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "cues", "bare_words", "bare_before", "harmless")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -107,7 +117,11 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         decimals_step=_rx(path, line(frame, "decimals_step"), "frame.decimals_step", frame["decimals_step"], 1),
         integer=_rx(path, line(frame, "integer"), "frame.integer", frame["integer"]),
         unit_more=_rx(path, line(frame, "unit_more"), "frame.unit_more", frame["unit_more"], 1),
+        relative=_rx(path, line(frame, "relative"), "frame.relative", frame["relative"]),
+        unit_bare=_rx(path, line(frame, "unit_bare"), "frame.unit_bare", frame["unit_bare"], 1),
         cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
+        bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),
+        bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
         harmless=_rx(path, line(frame, "harmless"), "frame.harmless", frame["harmless"]),
     )
 

@@ -29,6 +29,8 @@ PLACEHOLDERS = {
     "not_understood": set(),
     "not_computable": {"company", "year", "name", "reason"},
     "lookup_years": {"company", "parts"},
+    "years_average": {"years", "item", "value"},
+    "years_total": {"years", "item", "value"},
     "interpretation": {"notes"},
     "change_amount": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
     "change_rate": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},

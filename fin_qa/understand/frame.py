@@ -104,14 +104,14 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         if found and (scope == "parent" or not f.scope_word):
             f.scope, f.scope_word = scope, found[0].group(0)
     # the unit asked, 约, decimals
-    for rx in [r for r in (unit_rx, rules.unit_more) if r is not None]:
+    for rx in [r for r in (unit_rx, rules.unit_more, rules.unit_bare) if r is not None]:
         for m in rx.finditer(rest):
             if USED in m.group(0):
                 continue
             if f.unit is None:
                 f.unit = m.group(1) or ""
             # only the unit is used: "精确到0.01亿元" keeps its step for decimals_step
-            rest = mask(rest, m.start(1) if m.group(1) else m.end() - 1, m.end())
+            rest = mask(rest, m.start(1) if m.group(1) else m.end() - 1, max(m.end(), m.end(1)))
     rest, found = take(rest, rules.decimals_step)
     if found:
         f.decimals = len(found[0].group(1)) + 1
@@ -151,6 +151,7 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             rest = mask(rest, b.start(), b.end())
     if f.operation in ("change", "growth"):
         rest, _ = take(rest, ops["amount_words"])
+        rest, _ = take(rest, ops["rate_words"])
     elif operands >= 2:
         for op in ("difference", "sum"):
             rest, found = take(rest, ops[op])
@@ -165,21 +166,32 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             for b in base:
                 rest = mask(rest, b.start(), b.end())
     if f.operation == "value" and operands == 1:
-        # 一共 / 合计 over one item is the item itself
-        rest, _ = take(rest, ops["sum"])
+        # 一共 / 合计 over one item is the item itself; over the years asked, their total
+        rest, found = take(rest, ops["sum"])
+        if found and years >= 2:
+            f.operation, f.operation_word = "sum", found[0].group(0)
     if f.operation == "value":
         # over the years asked (a company) or over the companies (statistics); one year of one company: unused
         rest, found = take(rest, ops["average"])
         if found:
             f.operation, f.operation_word = "average", found[0].group(0)
+    rest, found = take(rest, rules.relative)
+    f.unused += [("operation", m.group(0)) for m in found]
     # the period asked; a base (较年初) is not a period
     for period, rx in rules.periods:
         rest, found = take(rest, rx)
+        for m in found:
+            if m.start() > 0 and rest[m.start() - 1] in "和及与、":
+                # one of several periods listed ("营业收入及上年同期数"): not one value
+                f.unused.append(("period", m.group(0)))
         if found and f.period is None:
             f.period, f.period_word = period, found[0].group(0)
         elif found and f.period != period:
             # two periods asked at once (期初和期末): not one value — leave the second unused
             f.unused.append(("period", found[0].group(0)))
+    if f.each_year and years < 2 and f.operation != "value":
+        # 分别 over items ("销售费用和管理费用分别占营业收入的比例"): one computation each, not supported
+        f.unused.append(("operation", "分别"))
     return f, rest
 
 

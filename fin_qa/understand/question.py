@@ -20,7 +20,7 @@ from ..catalog.understanding import UnderstandingConfig
 from .classify import classify
 from ..catalog.normalize import normalize_question, phrase_key
 from .entities import CompanyIndex, CompanyMatch, Years, find_years
-from .frame import Frame, mask, mask_phrase, read_frame, read_years_more, unused_cues
+from .frame import Frame, mask, mask_phrase, read_frame, read_years_more, take, unused_cues
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
 from .ranking import Ranking, read_ranking
@@ -114,6 +114,12 @@ def _substrings(labels, topics) -> set[str]:
     return out
 
 
+def _stands_alone(text: str, phrase: str, rules) -> bool:
+    """Whether a short item word stands alone where the question has it ("2019年收入", not "海外收入")."""
+    i = text.find(phrase)
+    return i <= 0 or rules.bare_before.match(text, i - 1) is not None
+
+
 class Understander:
     """Builds Understandings from the catalog's vocabulary, formulas, topics and rules, and the names of
     the reports the store knows. `llm_keywords` (understand/llm_keywords.py) is set when a chat model
@@ -157,10 +163,12 @@ class Understander:
             # an item word inside a longer topic word is the topic's ("利润" in 利润分配预案, "收入" in 收入构成)
             words = [phrase_key(w) for _, w in topics]
             keywords = [k for k in keywords if not any(k.text in w and len(w) > len(k.text) for w in words)]
+        if rules is not None and keywords:
+            keywords = [k for k in keywords if k.text not in rules.bare_words or _stands_alone(masked_text, k.text, rules)]
         rest = masked_text
         for k in keywords:
             rest = mask_phrase(rest, k.text)
-        spelled = self._spelled(masked_text, rules) if chinese and rules else None
+        spelled = self._spelled(masked_text, norm, rules) if chinese and rules else None
         if spelled is not None:
             rest = mask(rest, *spelled[2])
         n_items = len({k.name for k in keywords if k.kind == "item"})
@@ -170,6 +178,8 @@ class Understander:
             if spelled is not None:
                 frame.spelled, frame.spelled_text = (spelled[0], spelled[1]), spelled[3]
                 frame.operation, frame.operation_word = "spelled", spelled[3]
+                # words of its numerator or denominator no item took (平均, 期初, 乘以100): not computed as stated
+                frame.unused += spelled[4]
         generalized: list[Generalized] = []
         if chinese and not keywords:
             # the residue after every slot's words are taken: 期初/万元/增长 are not read as item words
@@ -197,8 +207,18 @@ class Understander:
             rest = mask(rest, pair.start(), pair.end())
             if frame.operation == "value":
                 frame.operation, frame.operation_word = "share", pair.group(0)
+            elif frame.operation != "share":
+                # a share of a sum or a difference ("A与B之和占C的比例"): two operations, not supported
+                frame.unused.append(("operation", pair.group(0)))
+            if n_items > 2 or (frame.each_year and len(years.explicit) < 2):
+                # "A和B(分别)占C的比例": a share each, not one A/B
+                frame.unused.append(("operation", pair.group(0)))
         feats.operation = frame.operation
         rule = classify(feats, self.rules) if chinese else None
+        if rule is not None and rule.regex is not None:
+            # the words the rule's regex read ("是否相同", "对比") named the type: they are used
+            for r in rule.regex.finditer(norm):
+                rest = mask(rest, r.start(), r.end())
         ranking = None
         if rule is not None and rule.type == "statistics" and cfg.statistics is not None:
             ranking = read_ranking(norm, cfg.statistics)
@@ -214,12 +234,22 @@ class Understander:
                              topics=topics, shape=_shape(norm, cfg), percent=bool(cfg.percent and cfg.percent.search(norm)),
                              unit=unit, ranking=ranking, frame=frame, company_unnamed=unnamed)
 
-    def _spelled(self, text: str, rules) -> tuple[list[str], list[str], tuple[int, int], str] | None:
-        """A formula the question spells out: (numerator items, denominator items, span, words)."""
+    def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
+                                                           list[tuple[str, str]]] | None:
+        """A formula the question spells out: (numerator items, denominator items, span, words, unused cues
+        in its numerator or denominator — 平均净资产 is not 净资产)."""
         for rx in rules.spelled:
             for m in rx.finditer(text):
-                a = [k.name for k in self.matcher.find(m.group("a"))[0] if k.kind == "item"]
-                b = [k.name for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
-                if a and b:
-                    return a, b, (m.start(), m.end()), m.group(0)
+                kw_a, kw_b = self.matcher.find(m.group("a"))[0], self.matcher.find(m.group("b"))[0]
+                found_a = [k for k in kw_a if k.kind == "item"]
+                found_b = [k for k in kw_b if k.kind == "item"]
+                if found_a and found_b:
+                    left = m.group("a") + "，" + m.group("b")
+                    for k in kw_a + kw_b:   # the formula it names (流动比率（流动资产除以流动负债）) is used too
+                        left = mask_phrase(left, k.text)
+                    for period, prx in rules.periods:
+                        if period in ("closing", "current"):   # 期末归属于母公司所有者权益: the value as read
+                            left = take(left, prx)[0]
+                    return ([k.name for k in found_a], [k.name for k in found_b], (m.start(), m.end()),
+                            norm[m.start():m.end()], unused_cues(left, rules))
         return None

@@ -11,14 +11,13 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..catalog.understanding import StatisticsCues
-from ..numbers import cn_number
+from ..numbers import SCALES, cn_number
 
-SCALE = {"千万": 10 ** 7, "百万": 10 ** 6, "亿": 10 ** 8, "万": 10 ** 4, "千": 1000}
 
 
 def scale(num: Decimal, unit: str | None) -> Decimal:
     """A number written with a scale word (万, 亿 …) in units."""
-    return num * SCALE.get(unit or "", 1)
+    return num * SCALES.get(unit or "", 1)
 
 
 @dataclass
