@@ -49,7 +49,7 @@ class ChangeAnswerer:
         # the base: the year before's value (for a balance item, the asked year's opening balance)
         if base_year == year - 1:
             base = self.v.read_year(m.company.key, [item], year, opening=True) if balance else \
-                self._previous(m.company.key, item, year)
+                self.v.read_year(m.company.key, [item], year - 1)
         else:
             base = self.v.read_year(m.company.key, [item], base_year)
         cur, prev = now.facts.get(item), base.facts.get(item)
@@ -65,34 +65,31 @@ class ChangeAnswerer:
         if f.unit and kind == "amount":
             amount = format_scaled(abs(diff), f.unit, f.decimals, self.v.style)
             signed_amount = signed(format_scaled(diff, f.unit, f.decimals, self.v.style), diff)
-            notes.append(unit_note(f))
+            notes.append(unit_note(self.t, f))
         else:
             amount = format_value(abs(diff), kind, self.v.style, cur.unit)
             signed_amount = signed(format_value(diff, kind, self.v.style, cur.unit), diff)
         if b == 0:
-            rate = "无法计算（基数为0）"
+            rate = render(self.t, "change_zero_base")
         else:
             rate = format_result(diff / abs(b), "percent", f.decimals if f.decimals is not None else 2, self.v.style)
             if b < 0:
-                notes.append("基数为负，变动幅度按其绝对值计算")
+                notes.append(render(self.t, "note_negative_base"))
         up = diff >= 0
         growth = f.operation == "growth"
-        verb = ("增长了" if up else "下降了") if growth else ("增加了" if up else "减少了")
+        verb = render(self.t, f"change_{'up' if up else 'down'}_{'rate' if growth else 'amount'}")
         if balance and base_year == year - 1:
-            base_text = f.base_word or "较年初"
-            whens = ("期末", "期初")
+            base_text = f.base_word or render(self.t, "change_base_opening")
+            whens = (render(self.t, "change_when_closing"), render(self.t, "change_when_opening"))
         else:
-            base_text = f.base_word or f"较{base_year}年"
-            whens = (f"{year}年", f"{base_year}年")
+            base_text = f.base_word or render(self.t, "change_base_year", year=base_year)
+            whens = (render(self.t, "change_when_year", year=year), render(self.t, "change_when_year", year=base_year))
         parts = "，".join(render(self.t, "change_part", when=w, value=self.v.show(x))
                          for w, x in zip(whens, (cur, prev)))
         text = render(self.t, "change_rate" if growth else "change_amount", company=name, year=year, item=label,
                       base=base_text, verb=verb, amount=amount, signed_amount=signed_amount, rate=rate, parts=parts)
         evidence = [fact_evidence(cur, self.v.show(cur)),
-                    fact_evidence(prev, self.v.show(prev), ("期初" if balance and base_year == year - 1 else "") + label)]
-        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "formula", list(evidence))
+                    fact_evidence(prev, self.v.show(prev), (whens[1] if balance and base_year == year - 1 else "") + label)]
+        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence))
 
-    def _previous(self, company: str, item: str, year: int):
-        """The year before's value: its own report, else the previous-period column of the asked report."""
-        return self.v.read_year(company, [item], year - 1)
 

@@ -100,9 +100,9 @@ class FormulaAnswerer:
                       expr=f.expr.replace(" ", ""), parts=parts)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
         if f.file == "question" and u.frame.spelled is not None:
-            notes.append(f"按问题给出的口径计算：{u.frame.spelled_text}")
+            notes.append(render(self.t, "note_spelled", words=u.frame.spelled_text))
         if u.frame.unit and f.output == "amount":
-            notes.append(unit_note(u.frame))
+            notes.append(unit_note(self.t, u.frame))
         text += interpretation(self.t, notes)
         return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence))
 

@@ -92,7 +92,7 @@ class LookupAnswerer:
             evidence.append(fact_evidence(fact, self.v.show(fact)))
             notes += self.v.definition(item)
         if f.unit and any(self.v.info(i).kind == "amount" for _, i in asked):
-            notes.append(unit_note(f))
+            notes.append(unit_note(self.t, f))
         if not parts:
             label = "、".join(label_of(i, words.get(i)) for i in missing)
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
@@ -150,7 +150,7 @@ class LookupAnswerer:
                 parts.append(render(self.t, "years_average" if f.operation == "average" else "years_total",
                                     years=f"{years[0]}-{years[-1]}", item=label, value=value))
         if f.unit:
-            notes.append(unit_note(f))
+            notes.append(unit_note(self.t, f))
         text = render(self.t, "lookup_years", company=name, parts="，".join(parts))
         ftype = "1-2" if len(parts) > 1 else "1"
         return Answer(u.question, note + text + interpretation(self.t, notes), ftype, "lookup", list(evidence))
@@ -162,10 +162,11 @@ def interpretation(templates: dict[str, str], notes: list[str]) -> str:
     return render(templates, "interpretation", notes="；".join(notes)) if notes else ""
 
 
-def unit_note(f) -> str:
+def unit_note(templates: dict[str, str], f) -> str:
     """How an amount was converted to the unit asked."""
     places = 2 if f.decimals is None else f.decimals
-    return f"单位换算为{f.unit}元，{'约数，' if f.approx else ''}保留{places}位小数"
+    return render(templates, "note_unit", unit=f.unit, approx=render(templates, "note_approx") if f.approx else "",
+                  places=places)
 
 
 def understood(u: Understanding) -> str:

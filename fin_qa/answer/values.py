@@ -120,9 +120,10 @@ class Values:
                 continue
             note = ""
             if opening:
-                note = f"期初即{year - 1}年12月31日，取自{y}年年报的{'期初数' if period == 'previous' else '期末数'}"
+                column = render(self.t, "note_opening_column" if period == "previous" else "note_closing_column")
+                note = render(self.t, "note_opening", year=year - 1, report=y, column=column)
             elif y != year:
-                note = f"{year}年的数据取自{y}年年报的上期数"
+                note = render(self.t, "note_previous_column", year=year, report=y)
             return Reading(got, year, rep, note)
         # nothing found: the year's own report, when there is one, is the one that lacks the value
         return Reading({}, year, own, "")
@@ -221,7 +222,7 @@ class Values:
             ev = fact_evidence(fact, self.show(fact), label)
             if inp.offset and fact.period == "previous":
                 ev.year = year
-                notes.append(f"{label}取自{rep.year}年报的上期数")
+                notes.append(render(self.t, "note_input_previous", label=label, report=rep.year))
             evidence.append(ev)
         return values, evidence, missing, notes
 
