@@ -115,7 +115,7 @@ class Router:
             if periods is not None and f.period not in periods:
                 return declined(u, render(self.t, "declined", words=f.period_word, understood=understood(u)))
         elif kind == "text" and u.shape == "yes_no" and (u.items or u.formulas) and (
-                f.operation != "value" or any(slot != "filter" for slot, _ in f.unused)):
+                f.operation != "value" or any(slot in ("comparison", "unit") for slot, _ in f.unused)):
             # "营业收入有没有超过30亿元", "营业收入同比有没有增长": a value compared, not a sentence to quote
             words = "”“".join(dict.fromkeys([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value")))
             return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
