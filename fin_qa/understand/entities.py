@@ -134,13 +134,16 @@ class CompanyIndex:
         self._boundary = name_rules.boundary if name_rules is not None else None
         self._rules = name_rules if name_rules is not None and name_rules.used else None
         self._reserved = reserved
-        heads: dict[str, list[str]] = defaultdict(list)   # registered names by their first two characters
-        for name in self._names:
-            heads[name[:2]].append(name)
+        longest = max((len(f) for f in spoken), default=0)
+        starts: dict[str, set[str]] = defaultdict(set)   # the beginnings of registered names → their companies
+        for name, owners in self._names.items():
+            for n in range(2, min(len(name), longest) + 1):
+                if name[:n] in spoken:
+                    starts[name[:n]] |= owners
 
         def shared_by_another(form: str, keys: set[str]) -> bool:
             """Another company's registered name starts with the form (华西 of 华西股份, and 华西证券)."""
-            return any(n.startswith(form) and not self._names[n] <= keys for n in heads.get(form[:2], ()))
+            return bool(starts.get(form, set()) - keys)
 
         for form, keys in spoken.items():
             if (form in self._names or len(keys) > 1 or (reserved is not None and reserved(form))
