@@ -137,9 +137,9 @@ class CompanyIndex:
         longest = max((len(f) for f in spoken), default=0)
         starts: dict[str, set[str]] = defaultdict(set)   # the beginnings of registered names → their companies
         for name, owners in self._names.items():
-            for n in range(2, min(len(name), longest) + 1):
-                if name[:n] in spoken:
-                    starts[name[:n]] |= owners
+            for size in range(2, min(len(name), longest) + 1):
+                if name[:size] in spoken:
+                    starts[name[:size]] |= owners
 
         def shared_by_another(form: str, keys: set[str]) -> bool:
             """Another company's registered name starts with the form (华西 of 华西股份, and 华西证券)."""
