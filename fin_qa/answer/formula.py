@@ -86,9 +86,16 @@ class FormulaAnswerer:
         if f is None:
             return not_found(u, render(self.t, "not_understood"))
         rep, name, year, note = self.v.report(u)
+        column = "current"
+        if rep is None and year is not None:
+            # a year without its own report: the previous-period column of the next year's report (said)
+            rep = self.v.source.report(self.v.company(u)[0].company.key, year + 1)
+            column = "previous"
         if rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year or ""))
-        fv = self.v.formula_value(f, rep, u.decimals, reported=f.file != "question", unit=u.frame.unit)
+        fv = self.v.formula_value(f, rep, u.decimals, reported=f.file != "question", unit=u.frame.unit, column=column)
+        if column == "previous":
+            fv.notes.insert(0, render(self.t, "note_previous_column", year=year, report=rep.year))
         if fv.problem:
             return Answer(u.question, note + self.v.problem_text(fv.problem, name, year, f.name), u.finglm_type(),
                           fv.method, list(fv.evidence), found=False)

@@ -199,21 +199,24 @@ class Values:
 
     # --------------------------------------------------------------------------- formulas
 
-    def _inputs(self, f: Formula, rep: Report) -> tuple[dict[str, Decimal], list[FactEvidence], list[tuple[str, int]], list[str]]:
-        """Values of a formula's inputs for a report: (values, evidence, missing (label, year), notes)."""
+    def _inputs(self, f: Formula, rep: Report, column: str = "current") -> tuple[dict[str, Decimal], list[FactEvidence],
+                                                                                list[tuple[str, int]], list[str]]:
+        """Values of a formula's inputs for a report: (values, evidence, missing (label, year), notes).
+        column "previous": the formula for the year before the report's, from its previous-period column."""
         values: dict[str, Decimal] = {}
         evidence: list[FactEvidence] = []
         missing: list[tuple[str, int]] = []
         notes: list[str] = []
-        now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}), together=True)
-        prev_rep = self.source.report(rep.company, rep.year - 1)
+        shift = 1 if column == "previous" else 0
+        now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}), column, together=True)
+        prev_rep = self.source.report(rep.company, rep.year - 1 - shift)
         prev_items = list({i.item for i in f.inputs.values() if i.offset == -1})
         prev = self.facts(prev_rep, prev_items) if prev_rep and prev_items else {}
         # the asked report's previous-period column, only for what the previous year's report lacks
-        prev_col = self.facts(rep, [i for i in prev_items if i not in prev], "previous")
+        prev_col = self.facts(rep, [i for i in prev_items if i not in prev], "previous") if not shift else {}
         for label, inp in f.inputs.items():
             fact = now.get(inp.item) if inp.offset == 0 else (prev.get(inp.item) or prev_col.get(inp.item))
-            year = rep.year + inp.offset
+            year = rep.year - shift + inp.offset
             number = fact.number if fact is not None else None
             if fact is None or number is None:
                 missing.append((label, year))
@@ -226,9 +229,9 @@ class Values:
             evidence.append(ev)
         return values, evidence, missing, notes
 
-    def compute(self, f: Formula, rep: Report) -> Computed:
+    def compute(self, f: Formula, rep: Report, column: str = "current") -> Computed:
         """A formula over one report (also what statistics ranks)."""
-        values, evidence, missing, notes = self._inputs(f, rep)
+        values, evidence, missing, notes = self._inputs(f, rep, column)
         if missing:
             return Computed(None, evidence, missing, notes)
         try:
@@ -237,17 +240,18 @@ class Values:
             return Computed(None, evidence, [], notes, str(exc) or "无法计算")
 
     def formula_value(self, f: Formula, rep: Report, decimals: int | None, reported: bool = True,
-                      unit: str | None = None) -> FormulaValue:
+                      unit: str | None = None, column: str = "current") -> FormulaValue:
         """A formula's printed value for a report; a value the report states under its name wins (每股净资产)
-        unless `reported` is False (a formula the question spells out). An amount is printed in `unit`."""
-        stated = self.source.fact(rep, f.name) if reported else None
+        unless `reported` is False (a formula the question spells out). An amount is printed in `unit`.
+        column "previous": the year before the report's, from its previous-period column."""
+        stated = self.source.fact(rep, f.name, column) if reported else None
         if stated is not None and stated.number is not None:
             reported_fact = stated
             kind = "per_share" if f.output == "per_share" else ("amount" if f.output == "amount" else None)
             assert reported_fact.number is not None
             shown = format_value(reported_fact.number, kind, self.style) if kind else self.show(reported_fact)
             return FormulaValue(shown, [fact_evidence(reported_fact, shown)], None, [], "lookup")
-        c = self.compute(f, rep)
+        c = self.compute(f, rep, column)
         if c.missing:
             label, y = c.missing[0]
             item = label[2:] if label.startswith("上年") and f.inputs[label].offset else label
