@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
@@ -80,19 +81,39 @@ def cli():
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Parser processes.")
 @click.option("--force", is_flag=True, help="Re-ingest files already in the store.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--code", help="The stock code of the report given (when the report does not say it).")
+@click.option("--year", type=click.IntRange(1990, 2100), help="The report year of the report given.")
+@click.option("--company", help="The company's short name for the report given.")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False),
+              help="CSV with columns file,code,year[,company]: what each file of a folder is (file: its name or path).")
 @SEARCH_OPTION
 @RULES_OPTION
-def ingest(paths, store_path, workers, force, quiet, search, rules_path):
-    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively).
+def ingest(paths, store_path, workers, force, quiet, code, year, company, manifest, search, rules_path):
+    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively; hidden folders and
+    virtualenvs are skipped).
 
-    The embedded search index is written with the store; with --search elasticsearch the ingested
-    reports are also (re)indexed into Elasticsearch."""
+    Company and year come from a FinGLM file name, else the report's cover and 公司信息, else the file
+    name ("XX股份2020年年度报告.pdf"), else the report's dates; --code/--year/--company (one file) or a
+    --manifest (a folder) say them instead. The embedded search index is written with the store; with
+    --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
     from tqdm import tqdm
 
-    from .ingest.pipeline import collect_files, ingest as run_ingest
+    from .ingest.pipeline import Hint, collect_files, ingest as run_ingest, read_manifest
 
     catalog = _catalog(rules_path)
     files, _ = collect_files(paths)
+    hints: Callable[[Path], Hint | None] | None = None
+    if code or year or company:
+        if len(files) != 1:
+            raise click.UsageError("--code/--year/--company describe one report file; for a folder give --manifest")
+        one = Hint(code, year, company)
+        hints = lambda f: one  # noqa: E731 - one file, one hint
+    elif manifest:
+        try:
+            table = read_manifest(Path(manifest))
+        except ValueError as exc:
+            raise click.UsageError(str(exc)) from None
+        hints = lambda f: table.get(str(Path(f).resolve())) or table.get(Path(f).name)  # noqa: E731
     with _open_store(store_path) as store:
         bar = tqdm(total=len(files), unit="file", disable=quiet or not files, file=sys.stderr, dynamic_ncols=True)
         pages = [0]
@@ -105,7 +126,7 @@ def ingest(paths, store_path, workers, force, quiet, search, rules_path):
 
         backend = _backend(store, search, catalog, check=False)
         backend.ensure_index()  # an unreachable node is reported before the long part, not after
-        summary = run_ingest(paths, store, catalog, workers=workers, force=force, on_progress=progress)
+        summary = run_ingest(paths, store, catalog, workers=workers, force=force, on_progress=progress, hints=hints)
         bar.close()
         keys = sorted({o.report.meta.key for o in summary.outcomes if o.status == "ingested" and o.report})
         if backend.name != "sqlite" and keys:

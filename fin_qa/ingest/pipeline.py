@@ -24,9 +24,19 @@ from .profile import extract_employees, extract_profile
 from .statements import extract_statements
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
-_COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年\s*(?:年度报告|年报)")
-_CODE = re.compile(r"(?:股票|证券)代码\s*[:：]?\s*(\d{6})")
-_SHORT = re.compile(r"(?:股票|证券)简称\s*[:：]?\s*([\u4e00-\u9fffA-Za-z*＊ST]{2,10})")
+# "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
+_COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)")
+# a year in a file name: "XX股份2020年年度报告.pdf", "2-万科A-2012年年度报告.pdf", "600000_2019_annual.pdf"
+_NAME_YEAR = re.compile(r"(?<!\d)(20\d{2}|19\d{2})(?!\d)\s*年?\s*(?:年度报告|年报|年度|_|-|\.|\s|annual|$)", re.I)
+_NAME_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
+_YEAR_END = re.compile(r"(20\d{2}|19\d{2})\s*年\s*12\s*月\s*31\s*日")
+_FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
+# folders a folder walk never enters: hidden ones, virtualenvs, caches
+_SKIP_DIRS = re.compile(r"^(?:\..*|venv|env|site-packages|node_modules|__pycache__|build|dist)$")
+# "股票代码：603339", "股票简称及代码：万科 A 000002" (older layouts)
+_CODE = re.compile(r"(?:股票|证券)(?:简称及)?代码\s*[:：]?\s*(?:[\u4e00-\u9fff]{2,6}\s?[AB]?\s*)?(\d{6})")
+_SHORT = re.compile(r"(?:股票|证券)简称(?:及代码)?\s*[:：]?\s*([\u4e00-\u9fff*＊ST]{2,8}(?:\s?[AB](?![a-z]))?)")
+_FULL = re.compile(r"(?:公司)?(?:法定)?中文名称\s*[:：]\s*([\u4e00-\u9fff（）()]{2,40}?(?:股份有限公司|有限责任公司|有限公司))")
 
 
 @dataclass
@@ -53,17 +63,99 @@ def sha256_of(path: Path) -> str:
     return h.hexdigest()
 
 
-def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalog) -> ReportMeta:
-    """Company and year: from a FinGLM-style file name when there is one (rules/report_names.yaml),
-    else from the report."""
+@dataclass(frozen=True)
+class Hint:
+    """What the user says about a file (--code/--year/--company, or a manifest line): it wins."""
+    code: str | None = None
+    year: int | None = None
+    company: str | None = None
+
+
+def read_manifest(path: Path) -> dict[str, Hint]:
+    """A manifest CSV (file,code,year[,company]) → file name and resolved path → Hint. ValueError names
+    the line of a bad row."""
+    import csv
+
+    out: dict[str, Hint] = {}
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        rows = csv.DictReader(fh)
+        if not rows.fieldnames or "file" not in rows.fieldnames:
+            raise ValueError(f"{path}:1: a manifest needs a header with `file` and any of code, year, company")
+        for n, row in enumerate(rows, start=2):
+            name = (row.get("file") or "").strip()
+            year_text = (row.get("year") or "").strip()
+            if not name:
+                raise ValueError(f"{path}:{n}: no file name")
+            if year_text and not (year_text.isdigit() and 1990 <= int(year_text) <= 2100):
+                raise ValueError(f"{path}:{n}: year {year_text!r} is not a year")
+            hint = Hint((row.get("code") or "").strip() or None, int(year_text) if year_text else None,
+                        (row.get("company") or "").strip() or None)
+            out[name] = hint
+            out[str((path.parent / name).resolve())] = hint
+    return out
+
+
+def _plausible_short(name: str | None) -> str | None:
+    """A short name as printed (万科A, *ST华锦): two to eight characters, no table header run into it."""
+    name = (name or "").replace(" ", "")
+    return name if 2 <= len(name) <= 8 and not re.search(r"金额|比例|代码|简称|名称", name) else None
+
+
+def _plausible_full(name: str | None) -> str | None:
+    """A registered name (万科企业股份有限公司): a company's legal form at its end, no digits."""
+    name = (name or "").replace(" ", "")
+    return name if 4 <= len(name) <= 40 and name.endswith("公司") and not re.search(r"\d", name) else None
+
+
+def _plausible_code(code: str | None) -> str | None:
+    return code if code and re.fullmatch(r"\d{6}", code) else None
+
+
+def _name_parts(path: Path) -> tuple[int | None, str | None, str | None]:
+    """(year, code, name) read from a file name that is not FinGLM's: "XX股份2020年年度报告.pdf"."""
+    stem = path.stem.translate(_FULL_WIDTH)
+    ym = _NAME_YEAR.search(stem)
+    year = int(ym.group(1)) if ym else None
+    cm = _NAME_CODE.search(stem)
+    code = cm.group(1) if cm else None
+    name = stem[:ym.start()] if ym else stem
+    name = re.sub(r"[\d_\-\s.()（）]+", " ", name).strip().split(" ")[-1] if name else ""
+    return year, code, (name if re.search(r"[\u4e00-\u9fff]", name) else None)
+
+
+def _statement_year(doc: Document) -> int | None:
+    """The year whose 12月31日 the first pages name most often (报告期指2020年1月1日至2020年12月31日)."""
+    counts: dict[int, int] = {}
+    for page in doc.pages[:15]:
+        for m in _YEAR_END.finditer(page.text.translate(_FULL_WIDTH)):
+            counts[int(m.group(1))] = counts.get(int(m.group(1)), 0) + 1
+    return max(counts, key=lambda y: (counts[y], y)) if counts else None
+
+
+def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalog,
+             hint: Hint | None = None) -> tuple[ReportMeta, list[str]]:
+    """Company and year, and warnings on how they were found. In order: what the user said (hint), a
+    FinGLM file name (rules/report_names.yaml), the report's cover and 公司信息 (whitespace and full-width
+    digits allowed), the file name ("XX股份2020年年度报告.pdf"), the year the report's dates name most.
+    A report whose company is named nowhere is ingested under its file name, with a warning."""
+    hint = hint or Hint()
+    warnings: list[str] = []
     m = catalog.report_names.file_name.match(path.name)
     if m:
-        return ReportMeta(m.group("code"), int(m.group("year")), m.group("full"), m.group("short"), m.group("date"))
-    year = None
-    code = profile.get("股票代码")
-    short = profile.get("股票简称") or profile.get("中文简称")
+        meta = ReportMeta(hint.code or m.group("code"), hint.year or int(m.group("year")),
+                          m.group("full"), m.group("short"), m.group("date"))
+        if hint.company:
+            meta.short_name = hint.company
+        return meta, warnings
+    year = hint.year
+    code = hint.code or _plausible_code(profile.get("股票代码"))
+    short = hint.company or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
+    full = _plausible_full(profile.get("中文名称"))
     for page in doc.pages[:3]:
-        text = page.text
+        text = page.text.translate(_FULL_WIDTH)
+        if full is None:
+            fm = _FULL.search(text)
+            full = fm.group(1) if fm else None
         if year is None:
             ym = _COVER_YEAR.search(text)
             year = int(ym.group(1)) if ym else None
@@ -72,13 +164,25 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
             code = cm.group(1) if cm else None
         if short is None:
             sm = _SHORT.search(text)
-            short = sm.group(1) if sm else None
+            short = sm.group(1).replace(" ", "") if sm else None
+    name_year, name_code, name_short = _name_parts(path)
+    if year is None and name_year is not None:
+        year = name_year
+        warnings.append(f"report year {year} read from the file name")
     if year is None:
-        raise IngestError("cannot tell the report year (no \"YYYY年年度报告\" on the first pages, no FinGLM file name)")
-    full = profile.get("中文名称")
+        year = _statement_year(doc)
+        if year is not None:
+            warnings.append(f"report year {year} read from the report's dates (no \"YYYY年年度报告\" on its cover)")
+    if year is None:
+        raise IngestError("cannot tell the report year (no \"YYYY年年度报告\" on the first pages, no year in the "
+                          "file name or the report's dates): give it with --year or a --manifest line")
+    code = code or name_code
+    short = short or name_short
     if not (code or full or short):
-        raise IngestError("cannot identify the company (no 股票代码, 股票简称 or 公司的中文名称 found)")
-    return ReportMeta(code, year, full, short, None)
+        short = name_short or path.stem
+        warnings.append(f"company not named in the report: ingested as {short!r} (the file name); give --company "
+                        f"or --code to name it")
+    return ReportMeta(code, year, full, short, None), warnings
 
 
 def _num(value: str) -> float | None:
@@ -88,7 +192,7 @@ def _num(value: str) -> float | None:
         return None
 
 
-def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None) -> ParsedReport:
+def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
     """Everything fin-qa reads from one report file. Raises IngestError with the reason."""
     t0 = time.perf_counter()
     path = Path(path)
@@ -97,13 +201,13 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None) ->
     try:
         profile_facts = extract_profile(doc, catalog)
         profile = {f.item: f.value for f in profile_facts}
-        meta = identify(doc, path, profile, catalog)
+        meta, id_warnings = identify(doc, path, profile, catalog, hint)
         # the report itself is the better source of names when the file name is not FinGLM's
-        meta.full_name = meta.full_name or profile.get("中文名称")
-        meta.short_name = meta.short_name or profile.get("股票简称") or profile.get("中文简称")
+        meta.full_name = meta.full_name or _plausible_full(profile.get("中文名称"))
+        meta.short_name = meta.short_name or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
         source = doc.kind
         facts: list[FactRow] = []
-        warnings: list[str] = []
+        warnings: list[str] = list(id_warnings)
         statements = extract_statements(doc, meta.year, catalog.items)
         for kind, st in statements.items():
             for sf in st.facts:
@@ -143,14 +247,15 @@ def _start_worker(catalog: Catalog) -> None:
     _worker_catalog = catalog
 
 
-def _parse_in_worker(path: str, sha256: str) -> tuple[str, ParsedReport | None, str | None]:
+def _parse_in_worker(path: str, sha256: str, hint: Hint | None) -> tuple[str, ParsedReport | None, str | None]:
     assert _worker_catalog is not None, "worker started without its catalog"
-    return _parse_safely(path, sha256, _worker_catalog)
+    return _parse_safely(path, sha256, _worker_catalog, hint)
 
 
-def _parse_safely(path: str, sha256: str, catalog: Catalog) -> tuple[str, ParsedReport | None, str | None]:
+def _parse_safely(path: str, sha256: str, catalog: Catalog,
+                  hint: Hint | None = None) -> tuple[str, ParsedReport | None, str | None]:
     try:
-        return path, parse_file(path, catalog, sha256), None
+        return path, parse_file(path, catalog, sha256, hint), None
     except IngestError as exc:
         return path, None, str(exc)
     except MemoryError:
@@ -166,7 +271,8 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[s
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            files.extend(sorted(x for x in p.rglob("*") if x.is_file() and x.suffix.lower() in SUFFIXES))
+            files.extend(sorted(x for x in p.rglob("*") if x.is_file() and x.suffix.lower() in SUFFIXES
+                                and not any(_SKIP_DIRS.match(part) for part in x.relative_to(p).parts[:-1])))
         elif p.is_file():
             files.append(p)
         else:
@@ -206,13 +312,16 @@ def ingest(
     workers: int = 1,
     force: bool = False,
     on_progress: Callable[[Outcome], None] | None = None,
+    hints: Callable[[Path], Hint | None] | None = None,
 ) -> Summary:
+    """Ingest files and folders. `hints` gives what the user said about a file (--code/--year/--company,
+    a manifest line), or None."""
     t0 = time.perf_counter()
     summary = Summary()
     files, problems = collect_files(paths)
     for path, why in problems:
         summary.outcomes.append(Outcome(path, "failed", why))
-    todo: list[tuple[str, str]] = []
+    todo: list[tuple[str, str, Hint | None]] = []
     for f in files:
         try:
             sha = sha256_of(f)
@@ -227,7 +336,7 @@ def ingest(
             if on_progress:
                 on_progress(o)
             continue
-        todo.append((str(f), sha))
+        todo.append((str(f), sha, hints(f) if hints else None))
 
     def finish(path: str, rep: ParsedReport | None, err: str | None) -> None:
         if rep is None:
@@ -248,12 +357,12 @@ def ingest(
 
     try:
         if workers <= 1 or len(todo) <= 1:
-            for path, sha in todo:
-                finish(*_parse_safely(path, sha, catalog))
+            for path, sha, hint in todo:
+                finish(*_parse_safely(path, sha, catalog, hint))
         else:
             with ProcessPoolExecutor(max_workers=min(workers, len(todo), os.cpu_count() or 1),
                                      initializer=_start_worker, initargs=(catalog,)) as pool:
-                futures = [pool.submit(_parse_in_worker, p, sha) for p, sha in todo]
+                futures = [pool.submit(_parse_in_worker, p, sha, hint) for p, sha, hint in todo]
                 try:
                     for fut in as_completed(futures):
                         finish(*fut.result())

@@ -1,0 +1,106 @@
+"""Which report a file is (issue 12, identification): the cover with whitespace and full-width digits,
+a non-FinGLM file name, the report's dates, --code/--year/--company and a manifest, the file name as a
+last resort (with a warning) — and folder walks that skip hidden folders and virtualenvs."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import CATALOG, SHARED
+from fin_qa.cli import cli
+from fin_qa.ingest.pages import IngestError
+from fin_qa.ingest.pipeline import Hint, collect_files, identify, read_manifest
+from fin_qa.store import Store
+
+MORE = SHARED / "data" / "reports_more"
+
+
+def doc(*pages: str):
+    return SimpleNamespace(pages=[SimpleNamespace(text=t) for t in pages])
+
+
+@pytest.mark.parametrize("cover, year", [
+    ("四方科技集团股份有限公司\n2019年年度报告", 2019),
+    ("XX股份有限公司\n2020 年年度报告", 2020),
+    ("2012 年度报告\n公告编号", 2012),
+    ("某某公司 ２０１８年年度报告", 2018),
+])
+def test_cover_year(cover, year):
+    meta, warnings = identify(doc(cover, "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
+    assert meta.year == year and meta.stock_code == "600000" and not warnings
+
+
+def test_older_cover_names_the_company():
+    page = "1.公司法定中文名称：万科企业股份有限公司\n11.股票简称及代码：万科 A 000002\n万科 B 200002"
+    meta, _ = identify(doc("2012 年度报告", page), Path("x.pdf"), {}, CATALOG)
+    assert (meta.stock_code, meta.full_name, meta.short_name) == ("000002", "万科企业股份有限公司", "万科A")
+
+
+def test_year_from_file_name_then_from_dates():
+    meta, warnings = identify(doc("年度报告", "股票代码：600000"), Path("XX股份2020年年度报告.pdf"), {}, CATALOG)
+    assert meta.year == 2020 and "file name" in warnings[0]
+    text = "报告期指2021年1月1日至2021年12月31日；上年同期指2020年1月1日至2020年12月31日。2021年12月31日"
+    meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("report.pdf"), {}, CATALOG)
+    assert meta.year == 2021 and "dates" in warnings[0]
+    with pytest.raises(IngestError, match="--year"):
+        identify(doc("年度报告", "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
+
+
+def test_hints_win_and_the_file_name_is_the_last_resort():
+    meta, _ = identify(doc("2019年年度报告"), Path("a.pdf"), {}, CATALOG, Hint("600001", 2018, "甲乙科技"))
+    assert (meta.stock_code, meta.year, meta.short_name) == ("600001", 2018, "甲乙科技")
+    meta, warnings = identify(doc("2019年年度报告"), Path("甲乙科技2019年年度报告.pdf"), {}, CATALOG)
+    assert meta.short_name == "甲乙科技" and meta.stock_code is None
+    meta, warnings = identify(doc("2019年年度报告"), Path("report.pdf"), {}, CATALOG)
+    assert meta.short_name == "report" and "file name" in warnings[0]
+
+
+def test_manifest(tmp_path):
+    m = tmp_path / "m.csv"
+    m.write_text("file,code,year,company\nr1.pdf,600000,2019,浦发银行\nsub/r2.pdf,,2020,\n", encoding="utf-8")
+    table = read_manifest(m)
+    assert table["r1.pdf"] == Hint("600000", 2019, "浦发银行")
+    assert table[str((tmp_path / "sub" / "r2.pdf").resolve())] == Hint(None, 2020, None)
+    m.write_text("file,year\nr1.pdf,20x9\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"m.csv:2: year"):
+        read_manifest(m)
+
+
+def test_folder_walk_skips_hidden_folders_and_virtualenvs(tmp_path):
+    for rel in ("a.pdf", "x/b.txt", ".venv/lib/c.txt", "venv/d.txt", ".git/e.txt", "x/node_modules/f.txt"):
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text("x", encoding="utf-8")
+    files, _ = collect_files([tmp_path])
+    assert sorted(f.relative_to(tmp_path).as_posix() for f in files) == ["a.pdf", "x/b.txt"]
+
+
+def test_cli_options_name_a_report(sample_pdf, tmp_path):
+    pdf = tmp_path / "scan_0001.pdf"
+    shutil.copy(sample_pdf, pdf)
+    r = CliRunner().invoke(cli, ["ingest", str(pdf), "--store", str(tmp_path / "s"), "-q", "--year", "2021",
+                                 "--code", "688001", "--company", "星河"])
+    assert r.exit_code == 0, r.output
+    with Store(tmp_path / "s", readonly=True) as st:
+        (rep,) = st.reports()
+    assert (rep["stock_code"], rep["year"], rep["short_name"]) == ("688001", 2021, "星河")
+    folder = tmp_path / "two"
+    folder.mkdir()
+    shutil.copy(sample_pdf, folder / "a.pdf")
+    shutil.copy(sample_pdf, folder / "b.pdf")
+    r = CliRunner().invoke(cli, ["ingest", str(folder), "--store", str(tmp_path / "s2"), "--year", "2021"])
+    assert r.exit_code == 2 and "--manifest" in r.output
+
+
+@pytest.mark.skipif(not MORE.is_dir(), reason="../shared/data/reports_more is absent")
+def test_vanke_2012_is_identified_from_its_own_content(tmp_path):
+    pdf = MORE / "2-万科A-2012年年度报告.pdf"
+    r = CliRunner().invoke(cli, ["ingest", str(pdf), "--store", str(tmp_path / "s"), "-q"])
+    assert r.exit_code == 0, r.output
+    with Store(tmp_path / "s", readonly=True) as st:
+        (rep,) = st.reports()
+    assert (rep["stock_code"], rep["year"], rep["full_name"], rep["short_name"]) == ("000002", 2012, "万科企业股份有限公司", "万科A")
