@@ -218,6 +218,46 @@ def reports(store_path, as_json):
         click.echo(f"{len(rows)} reports", err=True)
 
 
+@cli.command("check")
+@STORE_OPTION
+@click.option("--company", help="Only reports whose stock code, short or full name contains this.")
+@click.option("--year", type=int, help="Only reports of this year.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per report.")
+@click.option("--all", "show_all", is_flag=True, help="Print the checks that hold too.")
+@RULES_OPTION
+def check(store_path, company, year, as_json, show_all, rules_path):
+    """Check the accounting identities of the stored reports (rules/checks.yaml): 资产 = 负债 + 所有者权益,
+    the subtotals, 净利润 = 利润总额 − 所得税费用, the cash flows — in both columns. Exit 1 when one fails."""
+    from .check import check_report
+
+    catalog = _catalog(rules_path)
+    failed_reports = 0
+    with _open_store(store_path, readonly=True) as store:
+        rows = [r for r in store.reports() if (year is None or r["year"] == year) and (
+            not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
+        for r in rows:
+            results = check_report(store, r["id"], catalog.checks)
+            bad = [x for x in results if not x.ok]
+            failed_reports += bool(bad)
+            name = f"{r['short_name'] or r['full_name'] or '-'} {r['year']} ({r['stock_code'] or '-'})"
+            if as_json:
+                click.echo(json.dumps({"report": name, "stock_code": r["stock_code"], "year": r["year"],
+                                       "checks": len(results), "failed": len(bad),
+                                       "results": [x.to_dict() for x in (results if show_all else bad)]},
+                                      ensure_ascii=False))
+                continue
+            click.echo(f"{name}: {len(results) - len(bad)}/{len(results)} checks hold"
+                       + ("" if results else " (no statements to check)"))
+            for x in results if show_all else bad:
+                click.echo("  " + x.describe())
+    if not as_json:
+        click.echo(f"{len(rows)} report{'s' if len(rows) != 1 else ''}, {failed_reports} with a failed check", err=True)
+    if not rows:
+        click.echo("no report matches", err=True)
+        sys.exit(1)
+    sys.exit(1 if failed_reports else 0)
+
+
 # ------------------------------------------------------------------------------------ answering
 
 STYLE_OPTION = click.option("--style", type=click.Choice(["human", "finglm"]), default="human", show_default=True,

@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("shells", ["fin_qa.cli", "fin_qa.serve"]),
     ("answering", ["fin_qa.answer", "fin_qa.evaluate"]),
     ("understanding", ["fin_qa.understand"]),
-    ("search, models, ingest", ["fin_qa.search", "fin_qa.llm", "fin_qa.ingest"]),
+    ("search, models, ingest", ["fin_qa.search", "fin_qa.llm", "fin_qa.ingest", "fin_qa.check"]),
     ("store", ["fin_qa.store"]),
     ("catalog", ["fin_qa.catalog"]),
     ("leaves", ["fin_qa", "fin_qa.numbers", "fin_qa.config", "fin_qa.jsonl", "fin_qa.jsonfix", "fin_qa.bigrams"]),

@@ -29,6 +29,7 @@ from .fewshot import FewShot, load_fewshot
 from .formulas import FormulaBook, load_formulas
 from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
 from .llm_config import LLMConfig, load_llm_config
+from .checks import CheckRules, load_checks
 from .places import Places, load_places
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
@@ -73,6 +74,7 @@ class Catalog:
     report_names: ReportNames
     es_mappings: dict[str, dict]
     places: Places
+    checks: CheckRules
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -145,6 +147,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         if formulas is not None:
             n_tpl = len([f for f in formulas.formulas.values() if f.template])
             checked[-1] += f" ({len(formulas.formulas) - n_tpl} formulas, {n_tpl} from templates)"
+    checks = None
+    if vocab is not None:
+        voc2 = vocab
+        checks = part(rd / "checks.yaml", lambda: load_checks(rd / "checks.yaml", voc2))
     rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
@@ -158,9 +164,9 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         return None, problems, checked
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
-            and prompts and mappings is not None and places is not None)
+            and prompts and mappings is not None and places is not None and checks is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
-                   templates, search, llm, fewshot, prompts, names, mappings, places), problems, checked
+                   templates, search, llm, fewshot, prompts, names, mappings, places, checks), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

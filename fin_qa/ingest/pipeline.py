@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 
 from ..catalog import Catalog
 from ..store import FactRow, ReportMeta, Store
+from ..check import check_facts
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
 from .profile import extract_employees, extract_profile
@@ -217,6 +218,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
+        warnings.extend("check failed: " + r.describe()[7:] for r in check_facts(facts, catalog.checks) if not r.ok)
         for f in profile_facts:
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
         for f in extract_employees(doc, catalog):

@@ -1,0 +1,62 @@
+"""rules/checks.yaml: the accounting identities every report's statements must satisfy."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .formulas import FormulaError, parse_expr
+from .vocabulary import Vocabulary
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    left: tuple            # expression trees over canonical items (catalog.formulas.parse_expr)
+    right: tuple
+    items: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class CheckRules:
+    checks: tuple[Check, ...] = ()
+    tolerance: float = 1.0
+    relative: float = 1e-5
+
+
+def _items(tree: tuple) -> list[str]:
+    if tree[0] == "var":
+        return [tree[1]]
+    if tree[0] == "num":
+        return []
+    return [i for sub in tree[1:] for i in _items(sub)]
+
+
+def load_checks(path: Path, vocab: Vocabulary) -> CheckRules:
+    if not path.is_file():
+        return CheckRules()
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict) or not isinstance(data.get("checks"), list):
+        raise RuleError(path, line_of(data), "expected `checks:` — a list of {name, left, right}")
+    labels = sorted(vocab.items, key=len, reverse=True)
+    out = []
+    for e in data["checks"]:
+        line = line_of(e)
+        if not isinstance(e, dict) or not {"name", "left", "right"} <= set(e):
+            raise RuleError(path, line, "a check needs name, left and right")
+        trees = []
+        for side in ("left", "right"):
+            try:
+                trees.append(parse_expr(str(e[side]), labels))
+            except (FormulaError, ValueError) as exc:
+                raise RuleError(path, line, f"{side}: {str(exc).split(' (inputs')[0]}") from None
+        items = tuple(dict.fromkeys(_items(trees[0]) + _items(trees[1])))
+        unknown = [i for i in items if i not in vocab.items]
+        if unknown:
+            raise RuleError(path, line, f"unknown item(s) {unknown}")
+        out.append(Check(str(e["name"]), trees[0], trees[1], items, line))
+    for key in ("tolerance", "relative"):
+        if key in data and not isinstance(data[key], (int, float)):
+            raise RuleError(path, data.key_lines.get(key, 1), f"{key} must be a number")
+    return CheckRules(tuple(out), float(data.get("tolerance", 1.0)), float(data.get("relative", 1e-5)))
