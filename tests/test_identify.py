@@ -104,3 +104,19 @@ def test_vanke_2012_is_identified_from_its_own_content(tmp_path):
     with Store(tmp_path / "s", readonly=True) as st:
         (rep,) = st.reports()
     assert (rep["stock_code"], rep["year"], rep["full_name"], rep["short_name"]) == ("000002", 2012, "万科企业股份有限公司", "万科A")
+
+
+def test_a_second_file_for_a_report_is_reported_not_swapped_in(sample_pdf, tmp_path):
+    from fin_qa.sample import build_sample_pdf
+
+    other = build_sample_pdf(tmp_path / "星河精密2021年年度报告(修订版).pdf", with_statements=False)
+    store = str(tmp_path / "s")
+    assert CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", store, "-q"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["ingest", str(other), "--store", store, "-q"])
+    assert r.exit_code == 0 and "skipped" in r.output and "already in the store from" in r.output
+    assert str(sample_pdf.resolve()) in r.output and "--force" in r.output
+    with Store(tmp_path / "s", readonly=True) as st:
+        (rep,) = st.reports()
+    assert str(sample_pdf.resolve()) in rep["files"] and rep["facts"] > 20   # the statements are still there
+    r = CliRunner().invoke(cli, ["ingest", str(other), "--store", store, "-q", "--force"])
+    assert r.exit_code == 0 and "ingested" in r.output

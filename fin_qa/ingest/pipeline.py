@@ -341,8 +341,13 @@ def ingest(
         todo.append((str(f), sha, hints(f) if hints else None))
 
     def finish(path: str, rep: ParsedReport | None, err: str | None) -> None:
+        other = store.document_of(rep.meta.key) if rep is not None else None
         if rep is None:
             o = Outcome(path, "failed", err or "unknown error")
+        elif other and other != rep.path and not force:
+            # a second file for a report already in the store: said, not silently swapped in
+            o = Outcome(path, "skipped", f"{rep.meta.short_name or rep.meta.key} {rep.meta.year} is already in the "
+                                         f"store from {other}; not replaced (--force replaces it with this file)")
         else:
             store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
                                  rep.chunks, rep.warnings)

@@ -182,6 +182,12 @@ class Store:
         )
         return int(rid)
 
+    def document_of(self, key: str) -> str | None:
+        """The path of the document (pdf/txt) a report was ingested from, if any."""
+        row = self.db.execute("SELECT f.path FROM files f JOIN reports r ON r.id=f.report_id WHERE r.key=? "
+                              "AND f.kind IN ('pdf', 'txt') LIMIT 1", (key,)).fetchone()
+        return row[0] if row else None
+
     def file_by_hash(self, sha256: str) -> str | None:
         """The path of an ingested file with this content, if any."""
         row = self.db.execute("SELECT path FROM files WHERE sha256=?", (sha256,)).fetchone()
