@@ -104,6 +104,9 @@ def test_vanke_2012_is_identified_from_its_own_content(tmp_path):
     with Store(tmp_path / "s", readonly=True) as st:
         (rep,) = st.reports()
     assert (rep["stock_code"], rep["year"], rep["full_name"], rep["short_name"]) == ("000002", 2012, "万科企业股份有限公司", "万科A")
+    # its income statement prints 营业总收入 only (p.62): 营业收入 is answered from it, and says so
+    a = CliRunner().invoke(cli, ["ask", "万科2012年的营业收入是多少", "--store", str(tmp_path / "s")])
+    assert "103,116,245,136.42元" in a.output and "按营业总收入回答" in a.output
 
 
 def test_a_second_file_for_a_report_is_reported_not_swapped_in(sample_pdf, tmp_path):

@@ -60,7 +60,7 @@ class ChangeAnswerer:
         a, b = cur.number, prev.number
         diff = a - b
         notes = [n for n in (now.note, base.note) if n]
-        notes += self.v.definition(item)
+        notes += self.v.definition(item, cur) + self.v.definition(item, prev)
         kind = self.v.info(item).kind
         if f.unit and kind == "amount":
             amount = format_scaled(abs(diff), f.unit, f.decimals, self.v.style)

@@ -90,7 +90,7 @@ class LookupAnswerer:
             shown = self.v.scaled(fact, f.unit, f.decimals, f.approx)
             parts.append((label_of(item, words.get(item)), shown))
             evidence.append(fact_evidence(fact, self.v.show(fact)))
-            notes += self.v.definition(item)
+            notes += self.v.definition(item, fact)
         if f.unit and any(self.v.info(i).kind == "amount" for _, i in asked):
             notes.append(unit_note(self.t, f))
         if not parts:
@@ -133,6 +133,7 @@ class LookupAnswerer:
                     return not_found(u, render(self.t, "not_found_value", company=name, year=y, item=label))
                 if r.note:
                     notes.append(r.note)
+                notes += self.v.definition(item, fact)
                 parts.append(render(self.t, "compare_part", year=y, item=label,
                                     value=self.v.scaled(fact, f.unit, f.decimals, f.approx)))
                 evidence.append(fact_evidence(fact, self.v.show(fact)))

@@ -128,12 +128,18 @@ class Values:
         # nothing found: the year's own report, when there is one, is the one that lacks the value
         return Reading({}, year, own, "")
 
-    def definition(self, item: str) -> list[str]:
-        """How a compound item (三费, 毛利) is defined, for the answer to state."""
+    def definition(self, item: str, fact: Fact | None = None) -> list[str]:
+        """What the answer says of how an item was read: a compound item's definition (三费 = …), or the
+        note of a report-dependent equivalence when the fact was derived by it (按营业总收入回答)."""
         d = self.formulas.derived.get(item)
-        if d is None or self.info(item).statement != "组合项目":
+        if d is None:
             return []
-        return [f"{item} = {d.expr.replace(' ', '')}"]
+        if self.info(item).statement == "组合项目":
+            return [f"{item} = {d.expr.replace(' ', '')}"]
+        note = self.formulas.derived_notes.get(item)
+        if note and fact is not None and fact.source.endswith("; " + d.expr.replace(" ", "")):
+            return [note]
+        return []
 
     def scaled(self, fact: Fact, unit: str | None, decimals: int | None, approx: bool = False) -> str:
         """A fact printed in the unit the question asked (万元, 亿元 …); as stated when none or not an amount."""
@@ -151,6 +157,9 @@ class Values:
             d = self.formulas.derived.get(item)
             if item in got or d is None:
                 continue
+            unless = self.formulas.derived_unless.get(item)
+            if unless and self.source.facts(rep, list(unless), period):
+                continue   # 营业总收入 with 利息收入 in it is not 营业收入
             names = [i.item for i in d.inputs.values()]
             parts = self.facts(rep, names, period, together=True)
             if all(n in parts and parts[n].number is not None for n in names):

@@ -162,6 +162,8 @@ class FormulaBook:
     formulas: dict[str, Formula] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)      # name/alias → formula name
     derived: dict[str, Formula] = field(default_factory=dict)  # item → how to compute it when absent
+    derived_notes: dict[str, str] = field(default_factory=dict)  # item → what the answer says when it was
+    derived_unless: dict[str, tuple[str, ...]] = field(default_factory=dict)  # item → items that forbid it
 
     def get(self, name: str) -> Formula | None:
         return self.formulas.get(self.phrases.get(name, name))
@@ -259,6 +261,17 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
             item = vocab.canonical(str(entry["item"]))
             if item is None:
                 raise RuleError(path, line_of(entry), f"derived item {entry['item']!r} is not in keyword_tables/")
+            note = entry.get("note")
+            if note is not None:
+                if not isinstance(note, str) or not note:
+                    raise RuleError(path, line_of(entry), "note must be the sentence an answer adds when it is used")
+                book.derived_notes[item] = note
+            unless = entry.get("unless")
+            if unless is not None:
+                names = [vocab.canonical(str(u)) for u in unless] if isinstance(unless, list) else [None]
+                if None in names:
+                    raise RuleError(path, line_of(entry), "unless must list items of keyword_tables/")
+                book.derived_unless[item] = tuple(n for n in names if n)
             e = LDict(entry)
             e.line = line_of(entry)
             e["name"] = item
