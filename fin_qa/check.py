@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from .catalog.checks import Check, CheckRules
+from .catalog.checks import CheckRules
 from .catalog.formulas import evaluate
 from .store import Store
 
@@ -84,7 +84,3 @@ def check_report(store: Store, report_id: int, rules: CheckRules) -> list[CheckR
     items = sorted({i for c in rules.checks for i in c.items})
     rows = [f for period in PERIODS for f in store.report_facts(report_id, items, period)]
     return run_checks(_values(rows), rules)
-
-
-def involved(checks: Iterable[Check]) -> set[str]:
-    return {i for c in checks for i in c.items}

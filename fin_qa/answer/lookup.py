@@ -87,7 +87,7 @@ class LookupAnswerer:
             if fact is None:
                 missing.append(item)
                 continue
-            shown = self.v.scaled(fact, f.unit, f.decimals, f.approx)
+            shown = self.v.scaled(fact, f.unit, f.decimals)
             parts.append((label_of(item, words.get(item)), shown))
             evidence.append(fact_evidence(fact, self.v.show(fact)))
             notes += self.v.definition(item, fact)
@@ -96,17 +96,16 @@ class LookupAnswerer:
         if not parts:
             label = "、".join(label_of(i, words.get(i)) for i in missing)
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
-        shown_year = year
         if len(parts) == 1 and not missing:
-            text = render(self.t, "lookup", company=name, year=shown_year, item=parts[0][0], value=parts[0][1])
+            text = render(self.t, "lookup", company=name, year=year, item=parts[0][0], value=parts[0][1])
         else:
             joined = "，".join(render(self.t, "lookup_part", item=i, value=v) for i, v in parts)
-            text = render(self.t, "lookup_many", company=name, year=shown_year, parts=joined)
+            text = render(self.t, "lookup_many", company=name, year=year, parts=joined)
             if missing:
                 label = "、".join(label_of(i, words.get(i)) for i in missing)
                 text += render(self.t, "not_found_value", company=name, year=year, item=label)
         if opening:
-            text = text.replace(f"{shown_year}年的", f"{shown_year}年{f.period_word}的", 1)
+            text = text.replace(f"{year}年的", f"{year}年{f.period_word}的", 1)
         ftype = "1-2" if len(asked) > 1 else "1"
         return Answer(u.question, note + text + interpretation(self.t, notes), ftype, "lookup", list(evidence))
 
@@ -135,7 +134,7 @@ class LookupAnswerer:
                     notes.append(r.note)
                 notes += self.v.definition(item, fact)
                 parts.append(render(self.t, "compare_part", year=y, item=label,
-                                    value=self.v.scaled(fact, f.unit, f.decimals, f.approx)))
+                                    value=self.v.scaled(fact, f.unit, f.decimals)))
                 evidence.append(fact_evidence(fact, self.v.show(fact)))
                 if fact.number is not None:
                     numbers.append(fact.number)

@@ -141,7 +141,7 @@ class Values:
             return [note]
         return []
 
-    def scaled(self, fact: Fact, unit: str | None, decimals: int | None, approx: bool = False) -> str:
+    def scaled(self, fact: Fact, unit: str | None, decimals: int | None) -> str:
         """A fact printed in the unit the question asked (万元, 亿元 …); as stated when none or not an amount."""
         number = fact.number
         if not unit or number is None or self.info(fact.item).kind != "amount" or fact.unit not in (None, "元"):

@@ -11,6 +11,11 @@ def normalize_question(text: str) -> str:
     return text.translate(_WIDTH).translate(_DIGITS).strip()
 
 
+def half_width_digits(text: str) -> str:
+    """０-９ as 0-9, nothing else changed (report text keeps its spaces and punctuation)."""
+    return text.translate(_DIGITS)
+
+
 def phrase_key(text: str) -> str:
     """How phrases and questions are compared: half-width, no spaces, no 的."""
     return normalize_question(text).replace("的", "")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from ..catalog import Catalog
+from ..catalog.normalize import half_width_digits
 from ..store import FactRow, ReportMeta, Store
 from ..check import check_facts
 from .headings import build_sections, chunk_sections, section_text
@@ -31,7 +32,6 @@ _COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)")
 _NAME_YEAR = re.compile(r"(?<!\d)(20\d{2}|19\d{2})(?!\d)\s*年?\s*(?:年度报告|年报|年度|_|-|\.|\s|annual|$)", re.I)
 _NAME_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
 _YEAR_END = re.compile(r"(20\d{2}|19\d{2})\s*年\s*12\s*月\s*31\s*日")
-_FULL_WIDTH = str.maketrans("０１２３４５６７８９", "0123456789")
 # folders a folder walk never enters: hidden ones, virtualenvs, caches
 _SKIP_DIRS = re.compile(r"^(?:\..*|venv|env|site-packages|node_modules|__pycache__|build|dist)$")
 # "股票代码：603339", "股票简称及代码：万科 A 000002" (older layouts)
@@ -114,7 +114,7 @@ def _plausible_code(code: str | None) -> str | None:
 
 def _name_parts(path: Path) -> tuple[int | None, str | None, str | None]:
     """(year, code, name) read from a file name that is not FinGLM's: "XX股份2020年年度报告.pdf"."""
-    stem = path.stem.translate(_FULL_WIDTH)
+    stem = half_width_digits(path.stem)
     ym = _NAME_YEAR.search(stem)
     year = int(ym.group(1)) if ym else None
     cm = _NAME_CODE.search(stem)
@@ -128,7 +128,7 @@ def _statement_year(doc: Document) -> int | None:
     """The year whose 12月31日 the first pages name most often (报告期指2020年1月1日至2020年12月31日)."""
     counts: dict[int, int] = {}
     for page in doc.pages[:15]:
-        for m in _YEAR_END.finditer(page.text.translate(_FULL_WIDTH)):
+        for m in _YEAR_END.finditer(half_width_digits(page.text)):
             counts[int(m.group(1))] = counts.get(int(m.group(1)), 0) + 1
     return max(counts, key=lambda y: (counts[y], y)) if counts else None
 
@@ -153,7 +153,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     short = hint.company or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
     full = _plausible_full(profile.get("中文名称"))
     for page in doc.pages[:3]:
-        text = page.text.translate(_FULL_WIDTH)
+        text = half_width_digits(page.text)
         if full is None:
             fm = _FULL.search(text)
             full = fm.group(1) if fm else None

@@ -65,6 +65,21 @@ def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
     return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
 
 
+def _without_legal_form(name: str, rules: CompanyNameRules) -> str:
+    """A registered name without brackets and its legal form: 常柴股份有限公司 → 常柴."""
+    core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(name)))
+    while (cut := _strip_end(core, rules.legal_forms)) is not None:
+        core = cut
+    return core
+
+
+def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None:
+    """The region a name starts with, when at least `keep` characters are left after it."""
+    if not core.startswith(rules.regions):   # one C-level test for the usual case
+        return None
+    return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
+
+
 def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
     """Names people use besides the registered ones: the full name without its legal form (常柴股份有限公司
     → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物),
@@ -73,14 +88,11 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
     keep at least three characters."""
     out: set[str] = set()
     if full:
-        core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(full)))
-        while (cut := _strip_end(core, rules.legal_forms)) is not None:
-            core = cut
+        core = _without_legal_form(full, rules)
         out.add(core)
         cores = {core}
         # without its region a name keeps three characters at least (中国铝业 → 铝业 is a trade, not a name)
-        region = next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= 3), None) \
-            if core.startswith(rules.regions) else None
+        region = _leading_region(core, rules, 3)
         if region:
             cores.add(core[len(region):])
         for c in cores:
@@ -206,16 +218,12 @@ class CompanyIndex:
 
     def _core(self, name: str) -> str:
         """A full name without its legal form and leading region (深圳市机场股份有限公司 → 机场)."""
-        core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(name)))
         rules = self._rules
         if rules is None:
-            return core
-        while (cut := _strip_end(core, rules.legal_forms)) is not None:
-            core = cut
-        region = next((r for r in rules.regions if core.startswith(r)), None)
-        if region and len(core) - len(region) >= 2:
-            core = core[len(region):].lstrip("市省")
-        return core
+            return normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(name)))
+        core = _without_legal_form(name, rules)
+        region = _leading_region(core, rules, 2)
+        return core[len(region):].lstrip("市省") if region else core
 
     def _bounded(self, q: str, start: int, end: int) -> bool:
         """A spoken form stands as a name on both sides ("百川畅银" holds 百川 of 百川股份, but is another name)."""

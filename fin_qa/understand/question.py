@@ -40,17 +40,25 @@ class Understanding:
     keywords: list[Keyword]
     generalized: list[Generalized]
     rule: Rule | None
-    decimals: int | None
     chinese: bool
     masked: str = ""      # the question with the company and year spans replaced by '#'
     model_keywords: list[str] = field(default_factory=list)  # what the chat model answered, when it was asked
     topics: list[tuple[Topic, str]] = field(default_factory=list)  # text topics named, with the word naming each
     shape: str = "description"   # yes_no | value | list | description (rules/understanding.yaml shape)
     percent: bool = False         # a percentage asked for (百分比, %)
-    unit: str | None = None       # the scale an amount is asked in: "" (元), 万, 亿 … (None: not said)
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
+
+    @property
+    def decimals(self) -> int | None:
+        """The decimals asked (保留N位, 精确到0.01, 保留整数), or None."""
+        return self.frame.decimals
+
+    @property
+    def unit(self) -> str | None:
+        """The scale an amount is asked in: "" (元), 万, 亿 … (None: not said)."""
+        return self.frame.unit
 
     @property
     def type(self) -> str:
@@ -228,11 +236,10 @@ class Understander:
             frame.unused += unused_cues(rest, rules)
         # no company found: did the question name one the store does not know, or none at all?
         unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
-        unit = frame.unit
-        return Understanding(question, norm, companies, years, keywords, generalized, rule,
-                             frame.decimals, chinese, masked_text, model_keywords,
-                             topics=topics, shape=_shape(norm, cfg), percent=bool(cfg.percent and cfg.percent.search(norm)),
-                             unit=unit, ranking=ranking, frame=frame, company_unnamed=unnamed)
+        return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
+                             model_keywords, topics=topics, shape=_shape(norm, cfg),
+                             percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
+                             company_unnamed=unnamed)
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
                                                            list[tuple[str, str]]] | None:
