@@ -35,8 +35,6 @@ class Answerer(Protocol):
 
 # rule types answered without naming a company; every other type needs one the store knows
 NO_COMPANY = ("statistics", "open")
-# rule types that answer with values: a meaning-bearing word no slot used stops them (frame.unused)
-VALUE_TYPES = ("lookup", "formula", "change", "compare", "statistics")
 
 
 class Router:
@@ -99,7 +97,10 @@ class Router:
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
         answerer = self.answerers.get(kind)
         f = u.frame
-        if kind in VALUE_TYPES:
+        # the answerers that answer with values declare the operations and periods they implement
+        ops, periods = getattr(answerer, "operations", None), getattr(answerer, "periods", None)
+        if ops is not None:
+            # a meaning-bearing word no slot used stops them (frame.unused)
             if f.unused:
                 words = "”“".join(dict.fromkeys(w for _, w in f.unused))
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
@@ -108,8 +109,7 @@ class Router:
                 return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
             # an answerer answers only the operations and periods it implements; any other is declined,
             # never answered as the plain value ("毛利率较上年提高了多少", "2019年期初的资产负债率")
-            ops, periods = getattr(answerer, "operations", None), getattr(answerer, "periods", None)
-            if ops is not None and f.operation not in ops:
+            if f.operation not in ops:
                 return declined(u, render(self.t, "declined", words=f.operation_word or f.operation,
                                           understood=understood(u)))
             if periods is not None and f.period not in periods:
