@@ -48,6 +48,9 @@ class Item:
 class ItemTable:
     items: dict[str, Item] = field(default_factory=dict)
     _by_label: dict[str, str] = field(default_factory=dict)
+    # items a statement subtracts (expenses, income tax): stored as positive amounts, whichever sign
+    # convention the statement prints them in (statement_model.normalise_signs)
+    subtracted: frozenset[str] = frozenset()
 
     def canonical(self, label: str) -> str | None:
         """The canonical item a printed label (or a question keyword) names, or None."""
@@ -63,13 +66,21 @@ class ItemTable:
 
 
 def load_item_table(path: Path) -> ItemTable:
-    """keyword_tables/items.yaml: statement → {canonical item: [synonyms]}; a label naming two items is an error."""
+    """keyword_tables/items.yaml: statement → {canonical item: [synonyms]}; a label naming two items is an error.
+
+    The key `subtracted` lists the items a statement subtracts (see ItemTable.subtracted).
+    """
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
         raise RuleError(path, 1, "expected a mapping of statement → items")
     table = ItemTable()
+    subtracted = data.get("subtracted") or []
     for statement, items in data.items():
         sline = data.key_lines.get(statement, 1)
+        if statement == "subtracted":
+            if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+                raise RuleError(path, sline, "subtracted: expected a list [..] of item names")
+            continue
         if not isinstance(items, LDict):
             raise RuleError(path, sline, f"statement {statement!r}: expected a mapping of items")
         for name, synonyms in items.items():
@@ -86,13 +97,18 @@ def load_item_table(path: Path) -> ItemTable:
                 if other and other != name:
                     raise RuleError(path, line, f"label {label!r} names both {other!r} and {name!r}")
                 table._by_label[key] = name
+    unknown = [x for x in subtracted if x not in table.items]
+    if unknown:
+        raise RuleError(path, data.key_lines.get("subtracted", 1), f"subtracted: unknown items {unknown}")
+    table.subtracted = frozenset(subtracted)
     return table
 
 
 # The shape of each key of profile.yaml and employees.yaml: "labels" = {name: [words]},
 # "words" = [words], "names" = {name: word}, "blocks" = {block: {name: [words] or empty}}.
 TABLE_SHAPES = {
-    "profile.yaml": {"fields": "labels", "ignored": "words", "contact_rows": "names", "contact_columns": "words"},
+    "profile.yaml": {"fields": "labels", "ignored": "words", "contact_rows": "names", "contact_columns": "words",
+                     "combined": "labels"},
     "employees.yaml": {"counts": "labels", "ratios": "labels", "amounts": "labels", "blocks": "labels",
                        "categories": "blocks", "prose": "labels", "zero_is_missing": "words",
                        "contains": "labels"},

@@ -41,12 +41,17 @@ def _label_regex(labels: list[str]) -> re.Pattern:
 
 
 def _profile_spec(data: dict) -> tuple[dict[str, str | None], re.Pattern, dict]:
-    """keyword_tables/profile.yaml → (label key → field, None for ignored labels; their regex; the table)."""
+    """keyword_tables/profile.yaml → (label key → field, None for ignored labels; their regex; the table).
+
+    A combined label (股票简称及代码) maps to its own name; _combined splits its value.
+    """
     fields: dict[str, list[str]] = data.get("fields", {})
     by_label: dict[str, str | None] = {_key(l): None for l in data.get("ignored") or ()}
     for name, labels in fields.items():
         for l in labels:
             by_label[_key(l)] = name
+    for label in data.get("combined") or {}:
+        by_label[_key(label)] = label
     return by_label, _label_regex(list(by_label)), data
 
 
@@ -64,8 +69,22 @@ def _key(label: str) -> str:
     return re.sub(r"\s|[:：]", "", label).replace("（", "(").replace("）", ")")
 
 
+# "1.公司法定中文名称：…", "（三）股票简称：…": the item numbering of older layouts
+_ENUMERATOR = re.compile(r"^\s*(?:\d{1,2}\s*[.、．](?!\d)|[（(]\s*[\d一二三四五六七八九十]{1,3}\s*[)）]|[一二三四五六七八九十]{1,3}、)\s*")
+_CODE_TAIL = re.compile(r"^(.*?)\s*(\d{6})$")
+
+
+def _combined(fields: list[str], value: str) -> list[tuple[str, str]]:
+    """A combined label's value "<name> <code>" → [(first field, name), (second field, code)]."""
+    m = _CODE_TAIL.match(value.strip())
+    if not m or len(fields) != 2:
+        return []
+    name = _clean_value(m.group(1))
+    return [(fields[0], name), (fields[1], m.group(2))] if name else [(fields[1], m.group(2))]
+
+
 _ALIAS_REMARK = re.compile(r"[（(][^（()）]*简称[^（()）]*[)）]?$")
-_WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称")
+_WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称", "信息披露媒体")
 
 
 def _clean_value(v: str) -> str:
@@ -94,6 +113,7 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
     facts: dict[str, ProfileFact] = {}
     contact_cols = spec.get("contact_columns", ["董事会秘书", "证券事务代表"])
     contact_rows = spec.get("contact_rows", {})
+    combined = spec.get("combined") or {}
     started = False
     in_contact = False
     pending_header: list[str | None] | None = None
@@ -107,11 +127,12 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                 text = " ".join(cells)
                 if len(cells) == 2 and rx.fullmatch(cells[0].strip()):
                     exact = [(cells[0].strip(), cells[1])]
+            text = _ENUMERATOR.sub("", text)
             flat = _key(text)
             if not started:
                 head = rx.match(text)
                 started = head is not None and by_label.get(_key(head.group(0))) in (
-                    "中文名称", "股票简称", "法定代表人")
+                    "中文名称", "股票简称", "法定代表人", *combined)
                 if not started:
                     continue
             if _PROFILE_END.search(flat) and len(flat) < 30:
@@ -160,6 +181,11 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                 continue
             for label, value in pairs:
                 name = by_label.get(_key(label))
+                if name in combined:
+                    for field, val in _combined(combined[name], value):
+                        if field not in facts:
+                            facts[field] = ProfileFact(field, val, None, "公司信息", page.number, _key(label))
+                    continue
                 val = _clean_value(value)
                 if name in ("电子信箱", "公司网址", "股票代码") and val:
                     val = val.split()[0]

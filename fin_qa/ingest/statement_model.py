@@ -8,6 +8,9 @@ statement's unit) and hand them to build_statement, which
   in run-together text) is dropped when the parser says its rows carry one;
 - keeps the first row of an item (a statement repeats 小计/合计 lines and "(续)" pages repeat rows);
 - puts amounts in 元 (单位：万元 → ×10000); per-share items (每股…) keep their printed value, in 元/股;
+- stores the items an income statement subtracts (ItemTable.subtracted: costs, expenses, income tax) as
+  positive amounts: a statement that prints most of them in parentheses (banks: "利息支出 (148,014)")
+  has them all turned over (normalise_signs);
 - rejects a statement that names fewer than MIN_ITEMS items (a table of contents, a stray title line);
 - runs the statement checks: a balance sheet is cross-footed (资产总计 = 负债和所有者权益总计) and each
   statement must have its key total; a mismatch or a missing total is a warning, the facts are kept.
@@ -113,8 +116,27 @@ def build_statement(
     st.facts, seen = rows_to_facts(rows, unit, table, bullets)
     if len(seen) < MIN_ITEMS:
         return None
+    if kind == "利润表":
+        normalise_signs(st.facts, table.subtracted)
     check_statement(st)
     return st
+
+
+def normalise_signs(facts: list[StatementFact], subtracted: frozenset[str]) -> bool:
+    """Turn over the subtracted items of a statement that prints them negative; True when it did.
+
+    The statement's convention is the sign most of its subtracted items carry in the current period (at
+    least two of them negative, more negative than positive): one negative 财务费用 (interest income
+    above interest expense) or 所得税费用 (a tax credit) is a value, not a convention.
+    """
+    signs = [Decimal(f.value) for f in facts if f.item in subtracted and f.period == "current" and Decimal(f.value)]
+    negative = sum(1 for v in signs if v < 0)
+    if negative < 2 or negative <= len(signs) - negative:
+        return False
+    for f in facts:
+        if f.item in subtracted:
+            f.value = decimal_str(-Decimal(f.value))
+    return True
 
 
 def check_statement(st: Statement) -> None:

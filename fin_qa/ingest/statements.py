@@ -94,8 +94,9 @@ def find_title_candidates(doc: Document, kind: str, consolidated: bool) -> list[
 
 @dataclass
 class Column:
-    kind: str  # current | previous | note | adjust | other
+    kind: str  # current | previous | note | adjust | other | label
     xc: float
+    x0: float = 0.0
 
 
 def _classify_header_cell(text: str, year: int | None) -> str:
@@ -126,7 +127,7 @@ def _classify_header_cell(text: str, year: int | None) -> str:
 
 
 def parse_header(row: Row, year: int | None) -> list[Column] | None:
-    cols = [Column(_classify_header_cell(c.text, year), c.xc) for c in row.cells]
+    cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0) for c in row.cells]
     # without a known report year the later year is the current one
     years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
     if years:
@@ -140,6 +141,25 @@ def parse_header(row: Row, year: int | None) -> list[Column] | None:
     if not any(c.kind == "current" for c in cols):
         return None
     return cols
+
+
+def sides(cols: list[Column]) -> list[tuple[float, list[Column]]]:
+    """The statement's halves as (left edge, columns): one for most statements; two for a side-by-side
+    balance sheet (资产 | 期末 | 期初 | 负债及所有者权益 | 期末 | 期初), split where a label column follows a
+    period column (a wrapped label of the right half may be indented a little: the edge is left of it)."""
+    out: list[tuple[float, list[Column]]] = [(float("-inf"), [])]
+    for c in cols:
+        if c.kind == "label" and any(x.kind in ("current", "previous") for x in out[-1][1]):
+            out.append((c.x0 - 8, []))
+        out[-1][1].append(c)
+    return out if all(any(x.kind == "current" for x in cs) for _, cs in out) else [(float("-inf"), cols)]
+
+
+def _side_rows(row: Row, halves: list[tuple[float, list[Column]]]) -> list[Row]:
+    """The row cut at the halves' edges (one row per half, empty ones included)."""
+    edges = [lo for lo, _ in halves[1:]] + [float("inf")]
+    return [Row([c for c in row.cells if lo <= c.x0 < hi], row.top, row.bottom, row.page)
+            for (lo, _), hi in zip(halves, edges)]
 
 
 # ------------------------------------------------------------------------------------- rows
@@ -266,8 +286,8 @@ def parse_statement_at(
     if first_page is not None:
         for line in first_page.lines:  # "财务附注中报表的单位为：元" above the title counts
             unit = unit or find_unit(line.text)
-    cols: list[Column] | None = None
-    recs: list[StatementRow] = []
+    halves: list[tuple[float, list[Column]]] | None = None
+    recs: list[list[StatementRow]] = []  # the rows of each half, in order
     pages: list[int] = []
     unit_near_title: str | None = None
     last_page = max(p.number for p in doc.pages)
@@ -282,24 +302,28 @@ def parse_statement_at(
                 done = True
                 break
             u = find_unit(text)
-            if u and not recs:
+            if u and not any(recs):
                 unit_near_title = u
             header = parse_header(row, year)
             if header is not None:
                 if any(c.kind == "adjust" for c in header):
                     return None  # 首次执行新准则调整 table, not the statement
-                cols = header
+                halves = sides(header)
+                recs.extend([] for _ in range(len(halves) - len(recs)))
                 continue
-            if cols is None:
+            if halves is None:
                 continue
-            recs.append(_parse_row(row, cols))
+            for k, (part, (_, cols)) in enumerate(zip(_side_rows(row, halves), halves)):
+                if part.cells:
+                    recs[k].append(_parse_row(part, cols))
         if done:
             break
-    if cols is None:
+    if halves is None:
         return None
     unit = unit_near_title or unit or "元"
     # rows without values (section headings such as "流动资产：", labels whose values never came) name nothing
-    merged = [r for r in _merge_wrapped(recs, table) if r.has_values and not _SECTION_ROW.search(r.label)]
+    merged = [r for half in recs for r in _merge_wrapped(half, table)
+              if r.has_values and not _SECTION_ROW.search(r.label)]
     return build_statement(kind, title, unit, pages, merged, table)
 
 
