@@ -1,7 +1,9 @@
 """Accounting identities over a report's facts (rules/checks.yaml): 资产 = 负债 + 所有者权益, the
 subtotals, 净利润 = 利润总额 − 所得税费用, the cash-flow sum and the cash roll-forward — in the current
-and the previous-period column. A check runs when every item of it is in the report; a failure names
-both sides, the difference and the pages, so a user knows which reports (and values) to distrust.
+and the previous-period column; the summary table 主要会计数据 against the statements; and the
+previous-period column against the previous year's report when the store has it. A check runs when
+every item of it is in the report; a failure names both sides, the difference and the pages, so a user
+knows which reports (and values) to distrust.
 
 Used by `fin-qa ingest` (failed checks are warnings of the file, kept in the store) and `fin-qa check`.
 """
@@ -17,6 +19,8 @@ from .catalog.formulas import evaluate
 from .store import Store
 
 PERIODS = ("current", "previous")
+STATEMENTS = ("资产负债表", "利润表", "现金流量表")
+SUMMARY = "主要会计数据"
 
 
 @dataclass
@@ -38,14 +42,22 @@ class CheckResult:
 
     def describe(self) -> str:
         where = ", ".join(f"p.{p}" for p in self.pages) or "no page"
-        column = "本期" if self.period == "current" else "上期"
+        column = {"current": "本期", "previous": "上期"}.get(self.period, self.period)
         status = "ok    " if self.ok else "FAILED"
         return (f"{status} {self.name}（{column}）: {self.left:,} vs {self.right:,}"
                 + ("" if self.ok else f", difference {self.difference:,}") + f" ({where})")
 
 
-def run_checks(values: dict[tuple[str, str], tuple[Decimal, int | None]], rules: CheckRules) -> list[CheckResult]:
-    """values: (item, period) → (number, page). Every check whose items are all there, in each period."""
+Values = dict[tuple[str, str], tuple[Decimal, int | None]]  # (item, period) → (number, page)
+
+
+def _holds(left: Decimal, right: Decimal, rules: CheckRules) -> bool:
+    tol = max(Decimal(str(rules.tolerance)), Decimal(str(rules.relative)) * max(abs(left), abs(right)))
+    return abs(left - right) <= tol
+
+
+def run_checks(values: Values, rules: CheckRules) -> list[CheckResult]:
+    """Every identity whose items are all there, in each period."""
     out: list[CheckResult] = []
     for check in rules.checks:
         for period in PERIODS:
@@ -54,13 +66,37 @@ def run_checks(values: dict[tuple[str, str], tuple[Decimal, int | None]], rules:
                 continue
             nums = {i: v[0] for i, v in got.items() if v is not None}
             left, right = evaluate(check.left, nums), evaluate(check.right, nums)
-            tol = max(Decimal(str(rules.tolerance)), Decimal(str(rules.relative)) * max(abs(left), abs(right)))
             pages = sorted({v[1] for v in got.values() if v is not None and v[1]})
-            out.append(CheckResult(check.name, period, abs(left - right) <= tol, left, right, pages))
+            out.append(CheckResult(check.name, period, _holds(left, right, rules), left, right, pages))
     return out
 
 
-def _values(rows: Iterable[Any]) -> dict[tuple[str, str], tuple[Decimal, int | None]]:
+def run_comparisons(name: str, left: Values, right: Values, pairs: Iterable[tuple[str, str, str]],
+                    rules: CheckRules) -> list[CheckResult]:
+    """One check per (item, left period, right period) that both sides have: left's value = right's."""
+    out: list[CheckResult] = []
+    for item, lp, rp in pairs:
+        a, b = left.get((item, lp)), right.get((item, rp))
+        if a is None or b is None:
+            continue
+        pages = sorted({p for p in (a[1], b[1]) if p})
+        out.append(CheckResult(f"{name}：{item}", lp, _holds(a[0], b[0], rules), a[0], b[0], pages))
+    return out
+
+
+def summary_checks(summary: Values, statements: Values, rules: CheckRules) -> list[CheckResult]:
+    """The summary table's values against the statements' (主要会计数据 = 报表)."""
+    return run_comparisons("主要会计数据 = 报表", summary, statements,
+                           [(i, p, p) for i in rules.summary for p in PERIODS], rules)
+
+
+def previous_report_checks(report: Values, last_year: Values, rules: CheckRules) -> list[CheckResult]:
+    """The report's previous-period column against the previous year's report (上期数 = 上年报告)."""
+    return run_comparisons("上期数 = 上年报告本期数", report, last_year,
+                           [(i, "previous", "current") for i in rules.previous_report], rules)
+
+
+def fact_values(rows: Iterable[Any]) -> dict[tuple[str, str], tuple[Decimal, int | None]]:
     """The first value of each (item, period) among fact rows (FactRow or StoredFact)."""
     out: dict[tuple[str, str], tuple[Decimal, int | None]] = {}
     for f in rows:
@@ -74,13 +110,29 @@ def _values(rows: Iterable[Any]) -> dict[tuple[str, str], tuple[Decimal, int | N
     return out
 
 
+def _split(rows: Iterable[Any]) -> tuple[Values, Values]:
+    rows = list(rows)
+    return (fact_values(r for r in rows if r.statement in STATEMENTS),
+            fact_values(r for r in rows if r.statement == SUMMARY))
+
+
 def check_facts(rows: Iterable[Any], rules: CheckRules) -> list[CheckResult]:
-    """The identities over a parsed report's facts (ingest)."""
-    return run_checks(_values(r for r in rows if r.statement in ("资产负债表", "利润表", "现金流量表")), rules)
+    """The identities and the summary table's agreement over a parsed report's facts (ingest)."""
+    statements, summary = _split(rows)
+    return run_checks(statements, rules) + summary_checks(summary, statements, rules)
 
 
-def check_report(store: Store, report_id: int, rules: CheckRules) -> list[CheckResult]:
-    """The identities over a stored report's facts (`fin-qa check`)."""
-    items = sorted({i for c in rules.checks for i in c.items})
-    rows = [f for period in PERIODS for f in store.report_facts(report_id, items, period)]
-    return run_checks(_values(rows), rules)
+def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values]:
+    items = sorted({i for c in rules.checks for i in c.items} | set(rules.summary) | set(rules.previous_report))
+    return _split(f for period in PERIODS for f in store.report_facts(report_id, items, period))
+
+
+def check_report(store: Store, report_id: int, rules: CheckRules,
+                 previous_report_id: int | None = None) -> list[CheckResult]:
+    """Every check of a stored report (`fin-qa check`); with the previous year's report of the company,
+    its previous-period column against that report too."""
+    statements, summary = _stored(store, report_id, rules)
+    out = run_checks(statements, rules) + summary_checks(summary, statements, rules)
+    if previous_report_id is not None:
+        out += previous_report_checks(statements, _stored(store, previous_report_id, rules)[0], rules)
+    return out

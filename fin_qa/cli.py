@@ -227,7 +227,9 @@ def reports(store_path, as_json):
 @RULES_OPTION
 def check(store_path, company, year, as_json, show_all, rules_path):
     """Check the accounting identities of the stored reports (rules/checks.yaml): 资产 = 负债 + 所有者权益,
-    the subtotals, 净利润 = 利润总额 − 所得税费用, the cash flows — in both columns. Exit 1 when one fails."""
+    the subtotals, 净利润 = 利润总额 − 所得税费用, the cash flows — in both columns; the summary table
+    主要会计数据 against the statements; the previous-period column against last year's report when
+    stored. Exit 1 when one fails."""
     from .check import check_report
 
     catalog = _catalog(rules_path)
@@ -235,8 +237,9 @@ def check(store_path, company, year, as_json, show_all, rules_path):
     with _open_store(store_path, readonly=True) as store:
         rows = [r for r in store.reports() if (year is None or r["year"] == year) and (
             not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
+        by_key = {(r["stock_code"], r["year"]): r["id"] for r in store.reports() if r["stock_code"]}
         for r in rows:
-            results = check_report(store, r["id"], catalog.checks)
+            results = check_report(store, r["id"], catalog.checks, by_key.get((r["stock_code"], r["year"] - 1)))
             bad = [x for x in results if not x.ok]
             failed_reports += bool(bad)
             name = f"{r['short_name'] or r['full_name'] or '-'} {r['year']} ({r['stock_code'] or '-'})"

@@ -16,6 +16,7 @@ SHARED = ROOT.parent / "shared"
 REPORTS = SHARED / "data" / "reports"
 FINGLM = SHARED / "data" / "finglm"
 TABLES = SHARED / "data" / "finglm_tables"
+MORE = SHARED / "data" / "reports_more"
 
 # The rules shipped with fin-qa (the repository's folders), loaded once for the whole run.
 CATALOG = Catalog.shipped()
@@ -47,16 +48,33 @@ def shared_store(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def all_store(tmp_path_factory):
+    """The shared reports and reports_more ingested once (through the CLI's ingest) into a real store."""
+    if not (REPORTS.is_dir() and MORE.is_dir()):
+        pytest.skip("../shared/data/reports or reports_more is absent")
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    store = Store(tmp_path_factory.mktemp("all_store"))
+    summary = ingest([REPORTS, MORE], store, CATALOG, workers=2)
+    assert summary.count("failed") == 0, [o.detail for o in summary.outcomes if o.status == "failed"]
+    yield store, summary
+    store.close()
+
+
+@pytest.fixture(scope="session")
 def sample_pdf(tmp_path_factory):
     from fin_qa.sample import build_sample_pdf
 
     return build_sample_pdf(tmp_path_factory.mktemp("sample") / "星河精密2021年度报告.pdf")
 
 
-def fact(store, short_name: str, item: str, period: str = "current"):
+def fact(store, short_name: str, item: str, period: str = "current", summary: bool = False):
+    """The one fact of a report's item read from the document: from the statements (and the other
+    sections), or with summary=True from the summary table 主要会计数据."""
     rows = [
         f for f in store.facts(short_name, None, item)
-        if f["period"] == period and f["source"] in ("pdf", "txt")
+        if f["period"] == period and f["source"] in ("pdf", "txt") and (f["statement"] == "主要会计数据") == summary
     ]
     assert len(rows) == 1, f"{short_name} {item} {period}: {len(rows)} facts"
     return rows[0]

@@ -8,11 +8,9 @@ from decimal import Decimal
 import pytest
 from click.testing import CliRunner
 
-from conftest import CATALOG, REPORTS, SHARED
+from conftest import CATALOG, MORE, REPORTS
 from fin_qa.check import run_checks
 from fin_qa.cli import cli
-
-MORE = SHARED / "data" / "reports_more"
 
 
 def test_identity_holds_within_tolerance_and_fails_beyond():
@@ -37,20 +35,13 @@ def test_check_cli_on_the_sample(sample_pdf, tmp_path):
     assert r.exit_code == 1 and "no report matches" in r.output
 
 
-@pytest.mark.skipif(not (REPORTS.is_dir() and MORE.is_dir()), reason="../shared/data reports are absent")
-def test_shared_reports_hold_their_identities(tmp_path):
-    store = tmp_path / "s"
-    ingested = CliRunner().invoke(cli, ["ingest", str(REPORTS), str(MORE), "--store", str(store), "-q", "--workers", "2"])
-    assert ingested.exit_code == 0, ingested.output
-    r = CliRunner().invoke(cli, ["check", "--store", str(store), "--json"])
+def test_shared_reports_hold_their_identities(all_store):
+    store, summary = all_store
+    r = CliRunner().invoke(cli, ["check", "--store", str(store.dir), "--json"])
     rows = {json.loads(line)["stock_code"]: json.loads(line) for line in r.output.splitlines() if line.startswith("{")}
-    assert len(rows) == 10 and all(row["checks"] >= 8 for row in rows.values())
-    failed = {code for code, row in rows.items() if row["failed"]}
-    # 邮储银行 2019 (FinGLM txt, a bank): 所得税费用 is stored with the sign of its printed "(2,709)" and the
-    # operating-profit lines are ambiguous in the txt — the check finds exactly that report
-    assert failed == {"601658"}
-    assert rows["601658"]["failed"] == 4
-    # ingest said so for that report, and for no other
-    bank = [line for line in ingested.output.splitlines() if "邮储银行" in line]
-    assert bank and "check failed: 净利润 = 利润总额 - 所得税费用" in bank[0]
-    assert sum("check failed" in line for line in ingested.output.splitlines()) == 1
+    assert r.exit_code == 0 and len(rows) == 10
+    assert all(row["checks"] >= 12 and row["failed"] == 0 for row in rows.values()), rows
+    # the side-by-side balance sheet (万科A 2012) is checked in both halves
+    assert rows["000002"]["checks"] >= 18
+    # and ingest warned of no failed check
+    assert not [o for o in summary.outcomes if "check failed" in o.detail]

@@ -87,6 +87,18 @@ def test_year_forms(und, q, years):
     assert und.understand(q).years.explicit == years
 
 
+@pytest.mark.parametrize("q, year", [
+    ("苏常柴上一年度（2018年）的净利润是多少？", 2018),
+    ("四方科技去年(2018年)营业成本是多少元", 2018),
+    ("华锦股份本年度（2019年）的货币资金是多少", 2019),
+    ("生物股份上年同期（2019年度）的营业收入", 2019),
+])
+def test_relative_word_restated_by_a_year_names_that_year(und, q, year):
+    # the year in brackets restates the relative word: one year, no second period
+    u = und.understand(q)
+    assert u.years.years == [year] and u.frame.period is None and not u.frame.unused, (u.years, u.frame)
+
+
 def test_scope_parent_and_items_with_mother_company(und):
     assert und.understand("四方科技2019年母公司的货币资金是多少").frame.scope == "parent"
     u = und.understand("四方科技2019年归属于母公司所有者的净利润是多少")
@@ -105,7 +117,7 @@ def test_spelled_formula(und):
     ("四方科技2019年营业收入是净利润的几倍", "倍"),
     ("四方科技2019年第三季度的营业收入", "季"),
     ("四方科技2019年海外收入是多少", "海外"),
-    ("四方科技2019年扣非净利润是多少", "扣非"),
+    ("四方科技2019年扣非后的营业利润是多少", "扣非"),  # 扣非净利润 is an item (the summary table's)
     ("四方科技2019年营业收入相当于上年的百分之几", "相当于"),
     ("四方科技2019年营业收入比去年高还是低", "还是"),
     ("四方科技2019年营业收入减营业成本是多少", "减"),
@@ -121,6 +133,7 @@ def test_short_words_and_compound_items(und):
     assert und.understand("四方科技2019年的三费是多少").items == ["三费"]
     assert und.understand("四方科技2019年期间费用是多少").items == ["期间费用"]
     assert und.understand("四方科技2019年毛利是多少").items == ["毛利"]
+    assert und.understand("四方科技2019年扣非净利润是多少").items == ["扣除非经常性损益后的净利润"]
     # an item word inside a longer text-topic word belongs to the topic
     u = und.understand("四方科技2019年利润分配预案是什么")
     assert u.type == "text" and not u.items

@@ -4,6 +4,7 @@ last resort (with a warning) — and folder walks that skip hidden folders and v
 from __future__ import annotations
 
 import shutil
+import sqlite3
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -104,9 +105,16 @@ def test_vanke_2012_is_identified_from_its_own_content(tmp_path):
     with Store(tmp_path / "s", readonly=True) as st:
         (rep,) = st.reports()
     assert (rep["stock_code"], rep["year"], rep["full_name"], rep["short_name"]) == ("000002", 2012, "万科企业股份有限公司", "万科A")
-    # its income statement prints 营业总收入 only (p.62): 营业收入 is answered from it, and says so
-    a = CliRunner().invoke(cli, ["ask", "万科2012年的营业收入是多少", "--store", str(tmp_path / "s")])
-    assert "103,116,245,136.42元" in a.output and "按营业总收入回答" in a.output
+    # its summary table prints 营业收入 (p.3): that answers
+    ask = ["ask", "万科2012年的营业收入是多少", "--store", str(tmp_path / "s")]
+    a = CliRunner().invoke(cli, ask)
+    assert "103,116,245,136.42元" in a.output and "p.3" in a.output and "按营业总收入回答" not in a.output
+    # without it (a report cut before, or a layout whose summary is not read), its income statement prints
+    # 营业总收入 only (p.62): 营业收入 is answered from that, and says so
+    with sqlite3.connect(tmp_path / "s" / "fin_qa.sqlite") as db:
+        db.execute("DELETE FROM facts WHERE statement='主要会计数据'")
+    a = CliRunner().invoke(cli, ask)
+    assert "103,116,245,136.42元" in a.output and "按营业总收入回答" in a.output and "p.62" in a.output
 
 
 def test_a_second_file_for_a_report_is_reported_not_swapped_in(sample_pdf, tmp_path):

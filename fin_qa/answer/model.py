@@ -20,7 +20,7 @@ class FactEvidence:
     year: int | None
     page: int | None
     source: str
-    period: str = "current"        # previous: read from the previous-period column
+    period: str = "current"        # previous: the previous-period column; previous2: the summary's third year
     label: str | None = None       # the formula input this value fills
     company: str | None = None     # the company, in a ranking or count across companies
 
@@ -30,8 +30,8 @@ class FactEvidence:
                     "page": self.page, "source": self.source}
         out: dict[str, Any] = {"item": self.item, "value": self.value, "year": self.year, "page": self.page,
                                "source": self.source}
-        if self.period == "previous":
-            out["period"] = "previous"
+        if self.period != "current":
+            out["period"] = self.period  # previous, or previous2 (the summary table's third year)
         if self.label is not None:
             out["label"] = self.label
         return out

@@ -27,8 +27,10 @@ from .model import FactEvidence
 
 def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None) -> FactEvidence:
     """The evidence of a fact, with the value as the answer printed it."""
-    # a previous-period column holds the year before the report's (the opening balance, or last year's flow)
-    year = fact.year - 1 if fact.period == "previous" and fact.year is not None else fact.year
+    # a previous-period column holds the year before the report's (the opening balance, or last year's flow);
+    # the summary table's third column the year before that
+    back = {"previous": 1, "previous2": 2}.get(fact.period, 0)
+    year = fact.year - back if fact.year is not None else None
     return FactEvidence(fact.item, shown if shown is not None else fact.value, year, fact.page, fact.source,
                         fact.period, label)
 
@@ -104,12 +106,13 @@ class Values:
 
     def read_year(self, company: str, items: list[str], year: int, opening: bool = False) -> Reading:
         """The items' values of one year: the year's own report, else the previous-period column of the next
-        year's report (said in the note). `opening`: the opening balances of the year (期初) — the year's
-        report's previous-period column, else the year before's report."""
+        year's report, else the summary table of the report two years on (主要会计数据, three years; said
+        in the note). `opening`: the opening balances of the year (期初) — the year's report's
+        previous-period column, else the year before's report."""
         if opening:
             order = [(year, "previous"), (year - 1, "current")]
         else:
-            order = [(year, "current"), (year + 1, "previous")]
+            order = [(year, "current"), (year + 1, "previous"), (year + 2, "previous2")]
         own = self.source.report(company, year)
         for y, period in order:
             rep = own if y == year else self.source.report(company, y)
@@ -123,7 +126,8 @@ class Values:
                 column = render(self.t, "note_opening_column" if period == "previous" else "note_closing_column")
                 note = render(self.t, "note_opening", year=year - 1, report=y, column=column)
             elif y != year:
-                note = render(self.t, "note_previous_column", year=year, report=y)
+                key = "note_summary_column" if period == "previous2" else "note_previous_column"
+                note = render(self.t, key, year=year, report=y)
             return Reading(got, year, rep, note)
         # nothing found: the year's own report, when there is one, is the one that lacks the value
         return Reading({}, year, own, "")

@@ -23,6 +23,8 @@ class CheckRules:
     checks: tuple[Check, ...] = ()
     tolerance: float = 1.0
     relative: float = 1e-5
+    summary: tuple[str, ...] = ()          # items the summary table must print as the statements do
+    previous_report: tuple[str, ...] = ()  # items the previous-period column must print as last year's report
 
 
 def _items(tree: tuple) -> list[str]:
@@ -59,4 +61,14 @@ def load_checks(path: Path, vocab: Vocabulary) -> CheckRules:
     for key in ("tolerance", "relative"):
         if key in data and not isinstance(data[key], (int, float)):
             raise RuleError(path, data.key_lines.get(key, 1), f"{key} must be a number")
-    return CheckRules(tuple(out), float(data.get("tolerance", 1.0)), float(data.get("relative", 1e-5)))
+    lists = {}
+    for key in ("summary", "previous_report"):
+        value = data.get(key) or []
+        line = data.key_lines.get(key, 1)
+        if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+            raise RuleError(path, line, f"{key}: expected a list [..] of items")
+        unknown = [i for i in value if i not in vocab.items]
+        if unknown:
+            raise RuleError(path, line, f"{key}: unknown item(s) {unknown}")
+        lists[key] = tuple(value)
+    return CheckRules(tuple(out), float(data.get("tolerance", 1.0)), float(data.get("relative", 1e-5)), **lists)

@@ -32,6 +32,7 @@ class FrameRules:
     unit_more: re.Pattern
     unit_bare: re.Pattern
     relative: re.Pattern
+    restated: re.Pattern
     cues: list[tuple[str, re.Pattern]]             # (slot, cue)
     bare_words: tuple[str, ...]                    # item words read only where they stand alone
     bare_before: re.Pattern                        # what may stand before them
@@ -89,7 +90,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "cues", "bare_words", "bare_before", "harmless")
+           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "harmless")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -118,6 +119,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         integer=_rx(path, line(frame, "integer"), "frame.integer", frame["integer"]),
         unit_more=_rx(path, line(frame, "unit_more"), "frame.unit_more", frame["unit_more"], 1),
         relative=_rx(path, line(frame, "relative"), "frame.relative", frame["relative"]),
+        restated=_rx(path, line(frame, "restated"), "frame.restated", frame["restated"]),
         unit_bare=_rx(path, line(frame, "unit_bare"), "frame.unit_bare", frame["unit_bare"], 1),
         cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
         bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),

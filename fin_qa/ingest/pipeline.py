@@ -19,11 +19,13 @@ from typing import Callable, Iterable
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
 from ..store import FactRow, ReportMeta, Store
-from ..check import check_facts
+from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
 from .profile import extract_employees, extract_profile
 from .statements import extract_statements
+from .summary import STATEMENT as SUMMARY
+from .summary import extract_summary
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
 # "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
@@ -215,6 +217,15 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
                 facts.append(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, kind, sf.page, source,
                                      sf.raw_label))
             warnings.extend(f"{kind}: {w}" for w in st.warnings)
+        # the summary table's three years, after the statements: a statement value wins where both exist
+        summary = [FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
+                           sf.raw_label) for sf in extract_summary(doc, meta.year, catalog.items)]
+        agree = summary_checks(fact_values(summary), fact_values(f for f in facts), catalog.checks)
+        if sum(not r.ok for r in agree) * 2 > len(agree):  # read in the wrong unit or columns: not used
+            warnings.append(f"主要会计数据 not used: {sum(not r.ok for r in agree)} of {len(agree)} values differ "
+                            "from the statements")
+        else:
+            facts.extend(summary)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))

@@ -299,6 +299,10 @@ class Years:
     explicit: list[int] = field(default_factory=list)  # the years written out (not 上年/近三年), in order
 
 
+# "上一年度（2018年）": the relative word restated by the year in brackets names that year, no other
+_RESTATED = re.compile(r"(?:度|同期)?\s*[（(]\s*(?:19|20)\d\d\s*年")
+
+
 def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Years:
     """Years of a question; `more` adds (year, start, end) read by other forms (19年, 二〇一九年)."""
     q = normalize_question(question)
@@ -334,7 +338,7 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
             spans.append(recent.span())
         for word, delta in (("前年", -2), ("上年", -1), ("上一年", -1), ("去年", -1)):
             i = q.find(word)
-            if i >= 0 and not q[max(0, i - 1):i] == "上":
+            if i >= 0 and not q[max(0, i - 1):i] == "上" and not _RESTATED.match(q, i + len(word)):
                 relative.append(asked + delta)
     for y in relative:
         if y not in found:

@@ -177,6 +177,7 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             f.operation, f.operation_word = "average", found[0].group(0)
     rest, found = take(rest, rules.relative)
     f.unused += [("operation", m.group(0)) for m in found]
+    rest, _ = take(rest, rules.restated)
     # the period asked; a base (较年初) is not a period
     for period, rx in rules.periods:
         rest, found = take(rest, rx)

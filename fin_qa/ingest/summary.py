@@ -1,0 +1,261 @@
+"""The summary table 主要会计数据和财务指标 (three years of the key figures) → facts.
+
+It is the first place an analyst looks and the only one in a report cut before its statements. Its
+facts carry statement "主要会计数据" and a period per column: current, previous, previous2 (two years
+before the report year); they are stored after the statements' facts, so a statement value wins where
+both exist, and `fin-qa check` compares the two.
+
+What real reports bring, and where it is handled:
+- the title "六、主要会计数据和财务指标", "七、近三年主要会计数据和财务指标" / "(一)主要会计数据",
+  "1. 本年度主要会计数据" (older layouts); a line of the table of contents is not it (find_title).
+- year headers "2019年 | 2018年 | 本年比上年增减 | 2017年", a second block with "2019年末 …", header
+  words wrapped over rows ("本期比上" / "年同期增" / "减(%)"), restated years with 调整前 / 调整后
+  sub-columns (the 调整后 value is kept), the change column skipped (_Header).
+- a value goes to the header cell nearest to it (positions; FinGLM txt rows: cell order).
+- labels wrapped above, below and around their numbers ("归属于上市公司股东的净利润" / numbers / "（元）",
+  "归属于上市公司股东" / "的扣除非经常性损益" + numbers / "的净利润"): the fragments between two rows
+  of numbers are split where the most labels name known items (_assign_fragments).
+- units: "单位：元" or "人民币百万元，另有标注除外" near the title, or the label's "（万元）"; per-share
+  rows in 元/股 and rates (…率) in % as printed. Only rows naming a known item (keyword_tables/items.yaml)
+  become facts: a bank's "净利差 2.45" or "成本收入比 56.57" carry no % sign, and a guessed unit
+  would be a wrong number.
+- the table ends at the next heading that is not a part of it (境内外会计准则…, 分季度主要财务指标),
+  after at most four pages.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from ..catalog.items import ItemTable
+from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
+from .pages import Document, Row
+from .statement_model import StatementFact
+
+STATEMENT = "主要会计数据"
+PERIODS = {0: "current", 1: "previous", 2: "previous2"}
+
+_TITLE = re.compile(r"主要会计数据|主要财务数据")
+_TOC = re.compile(r"\.{3,}|…{2,}|[-—－]{3,}|\d+$")
+_YEAR = re.compile(r"^(\d{4})\s*年\s*(?:[（(]\d{1,2}[)）])?\s*(?:末|度|12\s*月\s*31\s*日)?$")
+_UNIT_LINE = re.compile(r"^[（(]?(?:单位[:：])?(?:人民币)?(百万元|千元|万元|亿元|元)(?:[，,、].{0,12})?[)）]?$")
+_NOTE_MARK = re.compile(r"[（(]\d{1,2}[)）]$")
+_CHANGE = re.compile(r"增减|比上|^增$|^减|同期增|期增|^年同$|^本期$|^本年末?$|^[（(]?%[)）]?$")
+_ADJUST = re.compile(r"^调整(前|后)$")
+_HEADER_WORD = re.compile(r"^(?:主要会计数据|主要财务指标|项目|单位.*|币种.*|[（(]?元[)）]?)$")
+_HEADING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）]|\d{1,2}[、.．])")
+_PART_OF_TABLE = re.compile(r"主要会计数据|主要财务指标|主要财务数据")
+_END = re.compile(r"分季度|境内外会计准则|非经常性损益项目")
+_UNIT_REMARK = re.compile(r"[（(](?:人民币)?(?:元[/／]股|元|千元|万元|百万元|亿元|%)[)）]")
+_SENTENCE = re.compile(r"[，。；：,;:]")
+_LABEL_UNIT = re.compile(r"[（(](?:人民币)?(千元|万元|百万元|亿元)[)）]")
+MAX_PAGES = 4
+
+
+def find_title(doc: Document, max_share: float = 0.4) -> tuple[int, int] | None:
+    """(page, row index) of the summary table's title in the first part of the report, or None."""
+    last = doc.pages[0].number + max(8, int(len(doc.pages) * max_share)) if doc.pages else 0
+    for page in doc.pages:
+        if page.number > last:
+            break
+        if not any(_TITLE.search(line.text.replace(" ", "")) for line in page.lines):
+            continue
+        for i, row in enumerate(doc.table_rows(page.number)):
+            s = row.text.replace(" ", "")
+            if _TITLE.search(s) and len(s) <= 40 and not _TOC.search(s) and not _END.search(s):
+                return page.number, i
+    return None
+
+
+@dataclass
+class _Marker:
+    kind: str  # year | change | before | after
+    xc: float
+    year: int = 0
+
+
+@dataclass
+class _Header:
+    markers: list[_Marker] = field(default_factory=list)
+
+    def period_of(self, xc: float, report_year: int) -> str | None:
+        """The period of a value at xc: its nearest header cell's year (调整后: the year above it)."""
+        if not self.markers:
+            return None
+        m = min(self.markers, key=lambda k: abs(k.xc - xc))
+        if m.kind == "after":
+            years = [k for k in self.markers if k.kind == "year"]
+            m = min(years, key=lambda k: abs(k.xc - xc)) if years else m
+        if m.kind != "year":
+            return None
+        return PERIODS.get(report_year - m.year)
+
+
+def _marker(text: str) -> _Marker | None | bool:
+    """A header cell's marker; True for a header word that marks nothing; None for other text."""
+    s = text.replace(" ", "")
+    m = _YEAR.match(s)
+    if m:
+        return _Marker("year", 0.0, int(m.group(1)))
+    m = _ADJUST.match(s)
+    if m:
+        return _Marker("before" if m.group(1) == "前" else "after", 0.0)
+    if _CHANGE.search(s):
+        return _Marker("change", 0.0)
+    if _HEADER_WORD.match(s) or not s:
+        return True
+    return None
+
+
+@dataclass
+class _Entry:
+    label: str
+    values: dict[str, tuple[Decimal | None, str]] | None = None  # period → (value, printed text)
+    page: int = 0
+    unit: str | None = None  # the label's own unit, "营业收入（万元）"
+
+
+def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tuple[list[list[_Entry]], str | None]:
+    """The table's rows as blocks of entries (a header row starts a new block), and the unit line's unit."""
+    blocks: list[list[_Entry]] = []
+    header: _Header | None = None
+    pending: list[_Marker] = []  # header cells since the last row of values
+    unit: str | None = None
+    last_page = doc.pages[-1].number
+    for pn in range(page_no, min(page_no + MAX_PAGES, last_page + 1)):
+        rows: list[Row] = doc.table_rows(pn)[start + 1 if pn == page_no else 0:]
+        for row in rows:
+            flat = row.text.replace(" ", "")
+            if not flat:
+                continue
+            if _HEADING.match(flat) and (not _PART_OF_TABLE.search(flat) or _END.search(flat)):
+                return blocks, unit
+            if _END.search(flat) and len(flat) <= 40:
+                return blocks, unit
+            if _HEADING.match(flat) and len(flat) <= 40:
+                continue  # "(二)主要财务指标": a part of the table, not a label
+            if header is None and unit is None:
+                m = _UNIT_LINE.match(flat)  # "人民币百万元，另有标注除外"
+                unit = find_unit(flat) or (m.group(1) if m else None)
+            marks = [(_marker(c.text), c) for c in row.cells]
+            years = sum(1 for m, _ in marks if isinstance(m, _Marker) and m.kind == "year")
+            numbers = sum(1 for c in row.cells if parse_number(c.text.rstrip("%")) is not None)
+            if (years and not numbers) or (
+                    all(m is not None for m, _ in marks) and any(isinstance(m, _Marker) for m, _ in marks)):
+                for m, c in marks:
+                    if isinstance(m, _Marker):
+                        m.xc = c.xc
+                        pending.append(m)
+                continue
+            if sum(1 for m in pending if m.kind == "year") >= 2:
+                header = _Header(pending)  # the rows of header cells above start a block
+                blocks.append([])
+            pending = []
+            if header is None:
+                continue  # above the table: 公司是否需追溯调整…, □是√否
+            # the label column ends left of the first year column: text right of it is a wrapped header
+            # word ("同期" / "末增" / "减(%)", "增加3.88个百" / "分点"), not a label
+            edge = min((m.xc for m in header.markers if m.kind == "year"), default=1e9) - 20
+            label_parts: list[str] = []
+            values: dict[str, tuple[Decimal | None, str]] = {}
+            for c in row.cells:
+                text = c.text.strip()
+                num = parse_number(text.rstrip("%"))
+                if num is None and not is_empty_marker(text):
+                    if not values and c.xc < edge:
+                        label_parts.append(text)
+                    continue
+                if not values and not label_parts and num is not None and "," not in text and len(text) <= 2:
+                    label_parts.append(text)  # "1." item numbers
+                    continue
+                period = header.period_of(c.xc, report_year)
+                if period and period not in values:
+                    values[period] = (num, text)
+                elif not values:
+                    values.setdefault("", (None, text))  # a value of no period: the row still has numbers
+            raw = "".join(label_parts)
+            own_unit = _LABEL_UNIT.search(raw)
+            label = _NOTE_MARK.sub("", _UNIT_REMARK.sub("", raw).strip())
+            if _SENTENCE.search(label) or len(label) > 40:
+                continue  # a note under the table ("注：报告期内，…342,900份期权行权")
+            if values:
+                values.pop("", None)
+                blocks[-1].append(_Entry(label, values, pn, own_unit.group(1) if own_unit else None))
+            elif label and not re.fullmatch(r"[\d.、]+", label):
+                blocks[-1].append(_Entry(label, None, pn))
+    return blocks, unit
+
+
+def _strip(label: str) -> str:
+    return _UNIT_REMARK.sub("", label.strip())
+
+
+def _assign_fragments(entries: list[_Entry], known) -> list[tuple[str, _Entry]]:
+    """The label of every entry with values, the label-only fragments around it joined to it.
+
+    Between two rows of values the fragments are split where the most of the two joined labels name
+    known items (ties: the fragments go to the row below); fragments before the first row may be header
+    text and are dropped from the front when that names a known item.
+    """
+    rows = [i for i, e in enumerate(entries) if e.values is not None]
+    out: list[tuple[str, _Entry]] = []
+    labels = [entries[i].label for i in rows]
+    # fragments before the first row
+    if rows:
+        frags = [entries[k].label for k in range(rows[0])]
+        best = max(range(len(frags) + 1),
+                   key=lambda j: (known(_strip("".join(frags[j:]) + labels[0])), -j))
+        labels[0] = "".join(frags[best:]) + labels[0]
+    for n, (a, b) in enumerate(zip(rows, rows[1:] + [len(entries)])):
+        frags = [entries[k].label for k in range(a + 1, b)]
+        nxt = labels[n + 1] if n + 1 < len(rows) else None
+
+        def score(j: int) -> tuple[int, int]:
+            here = known(_strip(labels[n] + "".join(frags[:j])))
+            there = known(_strip("".join(frags[j:]) + nxt)) if nxt is not None else 0
+            return (here + there, -j if nxt is not None else j)
+
+        j = max(range(len(frags) + 1), key=score) if frags else 0
+        if nxt is None and not known(_strip(labels[n] + "".join(frags[:j]))):
+            j = 0  # trailing text after the last row: kept only when it completes a label
+        labels[n] += "".join(frags[:j])
+        if nxt is not None:
+            labels[n + 1] = "".join(frags[j:]) + nxt
+    for label, i in zip(labels, rows):
+        out.append((label, entries[i]))
+    return out
+
+
+def extract_summary(doc: Document, year: int | None, table: ItemTable) -> list[StatementFact]:
+    """The summary table's facts (amounts in 元; per-share in 元/股; rates in %), or [] without one."""
+    if year is None:
+        return []
+    found = find_title(doc)
+    if found is None:
+        return []
+    blocks, unit = _read_rows(doc, found[0], found[1], year)
+
+    def known(label: str) -> int:
+        return 1 if table.canonical(label) is not None else 0
+
+    facts: list[StatementFact] = []
+    seen: set[tuple[str, str]] = set()
+    for block in blocks:
+        for label, entry in _assign_fragments(block, known):
+            row_unit = entry.unit or unit or "元"
+            item = table.canonical(_strip(label))
+            if item is None:
+                continue  # only rows naming a known item: an unknown row's unit and meaning are guesses
+            for period, (value, text) in (entry.values or {}).items():
+                if value is None or (item, period) in seen:
+                    continue
+                seen.add((item, period))
+                if text.endswith("%") or "率" in item:
+                    v, u = value, "%"
+                elif "每股" in item:
+                    v, u = value, "元/股"
+                else:
+                    v, u = to_yuan(value, row_unit), "元"
+                facts.append(StatementFact(item, label, period, decimal_str(v), u, entry.page))
+    return facts
