@@ -16,11 +16,13 @@ from typing import Any
 
 from .catalog.checks import CheckRules
 from .catalog.formulas import evaluate
+from .store import PARENT_STATEMENT_PREFIX as PARENT_PREFIX
 from .store import Store
 
 PERIODS = ("current", "previous")
 STATEMENTS = ("资产负债表", "利润表", "现金流量表")
 SUMMARY = "主要会计数据"
+PARENT_STATEMENTS = tuple(PARENT_PREFIX + s for s in STATEMENTS)
 
 
 @dataclass
@@ -110,29 +112,40 @@ def fact_values(rows: Iterable[Any]) -> dict[tuple[str, str], tuple[Decimal, int
     return out
 
 
-def _split(rows: Iterable[Any]) -> tuple[Values, Values]:
+def _split(rows: Iterable[Any]) -> tuple[Values, Values, Values]:
+    """(consolidated statements, summary table, parent statements) values of fact rows."""
     rows = list(rows)
     return (fact_values(r for r in rows if r.statement in STATEMENTS),
-            fact_values(r for r in rows if r.statement == SUMMARY))
+            fact_values(r for r in rows if r.statement == SUMMARY),
+            fact_values(r for r in rows if r.statement in PARENT_STATEMENTS))
+
+
+def _all_checks(statements: Values, summary: Values, parent: Values, rules: CheckRules) -> list[CheckResult]:
+    out = run_checks(statements, rules) + summary_checks(summary, statements, rules)
+    for r in run_checks(parent, rules):  # the parent company's own statements hold the identities too
+        r.name = PARENT_PREFIX + "：" + r.name
+        out.append(r)
+    return out
 
 
 def check_facts(rows: Iterable[Any], rules: CheckRules) -> list[CheckResult]:
-    """The identities and the summary table's agreement over a parsed report's facts (ingest)."""
-    statements, summary = _split(rows)
-    return run_checks(statements, rules) + summary_checks(summary, statements, rules)
+    """Every check over a parsed report's facts (ingest)."""
+    return _all_checks(*_split(rows), rules)
 
 
-def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values]:
+def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values, Values]:
     items = sorted({i for c in rules.checks for i in c.items} | set(rules.summary) | set(rules.previous_report))
-    return _split(f for period in PERIODS for f in store.report_facts(report_id, items, period))
+    rows = [f for period in PERIODS for f in store.report_facts(report_id, items, period)]
+    rows += [f for period in PERIODS for f in store.report_facts(report_id, items, period, parent=True)]
+    return _split(rows)
 
 
 def check_report(store: Store, report_id: int, rules: CheckRules,
                  previous_report_id: int | None = None) -> list[CheckResult]:
     """Every check of a stored report (`fin-qa check`); with the previous year's report of the company,
     its previous-period column against that report too."""
-    statements, summary = _stored(store, report_id, rules)
-    out = run_checks(statements, rules) + summary_checks(summary, statements, rules)
+    out = _all_checks(*_stored(store, report_id, rules), rules)
     if previous_report_id is not None:
-        out += previous_report_checks(statements, _stored(store, previous_report_id, rules)[0], rules)
+        out += previous_report_checks(_stored(store, report_id, rules)[0],
+                                      _stored(store, previous_report_id, rules)[0], rules)
     return out

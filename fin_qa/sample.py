@@ -9,6 +9,7 @@ The numbers are fictional and consistent (资产总计 = 负债和所有者权�
 """
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 COMPANY = "星河精密制造股份有限公司"
@@ -75,7 +76,16 @@ CASHFLOW = [
     ("加：期初现金及现金等价物余额", "", "10,234.56", "9,434.56"),
     ("六、期末现金及现金等价物余额", "", "12,345.67", "10,234.56"),
 ]
-PARENT_BALANCE = [(l, n, _c and "1.00", _p and "1.00") for l, n, _c, _p in BALANCE]
+def _half(text: str | None) -> str | None:
+    """A value of the parent company's own balance sheet: half the consolidated one (it still foots)."""
+    if not text:
+        return text
+    v = (Decimal(text.replace(",", "")) / 2).quantize(Decimal("0.01"))
+    return f"{v:,.2f}"
+
+
+# the parent company's own balance sheet, right after the consolidated one (scope parent, never mixed)
+PARENT_BALANCE = [(l, n, _half(c), _half(p)) for l, n, c, p in BALANCE]
 
 QUESTIONS = [
     "2021年星河精密的营业收入是多少元?",

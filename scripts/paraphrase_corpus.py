@@ -4,7 +4,7 @@
 
 Reads STORE/fin_qa.sqlite directly (facts of source pdf/txt, statements 资产负债表/利润表/现金流量表 and
 the employee count) and crosses slot values (period, change, unit, compound, multi_year, company, year,
-scope_decline) with at least five phrasings each; with --tables-store it adds place-filter statistics
+scope) with at least five phrasings each; with --tables-store it adds place-filter statistics
 questions (slot filter) computed from the imported FinGLM tables. Every expected value is computed here
 with decimal.Decimal (ROUND_HALF_UP), independently of the engine's rules. The output is deterministic.
 
@@ -257,7 +257,7 @@ YEAR = [
     "查询{co}{yr}{item}",
 ]
 
-SCOPE_DECLINE = [
+SCOPE_PARENT = [
     "{co}{Y}年母公司的{item}是多少？",
     "{co}{Y}年母公司报表中{item}为多少元？",
     "{co}{Y}年母公司口径的{item}是多少？",
@@ -319,6 +319,7 @@ FLOW_ITEMS = ["营业收入", "营业成本", "税金及附加", "销售费用",
               "经营活动产生的现金流量净额", "投资活动产生的现金流量净额", "筹资活动产生的现金流量净额",
               "销售商品、提供劳务收到的现金", "购买商品、接受劳务支付的现金", "支付的各项税费", "现金及现金等价物净增加额"]
 STATEMENTS = ("资产负债表", "利润表", "现金流量表")
+PARENT = "母公司"
 EMPLOYEE_ITEM = "在职员工的数量合计"
 CN_DIGITS = "〇一二三四五六七八九"
 
@@ -354,6 +355,7 @@ class Report:
         self.id, self.key, self.code, self.year, self.full, self.short = rid, key, code, year, full, short
         self.facts: dict[tuple[str, str], Decimal] = {}
         self.stmt: dict[str, str] = {}
+        self.parent: dict[tuple[str, str], Decimal] = {}   # the parent company's own statements (母公司…)
 
     def get(self, item, period="current"):
         return self.facts.get((item, period))
@@ -368,12 +370,16 @@ def load_reports(path: Path) -> list[Report]:
         "SELECT id, key, stock_code, year, full_name, short_name FROM reports ORDER BY key")}
     rows = db.execute(
         "SELECT report_id, item, period, value, statement FROM facts WHERE source IN ('pdf', 'txt') "
-        "AND (statement IN (?, ?, ?) OR item = ?) ORDER BY id", (*STATEMENTS, EMPLOYEE_ITEM))
+        "AND (statement IN (?, ?, ?, ?, ?, ?) OR item = ?) ORDER BY id",
+        (*STATEMENTS, *(PARENT + s for s in STATEMENTS), EMPLOYEE_ITEM))
     seen: dict[tuple, set] = {}
     for rid, item, period, value, stmt in rows:
         try:
             d = Decimal(value.replace(",", ""))
         except (InvalidOperation, AttributeError):
+            continue
+        if stmt.startswith(PARENT):
+            reports[rid].parent.setdefault((item, period), d)  # the first row of an item, as the store reads
             continue
         seen.setdefault((rid, item, period), set()).add(d)
         reports[rid].facts[(item, period)] = d
@@ -599,7 +605,8 @@ def gen_year(c: Corpus, n=16):
         c.cross(f"year/{value}", YEAR, n, build)
 
 
-def gen_scope_decline(c: Corpus, n=40):
+def gen_scope_parent(c: Corpus, n=40):
+    """母公司 questions: the parent company's own statement value; declined for a report without them."""
     used = set()
 
     def build(r, t, slot):
@@ -607,8 +614,13 @@ def gen_scope_decline(c: Corpus, n=40):
         if item is None:
             return False
         question = fmt(t, r, item=item, stmt=r.stmt[item])
-        return c.add(slot, question, {"decline": True}, f"{r.label()}, {item}: only consolidated values are stored")
-    c.cross("scope_decline/parent", SCOPE_DECLINE, n, build)
+        if not r.parent:
+            return c.add(slot, question, {"decline": True}, f"{r.label()}, {item}: no parent statements read")
+        v = r.parent.get((item, "current"))
+        if v is None:
+            return False
+        return c.add(slot, question, {"numbers": [q(v)]}, f"{r.label()}, {item}: parent statement = {q(v)}")
+    c.cross("scope/parent", SCOPE_PARENT, n, build)
 
 
 # ------------------------------------------ place filters ------------------------------------------
@@ -714,7 +726,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     c = Corpus(load_reports(args.store), args.seed)
-    for gen in (gen_period, gen_change, gen_unit, gen_compound, gen_multi_year, gen_company, gen_year, gen_scope_decline):
+    for gen in (gen_period, gen_change, gen_unit, gen_compound, gen_multi_year, gen_company, gen_year, gen_scope_parent):
         gen(c)
     if args.tables_store:
         gen_filter(c, load_tables(args.tables_store))

@@ -69,12 +69,14 @@ def sample_pdf(tmp_path_factory):
     return build_sample_pdf(tmp_path_factory.mktemp("sample") / "星河精密2021年度报告.pdf")
 
 
-def fact(store, short_name: str, item: str, period: str = "current", summary: bool = False):
-    """The one fact of a report's item read from the document: from the statements (and the other
-    sections), or with summary=True from the summary table 主要会计数据."""
+def fact(store, short_name: str, item: str, period: str = "current", summary: bool = False, parent: bool = False):
+    """The one fact of a report's item read from the document: from the consolidated statements (and the
+    other sections), with summary=True from the summary table 主要会计数据, with parent=True from the
+    parent company's own statements (母公司…)."""
     rows = [
         f for f in store.facts(short_name, None, item)
         if f["period"] == period and f["source"] in ("pdf", "txt") and (f["statement"] == "主要会计数据") == summary
+        and (f["statement"] or "").startswith("母公司") == parent
     ]
     assert len(rows) == 1, f"{short_name} {item} {period}: {len(rows)} facts"
     return rows[0]

@@ -17,8 +17,9 @@ def store(sample_pdf, tmp_path_factory):
     return s
 
 
-def value(store, item, period="current"):
-    rows = [f for f in store.facts(item=item) if f["period"] == period]
+def value(store, item, period="current", parent=False):
+    rows = [f for f in store.facts(item=item)
+            if f["period"] == period and (f["statement"] or "").startswith("母公司") == parent]
     assert len(rows) == 1, (item, rows)
     return rows[0]
 
@@ -38,7 +39,7 @@ def test_identified_from_content(store):
     ("营业外收入", "current", "500000"),
     ("基本每股收益", "current", "0.36"),           # per share: not scaled by the unit
     ("投资活动产生的现金流量净额", "previous", "-19000000"),
-    ("资产总计", "current", "425000000"),          # consolidated, not the 母公司 statement (1.00)
+    ("资产总计", "current", "425000000"),          # consolidated, not the 母公司 statement (half of it)
 ])
 def test_statement_values(store, item, period, expected):
     assert Decimal(value(store, item, period)["value"]) == Decimal(expected)
@@ -46,6 +47,13 @@ def test_statement_values(store, item, period, expected):
 
 def test_empty_cell_is_missing(store):
     assert [f for f in store.facts(item="营业外收入") if f["period"] == "previous"] == []
+
+
+def test_parent_statement_is_a_scope_of_its_own(store):
+    # 母公司资产负债表 right after the consolidated one: its own facts (statement 母公司资产负债表)
+    f = value(store, "资产总计", parent=True)
+    assert Decimal(f["value"]) == Decimal("212500000") and f["statement"] == "母公司资产负债表"
+    assert Decimal(value(store, "货币资金", "previous", parent=True)["value"]) == Decimal("51172800")
 
 
 def test_decoy_adjustment_table_not_taken(store):

@@ -7,6 +7,7 @@ over the previous-period one.
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -16,6 +17,7 @@ import pandas as pd
 
 from .. import FinQAError
 from ..catalog.report_names import ReportNames
+from ..store import PARENT_STATEMENT_PREFIX as PARENT_PREFIX
 from ..store import Report, Store
 
 _LINE_KEY = re.compile(r"^(?P<code>\d{6})\D+(?P<year>\d{4})")
@@ -94,6 +96,7 @@ class FactSource:
         for ys in self._years.values():
             ys.sort()
         self.scope = scope
+        self.parent = False   # True: the parent company's own statements (母公司…), see parent_view
 
     def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
@@ -101,15 +104,24 @@ class FactSource:
     def years_of(self, company: str) -> list[int]:
         return self._years.get(company, [])
 
+    def parent_view(self) -> "FactSource":
+        """The same reports, their facts read from the parent company's own statements (scope parent)."""
+        view = copy.copy(self)
+        view.parent = True
+        return view
+
+    def has_parent_statements(self, report: Report) -> bool:
+        return any(self.store.has_statement(report.id, PARENT_PREFIX + s) for s in ("资产负债表", "利润表", "现金流量表"))
+
     def facts(self, report: Report, items: list[str], period: str = "current") -> dict[str, Fact]:
-        """The best fact of each item in the report (document before import)."""
+        """The best fact of each item in the report (document before import), in the source's scope."""
         if not items:
             return {}
         out: dict[str, Fact] = {}
-        for f in self.store.report_facts(report.id, items, period):
+        for f in self.store.report_facts(report.id, items, period, parent=self.parent):
             out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
                                         f.raw_label))
-        if period == "current":
+        if period == "current" and not self.parent:
             for item in items:
                 col = REPORT_FIELDS.get(item)
                 value = getattr(report, col) if col else None

@@ -57,6 +57,7 @@ class Router:
             self.understander.llm_keywords = llm_keywords
         self.prose = prose
         self.values = Values(source, catalog, style)
+        self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
         lookup = LookupAnswerer(self.values)
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
         self.answerers: dict[str, Answerer] = {
@@ -105,8 +106,19 @@ class Router:
                 words = "”“".join(dict.fromkeys(w for _, w in f.unused))
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
             if f.scope == "parent":
-                name = self.values.company(u)[1] if u.companies else "各公司"
-                return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
+                # the parent company's own statements answer what they print (母公司利润表 …); a ranking
+                # across companies, or a report whose parent statements were not read, is declined
+                parent = self._parent_answerer(kind)
+                reports = []
+                if u.companies:
+                    company = u.companies[0].company.key
+                    years = u.years.years or self.source.years_of(company)[-1:]
+                    # a year's values come from its report or the next year's previous-period column
+                    reports = [self.source.report(company, y + k) for y in years for k in (0, 1)]
+                if parent is None or not any(r is not None and self.source.has_parent_statements(r) for r in reports):
+                    name = self.values.company(u)[1] if u.companies else "各公司"
+                    return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
+                answerer = parent
             # an answerer answers only the operations and periods it implements; any other is declined,
             # never answered as the plain value ("毛利率较上年提高了多少", "2019年期初的资产负债率")
             if f.operation not in ops:
@@ -121,7 +133,20 @@ class Router:
             return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
-        return answerer.answer(u)
+        ans = answerer.answer(u)
+        if f.scope == "parent" and ans.found:
+            ans.answer += render(self.t, "parent_note")
+        return ans
+
+    def _parent_answerer(self, kind: str) -> Answerer | None:
+        """The answerer of a kind over the parent company's own statements (built on first use)."""
+        if kind not in ("lookup", "formula", "change"):
+            return None
+        if self._parent is None:
+            values = Values(self.source.parent_view(), self.catalog, self.values.style)
+            lookup = LookupAnswerer(values)
+            self._parent = {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values)}
+        return self._parent[kind]
 
     # --------------------------------------------------------------------------- chat-model batching
 

@@ -36,6 +36,7 @@ class FrameRules:
     cues: list[tuple[str, re.Pattern]]             # (slot, cue)
     bare_words: tuple[str, ...]                    # item words read only where they stand alone
     bare_before: re.Pattern                        # what may stand before them
+    bare_after: re.Pattern                         # what may not follow them (利润表)
     harmless: re.Pattern
 
 
@@ -90,7 +91,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "harmless")
+           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -124,6 +125,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
         bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),
         bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
+        bare_after=_rx(path, line(frame, "bare_after"), "frame.bare_after", frame["bare_after"]),
         harmless=_rx(path, line(frame, "harmless"), "frame.harmless", frame["harmless"]),
     )
 

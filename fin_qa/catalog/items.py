@@ -33,7 +33,7 @@ def normalize_label(raw: str) -> str:
         prev = s
         s = _LEADING.sub("", s)
         s = _PREFIX_WORDS.sub("", s)
-    s = s.rstrip(":")
+    s = s.rstrip(":").strip("”“\"'’‘")  # a quote left over from a split remark (FinGLM txt: "…填列）" | "”")
     return s
 
 

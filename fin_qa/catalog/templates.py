@@ -43,7 +43,7 @@ PLACEHOLDERS = {
     "note_summary_column": {"year", "report"}, "note_input_previous": {"label", "report"},
     "note_unit": {"unit", "approx", "places"}, "note_approx": set(), "note_spelled": {"words"},
     "declined": {"words", "understood"},
-    "parent_scope": {"company", "word"},
+    "parent_scope": {"company", "word"}, "parent_note": set(),
     "opening_flow": {"item", "word"},
     "not_chinese": set(),
     "empty": set(),

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
-from ..store import FactRow, ReportMeta, Store
+from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store
 from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
@@ -217,6 +217,14 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
                 facts.append(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, kind, sf.page, source,
                                      sf.raw_label))
             warnings.extend(f"{kind}: {w}" for w in st.warnings)
+        # the parent company's own statements (scope parent): facts of their own, never mixed with the
+        # consolidated ones (statement 母公司资产负债表 …); only a report with consolidated statements has them
+        if any("合并" in st.title for st in statements.values()):
+            for kind, st in extract_statements(doc, meta.year, catalog.items, parent=True).items():
+                for sf in st.facts:
+                    facts.append(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, PARENT_STATEMENT_PREFIX + kind,
+                                         sf.page, source, sf.raw_label))
+                warnings.extend(f"{PARENT_STATEMENT_PREFIX}{kind}: {w}" for w in st.warnings)
         # the summary table's three years, after the statements: a statement value wins where both exist
         summary = [FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                            sf.raw_label) for sf in extract_summary(doc, meta.year, catalog.items)]

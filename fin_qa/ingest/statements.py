@@ -29,7 +29,7 @@ from decimal import Decimal
 from ..catalog.items import ItemTable, normalize_label
 from ..numbers import find_unit, is_empty_marker, parse_number
 from .bank_text import parse_text_statement
-from .pages import Document, Row
+from .pages import Cell, Document, Row
 from .statement_model import Statement, StatementRow, build_statement
 
 STATEMENT_KINDS = ("资产负债表", "利润表", "现金流量表")
@@ -44,6 +44,12 @@ _CONSOLIDATED = {
     "资产负债表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?资产负债表$"),
     "利润表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:利润表|损益表|利润及利润分配表)$"),
     "现金流量表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?现金流量表$"),
+}
+# the parent company's own statements, printed after the consolidated ones (scope parent)
+_PARENT = {
+    "资产负债表": re.compile(r"^(?:母公司|公司)资产负债表$"),
+    "利润表": re.compile(r"^(?:母公司|公司)(?:利润表|损益表)$"),
+    "现金流量表": re.compile(r"^(?:母公司|公司)现金流量表$"),
 }
 _PLAIN = {
     "资产负债表": re.compile(r"^资产负债表$"),
@@ -68,24 +74,37 @@ def _clean_title(text: str) -> str:
     return _CONTINUED.sub("", s)
 
 
-def _title_kind(text: str, consolidated: bool) -> str | None:
+def _title_kind(text: str, consolidated: bool | None) -> str | None:
+    """The statement a title line names: consolidated (True), plain (False) or the parent's (None)."""
     s = _clean_title(text)
     if len(s) > 20:
         return None
-    table = _CONSOLIDATED if consolidated else _PLAIN
+    table = _PARENT if consolidated is None else (_CONSOLIDATED if consolidated else _PLAIN)
     for kind, rx in table.items():
         if rx.match(s):
             return kind
     return None
 
 
-def find_title_candidates(doc: Document, kind: str, consolidated: bool) -> list[tuple[int, str]]:
+# FinGLM txt runs a statement's title into the signature line of the one before:
+# "法定代表人：陈晓晖主管会计工作负责人：陈晓凌会计机构负责人：王春梅2、母公司资产负债表"
+_TITLE_AFTER_SIGNATURE = re.compile(
+    r"(?:[一二三四五六七八九十]+[、.．]|\d{1,2}[、.．])?(?:合并|母公司|公司)?(?:资产负债表|利润表|损益表|现金流量表)$")
+
+
+def find_title_candidates(doc: Document, kind: str, consolidated: bool | None) -> list[tuple[int, str]]:
     out = []
     for page in doc.pages:
         for line in page.lines:
-            if line.cells is None and len(line.text) <= 40 and _title_kind(line.text, consolidated) == kind:
-                if not _CONTINUED.search(line.text.replace(" ", "")):
-                    out.append((page.number, line.text))
+            if line.cells is not None:
+                continue
+            text = line.text
+            if len(text) > 40 and _SIGNATURE.match(text.replace(" ", "")):
+                m = _TITLE_AFTER_SIGNATURE.search(text.replace(" ", ""))
+                text = m.group(0) if m else text
+            if len(text) <= 40 and _title_kind(text, consolidated) == kind:
+                if not _CONTINUED.search(text.replace(" ", "")):
+                    out.append((page.number, text))
     return out
 
 
@@ -201,6 +220,17 @@ def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
     return StatementRow("".join(label_parts).strip(), values, row.page)
 
 
+def _align_right(row: Row, header: Row) -> Row:
+    """A FinGLM txt row with another number of cells than its header (a page break re-splits the columns:
+    "label | '' | 本期 | 上期" under "项目 | 本期 | 上期") has no positions to go by: its cells are aligned
+    to the header's from the right (the value columns are the last ones); the label keeps its place."""
+    xs = [c.x0 for c in header.cells]
+    shift = len(header.cells) - len(row.cells)
+    cells = [Cell(c.text, xs[i + shift], xs[i + shift] + 90) if i > 0 and i + shift >= 0 else c
+             for i, c in enumerate(row.cells)]
+    return Row(cells, row.top, row.bottom, row.page)
+
+
 def _balanced(s: str) -> bool:
     return s.count("(") + s.count("（") <= s.count(")") + s.count("）")
 
@@ -287,6 +317,7 @@ def parse_statement_at(
         for line in first_page.lines:  # "财务附注中报表的单位为：元" above the title counts
             unit = unit or find_unit(line.text)
     halves: list[tuple[float, list[Column]]] | None = None
+    header_row: Row | None = None
     recs: list[list[StatementRow]] = []  # the rows of each half, in order
     pages: list[int] = []
     unit_near_title: str | None = None
@@ -310,9 +341,12 @@ def parse_statement_at(
                     return None  # 首次执行新准则调整 table, not the statement
                 halves = sides(header)
                 recs.extend([] for _ in range(len(halves) - len(recs)))
+                header_row = row
                 continue
             if halves is None:
                 continue
+            if doc.kind == "txt" and len(row.cells) != len(header_row.cells):
+                row = _align_right(row, header_row)
             for k, (part, (_, cols)) in enumerate(zip(_side_rows(row, halves), halves)):
                 if part.cells:
                     recs[k].append(_parse_row(part, cols))
@@ -327,15 +361,17 @@ def parse_statement_at(
     return build_statement(kind, title, unit, pages, merged, table)
 
 
-def extract_statements(doc: Document, year: int | None, table: ItemTable) -> dict[str, Statement]:
-    """The consolidated statements of a report (a report without subsidiaries: its only statements).
+def extract_statements(doc: Document, year: int | None, table: ItemTable, parent: bool = False) -> dict[str, Statement]:
+    """The consolidated statements of a report (a report without subsidiaries: its only statements);
+    with parent=True the parent company's own statements (母公司资产负债表 …), which only a report with
+    consolidated ones prints.
 
     table names the items (keyword_tables/items.yaml); a positioned-table parse that fails is retried
     as run-together text (bank_text).
     """
     found: dict[str, Statement] = {}
     for kind in STATEMENT_KINDS:
-        for consolidated in (True, False):
+        for consolidated in ((None,) if parent else (True, False)):
             for page_no, title in find_title_candidates(doc, kind, consolidated):
                 st = parse_statement_at(doc, kind, page_no, title, year, table)
                 if st is None:  # rows flattened to text with the numbers run together

@@ -8,12 +8,12 @@ store.py    Store: opening (create / read-only / migrations), writing reports, t
 """
 from __future__ import annotations
 
-from .models import (ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, Report, ReportMeta,
-                     SectionHead, StoredFact)
+from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
+                     Report, ReportMeta, SectionHead, StoredFact)
 from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
 from .store import DB_NAME, Store, readonly_uri
 
 __all__ = [
-    "DB_NAME", "MIGRATIONS", "SCHEMA_VERSION", "ChunkMatch", "ChunkRange", "ChunkRecord", "ChunkText", "FactRow",
+    "DB_NAME", "MIGRATIONS", "PARENT_STATEMENT_PREFIX", "SCHEMA_VERSION", "ChunkMatch", "ChunkRange", "ChunkRecord", "ChunkText", "FactRow",
     "ItemValue", "Migration", "Report", "ReportMeta", "SectionHead", "Store", "StoredFact", "readonly_uri",
 ]

@@ -133,3 +133,8 @@ class ChunkRange(NamedTuple):
     report_id: int
     first: int
     last: int
+
+
+# The parent company's own statements are facts of scope parent: their statement is 母公司资产负债表 /
+# 母公司利润表 / 母公司现金流量表; every read outside that scope leaves them out (Store.report_facts).
+PARENT_STATEMENT_PREFIX = "母公司"

@@ -23,14 +23,21 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .. import FinQAError
 from ..bigrams import analyze
-from .models import (ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, Report, ReportMeta,
-                     SectionHead, StoredFact)
+from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
+                     Report, ReportMeta, SectionHead, StoredFact)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 
 DB_NAME = "fin_qa.sqlite"
 
 # a fact read from a document (pdf/txt) sorts before an imported one
 _SOURCE_ORDER = "CASE WHEN source LIKE 'import:%' THEN 1 ELSE 0 END"
+def _scope(parent: bool) -> str:
+    """The SQL condition of a scope: the parent company's own statements, or everything else."""
+    if parent:
+        return f"statement LIKE '{PARENT_STATEMENT_PREFIX}%'"
+    return f"(statement IS NULL OR statement NOT LIKE '{PARENT_STATEMENT_PREFIX}%')"
+
+
 _SECTION_COLS = "s.id, s.parent_id, s.title, s.path, length(s.text), s.page_start"
 
 
@@ -423,13 +430,16 @@ class Store:
         for row in self.db.execute(q, args):
             yield dict(zip(cols, row))
 
-    def report_facts(self, report_id: int, items: Sequence[str], period: str = "current") -> list[StoredFact]:
+    def report_facts(self, report_id: int, items: Sequence[str], period: str = "current",
+                     parent: bool = False) -> list[StoredFact]:
         """The report's facts of these items in one period: document facts before imported ones, then
-        in store order (the first of an item is the one to use)."""
+        in store order (the first of an item is the one to use). The parent company's own statements
+        (statement 母公司…) are a scope of their own: read with parent=True only."""
         if not items:
             return []
         q = (f"SELECT item, value, unit, period, statement, page, source, raw_label FROM facts INDEXED BY facts_report "
-             f"WHERE report_id=? AND period=? AND item IN ({','.join('?' * len(items))}) ORDER BY {_SOURCE_ORDER}, id")
+             f"WHERE report_id=? AND period=? AND item IN ({','.join('?' * len(items))}) AND {_scope(parent)} "
+             f"ORDER BY {_SOURCE_ORDER}, id")
         return [StoredFact(*row) for row in self.db.execute(q, (report_id, period, *items))]
 
     def has_statement(self, report_id: int, statement: str) -> bool:
@@ -452,13 +462,13 @@ class Store:
         """The current-period numeric facts of an item across every report: document facts before
         imported ones, then in store order (a report may appear more than once: keep its first)."""
         q = (f"SELECT report_id, value, num, page, source FROM facts WHERE item=? AND period='current' "
-             f"AND num IS NOT NULL ORDER BY {_SOURCE_ORDER}, id")
+             f"AND num IS NOT NULL AND {_scope(False)} ORDER BY {_SOURCE_ORDER}, id")
         return [ItemValue(*row) for row in self.db.execute(q, (item,))]
 
     def text_values(self, item: str) -> Iterator[tuple[int, str]]:
         """(report id, value) of a field's current-period facts across every report (注册地址 …), document
         facts before imported ones, then in store order."""
-        q = f"SELECT report_id, value FROM facts WHERE item=? AND period='current' ORDER BY {_SOURCE_ORDER}, id"
+        q = f"SELECT report_id, value FROM facts WHERE item=? AND period='current' AND {_scope(False)} ORDER BY {_SOURCE_ORDER}, id"
         for rid, value in self.db.execute(q, (item,)):
             yield rid, value
 

@@ -125,6 +125,8 @@ def _substrings(labels, topics) -> set[str]:
 def _stands_alone(text: str, phrase: str, rules) -> bool:
     """Whether a short item word stands alone where the question has it ("2019年收入", not "海外收入")."""
     i = text.find(phrase)
+    if rules.bare_after.match(text, i + len(phrase)) is not None:
+        return False  # 利润表, 利润率: another word
     return i <= 0 or rules.bare_before.match(text, i - 1) is not None
 
 
