@@ -6,7 +6,11 @@ every page + pdfplumber words on the statement pages only) and, in the same run,
 extract_text() on every page (what the FinGLM reference converter does). Then --workers scaling over
 the whole folder (PDF and txt), and import-tables over ../shared/data/finglm_tables.
 
+With --big-txt MB: a FinGLM txt of about MB megabytes (a shared txt report's lines repeated, pages
+renumbered) is opened in a fresh process and its peak memory (max RSS) and seconds printed.
+
 usage: python scripts/bench_ingest.py [--reports DIR] [--workers 1 2] [--no-baseline] [--no-tables]
+                                      [--big-txt MB]
 """
 from __future__ import annotations
 
@@ -28,7 +32,10 @@ def main() -> int:
     ap.add_argument("--workers", type=int, nargs="*", default=[1, 2])
     ap.add_argument("--no-baseline", action="store_true")
     ap.add_argument("--no-tables", action="store_true")
+    ap.add_argument("--big-txt", type=int, default=0, metavar="MB")
     args = ap.parse_args()
+    if args.big_txt:
+        return big_txt(args.big_txt, Path(args.reports))
 
     from fin_qa.catalog import Catalog
     from fin_qa.ingest.pipeline import ingest, parse_file
@@ -89,6 +96,41 @@ def main() -> int:
             dt = time.perf_counter() - t
             print(f"\nimport-tables: {len(tables)} tables, {store.counts()['reports']} reports, {n} facts in {dt:.1f} s")
             store.close()
+    return 0
+
+
+def big_txt(mb: int, reports: Path) -> int:
+    """Peak memory of opening a FinGLM txt of about mb megabytes (in a child process, max RSS)."""
+    import json
+    import subprocess
+
+    src = sorted(reports.glob("*.txt"))
+    if not src:
+        print(f"no .txt report under {reports}", file=sys.stderr)
+        return 1
+    lines = src[0].read_text(encoding="utf-8").splitlines()
+    pages = max(json.loads(x)["page"] for x in lines if x.strip())
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "big.txt"
+        size = 0
+        with open(path, "w", encoding="utf-8") as fh:
+            k = 0
+            while size < mb * 2 ** 20:
+                for x in lines:
+                    if not x.strip():
+                        continue
+                    obj = json.loads(x)
+                    obj["page"] += k * pages
+                    out = json.dumps(obj, ensure_ascii=False) + "\n"
+                    fh.write(out)
+                    size += len(out.encode("utf-8"))
+                k += 1
+        code = ("import resource, sys, time; sys.path.insert(0, %r); from fin_qa.ingest.pages import open_document; "
+                "t = time.perf_counter(); doc = open_document(%r); dt = time.perf_counter() - t; "
+                "print(len(doc.pages), dt, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)") % (str(ROOT), str(path))
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+        print(f"txt of {size / 2 ** 20:.0f} MB ({src[0].name[:40]}… x{k}): {out[0]} pages opened in {float(out[1]):.1f} s, "
+              f"peak memory {int(out[2]) / 1024:.0f} MB")
     return 0
 
 

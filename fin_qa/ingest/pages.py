@@ -1,7 +1,8 @@
 """Report files → pages of text lines, and positioned table rows on the pages whose tables we parse.
 
-PDF: pypdfium2 gives the text of every page (fast); pdfplumber is opened only for the pages whose
-tables are parsed (word positions → rows and cells, so tables without ruling lines work too).
+PDF: pypdfium2 gives the text of every page (fast) and, for the pages whose tables are parsed, the word
+positions (page_words: PDFium's character boxes grouped as pdfplumber's extract_words groups them) →
+rows and cells, so tables without ruling lines work too.
 FinGLM txt: one JSON object a line {"page","allrow","type","inside"}; "excel" rows carry a Python-list
 string of cells, which become table rows directly.
 """
@@ -11,6 +12,7 @@ import ast
 import json
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +20,8 @@ from typing import TYPE_CHECKING
 from .. import FinQAError
 
 if TYPE_CHECKING:
-    from pdfplumber.pdf import PDF
+    from pypdfium2 import PdfDocument as PdfDocumentType
+    from pypdfium2 import PdfPage
 
 
 class IngestError(FinQAError):
@@ -162,24 +165,91 @@ class PdfDocument(Document):
         cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
         pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
         super().__init__(path, pages)
-        self._plumber: PDF | None = None
+        self._pdfium: PdfDocumentType | None = None  # opened again for the pages whose tables are parsed
 
     def _load_rows(self, number: int) -> list[Row]:
-        import pdfplumber
+        import pypdfium2 as pdfium
 
-        if self._plumber is None:
-            self._plumber = pdfplumber.open(str(self.path))
-        page = self._plumber.pages[number - 1]
-        words = page.extract_words(x_tolerance=2, y_tolerance=2, keep_blank_chars=False)
-        page.flush_cache()
+        if self._pdfium is None:
+            self._pdfium = pdfium.PdfDocument(str(self.path))
+        page = self._pdfium[number - 1]
+        try:
+            words = page_words(page)
+        finally:
+            page.close()
         rows = rows_from_words(words, number)
         # page headers/footers are not table rows
         return [r for r in rows if not _PAGE_NO.match(r.text) and _running_key(r.text) not in self._running]
 
     def close(self) -> None:
-        if self._plumber is not None:
-            self._plumber.close()
-            self._plumber = None
+        if self._pdfium is not None:
+            self._pdfium.close()
+            self._pdfium = None
+
+
+_LINE_BREAKS = {0x0D, 0x0A, 0x02, 0xFFFE}
+
+
+def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
+    """The words of a PDF page with their boxes ({text, x0, x1, top, bottom}, top from the page's top),
+    from PDFium's character boxes — what pdfplumber's extract_words(x_tolerance=2, y_tolerance=2) gives,
+    at a fraction of its time: characters are grouped into lines by their top (within y_tolerance), a
+    line's characters sorted left to right, and a word ends at a space or a gap wider than x_tolerance.
+    The loose (font) box of each character is used, so a comma and a Chinese character of one line share
+    their top and bottom as they do in pdfplumber."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    textpage = page.get_textpage()
+    # PDFium's boxes are in the page's own space; a page shown rotated (/Rotate 90: landscape tables such
+    # as 所有者权益变动表) is read as displayed, as pdfplumber reads it: (x0, x1, top, bottom) from the box
+    rotation = page.get_rotation() % 360
+    width, height = page.get_width(), page.get_height()   # as displayed
+    if rotation == 90:
+        box = lambda r: (r.bottom, r.top, r.left, r.right)  # noqa: E731
+    elif rotation == 180:
+        box = lambda r: (width - r.right, width - r.left, r.bottom, r.top)  # noqa: E731
+    elif rotation == 270:
+        box = lambda r: (width - r.top, width - r.bottom, height - r.right, height - r.left)  # noqa: E731
+    else:
+        box = lambda r: (r.left, r.right, height - r.top, height - r.bottom)  # noqa: E731
+    rect = raw.FS_RECTF()
+    chars: list[tuple[str, float, float, float, float]] = []
+    try:
+        for i in range(textpage.count_chars()):
+            code = raw.FPDFText_GetUnicode(textpage.raw, i)
+            if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
+                continue  # a space PDFium inferred from a gap is not in the page (pdfplumber has none)
+            raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
+            chars.append((chr(code), *box(rect)))
+    finally:
+        textpage.close()
+    chars.sort(key=lambda c: c[3])
+    lines: list[list[tuple[str, float, float, float, float]]] = []
+    line_top = 0.0
+    for ch in chars:
+        if lines and abs(ch[3] - line_top) <= y_tolerance:
+            lines[-1].append(ch)
+        else:
+            lines.append([ch])
+            line_top = ch[3]
+    words: list[dict] = []
+    for line in lines:
+        line.sort(key=lambda c: c[1])
+        word: dict | None = None
+        for text, x0, x1, top, bottom in line:
+            if text.isspace():
+                word = None
+                continue
+            if word is not None and x0 - word["x1"] <= x_tolerance:
+                word["text"] += text
+                word["x1"] = max(word["x1"], x1)
+                word["top"], word["bottom"] = min(word["top"], top), max(word["bottom"], bottom)
+                continue
+            word = {"text": text, "x0": x0, "x1": x1, "top": top, "bottom": bottom}
+            words.append(word)
+    return words
 
 
 def rows_from_words(words: list[dict], page_no: int, y_tol: float = 3.0, gap: float = 4.5) -> list[Row]:
@@ -258,18 +328,20 @@ def _excel_cells(inside: str) -> list[str]:
     return [str(value)]
 
 
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, text) of a txt file, read a line at a time (a 425 MB report is never held whole)."""
+    with open(path, "rb") as fh:
+        for n, data in enumerate(fh, 1):
+            try:
+                yield n, data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise IngestError(f"line {n}: not UTF-8 text: not a FinGLM txt report") from None
+
+
 def open_finglm_txt(path: Path) -> FinglmTxtDocument:
     pages: dict[int, Page] = {}
     good = bad = 0
-    with open(path, "rb") as fh:
-        data = fh.read()
-    if not data.strip():
-        raise IngestError("empty file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise IngestError("not UTF-8 text: not a FinGLM txt report") from None
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in _lines(path):
         if not raw.strip():
             continue
         try:
@@ -293,6 +365,8 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
             page.lines.append(Line(" ".join(c for c in cells if c), cells))
         elif inside.strip():
             page.lines.append(Line(inside.strip()))
+    if good == 0 and bad == 0:
+        raise IngestError("empty file")
     if good == 0:
         raise IngestError("not FinGLM JSON lines: no line has {\"page\",\"type\",\"inside\"}")
     if bad > good:
