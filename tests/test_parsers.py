@@ -403,3 +403,35 @@ def test_item_names_and_bullets(table: ItemTable) -> None:
     assert item_of("-发放贷款及垫款", table, bullets="-") == "发放贷款和垫款"  # run-together text: a bullet
     assert item_of("-个人贷款", table, bullets="-") == "个人贷款"
     assert item_of("1,234", table) == ""
+
+
+def test_unit_in_brackets_in_the_header(table: ItemTable) -> None:
+    page = balance_sheet_page()
+    page[1] = []  # no "单位：元" line: the unit is the header's
+    page[2] = header(70, current="2019年12月31日（千元）", previous="2018年12月31日（千元）")
+    st = parse_statement_at(WordsDocument({5: page}), "资产负债表", 5, "合并资产负债表", 2019, table)
+    assert st is not None and st.unit == "千元" and st.value("货币资金") == Decimal(1000000)
+
+
+def test_side_by_side_balance_sheet_is_read_in_halves(table: ItemTable) -> None:
+    """资产 | 2019 | 2018 | 负债和所有者权益 | 2019 | 2018 on the same rows: each half its own rows."""
+    def pair(top, left, lc, lp, right_label, rc, rp):
+        words = []
+        if left:
+            words += [word(left, 20, top), right(lc, 190, top), right(lp, 270, top)]
+        return words + [word(right_label, 290, top), right(rc, 480, top), right(rp, 560, top)]
+    page = [
+        [word("合并资产负债表", 250, 20)], [word("单位：元", 450, 34)],
+        [word("资产", 20, 50), right("2019年12月31日", 190, 50), right("2018年12月31日", 270, 50),
+         word("负债和所有者权益", 290, 50), right("2019年12月31日", 480, 50), right("2018年12月31日", 560, 50)],
+        pair(70, "货币资金", "1,000.00", "900.00", "短期借款", "300.00", "200.00"),
+        pair(90, "存货", "500.00", "400.00", "实收资本(或股本)", "800.00", "800.00"),
+        pair(110, "流动资产合计", "1,500.00", "1,300.00", "未分配利润", "400.00", "300.00"),
+        pair(130, "", "", "", "所有者权益合计", "1,200.00", "1,100.00"),
+        pair(150, "资产总计", "1,500.00", "1,300.00", "负债和所有者权益总计", "1,500.00", "1,300.00"),
+    ]
+    st = parse_statement_at(WordsDocument({5: page}), "资产负债表", 5, "合并资产负债表", 2019, table)
+    assert st is not None and not st.warnings
+    assert st.value("货币资金") == Decimal(1000) and st.value("短期借款") == Decimal(300)
+    assert st.value("实收资本(或股本)", "previous") == Decimal(800) and st.value("所有者权益合计") == Decimal(1200)
+    assert st.value("负债和所有者权益总计") == st.value("资产总计") == Decimal(1500)

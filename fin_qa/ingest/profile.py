@@ -197,6 +197,7 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
 
 _NUM_TOKEN = re.compile(r"[\d,]+(?:\.\d+)?%?")
 _EMP_START = re.compile(r"员工情况|员工数量")
+_NOT_A_COUNT = re.compile(r"年度报告|年报|有限公司|(?:19|20)\d\d\s*年")
 
 
 def _first_number(text: str) -> str | None:
@@ -253,6 +254,8 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
                     continue
                 rest = text[ms[0].end():]
                 rest = re.sub(r"^\s*[（(](?:人|%|元)[)）]", "", rest)
+                if _NOT_A_COUNT.search(rest):
+                    continue  # a page header run into the line ("深圳能源集团股份有限公司 2016 年年度报告")
                 v = _first_number(rest)
                 if v is None:
                     continue

@@ -9,7 +9,10 @@ What real reports bring, and where it is handled:
 - the header row fixes the columns: dates (2019年12月31日 / 2018年12月31日), 期末余额/期初余额,
   本期发生额/上期发生额, 本年金额/上年金额, a 附注 column (_classify_header_cell). A header with an
   调整数 column or a 1月1日 column is a "首次执行新准则调整" table: that candidate is rejected.
-- units 元/千元/万元/百万元 on a line near the title; amounts are stored in 元 (per-share items are not scaled).
+- units 元/千元/万元/百万元 on a line near the title, or in brackets in the header ("2019年12月31日（千元）");
+  amounts are stored in 元 (per-share items are not scaled).
+- side-by-side balance sheets (资产 | 期末 | 期初 | 负债和所有者权益 | 期末 | 期初 on the same rows) are cut
+  into their halves, each read as a statement of its own rows (sides).
 - values: "1,234.00", "-1,234.00", "(1,234.00)", empty cells "-"/"—"; a value is put in the column
   whose header is nearest (positions), so a row with one value lands in the right period.
 - labels wrapped over two lines, with the numbers on the first, the second or a line of their own
@@ -66,6 +69,13 @@ _NOTE = re.compile(
     r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
 )
 _SECTION_ROW = re.compile(r"[:：]$")
+# a unit in brackets anywhere above the first row: "2019年12月31日（千元）", "（人民币百万元）", "金额单位：万元"
+_BRACKET_UNIT = re.compile(r"[（(](?:人民币|金额单位[:：]?|单位[:：]?)?(千元|万元|百万元|亿元)[)）]")
+
+
+def _bracket_unit(text: str) -> str | None:
+    m = _BRACKET_UNIT.search(text.replace(" ", ""))
+    return m.group(1) if m else None
 
 
 def _clean_title(text: str) -> str:
@@ -332,7 +342,7 @@ def parse_statement_at(
             if _is_end(text):
                 done = True
                 break
-            u = find_unit(text)
+            u = find_unit(text) or _bracket_unit(text)
             if u and not any(recs):
                 unit_near_title = u
             header = parse_header(row, year)
