@@ -353,7 +353,7 @@ def parse_statement_at(
                 recs.extend([] for _ in range(len(halves) - len(recs)))
                 header_row = row
                 continue
-            if halves is None:
+            if halves is None or header_row is None:
                 continue
             if doc.kind == "txt" and len(row.cells) != len(header_row.cells):
                 row = _align_right(row, header_row)

@@ -136,8 +136,8 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tup
             if _HEADING.match(flat) and len(flat) <= 40:
                 continue  # "(二)主要财务指标": a part of the table, not a label
             if header is None and unit is None:
-                m = _UNIT_LINE.match(flat)  # "人民币百万元，另有标注除外"
-                unit = find_unit(flat) or (m.group(1) if m else None)
+                line_unit = _UNIT_LINE.match(flat)  # "人民币百万元，另有标注除外"
+                unit = find_unit(flat) or (line_unit.group(1) if line_unit else None)
             marks = [(_marker(c.text), c) for c in row.cells]
             years = sum(1 for m, _ in marks if isinstance(m, _Marker) and m.kind == "year")
             numbers = sum(1 for c in row.cells if parse_number(c.text.rstrip("%")) is not None)
