@@ -144,8 +144,8 @@ def check_report(store: Store, report_id: int, rules: CheckRules,
                  previous_report_id: int | None = None) -> list[CheckResult]:
     """Every check of a stored report (`fin-qa check`); with the previous year's report of the company,
     its previous-period column against that report too."""
-    out = _all_checks(*_stored(store, report_id, rules), rules)
+    stored = _stored(store, report_id, rules)
+    out = _all_checks(*stored, rules)
     if previous_report_id is not None:
-        out += previous_report_checks(_stored(store, report_id, rules)[0],
-                                      _stored(store, previous_report_id, rules)[0], rules)
+        out += previous_report_checks(stored[0], _stored(store, previous_report_id, rules)[0], rules)
     return out

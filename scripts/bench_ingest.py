@@ -2,7 +2,7 @@
 """Ingest speed on the shared real reports, against the FinGLM reference approach.
 
 For every PDF in ../shared/data/reports: pages, seconds and pages/s for fin-qa's parse (pypdfium2 text of
-every page + pdfplumber words on the statement pages only) and, in the same run, for pdfplumber
+every page + PDFium word positions on the table pages only) and, in the same run, for pdfplumber
 extract_text() on every page (what the FinGLM reference converter does). Then --workers scaling over
 the whole folder (PDF and txt), and import-tables over ../shared/data/finglm_tables.
 

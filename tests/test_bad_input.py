@@ -36,6 +36,8 @@ def bad_files(tmp_path, sample_pdf):
         c.showPage()
     c.save()
     (d / "not_finglm.txt").write_text("第一行\n第二行\n第三行\n", encoding="utf-8")
+    (d / "blank.txt").write_text("\n  \n\n", encoding="utf-8")          # read a line at a time: still empty
+    (d / "gbk.txt").write_bytes('{"page": 1, "type": "text", "inside": "营业收入"}\n'.encode("gbk"))
     (d / "table.xlsx").write_bytes(b"PK\x03\x04 not really")
     return d
 
@@ -48,6 +50,8 @@ EXPECTED_REASON = {
     "encrypted.pdf": "encrypted",
     "scanned.pdf": "no text layer",
     "not_finglm.txt": "not FinGLM JSON lines",
+    "blank.txt": "empty file",
+    "gbk.txt": "line 1: not UTF-8",
 }
 
 
@@ -69,7 +73,7 @@ def test_batch_goes_on_and_reports_each(bad_files, sample_pdf, tmp_path):
     for name, reason in EXPECTED_REASON.items():
         row = [l for l in lines if name in l]
         assert len(row) == 1 and row[0].startswith("failed") and reason in row[0], (name, row)
-    assert "1 ingested" in lines[-1] and "7 failed" in lines[-1]
+    assert "1 ingested" in lines[-1] and f"{len(EXPECTED_REASON)} failed" in lines[-1]
     db = sqlite3.connect(store / DB_NAME)
     assert db.execute("SELECT COUNT(*) FROM reports").fetchone()[0] == 1
     assert db.execute("SELECT COUNT(*) FROM files").fetchone()[0] == 1

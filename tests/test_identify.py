@@ -131,3 +131,14 @@ def test_a_second_file_for_a_report_is_reported_not_swapped_in(sample_pdf, tmp_p
     assert str(sample_pdf.resolve()) in rep["files"] and rep["facts"] > 20   # the statements are still there
     r = CliRunner().invoke(cli, ["ingest", str(other), "--store", store, "-q", "--force"])
     assert r.exit_code == 0 and "ingested" in r.output
+
+
+def test_a_file_read_by_an_older_parser_is_read_again(sample_pdf, tmp_path):
+    store = tmp_path / "s"
+    assert CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", str(store), "-q"]).exit_code == 0
+    r = CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", str(store)])
+    assert "0 ingested, 1 skipped" in r.output
+    with sqlite3.connect(store / "fin_qa.sqlite") as db:  # as a store written before PARSER_VERSION 1
+        db.execute("UPDATE files SET parser = 0")
+    r = CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", str(store)])
+    assert "1 ingested, 0 skipped" in r.output

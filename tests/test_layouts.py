@@ -7,7 +7,10 @@ from decimal import Decimal
 
 import pytest
 
-from conftest import CATALOG, fact
+from click.testing import CliRunner
+
+from conftest import CATALOG, MORE, fact
+from fin_qa.cli import cli
 from fin_qa.ingest.statement_model import StatementFact, normalise_signs
 
 C, P = "current", "previous"
@@ -85,3 +88,77 @@ def test_sign_convention_is_the_statements_not_one_value():
     facts = _facts(利息支出="-148", 税金及附加="-2", 业务及管理费="-156", 营业外支出="1", 利息收入="388")
     assert normalise_signs(facts, CATALOG.items.subtracted)
     assert [f.value for f in facts] == ["148", "2", "156", "-1", "388"]
+    # a holding company: 管理费用 positive, 财务费用 and 所得税费用 negative values — the identity says so
+    facts = _facts(管理费用="24139331.33", 财务费用="-4120522.39", 利润总额="53204563.86",
+                   所得税费用="-255588.84", 净利润="53460152.70")
+    assert not normalise_signs(facts, CATALOG.items.subtracted)
+    assert facts[0].value == "24139331.33"
+    # the bank's: 净利润 = 利润总额 − 所得税费用 holds once (2,709) is turned over
+    facts = _facts(利息支出="-148014", 业务及管理费="-156599", 利润总额="63745", 所得税费用="-2709", 净利润="61036")
+    assert normalise_signs(facts, CATALOG.items.subtracted) and facts[3].value == "2709"
+
+
+# 万科A 2012, p.61: the parent's balance sheet is side-by-side too, its right half's label "负债及 / 股东权益"
+# wrapped above and below the header row (no label cell between the two 期末 | 期初 pairs); its note
+# numbers ("股本 14 …") are not values.
+VANKE_PARENT = [("货币资金", "21834368091.75"), ("短期借款", "9843153225.39"), ("实收资本(或股本)", "10995553118.00"),
+                ("负债和所有者权益总计", "126544791690.50"), ("资产总计", "126544791690.50")]
+
+
+@pytest.mark.parametrize("item,value", VANKE_PARENT)
+def test_side_by_side_parent_balance_sheet(all_store, item, value):
+    store, _ = all_store
+    f = fact(store, "万科A", item, parent=True)
+    assert Decimal(f["value"]) == Decimal(value) and f["page"] == 61 and f["statement"] == "母公司资产负债表"
+
+
+def _ask(store, q):
+    return CliRunner().invoke(cli, ["ask", "--store", str(store.dir), q]).output
+
+
+def test_parent_scope_answers_and_declines(all_store):
+    store, _ = all_store
+    # 四方科技 2019 p.65 母公司利润表: 一、营业收入 421,378,931.67 (consolidated p.63: 1,175,301,034.32)
+    out = _ask(store, "四方科技2019年母公司的营业收入是多少？")
+    assert "421,378,931.67" in out and "p.65" in out and "母公司口径" in out
+    out = _ask(store, "不考虑子公司，四方科技2019年的营业收入是多少？")
+    assert "421,378,931.67" in out
+    assert "1,175,301,034.32" in _ask(store, "四方科技2019年的营业收入是多少？")
+    # no employee table in a parent statement: declined, never "0人"
+    out = _ask(store, "四方科技2019年母公司的硕士人数是多少？")
+    assert "0人" not in out and "未查询到" in out
+    # two scopes at once, rankings across companies, a bank whose parent columns are not read
+    assert "不作回答" in _ask(store, "四方科技2019年合并报表和母公司报表的营业收入分别是多少？")
+    assert "跨公司" in _ask(store, "2019年哪家公司母公司营业收入最高？")
+    assert "母公司报表数据" in _ask(store, "邮储银行2019年母公司净利润是多少？")
+
+
+def test_rate_change_in_points_and_threshold_lists(all_store):
+    store, _ = all_store
+    out = _ask(store, "四方科技2019年加权平均净资产收益率比上年变化了多少")  # 7.64% vs 11.71% (p.6)
+    assert "4.07个百分点" in out and "4.07%" not in out
+    # every company past the threshold, not the first one (营业收入 > 10亿元 in 2019: 5 of the reports)
+    out = _ask(store, "2019年营业收入超过10亿元的公司有哪些？")
+    assert "共有5家" in out and all(n in out for n in ("邮储银行", "华锦股份", "海翔药业", "苏常柴", "四方科技"))
+    out = _ask(store, "2019年加权平均净资产收益率最高的公司是哪家？")
+    assert "海翔药业" in out and "14.07%" in out   # a rate, not "14.07元"
+
+
+def test_rotated_pages_read_as_displayed():
+    """华锦股份 2019 p.58 (/Rotate 90, a landscape 所有者权益变动表): PDFium's words as pdfplumber's."""
+    pdfplumber = pytest.importorskip("pdfplumber")
+    import pypdfium2 as pdfium
+
+    from fin_qa.ingest.pages import page_words, rows_from_words
+
+    pdf = next(MORE.glob("*华锦股份*.pdf"), None)
+    if pdf is None:
+        pytest.skip("../shared/data/reports_more is absent")
+    doc = pdfium.PdfDocument(str(pdf))
+    page = doc[57]
+    assert page.get_rotation() == 90
+    with pdfplumber.open(str(pdf)) as plumber:
+        expected = [r.text for r in rows_from_words(plumber.pages[57].extract_words(x_tolerance=2, y_tolerance=2), 58)]
+    assert [r.text for r in rows_from_words(page_words(page), 58)] == expected
+    page.close()
+    doc.close()

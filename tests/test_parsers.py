@@ -435,3 +435,37 @@ def test_side_by_side_balance_sheet_is_read_in_halves(table: ItemTable) -> None:
     assert st.value("货币资金") == Decimal(1000) and st.value("短期借款") == Decimal(300)
     assert st.value("实收资本(或股本)", "previous") == Decimal(800) and st.value("所有者权益合计") == Decimal(1200)
     assert st.value("负债和所有者权益总计") == st.value("资产总计") == Decimal(1500)
+
+
+def test_txt_row_resplit_at_a_page_break_is_aligned_from_the_right() -> None:
+    from fin_qa.ingest.pages import Cell
+    from fin_qa.ingest.statements import _align_right
+
+    header = Row([Cell("项目", 0, 90), Cell("本期发生额", 100, 190), Cell("上期发生额", 200, 290)])
+    row = Row([Cell("四、净利润", 0, 90), Cell("", 100, 190), Cell("60,746,146.02", 200, 290),
+               Cell("77,705,222.32", 300, 390)])
+    got = _align_right(row, header)
+    assert [(c.text, c.x0) for c in got.cells] == [("四、净利润", 0), ("", 0), ("60,746,146.02", 100),
+                                                   ("77,705,222.32", 200)]
+
+
+def test_summary_rows_reconciled_with_the_statements() -> None:
+    from fin_qa.ingest.statement_model import StatementFact
+    from fin_qa.ingest.summary import reconcile
+
+    def sf(item, period, value):
+        return StatementFact(item, item, period, value, "元", 11)
+
+    facts = [sf("营业收入", "current", "100"), sf("营业收入", "previous2", "80"),
+             sf("信用减值损失", "current", "55"), sf("信用减值损失", "previous2", "40"),
+             sf("净利润", "current", "7"), sf("净利润", "previous2", "6"),
+             sf("扣除非经常性损益后的净利润", "current", "5")]
+    statements = {("营业收入", "current"): Decimal(100), ("信用减值损失", "current"): Decimal(-55),
+                  ("净利润", "current"): Decimal(9)}
+    kept, notes = reconcile(facts, statements)
+    got = {(f.item, f.period): f.value for f in kept}
+    assert got[("营业收入", "previous2")] == "80"              # agrees: kept
+    assert got[("信用减值损失", "previous2")] == "-40"          # printed with the other sign: turned over
+    assert ("净利润", "previous2") not in got                  # disagrees: the row is not kept
+    assert got[("扣除非经常性损益后的净利润", "current")] == "5"  # nothing to compare with: kept
+    assert len(notes) == 2

@@ -7,6 +7,8 @@ report (the answer says which) — for balance-sheet items that is the opening b
 """
 from __future__ import annotations
 
+from decimal import ROUND_HALF_UP, Decimal
+
 from ..understand.question import Understanding
 from .compose import format_result, format_scaled, format_value, render, signed
 from .lookup import declined, interpretation, not_found, understood, unit_note
@@ -66,6 +68,11 @@ class ChangeAnswerer:
             amount = format_scaled(abs(diff), f.unit, f.decimals, self.v.style)
             signed_amount = signed(format_scaled(diff, f.unit, f.decimals, self.v.style), diff)
             notes.append(unit_note(self.t, f))
+        elif kind == "percent" or cur.unit == "%":
+            # a rate's change is in percentage points (7.64% → 11.71%: 4.07个百分点), never "4.07%"
+            points = str(abs(diff).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
+            amount = render(self.t, "change_points", points=points)
+            signed_amount = render(self.t, "change_points", points=("-" if diff < 0 else "") + points)
         else:
             amount = format_value(abs(diff), kind, self.v.style, cur.unit)
             signed_amount = signed(format_value(diff, kind, self.v.style, cur.unit), diff)

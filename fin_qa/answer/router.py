@@ -115,8 +115,11 @@ class Router:
                     years = u.years.years or self.source.years_of(company)[-1:]
                     # a year's values come from its report or the next year's previous-period column
                     reports = [self.source.report(company, y + k) for y in years for k in (0, 1)]
-                if parent is None or not any(r is not None and self.source.has_parent_statements(r) for r in reports):
-                    name = self.values.company(u)[1] if u.companies else "各公司"
+                if parent is None or not u.companies:
+                    # rankings, counts and comparisons across companies are read from consolidated values
+                    return declined(u, render(self.t, "parent_scope_across", word=f.scope_word))
+                if not any(r is not None and self.source.has_parent_statements(r) for r in reports):
+                    name = self.values.company(u)[1]
                     return declined(u, render(self.t, "parent_scope", company=name, word=f.scope_word))
                 answerer = parent
             # an answerer answers only the operations and periods it implements; any other is declined,

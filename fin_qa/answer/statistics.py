@@ -21,6 +21,9 @@ from .values import Values, display_name
 _COLUMNS = ["report_id", "company", "short_name", "full_name", "dec", "num", "page", "source"]
 
 
+LIST_LIMIT = 20  # companies named in a threshold list ("超过10亿元的公司有哪些"); the rest are counted
+
+
 class StatisticsAnswerer:
     # the frame's operations and periods this answerer implements (the router declines any other)
     operations = frozenset({"value", "average"})
@@ -136,6 +139,21 @@ class StatisticsAnswerer:
                               examples=examples)
                 return Answer(u.question, text, u.finglm_type(), "statistics", [evidence(row) for row in hit.head(10).itertuples()])
             df = hit
+            if r.op and r.threshold is not None and not r.top_asked and not r.nth:
+                # "营业收入超过10亿元的公司有哪些": every company past the threshold, not the first of them
+                if df.empty:
+                    return Answer(u.question, render(t, "count", year=year, scope=scope, item=name,
+                                                     condition=r.threshold_text, n=0, examples=""),
+                                  u.finglm_type(), "statistics", [])
+                shown = df.head(LIST_LIMIT)
+                parts = "；".join(render(t, "rank_part", rank=i + 1, company=self._name(row),
+                                         value=self._show(name, is_formula, row.dec))
+                                  for i, row in enumerate(shown.itertuples()))
+                more = render(t, "threshold_more", n=len(df) - len(shown)) if len(df) > len(shown) else ""
+                text = render(t, "threshold_list", year=year, scope=scope, item=name, condition=r.threshold_text,
+                              n=len(df), parts=parts, more=more)
+                return Answer(u.question, text, u.finglm_type(), "statistics",
+                              [evidence(row) for row in shown.itertuples()])
         if r.nth:
             chosen = df.iloc[r.nth - 1: r.nth]
             start = r.nth

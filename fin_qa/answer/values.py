@@ -180,7 +180,9 @@ class Values:
 
     def _zero_categories(self, rep: Report, items: list[str], got: dict[str, Fact], period: str,
                          together: bool) -> dict[str, Fact]:
-        out = {}
+        out: dict[str, Fact] = {}
+        if self.source.parent:
+            return out  # the parent's statements have no employee tables: nothing is 0 there
         for item in items:
             info = self.vocab.items.get(item)
             if item in got or info is None or info.statement not in ("教育程度", "专业构成"):

@@ -44,7 +44,9 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
     table (profile.yaml), head counts, ratios and 专业构成/教育程度 categories (employees.yaml)."""
     vocab = Vocabulary()
     for name, item in table.items.items():
-        kind, unit = ("per_share", "元/股") if "每股" in name else ("amount", "元")
+        # a rate a report prints (加权平均净资产收益率, the summary table's) is a percent, not an amount
+        kind, unit = ("per_share", "元/股") if "每股" in name else (
+            ("percent", "%") if name.endswith("率") else ("amount", "元"))
         vocab.add(ItemInfo(name, kind, item.statement, unit), item.synonyms)
     for name, labels in (prof.get("fields") or {}).items():
         vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())

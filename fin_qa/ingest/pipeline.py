@@ -23,9 +23,9 @@ from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
 from .profile import extract_employees, extract_profile
-from .statements import extract_statements
+from .statements import STATEMENT_KINDS, extract_statements
 from .summary import STATEMENT as SUMMARY
-from .summary import extract_summary
+from .summary import extract_summary, reconcile
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
 # "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
@@ -195,6 +195,12 @@ def _num(value: str) -> float | None:
         return None
 
 
+# The version of what parse_file reads from a file. A file ingested by an earlier version is read again
+# by `fin-qa ingest` (not skipped as unchanged): bump it whenever a change alters the facts of a report.
+# 1: side-by-side balance sheets, signs, the summary table, parent statements, PDFium words (issue 12).
+PARSER_VERSION = 1
+
+
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
     """Everything fin-qa reads from one report file. Raises IngestError with the reason."""
     t0 = time.perf_counter()
@@ -226,14 +232,19 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
                                          sf.page, source, sf.raw_label))
                 warnings.extend(f"{PARENT_STATEMENT_PREFIX}{kind}: {w}" for w in st.warnings)
         # the summary table's three years, after the statements: a statement value wins where both exist
+        consolidated = fact_values(f for f in facts if f.statement in STATEMENT_KINDS)
+        read = extract_summary(doc, meta.year, catalog.items)
         summary = [FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
-                           sf.raw_label) for sf in extract_summary(doc, meta.year, catalog.items)]
-        agree = summary_checks(fact_values(summary), fact_values(f for f in facts), catalog.checks)
+                           sf.raw_label) for sf in read]
+        agree = summary_checks(fact_values(summary), consolidated, catalog.checks)
         if sum(not r.ok for r in agree) * 2 > len(agree):  # read in the wrong unit or columns: not used
             warnings.append(f"主要会计数据 not used: {sum(not r.ok for r in agree)} of {len(agree)} values differ "
                             "from the statements")
         else:
-            facts.extend(summary)
+            kept, notes = reconcile(read, {k: v[0] for k, v in consolidated.items()})
+            warnings.extend(notes)
+            facts.extend(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
+                                 sf.raw_label) for sf in kept)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
@@ -349,7 +360,7 @@ def ingest(
         except OSError as exc:
             summary.outcomes.append(Outcome(str(f), "failed", f"cannot read: {exc.strerror}"))
             continue
-        known = store.file_by_hash(sha)
+        known = store.file_by_hash(sha, PARSER_VERSION)
         if known and not force:
             o = Outcome(str(f), "skipped", "unchanged (already ingested)" if known == str(f.resolve())
                         else f"same content as {known} (already ingested)")
@@ -369,7 +380,7 @@ def ingest(
                                          f"store from {other}; not replaced (--force replaces it with this file)")
         else:
             store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
-                                 rep.chunks, rep.warnings)
+                                 rep.chunks, rep.warnings, PARSER_VERSION)
             n_fin = sum(1 for f in rep.facts if f.statement in ("资产负债表", "利润表", "现金流量表"))
             detail = f"{rep.meta.short_name or rep.meta.full_name or rep.meta.stock_code} {rep.meta.year}: " \
                      f"{rep.pages} pages, {n_fin} statement facts, {len(rep.facts) - n_fin} other facts, " \

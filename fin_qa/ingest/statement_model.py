@@ -8,9 +8,9 @@ statement's unit) and hand them to build_statement, which
   in run-together text) is dropped when the parser says its rows carry one;
 - keeps the first row of an item (a statement repeats 小计/合计 lines and "(续)" pages repeat rows);
 - puts amounts in 元 (单位：万元 → ×10000); per-share items (每股…) keep their printed value, in 元/股;
-- stores the items an income statement subtracts (ItemTable.subtracted: costs, expenses, income tax) as
-  positive amounts: a statement that prints most of them in parentheses (banks: "利息支出 (148,014)")
-  has them all turned over (normalise_signs);
+- stores the items a statement subtracts (ItemTable.subtracted: costs, expenses, income tax, cash paid
+  out) as positive amounts: a statement that prints most of them in parentheses (banks: "利息支出
+  (148,014)") has them all turned over when its own identity confirms it (normalise_signs);
 - rejects a statement that names fewer than MIN_ITEMS items (a table of contents, a stray title line);
 - runs the statement checks: a balance sheet is cross-footed (资产总计 = 负债和所有者权益总计) and each
   statement must have its key total; a mismatch or a missing total is a warning, the facts are kept.
@@ -116,23 +116,45 @@ def build_statement(
     st.facts, seen = rows_to_facts(rows, unit, table, bullets)
     if len(seen) < MIN_ITEMS:
         return None
-    if kind == "利润表":
-        normalise_signs(st.facts, table.subtracted)
+    if kind in SIGN_IDENTITY:
+        normalise_signs(st.facts, table.subtracted, SIGN_IDENTITY[kind])
     check_statement(st)
     return st
 
 
-def normalise_signs(facts: list[StatementFact], subtracted: frozenset[str]) -> bool:
+# net = total − part, with part a subtracted item: what decides a statement's sign convention
+SIGN_IDENTITY = {
+    "利润表": ("净利润", "利润总额", "所得税费用"),
+    "现金流量表": ("经营活动产生的现金流量净额", "经营活动现金流入小计", "经营活动现金流出小计"),
+}
+
+
+def normalise_signs(facts: list[StatementFact], subtracted: frozenset[str],
+                    identity: tuple[str, str, str] = SIGN_IDENTITY["利润表"]) -> bool:
     """Turn over the subtracted items of a statement that prints them negative; True when it did.
 
     The statement's convention is the sign most of its subtracted items carry in the current period (at
-    least two of them negative, more negative than positive): one negative 财务费用 (interest income
-    above interest expense) or 所得税费用 (a tax credit) is a value, not a convention.
+    least two of them negative, more negative than positive), confirmed by the statement's identity
+    (净利润 = 利润总额 − 所得税费用; 经营活动净额 = 流入小计 − 流出小计) holding only after the turn; without those three items, at least three negative and three times as
+    many as positive. One negative 财务费用 (interest income above interest expense) or 所得税费用 (a tax
+    credit) is a value, not a convention.
     """
     signs = [Decimal(f.value) for f in facts if f.item in subtracted and f.period == "current" and Decimal(f.value)]
     negative = sum(1 for v in signs if v < 0)
     if negative < 2 or negative <= len(signs) - negative:
         return False
+    # the statement's own arithmetic decides when it can: 净利润 = 利润总额 − 所得税费用 must hold after the
+    # turn and not before (a holding company's 财务费用 and 所得税费用 may both be negative values)
+    current = {f.item: Decimal(f.value) for f in facts if f.period == "current"}
+    net, total, part = identity
+    if {net, total, part} <= current.keys() and current[part]:
+        before = current[total] - current[part]
+        after = current[total] + current[part]
+        tol = max(Decimal(1), abs(current[net]) * Decimal("0.00001"))
+        if not (abs(after - current[net]) <= tol < abs(before - current[net])):
+            return False
+    elif negative < 3 or negative < 3 * (len(signs) - negative):
+        return False  # no identity to go by: only a clear convention
     for f in facts:
         if f.item in subtracted:
             f.value = decimal_str(-Decimal(f.value))
@@ -147,6 +169,8 @@ def check_statement(st: Statement) -> None:
             st.warnings.append(f"资产总计 {a} ≠ 负债和所有者权益总计 {le}")
         if a is None:
             st.warnings.append("资产总计 not found")
+        if le is None and st.value("负债合计") is None:
+            st.warnings.append("负债和所有者权益总计 and 负债合计 not found")
     elif st.kind == "利润表" and st.value("净利润") is None:
         st.warnings.append("净利润 not found")
     elif st.kind == "现金流量表" and st.value("经营活动产生的现金流量净额") is None:

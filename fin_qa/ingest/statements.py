@@ -1,7 +1,9 @@
-"""Locate and parse the three consolidated statements (合并资产负债表, 合并利润表, 合并现金流量表).
+"""Locate and parse the three consolidated statements (合并资产负债表, 合并利润表, 合并现金流量表), and the
+parent company's own ones (母公司资产负债表 …, scope parent) of a report that has consolidated ones.
 
-The parser is source-agnostic: it reads positioned rows (Document.table_rows) — words grouped by
-pdfplumber positions for PDFs, cell lists for FinGLM txt — so ruled and unruled tables go the same way.
+The parser is source-agnostic: it reads positioned rows (Document.table_rows) — words with PDFium
+character positions for PDFs (pages.page_words), cell lists for FinGLM txt — so ruled and unruled tables
+go the same way.
 
 What real reports bring, and where it is handled:
 - the title: "合并资产负债表", "1、合并资产负债表", "2019年12月31日合并及银行资产负债表" (_title_kind);
@@ -126,6 +128,7 @@ class Column:
     kind: str  # current | previous | note | adjust | other | label
     xc: float
     x0: float = 0.0
+    x1: float = 0.0
 
 
 def _classify_header_cell(text: str, year: int | None) -> str:
@@ -156,7 +159,7 @@ def _classify_header_cell(text: str, year: int | None) -> str:
 
 
 def parse_header(row: Row, year: int | None) -> list[Column] | None:
-    cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0) for c in row.cells]
+    cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0, c.x1) for c in row.cells]
     # without a known report year the later year is the current one
     years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
     if years:
@@ -177,9 +180,15 @@ def sides(cols: list[Column]) -> list[tuple[float, list[Column]]]:
     balance sheet (资产 | 期末 | 期初 | 负债及所有者权益 | 期末 | 期初), split where a label column follows a
     period column (a wrapped label of the right half may be indented a little: the edge is left of it)."""
     out: list[tuple[float, list[Column]]] = [(float("-inf"), [])]
-    for c in cols:
-        if c.kind == "label" and any(x.kind in ("current", "previous") for x in out[-1][1]):
+    for i, c in enumerate(cols):
+        seen = [x.kind for x in out[-1][1] if x.kind in ("current", "previous")]
+        if c.kind == "label" and seen:
             out.append((c.x0 - 8, []))
+        elif c.kind == "current" and "current" in seen and "previous" in seen:
+            # a second 期末 | 期初 pair with the right half's label wrapped above and below the header row
+            # (万科A 2012 母公司资产负债表 "负债及 / 股东权益"): the half begins after the first pair
+            left = out[-1][1][-1]
+            out.append((left.x1 + 4, []))
         out[-1][1].append(c)
     return out if all(any(x.kind == "current" for x in cs) for _, cs in out) else [(float("-inf"), cols)]
 
@@ -205,7 +214,15 @@ def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
     label_parts: list[str] = []
     values: dict[str, Decimal | None] = {}
     seen_value = False
+    # more numbers than period columns, the first a bare 1-3 digit number: a 附注 number whose column
+    # header is on a line of its own ("股本 30 10,995,553,118.00 10,995,210,218.00")
+    numeric = [i for i, c in enumerate(row.cells) if i > 0 and (parse_number(c.text.strip()) is not None
+                                                                 or is_empty_marker(c.text.strip()))]
+    periods = sum(1 for c in value_cols if c.kind in ("current", "previous", "other", "adjust"))
+    note_at = numeric[0] if len(numeric) > periods and re.fullmatch(r"\d{1,3}", row.cells[numeric[0]].text.strip()) else -1
     for i, cell in enumerate(row.cells):
+        if i == note_at:
+            continue
         text = cell.text.strip()
         num = parse_number(text)
         empty = is_empty_marker(text)

@@ -259,3 +259,33 @@ def extract_summary(doc: Document, year: int | None, table: ItemTable) -> list[S
                     v, u = to_yuan(value, row_unit), "元"
                 facts.append(StatementFact(item, label, period, decimal_str(v), u, entry.page))
     return facts
+
+
+def reconcile(facts: list[StatementFact], statements: dict[tuple[str, str], Decimal]) -> tuple[list[StatementFact], list[str]]:
+    """The summary's rows made to agree with the statements, row by row, and what was done.
+
+    A row whose item the statements print (current or previous column) is kept when its values equal
+    theirs; turned over when they are their negatives (a bank's summary prints 信用减值损失 as a positive
+    loss, its income statement as (55,384)) so that one item has one sign in the store; dropped when they
+    differ otherwise — its third year (previous2) would be read with no statement to vouch for it.
+    """
+    rows: dict[str, list[StatementFact]] = {}
+    for f in facts:
+        rows.setdefault(f.item, []).append(f)
+    kept: list[StatementFact] = []
+    notes: list[str] = []
+    for item, row in rows.items():
+        pairs = [(Decimal(f.value), statements[(item, f.period)]) for f in row if (item, f.period) in statements]
+
+        def near(a: Decimal, b: Decimal) -> bool:
+            return abs(a - b) <= max(Decimal(1), abs(b) * Decimal("0.00001"))
+
+        if not pairs or all(near(a, b) for a, b in pairs):
+            kept.extend(row)
+        elif all(near(-a, b) for a, b in pairs):
+            kept.extend(StatementFact(f.item, f.raw_label, f.period, decimal_str(-Decimal(f.value)), f.unit, f.page)
+                        for f in row)
+            notes.append(f"主要会计数据: {item} printed with the opposite sign of the statements: turned over")
+        else:
+            notes.append(f"主要会计数据: {item} differs from the statements: not kept")
+    return kept, notes

@@ -75,6 +75,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "reports, files, facts, sections, chunks and the chunks_fts search index", _V1),
     Migration(2, "index sections(parent_id): sub-section lookups for parent-section retrieval",
               "CREATE INDEX IF NOT EXISTS sections_parent ON sections(parent_id);", needed_to_read=False),
+    Migration(3, "files.parser: the parser version a file was read with (a newer one reads it again)",
+              "ALTER TABLE files ADD COLUMN parser INTEGER NOT NULL DEFAULT 0;", needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -195,9 +195,9 @@ class Store:
                               "AND f.kind IN ('pdf', 'txt') LIMIT 1", (key,)).fetchone()
         return row[0] if row else None
 
-    def file_by_hash(self, sha256: str) -> str | None:
-        """The path of an ingested file with this content, if any."""
-        row = self.db.execute("SELECT path FROM files WHERE sha256=?", (sha256,)).fetchone()
+    def file_by_hash(self, sha256: str, parser: int = 0) -> str | None:
+        """The path of an ingested file with this content, read by parser version `parser` or later, if any."""
+        row = self.db.execute("SELECT path FROM files WHERE sha256=? AND parser>=?", (sha256, parser)).fetchone()
         return row[0] if row else None
 
     def write_document(
@@ -211,8 +211,10 @@ class Store:
         sections: list[dict[str, Any]],
         chunks: list[dict[str, Any]],
         warnings: list[str],
+        parser: int = 0,
     ) -> int:
-        """Replace everything a document contributed to its report, in one transaction."""
+        """Replace everything a document contributed to its report, in one transaction (`parser`: the
+        version of the parser that read it, so that a newer one reads it again)."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -245,8 +247,8 @@ class Store:
                 )
                 self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"])
             db.execute(
-                "INSERT INTO files(path, sha256, report_id, kind, pages, warnings) VALUES(?,?,?,?,?,?)",
-                (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False)),
+                "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
+                (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
             )
             db.execute("COMMIT")
         except BaseException:

@@ -99,10 +99,16 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     Returns the frame and `rest` with every slot's words marked."""
     f = Frame()
     # scope first: 母公司 outside item names (those are marked already)
+    said: dict[str, str] = {}
     for scope, rx in rules.scope:
         rest, found = take(rest, rx)
+        if found:
+            said[scope] = found[0].group(0)
         if found and (scope == "parent" or not f.scope_word):
             f.scope, f.scope_word = scope, found[0].group(0)
+    if len(said) > 1:
+        # 合并报表和母公司报表的…: two scopes at once, not one value
+        f.unused.append(("scope", said["consolidated"]))
     # the unit asked, 约, decimals
     for rx in [r for r in (unit_rx, rules.unit_more, rules.unit_bare) if r is not None]:
         for m in rx.finditer(rest):

@@ -25,6 +25,7 @@ class Ranking:
     mode: str                   # rank | count
     descending: bool = True
     top: int = 1
+    top_asked: bool = False          # 前N / 最高的N家 was said (else a threshold lists every company)
     nth: int | None = None
     op: str | None = None       # > < >= <=
     threshold: Decimal | None = None
@@ -51,6 +52,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
     m = cues.top.search(q) or cues.extreme_n.search(q)
     if m:
         r.top = max(1, int(cn_number(m.group(1)) or 1))
+        r.top_asked = True
         r.spans.append(m.span())
     m = cues.nth.search(q)
     if m:
