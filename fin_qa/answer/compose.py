@@ -51,8 +51,8 @@ def format_value(value: str | Decimal, kind: str, style: str, unit: str | None =
     d = value if isinstance(value, Decimal) else Decimal(str(value))
     if kind == "amount" and (unit in (None, "元")):
         return format_amount(d, style)
-    if kind == "per_share":
-        return (float_str(d) if style == "finglm" else _plain(d)) + "元"
+    if kind == "per_share":  # 元/股, or a disclosure's own unit (每10股转增 3股)
+        return (float_str(d) if style == "finglm" else _plain(d)) + (unit if unit in ("股", "元") else "元")
     if kind == "count":
         return _plain(d) + ("" if style == "finglm" else "人")
     if kind == "percent":

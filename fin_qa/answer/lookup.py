@@ -96,7 +96,10 @@ class LookupAnswerer:
         if not parts:
             label = "、".join(label_of(i, words.get(i)) for i in missing)
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
-        if len(parts) == 1 and not missing:
+        if len(parts) == 1 and not missing and parts[0][1] in ("是", "否") and asked[0][1].startswith("是否"):
+            # a yes/no disclosure (是否存在重大诉讼仲裁事项): the answer first, then what it answers
+            text = render(self.t, "lookup_yesno", company=name, year=year, item=asked[0][1][2:], value=parts[0][1])
+        elif len(parts) == 1 and not missing:
             text = render(self.t, "lookup", company=name, year=year, item=parts[0][0], value=parts[0][1])
         else:
             joined = "，".join(render(self.t, "lookup_part", item=i, value=v) for i, v in parts)

@@ -6,6 +6,7 @@ Evidence kinds (each prints itself for `ask` and serialises itself for `--json` 
   FormulaEvidence  a definition from formulas/*.yaml (open questions)
   PassageEvidence  a quoted unit of a report section (page, heading path, text, section score)
   CellEvidence     a cell of a report table (table heading, row, column, value, page)
+  DefinitionEvidence  a term's definition from keyword_tables/glossary.yaml (open questions)
 """
 from __future__ import annotations
 
@@ -89,7 +90,20 @@ class CellEvidence:
         return f"{where} {self.table}「{self.row} / {self.column}」= {self.value}"
 
 
-Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence]
+@dataclass
+class DefinitionEvidence:
+    term: str
+    definition: str
+    file: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"term": self.term, "definition": self.definition, "source": self.file}
+
+    def describe(self) -> str:
+        return f"{self.term}（{self.file}）：{self.definition}"
+
+
+Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]
 
 
 @dataclass

@@ -1,31 +1,48 @@
-"""Open answers (FinGLM type 3-2): a definition question. The formula files answer what they define
-("流动比率的计算公式：流动比率 = 流动资产/流动负债"); the chat model, when there is one, writes the
-explanation around it (its numbers checked against the formula and the question)."""
+"""Open answers (FinGLM type 3-2): a definition question ("什么是流动比率", "商誉是什么意思", "如何计算速动比率").
+
+keyword_tables/glossary.yaml answers the terms it defines, with no model: the definition and, for a
+ratio, its formula from formulas/ ("流动比率的计算公式：流动比率 = 流动资产合计/流动负债合计"). A formula
+the glossary does not define is answered with its formula. Without either, the chat model, when there is
+one, writes the explanation (its numbers checked against the formula and the question)."""
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..catalog.formulas import FormulaBook
+from ..catalog.glossary import Glossary
 from ..understand.question import Understanding
 from .compose import render
-from .model import Answer, FormulaEvidence
+from .model import Answer, DefinitionEvidence, Evidence, FormulaEvidence
+
+GLOSSARY_FILE = "glossary.yaml"
 
 if TYPE_CHECKING:
     from .prose import Prose
 
 
 class OpenAnswerer:
-    def __init__(self, formulas: FormulaBook, templates: dict[str, str], prose: "Prose | None" = None):
+    def __init__(self, formulas: FormulaBook, templates: dict[str, str], prose: "Prose | None" = None,
+                 glossary: Glossary | None = None):
         self.formulas = formulas
         self.t = templates
         self.prose = prose
+        self.glossary = glossary or Glossary()
 
     def answer(self, u: Understanding) -> Answer:
+        terms = self.glossary.find(u.norm)
         formulas = [f for f in map(self.formulas.get, u.formulas) if f is not None and not f.template]
+        for t in terms:   # a ratio the glossary defines brings its formula
+            f = self.formulas.get(t.formula) if t.formula else None
+            if f is not None and f not in formulas:
+                formulas.append(f)
         defs = [(f.name, f.expr.replace(" ", "")) for f in formulas]
         fixed = "".join(render(self.t, "open_formula", name=n, expr=e) for n, e in defs)
-        ev = [FormulaEvidence(n, e, Path(f.file).name) for (n, e), f in zip(defs, formulas)]
+        ev: list[Evidence] = [FormulaEvidence(n, e, Path(f.file).name) for (n, e), f in zip(defs, formulas)]
+        if terms:
+            text = "".join(render(self.t, "open_definition", term=t.term, definition=t.definition) for t in terms)
+            ev = [DefinitionEvidence(t.term, t.definition, GLOSSARY_FILE) for t in terms] + ev
+            return Answer(u.question, text + fixed, u.finglm_type(), "open", ev)
         if self.prose is not None:
             pr = self.prose.open_answer(u.norm, defs)
             if pr.text:

@@ -67,7 +67,7 @@ class Router:
             "compare": CompareAnswerer(self.values),
             "statistics": StatisticsAnswerer(self.values),
             "text": self.text,
-            "open": OpenAnswerer(catalog.formulas, self.t, prose),
+            "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
 
     @property

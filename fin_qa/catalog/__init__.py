@@ -3,7 +3,8 @@
 One rules folder holds four folders (the repository's top level is one; a wheel ships a copy in
 fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
 
-    keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml
+    keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml,
+                     glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, answer_templates.yaml, search.yaml,
                      llm.yaml, report_names.yaml, fewshot/keywords.yaml, prompts/*.txt
@@ -19,7 +20,7 @@ that come with fin-qa.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -30,6 +31,8 @@ from .formulas import FormulaBook, load_formulas
 from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
 from .llm_config import LLMConfig, load_llm_config
 from .checks import CheckRules, load_checks
+from .disclosures import Disclosure, load_disclosures
+from .glossary import Glossary, load_glossary
 from .places import Places, load_places
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
@@ -75,6 +78,8 @@ class Catalog:
     es_mappings: dict[str, dict]
     places: Places
     checks: CheckRules
+    glossary: Glossary = field(default_factory=Glossary)
+    disclosures: tuple[Disclosure, ...] = ()
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -136,11 +141,13 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     topics = part(kt / "sections.yaml", lambda: load_topics(kt / "sections.yaml"))
     if topics is not None:
         checked[-1] += f" ({len(topics.topics)} text topics)"
+    disclosures = part(kt / "disclosures.yaml", lambda: load_disclosures(kt / "disclosures.yaml"))
     vocab = None
     formulas = None
-    if items is not None and profile is not None and employees is not None and categories is not None:
-        it, pr, em, ca = items, profile, employees, categories
-        vocab = part(kt, lambda: build_vocabulary(it, pr, em, ca), "vocabulary")
+    if items is not None and profile is not None and employees is not None and categories is not None \
+            and disclosures is not None:
+        it, pr, em, ca, di = items, profile, employees, categories, disclosures
+        vocab = part(kt, lambda: build_vocabulary(it, pr, em, ca, di), "vocabulary")
     if vocab is not None:
         voc = vocab
         formulas = part(fd, lambda: load_formulas(fd, voc), f"{fd}/*.yaml")
@@ -151,6 +158,12 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     if vocab is not None:
         voc2 = vocab
         checks = part(rd / "checks.yaml", lambda: load_checks(rd / "checks.yaml", voc2))
+    glossary = None
+    if formulas is not None:
+        formula_names = set(formulas.formulas)
+        glossary = part(kt / "glossary.yaml", lambda: load_glossary(kt / "glossary.yaml", formula_names))
+        if glossary is not None:
+            checked[-1] += f" ({len(glossary.terms)} terms)"
     rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
@@ -164,9 +177,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         return None, problems, checked
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
-            and prompts and mappings is not None and places is not None and checks is not None)
+            and prompts and mappings is not None and places is not None and checks is not None
+            and glossary is not None and disclosures is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
-                   templates, search, llm, fewshot, prompts, names, mappings, places, checks), problems, checked
+                   templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from .yamlfile import LDict, RuleError, load_rules_yaml
 
 # template name → the placeholders it may use
 PLACEHOLDERS = {
-    "lookup": {"company", "year", "item", "value"},
+    "lookup": {"company", "year", "item", "value"}, "lookup_yesno": {"company", "year", "item", "value"},
     "lookup_many": {"company", "year", "parts"},
     "lookup_part": {"item", "value"},
     "formula": {"company", "year", "name", "value", "expr", "parts"},
@@ -56,7 +56,7 @@ PLACEHOLDERS = {
     "text_not_found": {"company", "year", "topic"},
     "text_no_text": {"company", "year"},
     "open_unavailable": set(),
-    "open_formula": {"name", "expr"},
+    "open_formula": {"name", "expr"}, "open_definition": {"term", "definition"},
     "open_refused": set(),
 }
 

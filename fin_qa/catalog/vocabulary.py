@@ -7,9 +7,10 @@ Joins keyword_tables/items.yaml (statement items), profile.yaml (company fields 
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .disclosures import Disclosure
 from .items import ItemTable, normalize_label
 from .normalize import phrase_key
 
@@ -39,7 +40,11 @@ class Vocabulary:
         return self.labels.get(phrase_key(label)) or self.labels.get(phrase_key(normalize_label(label)))
 
 
-def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[str, tuple[str, str]]) -> Vocabulary:
+DISCLOSURES = "重要事项"   # the statement of the facts read by keyword_tables/disclosures.yaml
+
+
+def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[str, tuple[str, str]],
+                     disclosures: Sequence[Disclosure] = ()) -> Vocabulary:
     """Every item the keyword tables know: statement items (items.yaml), company fields and the contact
     table (profile.yaml), head counts, ratios and 专业构成/教育程度 categories (employees.yaml)."""
     vocab = Vocabulary()
@@ -50,6 +55,9 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
         vocab.add(ItemInfo(name, kind, item.statement, unit), item.synonyms)
     for name, labels in (prof.get("fields") or {}).items():
         vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())
+    for d in disclosures:  # keyword_tables/disclosures.yaml: 审计意见类型, 每10股派发现金红利 …
+        vocab.add(ItemInfo(d.item, "per_share" if d.kind == "per_share" else "text", DISCLOSURES,
+                           d.unit if d.kind == "per_share" else None), d.synonyms)
     for col in prof.get("contact_columns") or ():
         for row in (prof.get("contact_rows") or {}).values():
             short = "董秘" if col == "董事会秘书" else None

@@ -22,6 +22,7 @@ from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store
 from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .pages import Document, IngestError, open_document
+from .disclosures import extract_disclosures
 from .profile import extract_employees, extract_profile
 from .statements import STATEMENT_KINDS, extract_statements
 from .summary import STATEMENT as SUMMARY
@@ -198,7 +199,8 @@ def _num(value: str) -> float | None:
 # The version of what parse_file reads from a file. A file ingested by an earlier version is read again
 # by `fin-qa ingest` (not skipped as unchanged): bump it whenever a change alters the facts of a report.
 # 1: side-by-side balance sheets, signs, the summary table, parent statements, PDFium words (issue 12).
-PARSER_VERSION = 1
+# 2: key disclosures (keyword_tables/disclosures.yaml: 审计意见类型, 重大诉讼, 重点排污单位, 利润分配预案).
+PARSER_VERSION = 2
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -252,6 +254,8 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         for f in profile_facts:
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
         for f in extract_employees(doc, catalog):
+            facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
+        for f in extract_disclosures(doc, catalog.disclosures):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         sections = build_sections(doc)
         chunks = chunk_sections(sections)

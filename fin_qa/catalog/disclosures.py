@@ -1,0 +1,73 @@
+"""keyword_tables/disclosures.yaml: the key disclosures read into facts at ingest (审计意见类型, 重大诉讼,
+重点排污单位, 利润分配预案 …): each item's kind, unit, question words and the ordered rules that read it.
+Checked at load: kinds, compiled patterns (a bad regular expression is a file:line problem), a `v` group
+where a value is read, a `value` (是/否) for yes/no rules."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+KINDS = ("text", "yesno", "per_share")
+
+
+@dataclass(frozen=True)
+class DisclosureRule:
+    pattern: re.Pattern
+    value: str | None          # yesno: 是 / 否
+
+
+@dataclass(frozen=True)
+class Disclosure:
+    item: str
+    kind: str
+    unit: str | None
+    synonyms: tuple[str, ...]
+    rules: tuple[DisclosureRule, ...]
+    values: dict[str, str]
+    pages: int | None          # only the first N pages are read
+
+
+def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
+    if not path.is_file():
+        return ()
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):
+        raise RuleError(path, 1, "expected a mapping of item → {kind, synonyms, rules}")
+    out = []
+    for item, spec in data.items():
+        line = data.key_lines.get(item, 1)
+        if not isinstance(spec, dict):
+            raise RuleError(path, line, f"{item}: expected a mapping with kind, synonyms and rules")
+        kind = spec.get("kind")
+        if kind not in KINDS:
+            raise RuleError(path, line, f"{item}: kind must be one of {', '.join(KINDS)}")
+        syns = spec.get("synonyms") or []
+        if not isinstance(syns, list) or not all(isinstance(s, str) and s for s in syns):
+            raise RuleError(path, line, f"{item}: synonyms must be a list [..] of words")
+        rules = []
+        for r in spec.get("rules") or []:
+            rline = line_of(r) or line
+            if not isinstance(r, dict) or not isinstance(r.get("pattern"), str):
+                raise RuleError(path, rline, f"{item}: a rule needs a `pattern`")
+            try:
+                rx = re.compile(r["pattern"])
+            except re.error as exc:
+                raise RuleError(path, rline, f"{item}: bad pattern ({exc})") from None
+            value = r.get("value")
+            if kind == "yesno" and value not in ("是", "否"):
+                raise RuleError(path, rline, f"{item}: a yes/no rule needs `value: 是` or `value: 否`")
+            if kind != "yesno" and "v" not in rx.groupindex:
+                raise RuleError(path, rline, f"{item}: the pattern needs a group (?P<v>…) for the value")
+            rules.append(DisclosureRule(rx, value))
+        if not rules:
+            raise RuleError(path, line, f"{item}: no rules")
+        values = spec.get("values") or {}
+        pages = spec.get("pages")
+        if pages is not None and not (isinstance(pages, int) and pages > 0):
+            raise RuleError(path, line, f"{item}: pages must be a positive number")
+        out.append(Disclosure(str(item), kind, spec.get("unit"), tuple(syns), tuple(rules),
+                              {str(k): str(v) for k, v in values.items()}, pages))
+    return tuple(out)

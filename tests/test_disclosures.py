@@ -1,0 +1,66 @@
+"""Key disclosures (issue 13) read at ingest into facts with their page (keyword_tables/disclosures.yaml),
+each checked by reading the page, and answered as facts."""
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import CATALOG, fact
+from fin_qa.catalog.disclosures import load_disclosures
+from fin_qa.catalog.yamlfile import RuleError
+from fin_qa.cli import cli
+
+CASES = [
+    ("张家界", "审计意见类型", "标准无保留意见", 69),          # "审计意见类型 标准的无保留意见" (审计报告 table)
+    ("四方科技", "审计意见类型", "标准无保留意见", 2),          # "…为本公司出具了标准无保留意见的审计报告"
+    ("邮储银行", "审计意见类型", "无保留意见", 7),              # "…并出具了无保留意见的审计报告"
+    ("万科A", "审计意见类型", "无保留意见", 32),                # KPMG "出具了无保留意见的 2012 年度《审计报告》"
+    ("张家界", "是否存在重大诉讼仲裁事项", "否", 35),          # "本报告期公司无重大诉讼、仲裁事项。"
+    ("海翔药业", "是否存在重大诉讼仲裁事项", "是", 36),        # "重大诉讼、仲裁事项 √适用 □不适用" + cases
+    ("华锦股份", "是否存在重大诉讼仲裁事项", "否", 22),        # "□适用 √不适用"
+    ("惠威科技", "是否属于重点排污单位", "否", 34),            # "…是否属于…重点排污单位 否"
+    ("海翔药业", "是否属于重点排污单位", "是", 44),
+    ("生物股份", "是否属于重点排污单位", "是", 45),            # Shanghai: "1. 属于…的环保情况说明 √适用"
+    ("四方科技", "是否属于重点排污单位", "否", 36),            # "… □适用 √不适用"
+    ("张家界", "每10股派发现金红利", "0.84", 2),               # 重要提示: "每 10 股派发现金红利 0.84 元（含税）"
+    ("生物股份", "每10股派发现金红利", "1.2", 2),              # wrapped: "每10股" / "派送现金红利1.20元"
+    ("四方科技", "每10股转增", "4.8", 2),
+    ("安靠智电", "每10股转增", "3", 3),
+    ("苏常柴", "是否派发现金红利", "否", 3),                   # "公司计划不派发现金红利，不送红股…"
+]
+
+
+@pytest.mark.parametrize("short,item,value,page", CASES)
+def test_disclosure_facts(all_store, short, item, value, page):
+    store, _ = all_store
+    f = fact(store, short, item)
+    assert (f["value"], f["page"], f["statement"]) == (value, page, "重要事项")
+
+
+def test_no_fact_when_the_report_does_not_say(all_store):
+    store, _ = all_store
+    # 张家界 2016: "是否属于…重点排污单位 不适用"; 苏常柴 2019 pays no dividend
+    assert not list(store.facts("张家界", 2016, "是否属于重点排污单位"))
+    assert not list(store.facts("苏常柴", 2019, "每10股派发现金红利"))
+
+
+def test_disclosures_answered(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    out = CliRunner().invoke(cli, [*ask, "2019年四方科技的审计意见是什么类型？"]).output
+    assert "标准无保留意见" in out and "p.2" in out
+    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年是否属于重点排污单位？"]).output
+    assert out.startswith("是。") and "p.26" in out
+    out = CliRunner().invoke(cli, [*ask, "安靠智电2019年每10股转增多少股？"]).output
+    assert "3股" in out
+
+
+def test_rules_checked(tmp_path):
+    assert len(CATALOG.disclosures) >= 6
+    p = tmp_path / "disclosures.yaml"
+    p.write_text("审计意见类型:\n  kind: text\n  rules:\n    - pattern: '审计意见类型(标准'\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="bad pattern"):
+        load_disclosures(p)
+    p.write_text("是否分红:\n  kind: yesno\n  rules:\n    - pattern: '分红'\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="value: 是"):
+        load_disclosures(p)
