@@ -8,7 +8,7 @@ e.g. python scripts/eval_paraphrases.py --store /tmp/s11 --tables-store /tmp/t11
 Runs `fin-qa batch` (the fin-qa next to this Python, else the one on PATH) on each file's questions: the
 filter-slot questions against the tables store, the rest against STORE. Each answer is then
 - declined: method not_found / declined / bad_input (the engine said it cannot answer);
-- right: not declined and every expected number (one of its alternatives) and name appears in the answer
+- right: not declined and every expected number (one of its alternatives), name and text appears in the answer
   (commas and spaces removed; numbers compare by value, so 1,234.50元 matches 1234.5, a "%" must match
   a "%"); for {"decline": true}: right when declined;
 - wrong: everything else.
@@ -81,7 +81,7 @@ def verdict(q: dict, a: dict | None) -> str:
         return "declined"
     text = clean(a.get("answer", ""))
     ok = all(has(text, e, True) for e in expect.get("numbers", [])) and \
-        all(has(text, e, False) for e in expect.get("names", []))
+        all(has(text, e, False) for e in expect.get("names", []) + expect.get("text", []))
     return "right" if ok else "wrong"
 
 
@@ -114,6 +114,8 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(prefix="eval_paraphrases_") as tmp:
         for i, path in enumerate(args.files):
             questions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+            for q in questions:  # a table/disclosure set (tests/data/table_questions.jsonl): kind and split
+                q.setdefault("slot", f"{q.get('kind', 'all')}/{q.get('split', 'all')}")
             is_filter = [q["slot"].split("/")[0] == "filter" for q in questions]
             if not args.tables_store and any(is_filter):
                 print(f"{path}: {sum(is_filter)} filter questions skipped (no --tables-store)", file=sys.stderr)
@@ -138,6 +140,12 @@ def main(argv=None) -> int:
         table(path, rows)
     if len(overall):
         table("all files, by slot", overall)
+    splits: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for r in results:
+        if "split" in r:
+            splits[r["split"]][r["verdict"]] += 1
+    if splits:
+        table("by split (heldout: never tuned on)", splits)
 
     wrong = [r for r in results if r["verdict"] == "wrong"][:args.show_wrong]
     if wrong:

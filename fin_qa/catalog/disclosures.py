@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
-KINDS = ("text", "yesno", "per_share")
+KINDS = ("text", "yesno", "per_share", "amount")
 
 
 @dataclass(frozen=True)

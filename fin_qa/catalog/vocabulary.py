@@ -56,8 +56,11 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
     for name, labels in (prof.get("fields") or {}).items():
         vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())
     for d in disclosures:  # keyword_tables/disclosures.yaml: 审计意见类型, 每10股派发现金红利 …
-        vocab.add(ItemInfo(d.item, "per_share" if d.kind == "per_share" else "text", DISCLOSURES,
-                           d.unit if d.kind == "per_share" else None), d.synonyms)
+        if d.item in vocab.items:
+            continue   # a profile field read here too (会计师事务所名称): the profile's entry stands
+        shown: str | None = d.unit if d.kind == "per_share" else ("元" if d.kind == "amount" else None)
+        vocab.add(ItemInfo(d.item, {"per_share": "per_share", "amount": "amount"}.get(d.kind, "text"), DISCLOSURES,
+                           shown), d.synonyms)
     for col in prof.get("contact_columns") or ():
         for row in (prof.get("contact_rows") or {}).values():
             short = "董秘" if col == "董事会秘书" else None

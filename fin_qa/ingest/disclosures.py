@@ -8,7 +8,7 @@ pages in order within a rule: the first match gives the fact — a rule for the 
 from __future__ import annotations
 
 from ..catalog.disclosures import Disclosure
-from ..numbers import decimal_str, parse_number
+from ..numbers import decimal_str, parse_number, to_yuan
 from .pages import Document
 from .profile import ProfileFact
 
@@ -37,10 +37,13 @@ def _first(spec: Disclosure, pages: list[tuple[int, str]]) -> ProfileFact | None
             if spec.kind == "yesno":
                 return ProfileFact(spec.item, rule.value or "", None, STATEMENT, number, raw)
             value = m.group("v")
-            if spec.kind == "per_share":
+            if spec.kind in ("per_share", "amount"):
                 num = parse_number(value)
                 if num is None:
                     continue
+                if spec.kind == "amount":  # in 元, by the unit printed with it (182.83亿元)
+                    unit = m.groupdict().get("u") or "元"
+                    return ProfileFact(spec.item, decimal_str(to_yuan(num, unit)), "元", STATEMENT, number, raw)
                 return ProfileFact(spec.item, decimal_str(num), spec.unit, STATEMENT, number, raw)
             return ProfileFact(spec.item, spec.values.get(value, value), None, STATEMENT, number, raw)
     return None
