@@ -53,11 +53,16 @@ def test_same_first_section_and_answer_as_the_embedded_backend(es, sample_store)
     on_es = Router(FactSource(sample_store), CATALOG, retriever=Retriever(sample_store, es, CATALOG.topics, CATALOG.search))
     on_fts = Router(FactSource(sample_store), CATALOG, retriever=Retriever(
         sample_store, make_backend("sqlite", sample_store, CATALOG), CATALOG.topics, CATALOG.search))
+    searched = 0
     for q in TEXT_QUESTIONS:
         a, b = on_es.answer(q), on_fts.answer(q)
-        assert a.found and a.method == "text", (q, a.answer)
+        assert a.found and a.method in ("text", "lookup"), (q, a.answer)
         assert a.answer == b.answer, q
+        if a.method == "lookup":
+            continue  # a key disclosure read at ingest (是否有重大诉讼): no search involved
+        searched += 1
         assert [e.heading for e in a.evidence] == [e.heading for e in b.evidence]
+    assert searched >= len(TEXT_QUESTIONS) - 1
 
 
 def test_missing_index_and_unreachable_node_are_clear_errors(es_url):
