@@ -42,6 +42,11 @@ class OpenAnswerer:
         if terms:
             text = "".join(render(self.t, "open_definition", term=t.term, definition=t.definition) for t in terms)
             ev = [DefinitionEvidence(t.term, t.definition, GLOSSARY_FILE) for t in terms] + ev
+            if self.prose is not None:
+                # the model explains around the definitions and formulas (its numbers checked against them)
+                pr = self.prose.open_answer(u.norm, [(t.term, t.definition) for t in terms] + defs)
+                if pr.text:
+                    return Answer(u.question, f"{pr.text}\n{text}{fixed}", u.finglm_type(), "open+llm", ev)
             return Answer(u.question, text + fixed, u.finglm_type(), "open", ev)
         if self.prose is not None:
             pr = self.prose.open_answer(u.norm, defs)
