@@ -27,6 +27,14 @@ CASES = [
     ("四方科技", "每10股转增", "4.8", 2),
     ("安靠智电", "每10股转增", "3", 3),
     ("苏常柴", "是否派发现金红利", "否", 3),                   # "公司计划不派发现金红利，不送红股…"
+    # positioned rows below the header cell, a wrapped name joined (p.45: "…国有资产监" / "督管理委员会")
+    ("张家界", "控股股东", "张家界市经济发展投资集团有限公司", 45),
+    ("张家界", "实际控制人", "张家界市人民政府国有资产监督管理委员会", 45),
+    ("苏常柴", "控股股东", "常州投资集团有限公司", 39),
+    ("华锦股份", "控股股东", "北方华锦化学工业集团有限公司", 30),
+    ("安靠智电", "实际控制人", "陈晓晖、陈晓凌、陈晓鸣", 135),     # three 实际控制人姓名 rows (txt)
+    ("万科A", "控股股东", "不存在控股股东", 42),                 # "公司不存在控股股东及实际控制人"
+    ("万科A", "实际控制人", "不存在实际控制人", 42),
 ]
 
 
@@ -42,6 +50,8 @@ def test_no_fact_when_the_report_does_not_say(all_store):
     # 张家界 2016: "是否属于…重点排污单位 不适用"; 苏常柴 2019 pays no dividend
     assert not list(store.facts("张家界", 2016, "是否属于重点排污单位"))
     assert not list(store.facts("苏常柴", 2019, "每10股派发现金红利"))
+    # 四方科技's heading "公司不存在控股股东情况的特别说明 □适用 √不适用" says nothing of the kind
+    assert not list(store.facts("四方科技", 2019, "控股股东"))
 
 
 def test_disclosures_answered(all_store):

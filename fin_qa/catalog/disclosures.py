@@ -16,7 +16,8 @@ KINDS = ("text", "yesno", "per_share", "amount")
 @dataclass(frozen=True)
 class DisclosureRule:
     pattern: re.Pattern
-    value: str | None          # yesno: 是 / 否
+    value: str | None          # yesno: 是 / 否; a `column` rule: what its value must end like
+    column: bool = False       # the pattern names a table's column header: the value is read below it
 
 
 @dataclass(frozen=True)
@@ -50,13 +51,20 @@ def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
         rules = []
         for r in spec.get("rules") or []:
             rline = line_of(r) or line
-            if not isinstance(r, dict) or not isinstance(r.get("pattern"), str):
-                raise RuleError(path, rline, f"{item}: a rule needs a `pattern`")
+            if not isinstance(r, dict) or not isinstance(r.get("pattern") or r.get("column"), str):
+                raise RuleError(path, rline, f"{item}: a rule needs a `pattern` (or a `column` header)")
+            column = isinstance(r.get("column"), str)
             try:
-                rx = re.compile(r["pattern"])
+                rx = re.compile(r["column"] if column else r["pattern"])
+                ends = re.compile(r["ends"]) if column and isinstance(r.get("ends"), str) else None
             except re.error as exc:
                 raise RuleError(path, rline, f"{item}: bad pattern ({exc})") from None
             value = r.get("value")
+            if column:
+                if ends is None:
+                    raise RuleError(path, rline, f"{item}: a column rule needs `ends` (what a whole value ends like)")
+                rules.append(DisclosureRule(rx, ends.pattern, True))
+                continue
             if kind == "yesno" and value not in ("是", "否"):
                 raise RuleError(path, rline, f"{item}: a yes/no rule needs `value: 是` or `value: 否`")
             if kind != "yesno" and "v" not in rx.groupindex:

@@ -7,6 +7,8 @@ pages in order within a rule: the first match gives the fact — a rule for the 
 """
 from __future__ import annotations
 
+import re
+
 from ..catalog.disclosures import Disclosure
 from ..numbers import decimal_str, parse_number, to_yuan
 from .pages import Document
@@ -21,14 +23,57 @@ def extract_disclosures(doc: Document, specs: tuple[Disclosure, ...]) -> list[Pr
     out: list[ProfileFact] = []
     for spec in specs:
         pages = texts[: spec.pages] if spec.pages else texts
-        fact = _first(spec, pages)
+        fact = _first(spec, pages, doc)
         if fact is not None:
             out.append(fact)
     return out
 
 
-def _first(spec: Disclosure, pages: list[tuple[int, str]]) -> ProfileFact | None:
+def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Pattern) -> str | None:
+    """The value(s) printed below a table's header cell (控股股东名称 | 法定代表人 | 成立日期 …): the rows'
+    leftmost cells no further right than the header, joined while a value wraps ("张家界市人民政府国有资产监"
+    / "督管理委员会") until it ends as a whole value does; several one-line values (three 实际控制人姓名
+    rows) are listed. Header fragments of other columns ("单位负责人") and other columns' text are skipped."""
+    rows = doc.table_rows(number)
+    for i, row in enumerate(rows):
+        if not row.cells or not header.fullmatch(row.cells[0].text.replace(" ", "")):
+            continue
+        limit = row.cells[0].x0 + 8
+        values: list[str] = []
+        part = ""
+        for r in rows[i + 1:i + 16]:
+            if not r.cells or r.cells[0].x0 > limit:
+                continue
+            text = r.cells[0].text.strip()
+            if re.search(r"[\u4e00-\u9fff]", text):
+                text = text.replace(" ", "")  # a Chinese name has no spaces; "HONGBO YAO" keeps its
+            if _HEADER_BIT.search(text):
+                continue
+            part += text
+            if ends.search(part):
+                values.append(part)
+                part = ""
+                continue
+            if values or len(part) > 40:
+                break
+        if values:
+            return "、".join(values)
+    return None
+
+
+_HEADER_BIT = re.compile(r"负责人$|留权$|^国籍|^成立日期|^注册资本|^持股比例|^与实际控制人关系")
+
+
+def _first(spec: Disclosure, pages: list[tuple[int, str]], doc: Document | None = None) -> ProfileFact | None:
     for rule in spec.rules:
+        if rule.column:
+            for number, text in pages:
+                if doc is None or not rule.pattern.search(text):
+                    continue
+                value = _column_value(doc, number, rule.pattern, re.compile(rule.value or "$"))
+                if value:
+                    return ProfileFact(spec.item, value, None, STATEMENT, number, rule.pattern.pattern)
+            continue
         for number, text in pages:
             m = rule.pattern.search(text)
             if m is None:
