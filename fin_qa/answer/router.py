@@ -137,19 +137,20 @@ class Router:
             return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
-        if kind == "text" and u.items and all(self.values.info(i).statement == DISCLOSURES for i in u.items):
+        if kind in ("text", "lookup") and u.items and all(self.values.info(i).statement == DISCLOSURES for i in u.items):
             # a key disclosure read at ingest (审计意见类型, 是否存在重大诉讼仲裁事项 …): its fact and page
             # answer (a yes/no one with the section's sentence when that agrees); the section's text when
-            # the report's fact is missing
+            # the report's fact is missing, whichever path the question's rule chose
             fact = self.answerers["lookup"].answer(u)
             if fact.found:
                 fact.type = u.finglm_type()
                 if u.shape == "yes_no":
                     # the section's deciding sentence, quoted, when it says the same 是/否 as the fact
-                    quoted = answerer.answer(u)
+                    quoted = self.text.answer(u)
                     if quoted.found and quoted.answer[:1] == fact.answer[:1]:
                         return quoted
                 return fact
+            answerer = self.text  # no such fact in the report: its section's text may still say it
         ans = answerer.answer(u)
         if f.scope == "parent" and ans.found:
             ans.answer += render(self.t, "parent_note")

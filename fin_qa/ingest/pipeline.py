@@ -200,7 +200,8 @@ def _num(value: str) -> float | None:
 # by `fin-qa ingest` (not skipped as unchanged): bump it whenever a change alters the facts of a report.
 # 1: side-by-side balance sheets, signs, the summary table, parent statements, PDFium words (issue 12).
 # 2: key disclosures (keyword_tables/disclosures.yaml: 审计意见类型, 重大诉讼, 重点排污单位, 利润分配预案).
-PARSER_VERSION = 2
+# 3: 控股股东, 实际控制人, 所属行业; 签字注册会计师 labels of the profile.
+PARSER_VERSION = 3
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
