@@ -38,6 +38,12 @@ class Answerer(Protocol):
 NO_COMPANY = ("statistics", "open")
 
 
+def _value_answerers(values: Values) -> dict[str, Answerer]:
+    """The answerers of one company's values over a scope (consolidated, or the parent's statements)."""
+    lookup = LookupAnswerer(values)
+    return {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values)}
+
+
 class Router:
     def __init__(self, source: FactSource, catalog: Catalog, style: str = "human",
                  retriever: Retriever | None = None, model: ChatModel | None = None):
@@ -59,12 +65,9 @@ class Router:
         self.prose = prose
         self.values = Values(source, catalog, style)
         self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
-        lookup = LookupAnswerer(self.values)
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
         self.answerers: dict[str, Answerer] = {
-            "lookup": lookup,
-            "formula": FormulaAnswerer(self.values, lookup),
-            "change": ChangeAnswerer(self.values),
+            **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
             "statistics": StatisticsAnswerer(self.values),
             "text": self.text,
@@ -158,13 +161,9 @@ class Router:
 
     def _parent_answerer(self, kind: str) -> Answerer | None:
         """The answerer of a kind over the parent company's own statements (built on first use)."""
-        if kind not in ("lookup", "formula", "change"):
-            return None
         if self._parent is None:
-            values = Values(self.source.parent_view(), self.catalog, self.values.style)
-            lookup = LookupAnswerer(values)
-            self._parent = {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values)}
-        return self._parent[kind]
+            self._parent = _value_answerers(Values(self.source.parent_view(), self.catalog, self.values.style))
+        return self._parent.get(kind)
 
     # --------------------------------------------------------------------------- chat-model batching
 
