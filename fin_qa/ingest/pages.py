@@ -90,6 +90,10 @@ class Document:
             self._rows[number] = self._load_rows(number)
         return self._rows[number]
 
+    def rows(self, number: int) -> list[Row]:
+        """table_rows(number) without keeping them (a pass over every page: the table records)."""
+        return self._rows[number] if number in self._rows else self._load_rows(number)
+
     def _load_rows(self, number: int) -> list[Row]:  # pragma: no cover - overridden
         raise NotImplementedError
 

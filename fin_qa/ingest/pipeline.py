@@ -21,6 +21,7 @@ from ..catalog.normalize import half_width_digits
 from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store
 from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
+from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .profile import extract_employees, extract_profile
@@ -57,6 +58,7 @@ class ParsedReport:
     seconds: float
     table_pages: int
     statements: list[str] = field(default_factory=list)
+    tables: list[dict] = field(default_factory=list)    # every table of the report (ingest/tables.py)
 
 
 def sha256_of(path: Path) -> str:
@@ -201,7 +203,8 @@ def _num(value: str) -> float | None:
 # 1: side-by-side balance sheets, signs, the summary table, parent statements, PDFium words (issue 12).
 # 2: key disclosures (keyword_tables/disclosures.yaml: 审计意见类型, 重大诉讼, 重点排污单位, 利润分配预案).
 # 3: 控股股东, 实际控制人, 所属行业; 签字注册会计师 labels of the profile.
-PARSER_VERSION = 3
+# 4: every table of a report (ingest/tables.py) stored and indexed.
+PARSER_VERSION = 4
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -260,6 +263,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         sections = build_sections(doc)
         chunks = chunk_sections(sections)
+        tables = table_records(extract_tables(doc), sections)
         sec_rows = [
             {"sid": s.sid, "parent": s.parent, "level": s.level, "title": s.title, "path": s.path,
              "page_start": s.page_start, "page_end": s.page_end, "text": section_text(s)}
@@ -270,7 +274,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             for c in chunks
         ]
         return ParsedReport(str(path.resolve()), doc.kind, sha, len(doc.pages), meta, facts, sec_rows, chunk_rows,
-                            warnings, time.perf_counter() - t0, doc.table_pages_parsed, sorted(statements))
+                            warnings, time.perf_counter() - t0, doc.table_pages_parsed, sorted(statements), tables)
     finally:
         doc.close()
 
@@ -385,7 +389,7 @@ def ingest(
                                          f"store from {other}; not replaced (--force replaces it with this file)")
         else:
             store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
-                                 rep.chunks, rep.warnings, PARSER_VERSION)
+                                 rep.chunks, rep.warnings, PARSER_VERSION, rep.tables)
             n_fin = sum(1 for f in rep.facts if f.statement in ("资产负债表", "利润表", "现金流量表"))
             detail = f"{rep.meta.short_name or rep.meta.full_name or rep.meta.stock_code} {rep.meta.year}: " \
                      f"{rep.pages} pages, {n_fin} statement facts, {len(rep.facts) - n_fin} other facts, " \

@@ -89,6 +89,22 @@ class SectionHead(NamedTuple):
     page_start: int | None
 
 
+class TableRecord(NamedTuple):
+    """A table of a report (fin_qa/ingest/tables.py): header and body rows aligned to its columns."""
+
+    id: int
+    report_id: int
+    section_id: int | None
+    path: list[str]              # the heading path of its section
+    caption: str                 # the text line above it
+    unit: str | None             # from its "单位：…" line
+    page_start: int
+    page_end: int
+    header: list[str]
+    rows: list[list[str]]
+    pages: list[int]             # the page of each row
+
+
 class ChunkText(NamedTuple):
     """A chunk of a section, in reading order."""
 

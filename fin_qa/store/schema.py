@@ -37,6 +37,16 @@ class Migration:
 
 FTS_TABLE = "CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(heading, body, tokenize = 'unicode61')"
 
+TABLES_FTS = "CREATE VIRTUAL TABLE IF NOT EXISTS tables_fts USING fts5(heading, body, tokenize = 'unicode61')"
+TABLES_SQL = """
+CREATE TABLE IF NOT EXISTS tables(
+    id INTEGER PRIMARY KEY, report_id INTEGER NOT NULL REFERENCES reports(id),
+    section_id INTEGER REFERENCES sections(id), path TEXT, caption TEXT, unit TEXT,
+    page_start INTEGER, page_end INTEGER, header TEXT, rows TEXT, pages TEXT
+);
+CREATE INDEX IF NOT EXISTS tables_report ON tables(report_id);
+""" + TABLES_FTS + ";"
+
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS reports(
@@ -77,13 +87,17 @@ MIGRATIONS: tuple[Migration, ...] = (
               "CREATE INDEX IF NOT EXISTS sections_parent ON sections(parent_id);", needed_to_read=False),
     Migration(3, "files.parser: the parser version a file was read with (a newer one reads it again)",
               "ALTER TABLE files ADD COLUMN parser INTEGER NOT NULL DEFAULT 0;", needed_to_read=False),
+    Migration(4, "tables: every table of a report (caption, unit, header, rows, pages) and its tables_fts index",
+              TABLES_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
 # the tables of a version-1 store (chunks_fts with its FTS5 shadow tables)
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
-              "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config"}
+              "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
+              "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
+              "tables_fts_docsize", "tables_fts_config"}
 
 
 class NotAStore(Exception):

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .. import FinQAError
 from ..bigrams import analyze
-from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
+from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, TableRecord,
                      Report, ReportMeta, SectionHead, StoredFact)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 
@@ -52,6 +52,16 @@ def _report_filter(company: str | None, year: int | None) -> tuple[str, list[Any
         q += " AND r.year=?"
         args.append(int(year))
     return q, args
+
+
+def table_words(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """What a table's index body holds: its header and every cell that is not a number."""
+    cells = [c for c in header if c] + [c for r in rows for c in r if c and not _no_words(c)]
+    return " ".join(cells)
+
+
+def _no_words(cell: str) -> bool:
+    return not any("\u3400" <= ch <= "\u9fff" or ch.isalpha() for ch in cell)
 
 
 def _path(stored: str | None) -> list[str]:
@@ -212,6 +222,7 @@ class Store:
         chunks: list[dict[str, Any]],
         warnings: list[str],
         parser: int = 0,
+        tables: Sequence[dict[str, Any]] = (),
     ) -> int:
         """Replace everything a document contributed to its report, in one transaction (`parser`: the
         version of the parser that read it, so that a newer one reads it again)."""
@@ -222,6 +233,9 @@ class Store:
             old = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=?", (rid,))]
             db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in old])
             db.execute("DELETE FROM chunks WHERE report_id=?", (rid,))
+            old = [r[0] for r in db.execute("SELECT id FROM tables WHERE report_id=?", (rid,))]
+            db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
+            db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
             db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
             db.execute("DELETE FROM facts WHERE report_id=? AND source IN ('pdf','txt')", (rid,))
             db.execute("DELETE FROM files WHERE path=? OR report_id=?", (path, rid))
@@ -246,6 +260,16 @@ class Store:
                      c["page_start"], c["page_end"]),
                 )
                 self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"])
+            for t in tables:
+                cur = db.execute(
+                    "INSERT INTO tables(report_id,section_id,path,caption,unit,page_start,page_end,header,rows,pages)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?)",
+                    (rid, sid_map.get(t["section"]), json.dumps(t["path"], ensure_ascii=False), t["caption"], t["unit"],
+                     t["page_start"], t["page_end"], json.dumps(t["header"], ensure_ascii=False),
+                     json.dumps(t["rows"], ensure_ascii=False), json.dumps(t["pages"])))
+                db.execute("INSERT INTO tables_fts(rowid, heading, body) VALUES(?,?,?)",
+                           (int(cur.lastrowid or 0), analyze(" ".join(t["path"]) + " " + t["caption"]),
+                            analyze(table_words(t["header"], t["rows"]))))
             db.execute(
                 "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
@@ -378,6 +402,38 @@ class Store:
                 sql + " AND chunks_fts.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY s DESC LIMIT ?",
                 (heading_weight, expression, within.first, within.last, within.report_id, size)).fetchall()
         return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], float(r[7])) for r in rows]
+
+    # ------------------------------------------------------------------------------ tables
+
+    def _has_tables(self) -> bool:
+        """False for a read-only store written before the tables (migration 4 not applied)."""
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE name='tables'").fetchone() is not None
+
+    def report_tables(self, report_id: int, table_ids: Sequence[int] | None = None) -> list[TableRecord]:
+        """The report's tables (only these ids, when given), in reading order."""
+        if not self._has_tables():
+            return []
+        sql = ("SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
+               " FROM tables WHERE report_id=?")
+        args: list[Any] = [report_id]
+        if table_ids is not None:
+            if not table_ids:
+                return []
+            sql += f" AND id IN ({','.join('?' * len(table_ids))})"
+            args += list(table_ids)
+        return [TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7], json.loads(r[8]),
+                            json.loads(r[9]), json.loads(r[10])) for r in self.db.execute(sql + " ORDER BY id", args)]
+
+    def table_match(self, expression: str, report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
+        """The ids of the report's best `size` tables for an FTS5 MATCH expression over their heading path
+        and caption (weighted) and their header and cell words, best first."""
+        if not self._has_tables():
+            return []
+        rows = self.db.execute(
+            "SELECT t.id FROM tables_fts JOIN tables t ON t.id = tables_fts.rowid WHERE tables_fts MATCH ?"
+            " AND t.report_id = ? ORDER BY bm25(tables_fts, ?, 1.0) LIMIT ?",
+            (expression, report_id, heading_weight, size)).fetchall()
+        return [r[0] for r in rows]
 
     # ------------------------------------------------------------------------------ reports
 

@@ -1,0 +1,365 @@
+"""Every table of a report as a record: caption, unit, header (multi-row headers merged), rows of cells
+aligned to the header's columns, pages — continued across page breaks.
+
+A PDF page's positioned rows (Document.table_rows: PDFium word boxes grouped into rows and cells) are
+cut into blocks: runs of rows with two or more cells. A row with one short cell between them is a
+wrapped cell and joins the row above; a □/√ option line, a heading or a sentence ends the block. The
+columns are those of the block's row with the most cells; every other row's cells are placed by their
+horizontal overlap with them (a header cell spanning several columns, such as 质押或冻结情况 above
+股份状态 | 数量, names each of them). The leading rows with no number are the header; two or three such
+rows are merged column by column ("质押或冻结情况 股份状态"). A FinGLM txt report's `excel` lines are
+rows already, one cell per column.
+
+A block that ends a page and one that starts the next with as many columns is one table; the next
+page's repeat of the header is dropped. The caption is the text line just above the table (not a unit
+line, not an option line); the unit is the "单位：万元" line above it, when there is one.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .headings import heading_level
+from .pages import Cell, Document, Row
+
+_NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
+_UNIT_LINE = re.compile(r"单位\s*[:：]\s*(?:人民币)?\s*(元|千元|万元|百万元|亿元)")
+_OPTION = re.compile(r"[□☑■√]")
+_SENTENCE = re.compile(r"[。；;]\s*$")
+_ENUMERATOR = re.compile(r"^[（(]?[\d一二三四五六七八九十]{1,3}[)）]?[.、．]?$")
+_SEPARATOR = re.compile(r"^[-－—–\s]*$")
+MAX_HEADER_ROWS = 6
+WRAP_CHARS = 30     # a one-cell row longer than this is text, not a wrapped cell
+
+
+@dataclass
+class Table:
+    page_start: int
+    page_end: int
+    caption: str                 # the text line above the table ("公司前 5 大客户资料"), or ""
+    unit: str | None             # from a "单位：万元" line above it
+    header: list[str]            # one text per column ("" where the header row left it empty)
+    rows: list[list[str]]        # body rows, as many cells as header columns
+    pages: list[int] = field(default_factory=list)   # the page of each body row
+    lines: list[str] = field(default_factory=list)   # its first rows and caption, to find its section
+
+    @property
+    def width(self) -> int:
+        return len(self.header)
+
+
+def is_number(cell: str) -> bool:
+    return bool(_NUMBER.match(cell.replace(" ", "")))
+
+
+def _is_text_line(row: Row) -> bool:
+    """A row that is running text, a heading ("(1). 研发投入情况表", split into cells by its gap) or an
+    option line, never part of a table."""
+    text = row.text
+    if _OPTION.search(text) or (len(row.cells) == 1 and (len(text) > WRAP_CHARS or _SENTENCE.search(text))):
+        return True
+    return len(row.cells) <= 3 and bool(_ENUMERATOR.match(row.cells[0].text)) and heading_level(
+        "".join(c.text for c in row.cells)) is not None
+
+
+# --------------------------------------------------------------------------------------------- PDF
+
+
+def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return min(a1, b1) - max(a0, b0)
+
+
+def _bands(template: Row, others: list[Row]) -> list[tuple[float, float]]:
+    """Column bands from the template row's cells, plus a header cell over no template cell when the
+    nearest template cell has a header cell of its own (重大变动说明 beside 同比增减 over the numbers; a
+    header over a right-aligned number column just left of it names that column): each band reaches
+    halfway to its neighbours."""
+    cells = list(template.cells)
+    for r in others:
+        for c in r.cells:
+            if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells):
+                continue
+            near = min(template.cells, key=lambda t: abs((t.x0 + t.x1) / 2 - (c.x0 + c.x1) / 2))
+            if any(o is not c and _overlap(o.x0, o.x1, near.x0, near.x1) > 0 for o in r.cells):
+                cells.append(c)
+    cells.sort(key=lambda c: c.x0)
+    bands = []
+    for i, c in enumerate(cells):
+        left = (cells[i - 1].x1 + c.x0) / 2 if i else float("-inf")
+        right = (c.x1 + cells[i + 1].x0) / 2 if i + 1 < len(cells) else float("inf")
+        bands.append((left, right))
+    return bands
+
+
+def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str]:
+    """The row's cells placed in the bands: by the largest overlap (the nearest band when none overlaps);
+    `spread` (header rows): a cell also names every band whose middle it covers."""
+    out = [""] * len(bands)
+    for c in row.cells:
+        targets: list[int] = []
+        if spread:
+            targets = [i for i, (b0, b1) in enumerate(bands)
+                       if b0 > float("-inf") and b1 < float("inf") and c.x0 <= (b0 + b1) / 2 <= c.x1]
+        if not targets:
+            best = max(range(len(bands)), key=lambda i: (_overlap(c.x0, c.x1, *bands[i]),
+                                                          -abs((c.x0 + c.x1) / 2 - _mid(bands[i], c))))
+            targets = [best]
+        for i in targets:
+            out[i] = f"{out[i]} {c.text}".strip() if out[i] else c.text
+    return out
+
+
+def _mid(band: tuple[float, float], c) -> float:
+    b0, b1 = band
+    if b0 == float("-inf"):
+        return b1 - 1
+    if b1 == float("inf"):
+        return b0 + 1
+    return (b0 + b1) / 2
+
+
+WRAP_GAP = 3.5      # points between a row and the one-cell row below it that continues one of its cells
+JOIN_GAP = 4.5      # points between two words of one cell ("公司前" "5大客户资料")
+
+
+def _joined(row: Row) -> Row:
+    """The row with cells closer than JOIN_GAP joined when one of them is text ("公司前 5大客户资料")."""
+    cells: list[Cell] = []
+    for c in row.cells:
+        if cells and c.x0 - cells[-1].x1 <= JOIN_GAP and not (is_number(c.text) and is_number(cells[-1].text)):
+            last = cells[-1]
+            cells[-1] = Cell(f"{last.text} {c.text}", last.x0, c.x1)
+        else:
+            cells.append(c)
+    return row if len(cells) == len(row.cells) else Row(cells, row.top, row.bottom, row.page)
+
+
+def _numeric(row: Row) -> bool:
+    return any(is_number(c.text) for c in row.cells)
+
+
+def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
+    """(first, last) indexes of the runs of table rows on a page (`wraps`: a PDF's, where short one-cell
+    rows between table rows — a label row without values, a wrapped cell — belong to the table)."""
+    blocks: list[tuple[int, int]] = []
+    i, n = 0, len(rows)
+    while i < n:
+        if len(rows[i].cells) < 2 or _is_text_line(rows[i]):
+            i += 1
+            continue
+        j = i
+        while j + 1 < n and not _is_text_line(rows[j + 1]):
+            if len(rows[j + 1].cells) >= 2:
+                j += 1
+                continue
+            k = j + 1   # one-cell rows: part of the table when a table row follows them
+            while wraps and k < n and k - j <= 3 and len(rows[k].cells) == 1 and not _is_text_line(rows[k]):
+                k += 1
+            if wraps and k < n and k - j <= 4 and len(rows[k].cells) >= 2 and not _is_text_line(rows[k]):
+                j = k
+            else:
+                break
+        blocks.extend(_split(rows, i, j))
+        i = j + 1
+    return blocks
+
+
+def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
+    """A block cut where a new table starts: after rows with numbers, a row with several cells and no
+    number (a header) above rows whose number of cells differs ("前五名客户合计销售金额 | 9,344,898,794.54"
+    rows, then "序号 | 客户名称 | 销售额 | 比例" and its rows). One-cell rows just above it go with it."""
+    out = []
+    start, width = first, 0
+    for k in range(first, last + 1):
+        r = rows[k]
+        if _numeric(r):
+            width = len(r.cells)
+            continue
+        if width and len(r.cells) >= 2:
+            nxt = next((rows[m] for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
+            if nxt is not None and len(nxt.cells) != width:
+                cut = k
+                while cut - 1 > start and len(rows[cut - 1].cells) == 1 and not _numeric(rows[cut - 1]):
+                    cut -= 1
+                out.append((start, cut - 1))
+                start, width = cut, 0
+    out.append((start, last))
+    return out
+
+
+def _unit(text: str) -> str | None:
+    m = _UNIT_LINE.search(text)
+    return m.group(1) if m else None
+
+
+def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
+    """The caption and the unit from the (at most three) rows above a block."""
+    caption, unit = "", None
+    for k in range(first - 1, max(first - 4, -1), -1):
+        text = rows[k].text.strip()
+        u = _unit(text)
+        if u:
+            unit = unit or u
+            rest = _UNIT_LINE.sub("", text).strip(" ：:")
+            if rest and not caption and len(rows[k].cells) <= 2:
+                caption = rest
+            continue
+        if _OPTION.search(text) or len(rows[k].cells) >= 2 or _SENTENCE.search(text):
+            break
+        caption = text
+        break
+    return caption, unit
+
+
+def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) -> Table | None:
+    lead = 0
+    while lead < len(rows) - 1 and len(rows[lead].cells) == 1 and not _numeric(rows[lead]):
+        lead += 1   # one-cell rows above the header (a block cut by _split): the caption
+    if lead:
+        caption = " ".join(r.text for r in rows[:lead])
+        unit = _unit(caption) or unit
+        rows = rows[lead:]
+    # the columns: the row with numbers with the most cells (a header's wrapped words can split more)
+    template = max(rows, key=lambda r: (_numeric(r), len(r.cells)))
+    heads: list[Row] = []
+    for r in rows:
+        if _numeric(r) or len(heads) == MAX_HEADER_ROWS:
+            break
+        heads.append(r)
+    bands = _bands(template, [r for r in heads if r is not template])
+    placed: list[list[str]] = []
+    tops: list[int] = []
+    numeric_seen = False
+    header_rows = 0
+    prev: Row | None = None
+    for r in rows:
+        numeric = _numeric(r)
+        if not numeric_seen and not numeric and header_rows < MAX_HEADER_ROWS and r is not template:
+            placed.append(_place(r, bands, spread=True))
+            header_rows += 1
+            continue
+        numeric_seen = numeric_seen or numeric
+        cells = _place(r, bands, spread=False)
+        if (prev is not None and len(placed) > header_rows and len(r.cells) == 1 and not numeric
+                and r.top - prev.bottom < WRAP_GAP):
+            # a wrapped cell: joins the cell above it
+            k = next(i for i, c in enumerate(cells) if c)
+            placed[-1][k] = f"{placed[-1][k]}{cells[k]}"
+            prev = r
+            continue
+        prev = r
+        if len(placed) > header_rows and _completes(placed[-1], cells):
+            # a label centred in a two-line cell, its values on the line below ("冷冻设备" / "371,318,215.91 …")
+            placed[-1] = [f"{a} {b}".strip() if a and b else a or b for a, b in zip(placed[-1], cells)]
+            continue
+        placed.append(cells)
+        tops.append(page)
+    if not numeric_seen:
+        header_rows = 1 if len(placed) > 1 else 0   # a table of text: its first row is the header
+    header = _merge_header(placed[:header_rows], len(bands))
+    if unit is None:   # "单位：元" printed in a header row
+        unit = next((u for u in map(_unit, header) if u), None)
+    body = placed[header_rows:]
+    if not body:
+        return None
+    return Table(page, page, caption, unit, header, body, [page] * len(body),
+                 [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []))
+
+
+def _completes(above: list[str], row: list[str]) -> bool:
+    """The row is the value line of the label above it: it has no label, the row above has one and no
+    number where the row has one."""
+    return (not row[0] and bool(above[0]) and any(is_number(c) for c in row)
+            and not any(is_number(a) for a, b in zip(above, row) if is_number(b))
+            and not any(is_number(a) for a in above[1:] if a))
+
+
+def _merge_header(rows: list[list[str]], width: int) -> list[str]:
+    out = []
+    for k in range(width):
+        parts: list[str] = []
+        for r in rows:
+            if r[k] and (not parts or parts[-1] != r[k]):
+                parts.append(r[k])
+        out.append(" ".join(parts))
+    return out
+
+
+def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
+    """The tables of one page's positioned rows (a FinGLM txt page: its `excel` rows, wraps=False)."""
+    out: list[Table] = []
+    rows = [_joined(r) for r in rows]
+    for first, last in _blocks(rows, wraps):
+        block = [r for r in rows[first:last + 1] if not _SEPARATOR.match(r.text)]
+        if len(block) < 2 and not (len(block) == 1 and any(is_number(c.text) for c in block[0].cells)):
+            continue
+        caption, unit = _above(rows, first)
+        t = _table_of_block(block, page, caption, unit)
+        if t is not None:
+            t.ends_page = last == len(rows) - 1      # type: ignore[attr-defined]
+            t.starts_page = first == 0               # type: ignore[attr-defined]
+            out.append(t)
+    return out
+
+
+def _continues(prev: Table, nxt: Table) -> bool:
+    return (getattr(prev, "ends_page", False) and getattr(nxt, "starts_page", False)
+            and nxt.page_start == prev.page_end + 1 and nxt.width == prev.width)
+
+
+def _join(prev: Table, nxt: Table) -> None:
+    body = nxt.rows
+    if any(nxt.header) and nxt.header != prev.header:
+        body = [nxt.header] + body   # the next page has no repeat of the header: its first rows are rows
+    prev.rows.extend(body)
+    prev.pages.extend([nxt.page_start] * (len(body) - len(nxt.rows)) + nxt.pages)
+    prev.page_end = nxt.page_end
+    prev.ends_page = getattr(nxt, "ends_page", False)   # type: ignore[attr-defined]
+
+
+def extract_tables(doc: Document) -> list[Table]:
+    """Every table of the document, in page order, joined across page breaks."""
+    out: list[Table] = []
+    for page in doc.pages:
+        if doc.kind == "txt" and not any(ln.cells is not None for ln in page.lines):
+            continue
+        for t in page_tables(doc.rows(page.number), page.number, wraps=doc.kind != "txt"):
+            if out and _continues(out[-1], t):
+                _join(out[-1], t)
+                continue
+            if out and not any(t.header) and any(out[-1].header) and out[-1].width == t.width \
+                    and t.page_start - out[-1].page_end <= 1:
+                # a part of the table above under its own one-cell title (分行业 / 分产品 / 分地区):
+                # the columns of the header above
+                t.header = list(out[-1].header)
+            out.append(t)
+    return out
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[\s|]+", "", text)
+
+
+def table_records(tables: list[Table], sections: list) -> list[dict]:
+    """The tables as the store writes them, each with its section: the one holding its first row's line
+    (the headings' sections keep every line with its page), else the last section that has a line on
+    its first page."""
+    where: dict[tuple[int, str], int] = {}
+    on_page: dict[int, int] = {}
+    for sec in sections:
+        for line, page in zip(sec.lines, sec.pages):
+            where.setdefault((page, _key(line)), sec.sid)
+            on_page[page] = sec.sid
+    out = []
+    last = 0
+    for t in tables:
+        sid = next((where[(t.page_start, _key(x))] for x in t.lines if (t.page_start, _key(x)) in where), None)
+        if sid is None:
+            sid = on_page.get(t.page_start, last)
+        last = sid
+        sec = sections[sid] if 0 <= sid < len(sections) and sections[sid].sid == sid else \
+            next((s for s in sections if s.sid == sid), None)
+        out.append({"section": sid, "path": sec.path if sec else [], "caption": t.caption, "unit": t.unit,
+                    "page_start": t.page_start, "page_end": t.page_end, "header": t.header, "rows": t.rows,
+                    "pages": t.pages})
+    return out
