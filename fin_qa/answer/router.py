@@ -7,6 +7,7 @@ With a chat model (fin_qa/llm/), it extracts keywords the tables miss and writes
 """
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 from ..catalog import Catalog
@@ -16,6 +17,7 @@ from ..llm.batching import CachedChat, RecordingChat
 from ..search.retrieve import Retriever, make_backend
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.question import Understander, Understanding
+from .cells import CellAnswerer
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
@@ -36,6 +38,9 @@ class Answerer(Protocol):
 
 # rule types answered without naming a company; every other type needs one the store knows
 NO_COMPANY = ("statistics", "open")
+# rule types a table's cells may answer (answer/cells.py); a question asking why is never one
+CELL_KINDS = ("lookup", "formula", "change", "text")
+_WHY = re.compile(r"原因|为什么|为何|怎么会")
 
 
 def _value_answerers(values: Values) -> dict[str, Answerer]:
@@ -66,6 +71,7 @@ class Router:
         self.values = Values(source, catalog, style)
         self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
+        self.cells = CellAnswerer(self.values, catalog.cells)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
@@ -100,6 +106,21 @@ class Router:
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
+        cell, entity = None, False
+        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
+            # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
+            cell, entity = self.cells.answer(u)
+            if entity:
+                # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
+                # decline naming it — never the company's total
+                return cell or declined(u, render(self.t, "declined", words=self.cells.last_label,
+                                                  understood=understood(u)))
+        ans = self._route(u, kind)
+        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))):
+            return cell
+        return ans
+
+    def _route(self, u: Understanding, kind: str) -> Answer:
         answerer = self.answerers.get(kind)
         f = u.frame
         # the answerers that answer with values declare the operations and periods they implement

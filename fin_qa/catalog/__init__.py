@@ -4,7 +4,8 @@ One rules folder holds four folders (the repository's top level is one; a wheel 
 fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
 
     keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml,
-                     glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures)
+                     glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures),
+                     cells.yaml (question words for table cells)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, answer_templates.yaml, search.yaml,
                      llm.yaml, report_names.yaml, fewshot/keywords.yaml, prompts/*.txt
@@ -33,6 +34,7 @@ from .llm_config import LLMConfig, load_llm_config
 from .checks import CheckRules, load_checks
 from .disclosures import Disclosure, load_disclosures
 from .glossary import Glossary, load_glossary
+from .cells import CellWords, load_cell_words
 from .places import Places, load_places
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
@@ -80,6 +82,7 @@ class Catalog:
     checks: CheckRules
     glossary: Glossary = field(default_factory=Glossary)
     disclosures: tuple[Disclosure, ...] = ()
+    cells: CellWords = field(default_factory=CellWords)
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -164,6 +167,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         glossary = part(kt / "glossary.yaml", lambda: load_glossary(kt / "glossary.yaml", formula_names))
         if glossary is not None:
             checked[-1] += f" ({len(glossary.terms)} terms)"
+    cells = part(kt / "cells.yaml", lambda: load_cell_words(kt / "cells.yaml"))
     rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
@@ -178,9 +182,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
-            and glossary is not None and disclosures is not None)
+            and glossary is not None and disclosures is not None and cells is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
-                   templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures), problems, checked
+                   templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
+                   cells), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

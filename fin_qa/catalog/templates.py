@@ -50,6 +50,7 @@ PLACEHOLDERS = {
     "empty": set(),
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
+    "cell_answer": {"company", "year", "table", "page", "cells"},
     "text_yes": {"company", "year", "section", "page", "excerpt"},
     "text_no": {"company", "year", "section", "page", "excerpt"},
     "text_not_applicable": {"company", "year", "section", "page"},

@@ -1,0 +1,360 @@
+"""Table questions answered from cells (evidence kind `cell`): a question that names a row of one of the
+report's tables (its label — 罐式集装箱, 前五名客户合计销售金额, a shareholder's or a subsidiary's name — or
+its rank: 第一大客户) and/or its columns (营业收入, 毛利率, 持股比例) gets the cells named, each with its
+row, column, unit and page.
+
+1. The report's tables are searched (tables_fts: heading path, caption, header and cell words) with the
+   question's words; the best ones are read.
+2. A row is named when one of its text cells (brackets and enumerators left out) is in the question, or
+   by its rank (第一大/第N名/最大, in a table with 序号 or a "前N" caption).
+3. Columns: the one value column of a two-column table; else the headers the question names (after the
+   rewrites of keyword_tables/cells.yaml question_words): a header whose last two characters are in the
+   question, the best covered ones kept; else the report year's column (本期/期末/本年 or the year), never
+   the previous one; else the whole row with its header.
+4. The table with the longest row match, then the most columns named, then the most question words in its
+   heading, caption and header answers.
+
+A row named by a label the question's items do not explain (罐式集装箱 in "罐式集装箱业务营业收入") is an
+`entity`: the router then never answers with the company's total, it answers the cell or declines.
+"""
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..bigrams import tokens
+from ..catalog.cells import CellWords
+from ..store import Report
+from ..store.models import TableRecord
+from ..understand.question import Understanding
+from .compose import render
+from .model import Answer, CellEvidence
+from .values import Values
+
+_BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
+_UNIT = re.compile(r"[（(]\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
+_ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
+_NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
+_CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
+_RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
+_ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位)|(最大)")
+DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
+_SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
+_YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
+MAX_TABLES = 40
+FUZZY_ROW = 0.85       # share of a long label's character pairs the question must have
+MAX_ROWS = 12          # a list answer gives at most this many rows
+
+
+_WELL_FORMED = re.compile(r"^[\(（]?[-－—–−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[\)）]?%?$")
+
+
+def is_number(cell: str) -> bool:
+    """A whole number as printed: thousands groups of three ("8,591,28" is a number cut by a column edge,
+    never a value)."""
+    return bool(_WELL_FORMED.match(cell.replace(" ", "")))
+
+
+def norm(text: str) -> str:
+    """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks)."""
+    s = unicodedata.normalize("NFKC", text or "").lower()
+    s = re.sub(r"\s+", "", s)
+    return _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)
+
+
+def core(label: str) -> str:
+    """A cell's words for matching: normalised, without bracketed parts, enumerators and a final colon."""
+    s = _ENUM.sub("", unicodedata.normalize("NFKC", label or "").strip())
+    s = _BRACKETS.sub("", unicodedata.normalize("NFKC", s))
+    s = norm(s).strip(":：")
+    head = re.split(r"[,，;；]", s, maxsplit=1)[0]
+    return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
+
+
+def unit_of(*labels: str) -> str | None:
+    for label in labels:
+        m = _UNIT.search(unicodedata.normalize("NFKC", label or ""))
+        if m:
+            return m.group(1)
+    return None
+
+
+def _bigrams(s: str) -> set[str]:
+    return set(tokens(s))
+
+
+@dataclass
+class CellMatch:
+    table: TableRecord
+    rows: list[int]                  # body row indexes
+    label: str                       # the row words the question named ("" for a rank)
+    columns: list[int]
+    whole_row: bool = False
+    entity: bool = False
+    score: tuple = ()
+    cells: list[tuple[str, str, str, str | None, int]] = field(default_factory=list)  # (row, column, value, unit, page)
+
+
+class CellAnswerer:
+    def __init__(self, values: Values, words: CellWords):
+        self.v = values
+        self.t = values.t
+        self.w = words
+        self.last_label = ""    # the row label of the last match (named when an entity's cells are declined)
+
+    # --------------------------------------------------------------------------- the question's words
+
+    def question_text(self, u: Understanding) -> str:
+        q = norm((u.masked or u.norm).replace("#", "|"))
+        for word in self.w.ask_words:
+            q = q.replace(word, "|")
+        return q
+
+    def _rewritten(self, q: str) -> str:
+        for phrase, words in self.w.question_words:
+            q = q.replace(phrase, words)
+        return q
+
+    def _item_spans(self, u: Understanding) -> list[str]:
+        return [_bare(k.text) for k in u.keywords] + [_bare(g.residue) for g in u.generalized]
+
+    # --------------------------------------------------------------------------- matching one table
+
+    def _row_matches(self, t: TableRecord, q: str, context: str, spans: list[str]) -> tuple[list[int], str, bool]:
+        """(rows, label) named by a text cell of theirs: a cell in the question, or a long one (8+
+        characters) whose character pairs the question nearly all has ("…占年度销售总额的比例"). A label
+        inside a longer one named is not another row. `label`: the longest."""
+        qb = _bigrams(q)
+        found: dict[str, list[int]] = {}
+        for i, row in enumerate(t.rows):
+            for cell in row:
+                if not cell or is_number(cell):
+                    continue
+                c = core(cell)
+                if len(c) < 3 or c in self.w.generic_labels:
+                    continue   # 合计 alone names no row: which table's total is not known well enough yet
+                if (c in q and not _fragment(c, q)) or (
+                        len(c) >= 8 and len(_bigrams(c) & qb) >= FUZZY_ROW * len(_bigrams(c))):
+                    if i not in found.setdefault(c, []):
+                        found[c].append(i)
+        labels = [c for c in found if not any(c != o and c in o and o in q for o in found)]
+        # a label the question's items explain (营业收入) is not a row when another one is named (罐式集装箱)
+        own = [c for c in labels if not any(_bare(c) in s for s in spans if s)]
+        if own and len(own) < len(labels):
+            labels = own
+        if not labels:
+            return [], "", False
+        longest = max(len(c) for c in labels)
+        # 子公司 beside 盘锦北方沥青股份有限公司 is no row; 合计 inside its table's topic is
+        labels = [c for c in labels if 2 * len(c) >= longest or c in self.w.generic_labels]
+        rows = sorted({i for c in labels for i in found[c]})
+        best = max(labels, key=lambda c: (c in q, len(c)))
+        return rows, best, best in q
+
+    def _rank_row(self, t: TableRecord, q: str, context: str) -> list[int]:
+        m = _ORDINAL.search(q)
+        if not m:
+            return []
+        noun = re.sub(r"^的", "", q[m.end():])[:2]
+        if len(noun) < 2 or noun not in context:
+            return []   # 第一大客户 is ranked in a table about 客户
+        n = 1 if m.group(2) else int(m.group(1))
+        for i, row in enumerate(t.rows):
+            first = [core(c) for c in row[:2]]
+            if str(n) in first[:1] or f"第{n}名" in first or any(x.endswith(str(n)) and not x.isdigit() and len(x) <= 4
+                                                                 for x in first):
+                return [i]
+        if re.search(r"前\d+|序号|股东名称", context):
+            body = [i for i, row in enumerate(t.rows) if not any(core(c) in ("合计", "小计", "总计") for c in row)]
+            return body[n - 1:n] if len(body) >= n else []
+        return []
+
+    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int]) -> tuple[list[int], bool]:
+        """(value columns named, whole row?)."""
+        cols = [k for k in range(len(t.header)) if k not in key_cols
+                and any(k < len(t.rows[r]) and t.rows[r][k] and is_number(t.rows[r][k]) for r in rows)]
+        if not cols:
+            cols = [k for k in range(len(t.header)) if k not in key_cols
+                    and any(k < len(t.rows[r]) and t.rows[r][k] for r in rows)]
+        if len(cols) <= 1:
+            return cols, False
+        qr = self._rewritten(q)
+        qb = _bigrams(qr)
+        named = []
+        for k in cols:
+            h = core(t.header[k])
+            if not h:
+                continue
+            head = h[-2:]
+            if h in qr or head in qr:
+                hb = _bigrams(h)
+                named.append((len(hb & qb) / max(len(hb), 1), k))
+        if named:
+            best = max(c for c, _ in named)
+            keep = [k for c, k in named if c >= 0.75 or c == best]
+            # another year's column (2018年金额, 上期发生额) only when the question names that period
+            own = [k for k in keep if not self._other_period(core(t.header[k]), qr)]
+            return sorted(own or keep), False
+        # no header named: the report year's column, when the columns are periods
+        period = self._period_column(t, cols)
+        if period is not None:
+            return [period], False
+        return cols, True
+
+    def _other_period(self, header: str, q: str) -> bool:
+        year = getattr(self, "_year", None)
+        years = [int(y) for y in _YEAR.findall(header)]
+        if years and year and year not in years:
+            return not any(str(y) in q for y in years)
+        return any(w in header and w not in q for w in self.w.period_columns.get("previous", ()))
+
+    def _period_column(self, t: TableRecord, cols: list[int]) -> int | None:
+        year = getattr(self, "_year", None)
+        pc = self.w.period_columns
+        current = []
+        for k in cols:
+            h = core(t.header[k])
+            years = _YEAR.findall(h)
+            if any(w in h for w in pc.get("change", ())):
+                continue
+            if (year and str(year) in years) or (not years and any(w in h for w in pc.get("current", ()))
+                                                   and not any(w in h for w in pc.get("previous", ()))):
+                current.append(k)
+        return current[0] if len(current) == 1 else None
+
+    def match(self, u: Understanding, rep: Report) -> CellMatch | None:
+        store = self.v.source.store
+        q = self.question_text(u)
+        words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
+        if not words:
+            return None
+        expr = " OR ".join(f'"{w}"' for w in words[:60])
+        ids = store.table_match(expr, rep.id, MAX_TABLES)
+        if not ids:
+            return None
+        self._year = rep.year
+        spans = self._item_spans(u)
+        best: CellMatch | None = None
+        for t in store.report_tables(rep.id, ids):
+            if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
+                continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
+            context = norm(" ".join(t.path[-2:]) + t.caption + "".join(t.header))
+            rows, label, exact = self._row_matches(t, q, context, spans)
+            if not rows:
+                rows, label = self._rank_row(t, q, context), ""
+            if not rows:
+                continue
+            key_cols = {k for r in rows for k, c in enumerate(t.rows[r]) if c and label and not is_number(c)
+                        and (core(c) in q or core(c) == label)}
+            if not label:
+                key_cols = {k for k, c in enumerate(t.rows[rows[0]]) if c and not is_number(c)
+                            and k < 2}
+            cols, whole = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols)
+            if not cols:
+                continue
+            items_asked = [s for s in spans if s and s not in _bare(label)]
+            if items_asked and len(t.header) > 2 and not any(
+                    any(a in _bare(t.header[k]) or a[-2:] in _bare(t.header[k]) for a in items_asked) for k in cols):
+                continue   # the item asked (净利润) is no column of this table
+            if not whole and any(s and s in context for s in spans):
+                # the item the table is about (营业收入 of 营业收入构成) is asked too: its report-year column
+                period = self._period_column(t, [k for k in range(len(t.header)) if k not in key_cols])
+                if period is not None and period not in cols:
+                    cols = sorted([*cols, period])
+            asked = _bigrams(q) - _bigrams(label)
+            title = norm(" ".join(t.path[-2:]) + t.caption)
+            ctx = len(asked & _bigrams(context))
+            topic = 2 * len(asked & _bigrams(title)) + ctx   # the table's title counts twice its header
+            if label and ctx < (0 if len(label) >= 8 else 1 if len(label) >= 5 else 2):
+                continue   # a short label ("营业收入", "合计") names a row only inside its table's topic
+            # an entity: a row with numbers (not a header row inside the body, "本期发生额 | 上期发生额")
+            entity = bool(label) and len(label) >= 3 and any(is_number(c) for r in rows for c in t.rows[r]) and not any(_bare(label) in s or s in _bare(label)
+                                                                  for s in spans if s)
+            if not label:
+                whole, cols = True, [k for k in range(len(t.header)) if k not in key_cols or k > 0]
+            named = len(label) if exact else len(label) // 2
+            # one row per label: a label over several rows (染料行业 above its cost items) is a group
+            single = len(rows) <= len({core(c) for r in rows for c in t.rows[r] if c and core(c) in q}) or len(rows) == 1
+            score = (named + (3 if not label else 0), single, topic, 0 if whole else len(cols))
+            if DEBUG:
+                print("cells:", score, t.id, t.caption, t.path[-1:], label, rows, cols, whole)
+            m = CellMatch(t, rows, label, cols, whole, entity and exact, score)
+            if best is None or m.score > best.score:
+                best = m
+        return best
+
+    # --------------------------------------------------------------------------- the answer
+
+    def answer(self, u: Understanding) -> tuple[Answer | None, bool]:
+        """(the cells the question names, or None when no table of the asked year's report names them;
+        whether the row is an entity the question's items do not explain)."""
+        if not u.companies or len(u.years.years) > 1:
+            return None, False
+        rep, name, year, note = self.v.report(u)
+        if rep is None or note or rep.year != year:
+            return None, False
+        m = self.match(u, rep)
+        if m is None:
+            return None, False
+        self.last_label = m.label
+        if u.frame.operation != "value" and not any(
+                any(w in core(m.table.header[k]) for w in self.w.period_columns.get("change", ()))
+                for k in m.columns if k < len(m.table.header)):
+            # a change, a sum or a ratio asked: only a column that prints it answers (never the plain value)
+            return None, m.entity
+        self._q = self.question_text(u)
+        return self._render(u, m, name, year), m.entity
+
+    def _render(self, u: Understanding, m: CellMatch, name: str, year: int) -> Answer | None:
+        t = m.table
+        parts, evidence = [], []
+        rows = m.rows[:MAX_ROWS]
+        for r in rows:
+            row = t.rows[r]
+            label = next((c for c in row if c and not is_number(c) and core(c) and core(c) in self._q), "") or \
+                next((c for c in row if c and not is_number(c)), "") or "?"
+            page = t.pages[r] if r < len(t.pages) else t.page_start
+            cells = []
+            for k in m.columns:
+                value = row[k] if k < len(row) else ""
+                if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
+                    continue
+                if not is_number(value) and not _NAME_ASKED.search(self._q):
+                    continue   # a number was asked: a text cell here is a misread column
+                column = t.header[k] if k < len(t.header) else ""
+                unit = unit_of(column, label) or (None if "%" in value else t.unit)
+                shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
+                    ("%" if unit == "%" and not value.endswith("%") else "")
+                cells.append(f"{column}：{shown}" if column else shown)
+                evidence.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
+                                             label, column, value + ("" if not unit or value.endswith("%") else unit), page))
+            if cells:
+                parts.append(f"{label}（{'，'.join(cells)}）")
+        if not parts:
+            return None
+        # (an entity whose named cells are all empty or misread is declined by the router)
+        where = t.caption or (t.path[-1] if t.path else "表格")
+        pages = sorted({e.page for e in evidence if e.page})
+        shown_pages = "、".join(map(str, pages)) or str(t.page_start)
+        text = render(self.t, "cell_answer", company=name, year=year, table=where, page=shown_pages, cells="；".join(parts))
+        return Answer(u.question, text, u.finglm_type(), "cell", list(evidence))
+
+
+_NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字")
+_BOUNDARY = set("的向对与和及从在为、，,年末初:：")   # not "|": the company's own name masked just before
+
+
+def _bare(text: str) -> str:
+    """Words only (no 的, punctuation or spaces): how an item's matched phrase and a label compare."""
+    return re.sub(r"[^\w]|的|_", "", norm(text))
+
+
+def _fragment(label: str, q: str) -> bool:
+    """A company-name label inside a longer name of the question ("投资集团有限公司", the wrapped second
+    line of 张家界市经济发展投资集团有限公司): a CJK character other than a particle just before it."""
+    if not re.search(r"(公司|集团|企业|银行|中心)$", label):
+        return False
+    start = q.find(label)
+    return start > 0 and "\u4e00" <= q[start - 1] <= "\u9fff" and q[start - 1] not in _BOUNDARY

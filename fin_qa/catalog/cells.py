@@ -1,0 +1,50 @@
+"""keyword_tables/cells.yaml: how a question's words meet the rows and columns of a report's tables
+(fin_qa/answer/cells.py). `fin-qa rules check` validates it: question_words maps a phrase to a phrase,
+period_columns has current/previous/change word lists, ask_words and generic_labels are lists of words.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+PERIODS = ("current", "previous", "change")
+
+
+@dataclass(frozen=True)
+class CellWords:
+    question_words: tuple[tuple[str, str], ...] = ()    # (phrase, header words), longest phrase first
+    period_columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ask_words: tuple[str, ...] = ()
+    generic_labels: frozenset[str] = frozenset()
+
+
+def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
+    value = data.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
+        raise RuleError(path, line_of(data), f"`{key}:` must be a list [..] of words")
+    return tuple(value)
+
+
+def load_cell_words(path: Path) -> CellWords:
+    if not path.is_file():
+        return CellWords()
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):
+        raise RuleError(path, 1, "expected question_words, period_columns, ask_words, generic_labels")
+    qw = data.get("question_words") or {}
+    if not isinstance(qw, dict) or not all(isinstance(k, str) and k and isinstance(v, str) and v for k, v in qw.items()):
+        raise RuleError(path, line_of(data), "`question_words:` must map a phrase to the words headers use")
+    pc = data.get("period_columns") or {}
+    if not isinstance(pc, dict) or set(pc) - set(PERIODS):
+        raise RuleError(path, line_of(data), f"`period_columns:` takes {', '.join(PERIODS)}")
+    periods = {}
+    for k in PERIODS:
+        words = pc.get(k) or []
+        if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+            raise RuleError(path, line_of(pc), f"period_columns.{k} must be a list [..] of words")
+        periods[k] = tuple(words)
+    return CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods,
+                     tuple(sorted(_words(path, data, "ask_words"), key=len, reverse=True)),
+                     frozenset(_words(path, data, "generic_labels")))

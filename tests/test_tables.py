@@ -1,0 +1,146 @@
+"""Every table of a report as a record (fin_qa/ingest/tables.py), stored and indexed, and table questions
+answered from its cells (fin_qa/answer/cells.py). The values asserted on the shared reports were read on
+the page named."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from fin_qa.cli import cli
+from fin_qa.ingest.pages import Cell, Row
+from fin_qa.ingest.tables import Table, extract_tables, page_tables
+from fin_qa.answer.cells import core, norm
+
+
+def row(top: float, *cells: tuple[str, float, float], page: int = 1) -> Row:
+    return Row([Cell(t, x0, x1) for t, x0, x1 in cells], top, top + 10, page)
+
+
+HEADER = row(100, ("序号", 60, 80), ("客户名称", 160, 200), ("销售额（元）", 290, 350), ("占年度销售总额比例", 410, 500))
+
+
+def customers(top: float = 100, page: int = 1) -> list[Row]:
+    return [
+        row(top - 20, ("公司前", 57, 84), ("5大客户资料", 86, 137), page=page),
+        row(top, *[(c.text, c.x0, c.x1) for c in HEADER.cells], page=page),
+        row(top + 18, ("1", 58, 62), ("中国兵器工业集团有限公司", 98, 206), ("4,661,463,413.42", 319, 376), ("11.77%", 509, 534), page=page),
+        row(top + 36, ("2", 58, 62), ("中石化", 98, 125), ("1,643,300,841.48", 319, 376), ("4.15%", 513, 534), page=page),
+        row(top + 54, ("合计", 58, 76), ("--", 177, 182), ("6,304,764,254.90", 319, 376), ("15.92%", 509, 534), page=page),
+    ]
+
+
+def test_a_table_with_caption_header_and_rows():
+    rows = [row(40, ("主要销售客户情况说明如下，详见下表。这是一行足够长的正文文字，不是表格的一部分。", 57, 540))] + customers()
+    [t] = page_tables(rows, 1)
+    assert t.caption == "公司前 5大客户资料"
+    assert t.header == ["序号", "客户名称", "销售额（元）", "占年度销售总额比例"]
+    assert t.rows[0] == ["1", "中国兵器工业集团有限公司", "4,661,463,413.42", "11.77%"]
+    assert t.rows[-1] == ["合计", "--", "6,304,764,254.90", "15.92%"]
+    assert t.pages == [1, 1, 1]
+
+
+def test_two_tables_in_one_run_are_cut_where_the_columns_change():
+    # "前五名客户合计销售金额 | 金额" rows, then the five-customer table right below it (华锦股份 p.13)
+    top = [row(40, ("前五名客户合计销售金额（元）", 58, 184), ("6,304,764,254.90", 476, 534)),
+           row(58, ("前五名客户合计销售金额占年度销售总额比例", 58, 238), ("15.92%", 509, 534))]
+    tables = page_tables(top + customers(100), 1)
+    assert [t.width for t in tables] == [2, 4]
+    assert tables[0].rows[1] == ["前五名客户合计销售金额占年度销售总额比例", "15.92%"]
+    assert tables[1].caption == "公司前 5大客户资料" and tables[1].header[1] == "客户名称"
+
+
+def test_wrapped_cell_unit_line_and_a_header_over_two_rows():
+    rows = [
+        row(20, ("单位：万元", 480, 530)),
+        row(40, ("2019年", 200, 240), ("2018年", 320, 360)),
+        row(58, ("项目", 60, 80), ("金额", 200, 230), ("金额", 320, 350)),
+        row(76, ("计入当期损益的政府补助（与企业业务", 60, 180), ("1,234.00", 200, 240), ("987.00", 320, 360)),
+        row(87, ("密切相关）", 60, 100)),          # 1 point below: the label's second line
+        row(105, ("非经常性损益合计", 60, 140), ("2,000.00", 200, 240), ("1,500.00", 320, 360)),
+    ]
+    [t] = page_tables(rows, 3)
+    assert t.unit == "万元"
+    assert t.header == ["项目", "2019年 金额", "2018年 金额"]
+    assert t.rows[0][0] == "计入当期损益的政府补助（与企业业务密切相关）"
+    assert core(t.rows[0][0]) == "计入当期损益的政府补助"
+
+
+def test_a_table_continued_on_the_next_page_drops_the_repeated_header():
+    class Doc:
+        kind = "pdf"
+
+        def __init__(self):
+            self.pages = [type("P", (), {"number": n, "lines": []})() for n in (1, 2)]
+            first = customers(700)
+            second = [row(40, *[(c.text, c.x0, c.x1) for c in HEADER.cells], page=2),
+                      row(58, ("3", 58, 62), ("浙江舟山澜海石化有限公司", 98, 206), ("1,181,639,181.77", 319, 376),
+                          ("2.98%", 513, 534), page=2)]
+            self._rows = {1: first, 2: second}
+
+        def rows(self, n):
+            return self._rows[n]
+
+    [t] = extract_tables(Doc())
+    assert (t.page_start, t.page_end) == (1, 2)
+    assert [r[0] for r in t.rows] == ["1", "2", "合计", "3"]
+    assert t.pages == [1, 1, 1, 2]
+
+
+def test_text_only_table_has_its_first_row_as_header():
+    # a FinGLM txt table of names (控股股东): no numbers, one header row
+    rows = [row(0, ("控股股东名称", 0, 90), ("法定代表人", 100, 190)),
+            row(1, ("北方华锦化学工业集团有限公司", 0, 90), ("任勇强", 100, 190))]
+    [t] = page_tables(rows, 5, wraps=False)
+    assert t.header == ["控股股东名称", "法定代表人"] and t.rows == [["北方华锦化学工业集团有限公司", "任勇强"]]
+
+
+def test_question_words_normalised_as_tables_print_them():
+    assert norm("前五名客户") == "前5名客户" and norm("第一大股东") == "第1大股东"
+    assert core("1、营业收入（元）") == "营业收入" and core("其中：利息费用") == "利息费用"
+
+
+# ------------------------------------------------------------------------------- the shared reports
+
+
+def test_tables_stored_and_indexed(all_store):
+    store, _ = all_store
+    counts = dict(store.db.execute("SELECT r.short_name, COUNT(*) FROM tables t JOIN reports r ON r.id = t.report_id"
+                                   " GROUP BY r.short_name"))
+    assert set(counts) >= {"华锦股份", "四方科技", "安靠智电", "邮储银行", "万科A"}
+    assert min(counts.values()) >= 50
+    rid = store.db.execute("SELECT id FROM reports WHERE short_name='华锦股份'").fetchone()[0]
+    ids = store.table_match('"客户" OR "销售"', rid, 10)
+    tables = store.report_tables(rid, ids)
+    top5 = next(t for t in tables if "客户名称" in t.header)
+    assert top5.page_start == 13 and top5.rows[0][1] == "中国兵器工业集团有限公司"
+    assert top5.path and "主要销售客户" in "".join(top5.path)
+
+
+CELL_CASES = [
+    # (question, words the answer must hold, page)  — each value read on the page
+    ("华锦股份2019年前五名客户合计销售金额是多少？占年度销售总额的比例是多少？", ["9,344,898,794.54", "23.59%"], 13),
+    ("北方华锦2019年的第一大客户是哪家公司？", ["中国兵器工业集团有限公司", "4,661,463,413.42"], 13),
+    ("四方科技2019年罐式集装箱业务营业收入多少，毛利率多少？", ["764,321,152.14", "17.30"], 11),
+    ("华锦股份2019年向大连北方化学工业有限公司采购了多少金额？", ["378,247,771.96"], 112),
+    ("华锦股份子公司盘锦北方沥青股份有限公司2019年净利润是多少？", ["260,760,875.50"], 18),
+]
+
+
+def test_cells_answer_table_questions(all_store):
+    store, _ = all_store
+    for question, words, page in CELL_CASES:
+        out = CliRunner().invoke(cli, ["ask", "--store", str(store.dir), "--json", question]).output
+        rec = json.loads(out)
+        assert rec["method"] == "cell", (question, rec["answer"])
+        assert all(w in rec["answer"] for w in words), (question, rec["answer"])
+        assert any(e["page"] in (page, page + 1) for e in rec["evidence"]), (question, rec["evidence"])
+
+
+def test_a_row_the_items_do_not_explain_never_gets_the_company_total(all_store):
+    store, _ = all_store
+    total = "1,175,301,034.32"   # 四方科技 2019 营业收入 (利润表)
+    out = CliRunner().invoke(cli, ["ask", "--store", str(store.dir), "四方科技2019年罐式集装箱的营业收入是多少？"]).output
+    assert total not in out and "764,321,152.14" in out
+    out = CliRunner().invoke(cli, ["ask", "--store", str(store.dir), "2019年四方科技的营业收入是多少？"]).output
+    assert total in out   # the plain question is still the statement's value
