@@ -11,8 +11,8 @@ row, column, unit and page.
    rewrites of keyword_tables/cells.yaml question_words): a header whose last two characters are in the
    question, the best covered ones kept; else the report year's column (本期/期末/本年 or the year), never
    the previous one; else the whole row with its header.
-4. The table with the longest row match, then the most columns named, then the most question words in its
-   heading, caption and header answers.
+4. The table with the longest row match (exact before approximate), then one row per label, then the
+   most question words in its title (counted twice) and header, then the most columns named, answers.
 
 A row named by a label the question's items do not explain (罐式集装箱 in "罐式集装箱业务营业收入") is an
 `entity`: the router then never answers with the company's total, it answers the cell or declines.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
@@ -36,7 +36,6 @@ from .values import Values
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
 _UNIT = re.compile(r"[（(]\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
 _ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
-_NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位)|(最大)")
@@ -94,7 +93,6 @@ class CellMatch:
     whole_row: bool = False
     entity: bool = False
     score: tuple = ()
-    cells: list[tuple[str, str, str, str | None, int]] = field(default_factory=list)  # (row, column, value, unit, page)
 
 
 class CellAnswerer:
@@ -102,7 +100,6 @@ class CellAnswerer:
         self.v = values
         self.t = values.t
         self.w = words
-        self.last_label = ""    # the row label of the last match (named when an entity's cells are declined)
 
     # --------------------------------------------------------------------------- the question's words
 
@@ -171,7 +168,7 @@ class CellAnswerer:
             return body[n - 1:n] if len(body) >= n else []
         return []
 
-    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int]) -> tuple[list[int], bool]:
+    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int], year: int) -> tuple[list[int], bool]:
         """(value columns named, whole row?)."""
         cols = [k for k in range(len(t.header)) if k not in key_cols
                 and any(k < len(t.rows[r]) and t.rows[r][k] and is_number(t.rows[r][k]) for r in rows)]
@@ -195,23 +192,21 @@ class CellAnswerer:
             best = max(c for c, _ in named)
             keep = [k for c, k in named if c >= 0.75 or c == best]
             # another year's column (2018年金额, 上期发生额) only when the question names that period
-            own = [k for k in keep if not self._other_period(core(t.header[k]), qr)]
+            own = [k for k in keep if not self._other_period(core(t.header[k]), qr, year)]
             return sorted(own or keep), False
         # no header named: the report year's column, when the columns are periods
-        period = self._period_column(t, cols)
+        period = self._period_column(t, cols, year)
         if period is not None:
             return [period], False
         return cols, True
 
-    def _other_period(self, header: str, q: str) -> bool:
-        year = getattr(self, "_year", None)
+    def _other_period(self, header: str, q: str, year: int) -> bool:
         years = [int(y) for y in _YEAR.findall(header)]
-        if years and year and year not in years:
+        if years and year not in years:
             return not any(str(y) in q for y in years)
         return any(w in header and w not in q for w in self.w.period_columns.get("previous", ()))
 
-    def _period_column(self, t: TableRecord, cols: list[int]) -> int | None:
-        year = getattr(self, "_year", None)
+    def _period_column(self, t: TableRecord, cols: list[int], year: int) -> int | None:
         pc = self.w.period_columns
         current = []
         for k in cols:
@@ -219,14 +214,14 @@ class CellAnswerer:
             years = _YEAR.findall(h)
             if any(w in h for w in pc.get("change", ())):
                 continue
-            if (year and str(year) in years) or (not years and any(w in h for w in pc.get("current", ()))
+            if str(year) in years or (not years and any(w in h for w in pc.get("current", ()))
                                                    and not any(w in h for w in pc.get("previous", ()))):
                 current.append(k)
         return current[0] if len(current) == 1 else None
 
-    def match(self, u: Understanding, rep: Report) -> CellMatch | None:
+    def match(self, u: Understanding, rep: Report, q: str) -> CellMatch | None:
+        """The best table cells for the question's words `q` (question_text) in the report."""
         store = self.v.source.store
-        q = self.question_text(u)
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
             return None
@@ -234,8 +229,8 @@ class CellAnswerer:
         ids = store.table_match(expr, rep.id, MAX_TABLES)
         if not ids:
             return None
-        self._year = rep.year
         spans = self._item_spans(u)
+        qb = _bigrams(q)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
             if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
@@ -251,7 +246,7 @@ class CellAnswerer:
             if not label:
                 key_cols = {k for k, c in enumerate(t.rows[rows[0]]) if c and not is_number(c)
                             and k < 2}
-            cols, whole = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols)
+            cols, whole = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols, rep.year)
             if not cols:
                 continue
             items_asked = [s for s in spans if s and s not in _bare(label)]
@@ -260,10 +255,10 @@ class CellAnswerer:
                 continue   # the item asked (净利润) is no column of this table
             if not whole and any(s and s in context for s in spans):
                 # the item the table is about (营业收入 of 营业收入构成) is asked too: its report-year column
-                period = self._period_column(t, [k for k in range(len(t.header)) if k not in key_cols])
+                period = self._period_column(t, [k for k in range(len(t.header)) if k not in key_cols], rep.year)
                 if period is not None and period not in cols:
                     cols = sorted([*cols, period])
-            asked = _bigrams(q) - _bigrams(label)
+            asked = qb - _bigrams(label)
             title = norm(" ".join(t.path[-2:]) + t.caption)
             ctx = len(asked & _bigrams(context))
             topic = 2 * len(asked & _bigrams(title)) + ctx   # the table's title counts twice its header
@@ -287,33 +282,33 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- the answer
 
-    def answer(self, u: Understanding) -> tuple[Answer | None, bool]:
+    def answer(self, u: Understanding) -> tuple[Answer | None, str]:
         """(the cells the question names, or None when no table of the asked year's report names them;
-        whether the row is an entity the question's items do not explain)."""
+        the row's label when it is an entity the question's items do not explain, else "")."""
         if not u.companies or len(u.years.years) > 1:
-            return None, False
+            return None, ""
         rep, name, year, note = self.v.report(u)
         if rep is None or note or rep.year != year:
-            return None, False
-        m = self.match(u, rep)
+            return None, ""
+        q = self.question_text(u)
+        m = self.match(u, rep, q)
         if m is None:
-            return None, False
-        self.last_label = m.label
+            return None, ""
+        entity = m.label if m.entity else ""
         if u.frame.operation != "value" and not any(
                 any(w in core(m.table.header[k]) for w in self.w.period_columns.get("change", ()))
                 for k in m.columns if k < len(m.table.header)):
             # a change, a sum or a ratio asked: only a column that prints it answers (never the plain value)
-            return None, m.entity
-        self._q = self.question_text(u)
-        return self._render(u, m, name, year), m.entity
+            return None, entity
+        return self._render(u, m, name, year, q), entity
 
-    def _render(self, u: Understanding, m: CellMatch, name: str, year: int) -> Answer | None:
+    def _render(self, u: Understanding, m: CellMatch, name: str, year: int, q: str) -> Answer | None:
         t = m.table
         parts, evidence = [], []
         rows = m.rows[:MAX_ROWS]
         for r in rows:
             row = t.rows[r]
-            label = next((c for c in row if c and not is_number(c) and core(c) and core(c) in self._q), "") or \
+            label = next((c for c in row if c and not is_number(c) and core(c) and core(c) in q), "") or \
                 next((c for c in row if c and not is_number(c)), "") or "?"
             page = t.pages[r] if r < len(t.pages) else t.page_start
             cells = []
@@ -321,7 +316,7 @@ class CellAnswerer:
                 value = row[k] if k < len(row) else ""
                 if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
                     continue
-                if not is_number(value) and not _NAME_ASKED.search(self._q):
+                if not is_number(value) and not _NAME_ASKED.search(q):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
                 unit = unit_of(column, label) or (None if "%" in value else t.unit)

@@ -106,15 +106,14 @@ class Router:
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
-        cell, entity = None, False
+        cell = None
         if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
             cell, entity = self.cells.answer(u)
             if entity:
                 # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
                 # decline naming it — never the company's total
-                return cell or declined(u, render(self.t, "declined", words=self.cells.last_label,
-                                                  understood=understood(u)))
+                return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
         if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))):
             return cell

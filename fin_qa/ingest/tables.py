@@ -42,6 +42,8 @@ class Table:
     rows: list[list[str]]        # body rows, as many cells as header columns
     pages: list[int] = field(default_factory=list)   # the page of each body row
     lines: list[str] = field(default_factory=list)   # its first rows and caption, to find its section
+    starts_page: bool = False    # its first row is the page's first: it may continue the last page's table
+    ends_page: bool = False      # its last row is the page's last: the next page's table may continue it
 
     @property
     def width(self) -> int:
@@ -102,14 +104,14 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
                        if b0 > float("-inf") and b1 < float("inf") and c.x0 <= (b0 + b1) / 2 <= c.x1]
         if not targets:
             best = max(range(len(bands)), key=lambda i: (_overlap(c.x0, c.x1, *bands[i]),
-                                                          -abs((c.x0 + c.x1) / 2 - _mid(bands[i], c))))
+                                                          -abs((c.x0 + c.x1) / 2 - _mid(bands[i]))))
             targets = [best]
         for i in targets:
             out[i] = f"{out[i]} {c.text}".strip() if out[i] else c.text
     return out
 
 
-def _mid(band: tuple[float, float], c) -> float:
+def _mid(band: tuple[float, float]) -> float:
     b0, b1 = band
     if b0 == float("-inf"):
         return b1 - 1
@@ -228,7 +230,6 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         heads.append(r)
     bands = _bands(template, [r for r in heads if r is not template])
     placed: list[list[str]] = []
-    tops: list[int] = []
     numeric_seen = False
     header_rows = 0
     prev: Row | None = None
@@ -253,7 +254,6 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
             placed[-1] = [f"{a} {b}".strip() if a and b else a or b for a, b in zip(placed[-1], cells)]
             continue
         placed.append(cells)
-        tops.append(page)
     if not numeric_seen:
         header_rows = 1 if len(placed) > 1 else 0   # a table of text: its first row is the header
     header = _merge_header(placed[:header_rows], len(bands))
@@ -291,20 +291,18 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
     rows = [_joined(r) for r in rows]
     for first, last in _blocks(rows, wraps):
         block = [r for r in rows[first:last + 1] if not _SEPARATOR.match(r.text)]
-        if len(block) < 2 and not (len(block) == 1 and any(is_number(c.text) for c in block[0].cells)):
+        if len(block) < 2 and not (len(block) == 1 and _numeric(block[0])):
             continue
         caption, unit = _above(rows, first)
         t = _table_of_block(block, page, caption, unit)
         if t is not None:
-            t.ends_page = last == len(rows) - 1      # type: ignore[attr-defined]
-            t.starts_page = first == 0               # type: ignore[attr-defined]
+            t.starts_page, t.ends_page = first == 0, last == len(rows) - 1
             out.append(t)
     return out
 
 
 def _continues(prev: Table, nxt: Table) -> bool:
-    return (getattr(prev, "ends_page", False) and getattr(nxt, "starts_page", False)
-            and nxt.page_start == prev.page_end + 1 and nxt.width == prev.width)
+    return prev.ends_page and nxt.starts_page and nxt.page_start == prev.page_end + 1 and nxt.width == prev.width
 
 
 def _join(prev: Table, nxt: Table) -> None:
@@ -314,7 +312,7 @@ def _join(prev: Table, nxt: Table) -> None:
     prev.rows.extend(body)
     prev.pages.extend([nxt.page_start] * (len(body) - len(nxt.rows)) + nxt.pages)
     prev.page_end = nxt.page_end
-    prev.ends_page = getattr(nxt, "ends_page", False)   # type: ignore[attr-defined]
+    prev.ends_page = nxt.ends_page
 
 
 def extract_tables(doc: Document) -> list[Table]:
@@ -346,6 +344,7 @@ def table_records(tables: list[Table], sections: list) -> list[dict]:
     its first page."""
     where: dict[tuple[int, str], int] = {}
     on_page: dict[int, int] = {}
+    by_sid = {sec.sid: sec for sec in sections}
     for sec in sections:
         for line, page in zip(sec.lines, sec.pages):
             where.setdefault((page, _key(line)), sec.sid)
@@ -357,8 +356,7 @@ def table_records(tables: list[Table], sections: list) -> list[dict]:
         if sid is None:
             sid = on_page.get(t.page_start, last)
         last = sid
-        sec = sections[sid] if 0 <= sid < len(sections) and sections[sid].sid == sid else \
-            next((s for s in sections if s.sid == sid), None)
+        sec = by_sid.get(sid)
         out.append({"section": sid, "path": sec.path if sec else [], "caption": t.caption, "unit": t.unit,
                     "page_start": t.page_start, "page_end": t.page_end, "header": t.header, "rows": t.rows,
                     "pages": t.pages})

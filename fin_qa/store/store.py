@@ -96,6 +96,7 @@ class Store:
         self.dir = Path(directory)
         self.path = self.dir / DB_NAME
         self.readonly = readonly
+        self._tables_known: bool | None = None   # whether the store has the tables table (_has_tables)
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -406,8 +407,10 @@ class Store:
     # ------------------------------------------------------------------------------ tables
 
     def _has_tables(self) -> bool:
-        """False for a read-only store written before the tables (migration 4 not applied)."""
-        return self.db.execute("SELECT 1 FROM sqlite_master WHERE name='tables'").fetchone() is not None
+        """False for a read-only store written before the tables (migration 4 not applied); asked once."""
+        if self._tables_known is None:
+            self._tables_known = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='tables'").fetchone() is not None
+        return self._tables_known
 
     def report_tables(self, report_id: int, table_ids: Sequence[int] | None = None) -> list[TableRecord]:
         """The report's tables (only these ids, when given), in reading order."""
