@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from .. import FinQAError
 
 if TYPE_CHECKING:
-    from pypdfium2 import PdfDocument as PdfDocumentType
+    from pypdfium2 import PdfTextPage
     from pypdfium2 import PdfPage
 
 
@@ -147,11 +147,15 @@ class PdfDocument(Document):
                 raise IngestError("encrypted PDF (password required)") from None
             raise IngestError(f"corrupt or truncated PDF ({msg})") from None
         raw: list[list[str]] = []
+        # every page's word boxes are read in the same pass as its text (every table of the report is
+        # parsed: loading a page twice cost a quarter of the time); rows are made from them on demand
+        self._words: list[list[dict]] = []
         try:
             for i in range(len(pdf)):
                 page = pdf[i]
                 tp = page.get_textpage()
                 text = tp.get_text_range()
+                self._words.append(page_words(page, textpage=tp))
                 tp.close()
                 page.close()
                 raw.append([s.strip() for s in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
@@ -169,32 +173,35 @@ class PdfDocument(Document):
         cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
         pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
         super().__init__(path, pages)
-        self._pdfium: PdfDocumentType | None = None  # opened again for the pages whose tables are parsed
 
     def _load_rows(self, number: int) -> list[Row]:
-        import pypdfium2 as pdfium
-
-        if self._pdfium is None:
-            self._pdfium = pdfium.PdfDocument(str(self.path))
-        page = self._pdfium[number - 1]
-        try:
-            words = page_words(page)
-        finally:
-            page.close()
-        rows = rows_from_words(words, number)
+        rows = rows_from_words(self._words[number - 1], number)
         # page headers/footers are not table rows
         return [r for r in rows if not _PAGE_NO.match(r.text) and _running_key(r.text) not in self._running]
 
-    def close(self) -> None:
-        if self._pdfium is not None:
-            self._pdfium.close()
-            self._pdfium = None
 
 
 _LINE_BREAKS = {0x0D, 0x0A, 0x02, 0xFFFE}
 
 
-def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
+def _char_codes(textpage) -> list[int]:
+    """The code of every character of a text page: its text in one call (UTF-16, a unit a character), or,
+    when the page has characters beyond the BMP (two units for one character), one call a character."""
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    n = textpage.count_chars()
+    buf = (ctypes.c_ushort * (n + 1))()
+    raw.FPDFText_GetText(textpage.raw, 0, n, buf)
+    codes = list(buf[:n])
+    if any(0xD800 <= c <= 0xDFFF for c in codes):
+        codes = [raw.FPDFText_GetUnicode(textpage.raw, i) for i in range(n)]
+    return codes
+
+
+def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2.0,
+               textpage: "PdfTextPage | None" = None) -> list[dict]:
     """The words of a PDF page with their boxes ({text, x0, x1, top, bottom}, top from the page's top),
     from PDFium's character boxes — what pdfplumber's extract_words(x_tolerance=2, y_tolerance=2) gives,
     at a fraction of its time: characters are grouped into lines by their top (within y_tolerance), a
@@ -205,7 +212,9 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
 
     import pypdfium2.raw as raw
 
-    textpage = page.get_textpage()
+    own = textpage is None   # the caller's text page stays open
+    if textpage is None:
+        textpage = page.get_textpage()
     # PDFium's boxes are in the page's own space; a page shown rotated (/Rotate 90: landscape tables such
     # as 所有者权益变动表) is read as displayed, as pdfplumber reads it: (x0, x1, top, bottom) from the box
     rotation = page.get_rotation() % 360
@@ -221,14 +230,15 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     rect = raw.FS_RECTF()
     chars: list[tuple[str, float, float, float, float]] = []
     try:
-        for i in range(textpage.count_chars()):
-            code = raw.FPDFText_GetUnicode(textpage.raw, i)
+        codes = _char_codes(textpage)
+        for i, code in enumerate(codes):
             if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
                 continue  # a space PDFium inferred from a gap is not in the page (pdfplumber has none)
             raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
             chars.append((chr(code), *box(rect)))
     finally:
-        textpage.close()
+        if own:
+            textpage.close()
     chars.sort(key=lambda c: c[3])
     lines: list[list[tuple[str, float, float, float, float]]] = []
     line_top = 0.0
