@@ -41,6 +41,12 @@ _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位]
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位)|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
+# a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
+# two numbers in one cell
+_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]")
+_RATE = re.compile(r"(?:率|比例|比重|占比)$")
+_ASKS = re.compile(r"[|,，、;；?？。:：]|以及|并且|还有|和|及|与|分别|各")
+ASK_COVER = 0.6        # share of an ask's character pairs its header must hold
 _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 MAX_TABLES = 40
 FUZZY_ROW = 0.85       # share of a long label's character pairs the question must have
@@ -191,6 +197,15 @@ class CellAnswerer:
         if named:
             best = max(c for c, _ in named)
             keep = [k for c, k in named if c >= 0.75 or c == best]
+            # each ask of the question ("持股比例" 和 "持股数量") names the header that holds most of it
+            for ask in filter(None, _ASKS.split(qr)):
+                ab = _bigrams(ask)
+                if len(ab) < 2:
+                    continue
+                scored = [(len(ab & _bigrams(core(t.header[k]))) / len(ab), c, k) for c, k in named]
+                top = max(scored)
+                if top[0] >= ASK_COVER and top[2] not in keep:
+                    keep.append(top[2])
             # another year's column (2018年金额, 上期发生额) only when the question names that period
             own = [k for k in keep if not self._other_period(core(t.header[k]), qr, year)]
             return sorted(own or keep), False
@@ -241,6 +256,8 @@ class CellAnswerer:
                 rows, label = self._rank_row(t, q, context), ""
             if not rows:
                 continue
+            if any(_CUT_NUMBER.search(c) for r in rows for c in t.rows[r]):
+                continue   # numbers cut by narrow columns ("9,325,717,499.", "260,760,875.5"): none is read
             key_cols = {k for r in rows for k, c in enumerate(t.rows[r]) if c and label and not is_number(c)
                         and (core(c) in q or core(c) == label)}
             if not label:
@@ -311,7 +328,7 @@ class CellAnswerer:
             label = next((c for c in row if c and not is_number(c) and core(c) and core(c) in q), "") or \
                 next((c for c in row if c and not is_number(c)), "") or "?"
             page = t.pages[r] if r < len(t.pages) else t.page_start
-            cells = []
+            cells, found = [], []
             for k in m.columns:
                 value = row[k] if k < len(row) else ""
                 if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
@@ -319,14 +336,17 @@ class CellAnswerer:
                 if not is_number(value) and not _NAME_ASKED.search(q):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
-                unit = unit_of(column, label) or (None if "%" in value else t.unit)
+                unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
+                                                  else t.unit)   # a rate's column never takes the table's 元
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
                 cells.append(f"{column}：{shown}" if column else shown)
-                evidence.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
+                found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
                                              label, column, value + ("" if not unit or value.endswith("%") else unit), page))
-            if cells:
-                parts.append(f"{label}（{'，'.join(cells)}）")
+            part = f"{label}（{'，'.join(cells)}）"
+            if cells and part not in parts:   # a row printed twice (分行业 and 分产品 alike) is said once
+                parts.append(part)
+                evidence.extend(found)
         if not parts:
             return None
         # (an entity whose named cells are all empty or misread is declined by the router)

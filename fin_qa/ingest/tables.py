@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import parse_number
 from .headings import heading_level
 from .pages import Cell, Document, Row
 
@@ -73,17 +74,17 @@ def _overlap(a0: float, a1: float, b0: float, b1: float) -> float:
 
 def _bands(template: Row, others: list[Row]) -> list[tuple[float, float]]:
     """Column bands from the template row's cells, plus a header cell over no template cell when the
-    nearest template cell has a header cell of its own (重大变动说明 beside 同比增减 over the numbers; a
+    nearest template cell has a header cell of its own (in any header row) (重大变动说明 beside 同比增减 over the numbers; a
     header over a right-aligned number column just left of it names that column): each band reaches
     halfway to its neighbours."""
     cells = list(template.cells)
-    for r in others:
-        for c in r.cells:
-            if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells):
-                continue
-            near = min(template.cells, key=lambda t: abs((t.x0 + t.x1) / 2 - (c.x0 + c.x1) / 2))
-            if any(o is not c and _overlap(o.x0, o.x1, near.x0, near.x1) > 0 for o in r.cells):
-                cells.append(c)
+    heads = [c for r in others for c in r.cells]
+    for c in heads:
+        if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells):
+            continue
+        near = min(template.cells, key=lambda t: abs((t.x0 + t.x1) / 2 - (c.x0 + c.x1) / 2))
+        if any(o is not c and _overlap(o.x0, o.x1, near.x0, near.x1) > 0 for o in heads):
+            cells.append(c)
     cells.sort(key=lambda c: c.x0)
     bands = []
     for i, c in enumerate(cells):
@@ -167,24 +168,38 @@ def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
 
 
 def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
-    """A block cut where a new table starts: after rows with numbers, a row with several cells and no
-    number (a header) above rows whose number of cells differs ("前五名客户合计销售金额 | 9,344,898,794.54"
-    rows, then "序号 | 客户名称 | 销售额 | 比例" and its rows). One-cell rows just above it go with it."""
+    """A block cut where a new table starts, after rows with numbers: at a header row (several cells, no
+    number) above rows whose number of cells differs ("前五名客户合计销售金额 | 9,344,898,794.54" rows,
+    then "序号 | 客户名称 | 销售额 | 比例" and its rows) — or at the last one-cell title above a header
+    before those rows. One-cell rows just above the cut go with the new table."""
     out = []
     start, width = first, 0
+
+    def titled(m: int) -> bool:   # a one-cell row (a title) above a header row
+        return (len(rows[m].cells) == 1 and not _numeric(rows[m]) and m + 1 <= last
+                and len(rows[m + 1].cells) >= 2 and not _numeric(rows[m + 1]))
+
     for k in range(first, last + 1):
         r = rows[k]
         if _numeric(r):
             width = len(r.cells)
             continue
-        if width and len(r.cells) >= 2:
-            nxt = next((rows[m] for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
-            if nxt is not None and len(nxt.cells) != width:
-                cut = k
-                while cut - 1 > start and len(rows[cut - 1].cells) == 1 and not _numeric(rows[cut - 1]):
-                    cut -= 1
-                out.append((start, cut - 1))
-                start, width = cut, 0
+        if not width:
+            continue
+        at = next((m for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
+        if at is None:
+            continue
+        if len(r.cells) >= 2 and len(rows[at].cells) != width:
+            # the new table starts at its title: the last one before its first row with numbers
+            # ("持股5%以上的股东或前10名股东持股情况" under the shareholder counts), else at the header row
+            titles = [m for m in range(k + 1, at) if titled(m)]
+            cut = titles[-1] if titles else k
+        else:
+            continue
+        while cut - 1 > start and len(rows[cut - 1].cells) == 1 and not _numeric(rows[cut - 1]):
+            cut -= 1
+        out.append((start, cut - 1))
+        start, width = cut, 0
     out.append((start, last))
     return out
 
@@ -249,6 +264,10 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
             prev = r
             continue
         prev = r
+        if len(placed) > header_rows and _number_tails(placed[-1], cells):
+            # numbers wrapped in narrow columns: their last digits on the line below ("260,760,875.5" / "0")
+            placed[-1] = [a + b for a, b in zip(placed[-1], cells)]
+            continue
         if len(placed) > header_rows and _completes(placed[-1], cells):
             # a label centred in a two-line cell, its values on the line below ("冷冻设备" / "371,318,215.91 …")
             placed[-1] = [f"{a} {b}".strip() if a and b else a or b for a, b in zip(placed[-1], cells)]
@@ -256,6 +275,11 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         placed.append(cells)
     if not numeric_seen:
         header_rows = 1 if len(placed) > 1 else 0   # a table of text: its first row is the header
+    elif header_rows >= 2 and len(placed) > header_rows and _label_first_line(placed[:header_rows], placed[header_rows]):
+        # the first line of the first row's label ("常州投资集团有" / "限公司 国有法人 30.43% …")
+        header_rows -= 1
+        first = placed.pop(header_rows)
+        placed[header_rows][0] = first[0] + placed[header_rows][0]
     header = _merge_header(placed[:header_rows], len(bands))
     if unit is None:   # "单位：元" printed in a header row
         unit = next((u for u in map(_unit, header) if u), None)
@@ -264,6 +288,35 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         return None
     return Table(page, page, caption, unit, header, body, [page] * len(body),
                  [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []))
+
+
+def _label_first_line(header: list[list[str]], first: list[str]) -> bool:
+    """The last header row is only a first-column cell, the first column is named by a header row above
+    it, and the first body row has a label: the last header row is that label's first line."""
+    last = header[-1]
+    return bool(last[0]) and not any(last[1:]) and any(r[0] for r in header[:-1]) and bool(first[0])
+
+
+_FRAGMENT = re.compile(r"^[,.]?\d[\d,]*(?:\.\d*)?$")       # the rest of a number cut by a narrow column
+_CUT = re.compile(r"(?:\.\d?|[.,]|,\d{1,2})$")               # a number stopped short
+
+
+def _tail(a: str, b: str) -> bool:
+    """b, on the line below, completes the number a: a stops short (or b starts with "," / "."), and the two
+    together are a number as printed with two decimals or none ("312,862,6" + "89.63")."""
+    if not (_FRAGMENT.match(b) and re.match(r"^[-(（]?\d", a)) or re.search(r"\.\d\d%?$", a):
+        return False
+    if not (_CUT.search(a) or b[0] in ",."):
+        return False
+    joined = a + b
+    return parse_number(joined) is not None and not re.search(r"\.(?:\d|\d{3,})$", joined)
+
+
+def _number_tails(above: list[str], row: list[str]) -> bool:
+    """The row is the second line of the row above, in columns too narrow for its numbers: every value
+    cell of it completes the number above it ("1,949,737" / ",547.92"), its label (if any) the label."""
+    filled = [(a, b) for a, b in zip(above[1:], row[1:]) if b]
+    return bool(filled) and all(_tail(a, b) for a, b in filled) and (not row[0] or bool(above[0]))
 
 
 def _completes(above: list[str], row: list[str]) -> bool:
