@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
+from ..numbers import is_number   # a whole number as printed: "8,591,28" (cut by a column) is none
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
@@ -51,15 +52,6 @@ _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 MAX_TABLES = 40
 FUZZY_ROW = 0.85       # share of a long label's character pairs the question must have
 MAX_ROWS = 12          # a list answer gives at most this many rows
-
-
-_WELL_FORMED = re.compile(r"^[\(（]?[-－—–−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[\)）]?%?$")
-
-
-def is_number(cell: str) -> bool:
-    """A whole number as printed: thousands groups of three ("8,591,28" is a number cut by a column edge,
-    never a value)."""
-    return bool(_WELL_FORMED.match(cell.replace(" ", "")))
 
 
 def norm(text: str) -> str:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..numbers import parse_number
+from ..numbers import find_unit, parse_number
 from .headings import heading_level
 from .pages import Cell, Document, Row
 
 _NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
-_UNIT_LINE = re.compile(r"单位\s*[:：]\s*(?:人民币)?\s*(元|千元|万元|百万元|亿元)")
 _OPTION = re.compile(r"[□☑■√]")
 _SENTENCE = re.compile(r"[。；;]\s*$")
 _ENUMERATOR = re.compile(r"^[（(]?[\d一二三四五六七八九十]{1,3}[)）]?[.、．]?$")
@@ -204,20 +203,15 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
     return out
 
 
-def _unit(text: str) -> str | None:
-    m = _UNIT_LINE.search(text)
-    return m.group(1) if m else None
-
-
 def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
     """The caption and the unit from the (at most three) rows above a block."""
     caption, unit = "", None
     for k in range(first - 1, max(first - 4, -1), -1):
         text = rows[k].text.strip()
-        u = _unit(text)
+        u = find_unit(text)
         if u:
             unit = unit or u
-            rest = _UNIT_LINE.sub("", text).strip(" ：:")
+            rest = re.split(r"(?:金额)?单位", text)[0].strip(" ：:")
             if rest and not caption and len(rows[k].cells) <= 2:
                 caption = rest
             continue
@@ -234,7 +228,7 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         lead += 1   # one-cell rows above the header (a block cut by _split): the caption
     if lead:
         caption = " ".join(r.text for r in rows[:lead])
-        unit = _unit(caption) or unit
+        unit = find_unit(caption) or unit
         rows = rows[lead:]
     # the columns: the row with numbers with the most cells (a header's wrapped words can split more)
     template = max(rows, key=lambda r: (_numeric(r), len(r.cells)))
@@ -282,7 +276,7 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         placed[header_rows][0] = first[0] + placed[header_rows][0]
     header = _merge_header(placed[:header_rows], len(bands))
     if unit is None:   # "单位：元" printed in a header row
-        unit = next((u for u in map(_unit, header) if u), None)
+        unit = next((u for u in map(find_unit, header) if u), None)
     body = placed[header_rows:]
     if not body:
         return None
