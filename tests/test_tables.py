@@ -175,3 +175,27 @@ def test_a_row_the_items_do_not_explain_never_gets_the_company_total(all_store):
     assert total not in out and "764,321,152.14" in out
     out = CliRunner().invoke(cli, ["ask", "--store", str(store.dir), "2019年四方科技的营业收入是多少？"]).output
     assert total in out   # the plain question is still the statement's value
+
+
+def test_list_questions_get_whole_rows_with_their_headers(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年的前五名供应商都是谁？"]).output
+    assert all(name in out for name in ("中国兵器工业集团有限公司", "中石油", "国家电网", "中石化", "中海油"))
+    assert "采购额（元）：751,339,981.95元" in out      # p.13, each row with its header
+    # 苏常柴 p.37-38: the table goes on over the page break in fewer filled columns
+    out = CliRunner().invoke(cli, [*ask, "苏常柴2019年前十名股东有哪些？"]).output
+    assert "常州投资集团有限公司（股东性质：国有法人，持股比例：30.43%，报告期末持股数量：170,845,236" in out
+    assert "雷延琴（股东性质：境内自然人，持股比例：0.39%" in out
+
+
+def test_a_column_the_question_does_not_ask_is_never_the_answer(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    # 惠威科技 prints 珠海惠威科技有限公司's 所得税税率 (15%) in a table of its own: not its 净利润
+    out = CliRunner().invoke(cli, [*ask, "惠威科技2019年子公司珠海惠威科技有限公司的总资产和净利润？"]).output
+    assert "15%" not in out
+    # 华锦股份 p.109's 本期发生额 | 上期发生额 columns: 净利润 once, the report year's
+    out = CliRunner().invoke(cli, [*ask, "安靠智电子公司河南安靠电力工程设计有限公司2019年净利润和营业收入？"]).output
+    assert "5,557,627.30" in out and "3,694,123.71" not in out
+

@@ -43,8 +43,11 @@ _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位)|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
-# two numbers in one cell
-_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]")
+# two numbers in one cell, a leading zero ("000" of "14,500,000")
+_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
+_LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举")
+# words of a question that ask for no column: periods, ranks, the report
+_NOT_AN_ASK = re.compile(r"年末|年初|期末|期初|本期|上期|报告期|年度|年报|报告|第\d+[大名位]|最大|前\d+[大名位]?|\d{4}年?|的")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 _ASKS = re.compile(r"[|,，、;；?？。:：]|以及|并且|还有|和|及|与|分别|各")
 ASK_COVER = 0.6        # share of an ask's character pairs its header must hold
@@ -91,6 +94,7 @@ class CellMatch:
     whole_row: bool = False
     entity: bool = False
     score: tuple = ()
+    listed: bool = False             # a list asked: the table's rows
 
 
 class CellAnswerer:
@@ -101,8 +105,10 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- the question's words
 
-    def question_text(self, u: Understanding) -> str:
-        q = norm((u.masked or u.norm).replace("#", "|"))
+    def question_text(self, u: Understanding, masked: bool = True) -> str:
+        """The question's words as rows are matched: normalised, the ask words ("是多少") cut out, and
+        (`masked`) the company and year too."""
+        q = norm((u.masked or u.norm).replace("#", "|") if masked else u.norm)
         for word in self.w.ask_words:
             q = q.replace(word, "|")
         return q
@@ -117,36 +123,49 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- matching one table
 
-    def _row_matches(self, t: TableRecord, q: str, context: str, spans: list[str]) -> tuple[list[int], str, bool]:
-        """(rows, label) named by a text cell of theirs: a cell in the question, or a long one (8+
-        characters) whose character pairs the question nearly all has ("…占年度销售总额的比例"). A label
-        inside a longer one named is not another row. `label`: the longest."""
+    def _row_matches(self, t: TableRecord, q: str, q_raw: str, context: str) -> tuple[list[int], str, bool]:
+        """(rows, label, exact) named by a text cell of theirs: a cell in the question (`q`, the company
+        and year masked; a name of 6+ characters also in `q_raw`, unmasked: 张家界市经济发展投资集团有限公司
+        holds the company's short name), a name wrapped over two rows whose two lines the question holds,
+        or a long label (8+ characters, not a name) whose character pairs the question nearly all has
+        ("…占年度销售总额的比例"). A label inside a longer one named is not another row; a label that is a
+        header of the table, or whose rows hold no number, is none when another is named. `label`: the
+        longest."""
         qb = _bigrams(q)
         found: dict[str, list[int]] = {}
+
+        def named(c: str) -> bool:
+            return c in q or (len(c) >= 6 and c in q_raw)
+
         for i, row in enumerate(t.rows):
-            for cell in row:
+            for k, cell in enumerate(row):
                 if not cell or is_number(cell):
                     continue
                 c = core(cell)
                 if len(c) < 3 or c in self.w.generic_labels:
                     continue   # 合计 alone names no row: which table's total is not known well enough yet
-                if (c in q and not _fragment(c, q)) or (
-                        len(c) >= 8 and len(_bigrams(c) & qb) >= FUZZY_ROW * len(_bigrams(c))):
+                above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
+                if above and not is_number(above) and named(core(above) + c):
+                    # a name's two lines on two rows: its values are on the one with numbers
+                    hits = found.setdefault(core(above) + c, [])
+                    hits += [r for r in (i - 1, i) if r not in hits and any(is_number(x) for x in t.rows[r])]
+                elif named(c) or (not _NAME.search(c) and len(c) >= 8
+                                  and len(_bigrams(c) & qb) >= FUZZY_ROW * len(_bigrams(c))):
                     if i not in found.setdefault(c, []):
                         found[c].append(i)
-        labels = [c for c in found if not any(c != o and c in o and o in q for o in found)]
-        # a label the question's items explain (营业收入) is not a row when another one is named (罐式集装箱)
-        own = [c for c in labels if not any(_bare(c) in s for s in spans if s)]
+        labels = [c for c in found if not any(c != o and c in o and named(o) for o in found)]
+        headers = {core(h) for h in t.header}
+        own = [c for c in labels if c not in headers and any(is_number(x) for r in found[c] for x in t.rows[r])]
         if own and len(own) < len(labels):
-            labels = own
+            labels = own   # "营业收入" of a header row inside the body, beside 罐式集装箱
         if not labels:
             return [], "", False
         longest = max(len(c) for c in labels)
-        # 子公司 beside 盘锦北方沥青股份有限公司 is no row; 合计 inside its table's topic is
-        labels = [c for c in labels if 2 * len(c) >= longest or c in self.w.generic_labels]
+        # 子公司 beside 盘锦北方沥青股份有限公司 is no row
+        labels = [c for c in labels if 2 * len(c) >= longest]
         rows = sorted({i for c in labels for i in found[c]})
-        best = max(labels, key=lambda c: (c in q, len(c)))
-        return rows, best, best in q
+        best = max(labels, key=lambda c: (named(c), len(c)))
+        return rows, best, named(best)
 
     def _rank_row(self, t: TableRecord, q: str, context: str) -> list[int]:
         m = _ORDINAL.search(q)
@@ -166,15 +185,26 @@ class CellAnswerer:
             return body[n - 1:n] if len(body) >= n else []
         return []
 
-    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int], year: int) -> tuple[list[int], bool]:
-        """(value columns named, whole row?)."""
+    def _listed_rows(self, t: TableRecord, q: str) -> list[int]:
+        """A list asked ("前五名供应商都是谁", "前十名股东有哪些"): the rows of the table whose caption or
+        section title holds the question's phrase, its total rows left out."""
+        phrase = max((re.sub(r"[的?]|^有|有$", "", c) for c in q.split("|")), key=len, default="")
+        title = norm(t.caption + "".join(t.path[-1:]))
+        if len(phrase) < 3 or phrase not in title:
+            return []
+        return [i for i, row in enumerate(t.rows)
+                if any(row) and not any(core(c) in self.w.generic_labels for c in row[:2] if c)]
+
+    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int], year: int) -> tuple[list[int], str]:
+        """(value columns, how they were chosen: "only" the one, "named" by the question, the report year's
+        "period", or the "whole" row)."""
         cols = [k for k in range(len(t.header)) if k not in key_cols
                 and any(k < len(t.rows[r]) and t.rows[r][k] and is_number(t.rows[r][k]) for r in rows)]
         if not cols:
             cols = [k for k in range(len(t.header)) if k not in key_cols
                     and any(k < len(t.rows[r]) and t.rows[r][k] for r in rows)]
         if len(cols) <= 1:
-            return cols, False
+            return cols, "only"
         qr = self._rewritten(q)
         qb = _bigrams(qr)
         named = []
@@ -200,12 +230,34 @@ class CellAnswerer:
                     keep.append(top[2])
             # another year's column (2018年金额, 上期发生额) only when the question names that period
             own = [k for k in keep if not self._other_period(core(t.header[k]), qr, year)]
-            return sorted(own or keep), False
+            # the same header twice (本期发生额 | 上期发生额 above 营业收入 净利润 … 营业收入 净利润): the first,
+            # the report year's, unless the question names the other period
+            first: dict[str, int] = {}
+            for k in sorted(own or keep):
+                first.setdefault(core(t.header[k]), k)
+            return sorted(first.values()), "named"
         # no header named: the report year's column, when the columns are periods
         period = self._period_column(t, cols, year)
         if period is not None:
-            return [period], False
-        return cols, True
+            return [period], "period"
+        return cols, "whole"
+
+    def _asks_met(self, t: TableRecord, rows: list[int], cols: list[int], q: str) -> bool:
+        """Whether each ask the question has beyond the row's own words ("持股比例" in "…持股比例多少") is
+        held by a chosen column's header or the table's title; true for columns without header (label |
+        value)."""
+        heads = _bigrams("".join(core(t.header[k]) for k in cols if k < len(t.header)))
+        if not heads:
+            return True
+        heads |= _bigrams(norm(t.caption + "".join(t.path[-1:])))   # "采购" of 采购商品/接受劳务情况表
+        rest = q
+        for c in sorted({core(c) for r in rows for c in t.rows[r] if c and not is_number(c)}, key=len, reverse=True):
+            if len(c) >= 2:
+                rest = rest.replace(c, "|")
+        rest = _NOT_AN_ASK.sub("|", self._rewritten(rest))
+        asks = [_bigrams(a) for a in _ASKS.split(rest)]
+        asks = [a for a in asks if len(a) >= 2]
+        return all(len(a & heads) * 2 >= len(a) for a in asks)
 
     def _other_period(self, header: str, q: str, year: int) -> bool:
         years = [int(y) for y in _YEAR.findall(header)]
@@ -238,14 +290,19 @@ class CellAnswerer:
             return None
         spans = self._item_spans(u)
         qb = _bigrams(q)
+        q_raw = self.question_text(u, masked=False)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
             if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
             context = norm(" ".join(t.path[-2:]) + t.caption + "".join(t.header))
-            rows, label, exact = self._row_matches(t, q, context, spans)
+            rows, label, exact = self._row_matches(t, q, q_raw, context)
+            listed = False
             if not rows:
                 rows, label = self._rank_row(t, q, context), ""
+            if not rows and _LIST.search(u.norm):
+                rows = self._listed_rows(t, q)
+                listed = bool(rows)
             if not rows:
                 continue
             if any(_CUT_NUMBER.search(c) for r in rows for c in t.rows[r]):
@@ -255,13 +312,16 @@ class CellAnswerer:
             if not label:
                 key_cols = {k for k, c in enumerate(t.rows[rows[0]]) if c and not is_number(c)
                             and k < 2}
-            cols, whole = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols, rep.year)
+            cols, how = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols, rep.year)
+            whole = how == "whole" or (listed and how != "named")   # a list: whole rows unless columns are named
             if not cols:
                 continue
             items_asked = [s for s in spans if s and s not in _bare(label)]
-            if items_asked and len(t.header) > 2 and not any(
+            if items_asked and any(t.header[k] for k in cols) and not any(
                     any(a in _bare(t.header[k]) or a[-2:] in _bare(t.header[k]) for a in items_asked) for k in cols):
                 continue   # the item asked (净利润) is no column of this table
+            if how != "named" and not listed and label and not self._asks_met(t, rows, cols, q):
+                continue   # the question asks what no column chosen holds (持股比例 of a 注册资本 column)
             if not whole and any(s and s in context for s in spans):
                 # the item the table is about (营业收入 of 营业收入构成) is asked too: its report-year column
                 period = self._period_column(t, [k for k in range(len(t.header)) if k not in key_cols], rep.year)
@@ -276,15 +336,15 @@ class CellAnswerer:
             # an entity: a row with numbers (not a header row inside the body, "本期发生额 | 上期发生额")
             entity = bool(label) and len(label) >= 3 and any(is_number(c) for r in rows for c in t.rows[r]) and not any(_bare(label) in s or s in _bare(label)
                                                                   for s in spans if s)
-            if not label:
+            if not label and not (listed and not whole):
                 whole, cols = True, [k for k in range(len(t.header)) if k not in key_cols or k > 0]
-            named = len(label) if exact else len(label) // 2
+            named = len(label) if exact else len(label) // 2 if label else 1 if listed else 0
             # one row per label: a label over several rows (染料行业 above its cost items) is a group
             single = len(rows) <= len({core(c) for r in rows for c in t.rows[r] if c and core(c) in q}) or len(rows) == 1
             score = (named + (3 if not label else 0), single, topic, 0 if whole else len(cols))
             if DEBUG:
                 print("cells:", score, t.id, t.caption, t.path[-1:], label, rows, cols, whole)
-            m = CellMatch(t, rows, label, cols, whole, entity and exact, score)
+            m = CellMatch(t, rows, label, cols, whole, entity and exact, score, listed)
             if best is None or m.score > best.score:
                 best = m
         return best
@@ -325,14 +385,14 @@ class CellAnswerer:
                 value = row[k] if k < len(row) else ""
                 if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
                     continue
-                if not is_number(value) and not _NAME_ASKED.search(q):
+                if not is_number(value) and not _NAME_ASKED.search(q) and not (m.listed and m.whole_row):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
                 unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
                                                   else t.unit)   # a rate's column never takes the table's 元
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
-                cells.append(f"{column}：{shown}" if column else shown)
+                cells.append(f"{_shown(column)}：{shown}" if column else shown)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
                                              label, column, value + ("" if not unit or value.endswith("%") else unit), page))
             part = f"{label}（{'，'.join(cells)}）"
@@ -350,18 +410,14 @@ class CellAnswerer:
 
 
 _NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字")
-_BOUNDARY = set("的向对与和及从在为、，,年末初:：")   # not "|": the company's own name masked just before
+_NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
+
+
+def _shown(header: str) -> str:
+    """A header as shown: the spaces its wrapped lines were joined with left out between Chinese words."""
+    return re.sub(r"(?<=[\u4e00-\u9fff（）()%]) (?=[\u4e00-\u9fff（）()%])", "", header)
 
 
 def _bare(text: str) -> str:
     """Words only (no 的, punctuation or spaces): how an item's matched phrase and a label compare."""
     return re.sub(r"[^\w]|的|_", "", norm(text))
-
-
-def _fragment(label: str, q: str) -> bool:
-    """A company-name label inside a longer name of the question ("投资集团有限公司", the wrapped second
-    line of 张家界市经济发展投资集团有限公司): a CJK character other than a particle just before it."""
-    if not re.search(r"(公司|集团|企业|银行|中心)$", label):
-        return False
-    start = q.find(label)
-    return start > 0 and "\u4e00" <= q[start - 1] <= "\u9fff" and q[start - 1] not in _BOUNDARY

@@ -44,6 +44,8 @@ class Table:
     lines: list[str] = field(default_factory=list)   # its first rows and caption, to find its section
     starts_page: bool = False    # its first row is the page's first: it may continue the last page's table
     ends_page: bool = False      # its last row is the page's last: the next page's table may continue it
+    bands: list[tuple[float, float]] = field(default_factory=list)   # its columns' x ranges (a PDF's)
+    block: list[Row] = field(default_factory=list)                   # the rows it was read from
 
     @property
     def width(self) -> int:
@@ -222,7 +224,9 @@ def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
     return caption, unit
 
 
-def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) -> Table | None:
+def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
+                    columns: list[tuple[float, float]] | None = None) -> Table | None:
+    """The table of a block of rows; `columns`: the bands of the table it continues (no header here)."""
     lead = 0
     while lead < len(rows) - 1 and len(rows[lead].cells) == 1 and not _numeric(rows[lead]):
         lead += 1   # one-cell rows above the header (a block cut by _split): the caption
@@ -237,14 +241,15 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
         if _numeric(r) or len(heads) == MAX_HEADER_ROWS:
             break
         heads.append(r)
-    bands = _bands(template, [r for r in heads if r is not template])
+    bands = columns or _bands(template, [r for r in heads if r is not template])
     placed: list[list[str]] = []
     numeric_seen = False
     header_rows = 0
     prev: Row | None = None
     for r in rows:
         numeric = _numeric(r)
-        if not numeric_seen and not numeric and header_rows < MAX_HEADER_ROWS and r is not template:
+        if not numeric_seen and not numeric and header_rows < MAX_HEADER_ROWS and r is not template \
+                and columns is None:
             placed.append(_place(r, bands, spread=True))
             header_rows += 1
             continue
@@ -281,7 +286,8 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None) 
     if not body:
         return None
     return Table(page, page, caption, unit, header, body, [page] * len(body),
-                 [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []))
+                 [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []),
+                 bands=bands, block=rows)
 
 
 def _label_first_line(header: list[list[str]], first: list[str]) -> bool:
@@ -343,13 +349,17 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
         caption, unit = _above(rows, first)
         t = _table_of_block(block, page, caption, unit)
         if t is not None:
-            t.starts_page, t.ends_page = first == 0, last == len(rows) - 1
+            # a table at the top of its page, under at most two one-cell lines (a name's last line, "续"),
+            # may continue the last page's table
+            t.starts_page = first <= 2 and all(len(r.cells) == 1 and not _numeric(r) for r in rows[:first])
+            t.ends_page = last == len(rows) - 1
             out.append(t)
     return out
 
 
-def _continues(prev: Table, nxt: Table) -> bool:
-    return prev.ends_page and nxt.starts_page and nxt.page_start == prev.page_end + 1 and nxt.width == prev.width
+def _continues(prev: Table, nxt: Table, any_width: bool = False) -> bool:
+    return (prev.ends_page and nxt.starts_page and nxt.page_start == prev.page_end + 1
+            and (any_width or nxt.width == prev.width))
 
 
 def _join(prev: Table, nxt: Table) -> None:
@@ -372,6 +382,13 @@ def extract_tables(doc: Document) -> list[Table]:
             if out and _continues(out[-1], t):
                 _join(out[-1], t)
                 continue
+            if out and doc.kind != "txt" and _continues(out[-1], t, any_width=True) and not any(t.header):
+                # the next page's rows without a header, fewer columns filled: read in the columns above
+                again = _table_of_block(t.block, t.page_start, "", t.unit, columns=out[-1].bands)
+                if again is not None:
+                    again.ends_page = t.ends_page
+                    _join(out[-1], again)
+                    continue
             if out and not any(t.header) and any(out[-1].header) and out[-1].width == t.width \
                     and t.page_start - out[-1].page_end <= 1:
                 # a part of the table above under its own one-cell title (分行业 / 分产品 / 分地区):
