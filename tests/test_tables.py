@@ -199,3 +199,17 @@ def test_a_column_the_question_does_not_ask_is_never_the_answer(all_store):
     out = CliRunner().invoke(cli, [*ask, "安靠智电子公司河南安靠电力工程设计有限公司2019年净利润和营业收入？"]).output
     assert "5,557,627.30" in out and "3,694,123.71" not in out
 
+
+def test_total_rows_unit_asked_and_meaning_words(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    # 合计 names the total row of the table whose title the question names (万科A p.4: 非经常性损益项目)
+    out = CliRunner().invoke(cli, [*ask, "万科A 2012年非经常性损益合计金额？"]).output
+    assert "39,879,299.64" in out
+    # an amount asked in 亿元 is converted from the table's 元, the printed value beside it
+    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年前五名客户合计销售金额是多少亿元？"]).output
+    assert "93.45亿元（表中为9,344,898,794.54元）" in out
+    # "非经常性损益" is not 扣除非经常性损益后的净利润 (14,376,783.21), however close the words
+    out = CliRunner().invoke(cli, [*ask, "苏常柴2019年非经常性损益合计是多少？"]).output
+    assert "14,376,783.21" not in out
+

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
+from ..numbers import UNIT_FACTORS, parse_number, to_yuan
 from ..numbers import is_number   # a whole number as printed: "8,591,28" (cut by a column) is none
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .compose import render
+from .compose import format_scaled, render
 from .model import Answer, CellEvidence
 from .values import Values
 
@@ -142,8 +143,11 @@ class CellAnswerer:
                 if not cell or is_number(cell):
                     continue
                 c = core(cell)
+                if c in self.w.generic_labels and self._total_of_title(t, c, q):
+                    found.setdefault(c, []).append(i)
+                    continue
                 if len(c) < 3 or c in self.w.generic_labels:
-                    continue   # 合计 alone names no row: which table's total is not known well enough yet
+                    continue   # 合计 alone names no row, but inside its table's title (above)
                 above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
                 if above and not is_number(above) and named(core(above) + c):
                     # a name's two lines on two rows: its values are on the one with numbers
@@ -166,6 +170,17 @@ class CellAnswerer:
         rows = sorted({i for c in labels for i in found[c]})
         best = max(labels, key=lambda c: (named(c), len(c)))
         return rows, best, named(best)
+
+    def _total_of_title(self, t: TableRecord, total: str, q: str) -> bool:
+        """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
+        the 4+ characters before it are in the caption or section title (九、非经常性损益项目及金额)."""
+        if total not in ("合计", "总计"):
+            return False
+        m = re.search(r"([\u4e00-\u9fff]{4,12})(?:合计|总计)", self._rewritten(q).replace("的", ""))
+        if not m:
+            return False
+        title = norm(t.caption + "".join(t.path[-1:]))
+        return any(m.group(1)[i:] in title for i in range(len(m.group(1)) - 3))
 
     def _rank_row(self, t: TableRecord, q: str, context: str) -> list[int]:
         m = _ORDINAL.search(q)
@@ -392,6 +407,12 @@ class CellAnswerer:
                                                   else t.unit)   # a rate's column never takes the table's 元
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
+                if u.unit is not None and is_number(value) and unit != "%" and not value.endswith("%"):
+                    # an amount asked in a unit (万元, 亿元): converted from the table's, or not given at all
+                    amount = parse_number(value)
+                    if unit not in UNIT_FACTORS or amount is None:
+                        continue
+                    shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
                 cells.append(f"{_shown(column)}：{shown}" if column else shown)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
                                              label, column, value + ("" if not unit or value.endswith("%") else unit), page))

@@ -15,6 +15,7 @@ class UnderstandingConfig:
     item_threshold: int = 75
     min_residue: int = 2
     prefer_longer: bool = True
+    meaning_words: tuple[str, ...] = ()   # a phrase holding one the residue lacks is not what it means
     filler: list[str] = field(default_factory=list)
     decimals: list[re.Pattern] = field(default_factory=list)
     pair_ratio: re.Pattern | None = None
@@ -122,6 +123,10 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
                 raise RuleError(path, line_of(fuzzy), f"fuzzy.{key} must be a whole number 0-100")
             setattr(cfg, key, fuzzy[key])
     cfg.prefer_longer = bool(fuzzy.get("prefer_longer", True))
+    words = fuzzy.get("meaning_words") or []
+    if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
+        raise RuleError(path, line_of(fuzzy), "fuzzy.meaning_words must be a list [..] of words")
+    cfg.meaning_words = tuple(words)
     for key in ("filler", "decimals"):
         pats = data.get(key) or []
         if not isinstance(pats, list):

@@ -24,8 +24,9 @@ class Generalized:
 
 class Generalizer:
     def __init__(self, phrases: dict[str, tuple[str, str]], filler: list[str], threshold: int = 75,
-                 min_residue: int = 2, prefer_longer: bool = True):
+                 min_residue: int = 2, prefer_longer: bool = True, meaning_words: tuple[str, ...] = ()):
         self.phrases = phrases
+        self.meaning_words = meaning_words
         self.choices = list(phrases)
         self.filler = [re.compile(p) for p in filler]
         self.threshold = threshold
@@ -47,6 +48,8 @@ class Generalizer:
         for phrase, score in hits:
             if score < self.threshold:
                 continue
+            if any(w in phrase and w not in keyword for w in self.meaning_words):
+                continue   # "非经常性损益" is not 扣除非经常性损益后的净利润: 扣除 changes what it means
             key = (score, len(phrase) if self.prefer_longer else -len(phrase))
             if best is None or key > best[0]:
                 best = (key, phrase)

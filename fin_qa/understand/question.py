@@ -145,7 +145,8 @@ class Understander:
                                       words.__contains__, former)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
-                                       self.config.min_residue, self.config.prefer_longer)
+                                       self.config.min_residue, self.config.prefer_longer,
+                                       self.config.meaning_words)
         self.rules = catalog.question_rules
         self.llm_keywords = llm_keywords
 
