@@ -77,3 +77,21 @@ def test_rules_checked(tmp_path):
     p.write_text("是否分红:\n  kind: yesno\n  rules:\n    - pattern: '分红'\n", encoding="utf-8")
     with pytest.raises(RuleError, match="value: 是"):
         load_disclosures(p)
+
+
+def test_statistics_over_disclosures(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    # every 2019 report in the store read its opinion; 邮储银行's Big Four "无保留意见" is the standard one
+    out = CliRunner().invoke(cli, [*ask, "2019年审计意见为非标准意见的公司有几家？"]).output
+    assert "共有0家" in out and "7家公司" in out
+    out = CliRunner().invoke(cli, [*ask, "哪些公司2019年的审计意见是标准无保留意见？"]).output
+    assert "共有7家" in out and "邮储银行" in out
+    # yes/no disclosures: 属于 asks 是, 不属于 asks 否 (华锦股份 p.26 and 海翔药业 p.44 are 是)
+    out = CliRunner().invoke(cli, [*ask, "2019年哪些公司属于重点排污单位？"]).output
+    assert "“是”的公司共有2家" in out and "华锦股份" in out and "海翔药业" in out
+    out = CliRunner().invoke(cli, [*ask, "2019年不属于重点排污单位的公司有哪些？"]).output
+    assert "“否”" in out and "华锦股份" not in out and "惠威科技" in out
+    # a value named after 为: the auditor (天健 audits 海翔药业 and 四方科技)
+    out = CliRunner().invoke(cli, [*ask, "2019年会计师事务所为天健会计师事务所的公司有哪些？"]).output
+    assert "共有2家" in out and "海翔药业" in out and "四方科技" in out

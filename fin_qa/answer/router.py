@@ -75,7 +75,7 @@ class Router:
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
-            "statistics": StatisticsAnswerer(self.values),
+            "statistics": StatisticsAnswerer(self.values, catalog.disclosures),
             "text": self.text,
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }

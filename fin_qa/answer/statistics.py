@@ -7,8 +7,9 @@ column per item and year) or from a formula computed per report; ties keep the o
 """
 from __future__ import annotations
 
+import re
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,6 +18,9 @@ from ..understand.ranking import Ranking
 from .compose import format_result, format_value, render, round_half_up
 from .model import Answer, FactEvidence
 from .values import Values, display_name
+
+if TYPE_CHECKING:
+    from ..catalog.disclosures import Disclosure
 
 _COLUMNS = ["report_id", "company", "short_name", "full_name", "dec", "num", "page", "source"]
 
@@ -29,10 +33,49 @@ class StatisticsAnswerer:
     operations = frozenset({"value", "average"})
     periods = frozenset({None, "closing", "current"})
 
-    def __init__(self, values: Values):
+    def __init__(self, values: Values, disclosures: "tuple[Disclosure, ...]" = ()):
         self.v = values
         self.t = values.t
         self.places = values.places
+        # key disclosures with text or yes/no values: companies are filtered by them, not ranked
+        self.disclosures = {d.item: d for d in disclosures if d.kind in ("text", "yesno")}
+
+    def _filtered(self, u: Understanding) -> Answer | None:
+        """"哪些公司2019年审计意见为非标准意见", "2019年属于重点排污单位的公司有几家": the companies whose key
+        disclosure (keyword_tables/disclosures.yaml) is the value asked — a group of values (非标准), a
+        stored value, a yes/no (不属于/没有… asks 否), or the words after 是/为 ("会计师事务所为天健的公司").
+        Said over the companies whose report the disclosure was read from. None: no such item asked."""
+        item = next((i for i in u.items if i in self.disclosures), None)
+        r = u.ranking
+        if item is None or r is None:
+            return None
+        d = self.disclosures[item]
+        year = u.years.asked or max((rep.year for rep in self.v.source.reports), default=None)
+        if year is None:
+            return None
+        said = self.v.source.text_column(item, year)
+        words = next((k.text for k in u.keywords if k.name == item), item)
+        if d.kind == "yesno":
+            word = "否" if re.search(r"(?:不|没有|无|未)(?:属于|是|存在|发生|涉及)?(?:的)?" + re.escape(words), u.norm) else "是"
+            hit = [rid for rid, v in said.items() if v == word]
+        else:
+            word = next((p for p in d.phrases() if p in u.norm), "")
+            if not word:
+                m = re.search(r"(?:是|为|属于)([^，。？?、的]{2,20})的?(?:公司|企业|上市公司)", u.norm)
+                word = m.group(1) if m else ""
+            if not word:
+                return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
+            hit = [rid for rid, v in said.items() if d.holds(v, word)]
+        reports = {rep.id: rep for rep in self.v.source.reports}
+        rows = sorted((reports[rid] for rid in hit if rid in reports), key=lambda rep: str(rep.company))
+        names = [self._name(rep) for rep in rows]
+        shown = "：" + "、".join(names[:LIST_LIMIT]) + (render(self.t, "threshold_more", n=len(names) - LIST_LIMIT)
+                                                     if len(names) > LIST_LIMIT else "") if names else ""
+        text = render(self.t, "disclosure_filter", year=year, item=item, value=word, n=len(names), examples=shown,
+                      total=len(said))
+        return Answer(u.question, text, u.finglm_type(), "statistics",
+                      [FactEvidence(item, said[rep.id], year, None, "disclosure", company=rep.short_name or rep.full_name)
+                       for rep in rows[:10]])
 
     def _target(self, u: Understanding) -> tuple[str, bool] | None:
         """(item or formula name, is a formula) the question ranks by."""
@@ -90,6 +133,10 @@ class StatisticsAnswerer:
     def answer(self, u: Understanding) -> Answer:
         t = self.t
         target = self._target(u)
+        if target is None:
+            filtered = self._filtered(u)
+            if filtered is not None:
+                return filtered
         year = u.years.asked or max((rep.year for rep in self.v.source.reports), default=None)
         r = u.ranking
         if target is None or year is None or r is None:

@@ -5,7 +5,7 @@ where a value is read, a `value` (是/否) for yes/no rules."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
@@ -29,6 +29,19 @@ class Disclosure:
     rules: tuple[DisclosureRule, ...]
     values: dict[str, str]
     pages: int | None          # only the first N pages are read
+    # statistics over a text item: a word naming several values ("非标准": every type but 标准无保留意见)
+    groups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)   # word → (any | not, values)
+
+    def phrases(self) -> list[str]:
+        """The words that name values of this item in a question (its groups and stored values), longest first."""
+        return sorted(set(self.groups) | set(self.values.values()), key=len, reverse=True)
+
+    def holds(self, value: str, word: str) -> bool:
+        """Whether a stored value is what a question's word names (a group, or the value itself)."""
+        if word in self.groups:
+            how, values = self.groups[word]
+            return (value in values) == (how == "any")
+        return word in value
 
 
 def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
@@ -76,6 +89,12 @@ def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
         pages = spec.get("pages")
         if pages is not None and not (isinstance(pages, int) and pages > 0):
             raise RuleError(path, line, f"{item}: pages must be a positive number")
+        groups: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for word, g in (spec.get("groups") or {}).items():
+            how = next(iter(g), None) if isinstance(g, dict) and len(g) == 1 else None
+            if how not in ("any", "not") or not isinstance(g[how], list) or not all(isinstance(v, str) for v in g[how]):
+                raise RuleError(path, line, f"{item}: group {word!r} must be {{any: [values]}} or {{not: [values]}}")
+            groups[str(word)] = (how, tuple(g[how]))
         out.append(Disclosure(str(item), kind, spec.get("unit"), tuple(syns), tuple(rules),
-                              {str(k): str(v) for k, v in values.items()}, pages))
+                              {str(k): str(v) for k, v in values.items()}, pages, groups))
     return tuple(out)

@@ -51,6 +51,7 @@ PLACEHOLDERS = {
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
+    "disclosure_filter": {"year", "item", "value", "n", "examples", "total"},
     "text_yes": {"company", "year", "section", "page", "excerpt"},
     "text_no": {"company", "year", "section", "page", "excerpt"},
     "text_not_applicable": {"company", "year", "section", "page"},

@@ -149,6 +149,7 @@ class Understander:
                                        self.config.meaning_words)
         self.rules = catalog.question_rules
         self.llm_keywords = llm_keywords
+        self.disclosures = {d.item: d for d in catalog.disclosures if d.kind in ("text", "yesno")}
 
     def understand(self, question: str) -> Understanding:
         norm = normalize_question(question or "")
@@ -235,6 +236,11 @@ class Understander:
             ranking = read_ranking(norm, cfg.statistics)
             for s, e in ranking.spans:
                 rest = rest[:s] + "#" * (e - s) + rest[e:]
+            # the value a key disclosure is filtered by ("审计意见为非标准意见的公司"): used
+            for name in {k.name for k in keywords} | {g.name for g in generalized}:
+                d = self.disclosures.get(name)
+                for phrase in d.phrases() if d else ():
+                    rest = mask_phrase(rest, phrase)
         if chinese and rules is not None:
             frame.unused += unused_cues(rest, rules)
         # no company found: did the question name one the store does not know, or none at all?
