@@ -204,7 +204,8 @@ def _num(value: str) -> float | None:
 # 2: key disclosures (keyword_tables/disclosures.yaml: 审计意见类型, 重大诉讼, 重点排污单位, 利润分配预案).
 # 3: 控股股东, 实际控制人, 所属行业; 签字注册会计师 labels of the profile.
 # 4: every table of a report (ingest/tables.py) stored and indexed.
-PARSER_VERSION = 4
+# 5: tables: titles, wrapped numbers and names, continuations; 控股股东/实际控制人 of the Shanghai layout.
+PARSER_VERSION = 5
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
