@@ -18,6 +18,7 @@ class DisclosureRule:
     pattern: re.Pattern
     value: str | None          # yesno: 是 / 否; a `column` rule: what its value must end like
     column: bool = False       # the pattern names a table's column header: the value is read below it
+    pages: int | None = None   # this rule reads the first N pages (else the item's `pages`, else all)
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,10 @@ def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
                 raise RuleError(path, rline, f"{item}: a yes/no rule needs `value: 是` or `value: 否`")
             if kind != "yesno" and "v" not in rx.groupindex:
                 raise RuleError(path, rline, f"{item}: the pattern needs a group (?P<v>…) for the value")
-            rules.append(DisclosureRule(rx, value))
+            rpages = r.get("pages")
+            if rpages is not None and not (isinstance(rpages, int) and rpages > 0):
+                raise RuleError(path, rline, f"{item}: a rule's pages must be a positive number")
+            rules.append(DisclosureRule(rx, value, pages=rpages))
         if not rules:
             raise RuleError(path, line, f"{item}: no rules")
         values = spec.get("values") or {}

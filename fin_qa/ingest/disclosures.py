@@ -22,8 +22,7 @@ def extract_disclosures(doc: Document, specs: tuple[Disclosure, ...]) -> list[Pr
              for p in doc.pages]
     out: list[ProfileFact] = []
     for spec in specs:
-        pages = texts[: spec.pages] if spec.pages else texts
-        fact = _first(spec, pages, doc)
+        fact = _first(spec, texts, doc)
         if fact is not None:
             out.append(fact)
     return out
@@ -64,8 +63,10 @@ def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Patte
 _HEADER_BIT = re.compile(r"负责人$|留权$|^国籍|^成立日期|^注册资本|^持股比例|^与实际控制人关系")
 
 
-def _first(spec: Disclosure, pages: list[tuple[int, str]], doc: Document | None = None) -> ProfileFact | None:
+def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None = None) -> ProfileFact | None:
     for rule in spec.rules:
+        limit = rule.pages or spec.pages
+        pages = texts[:limit] if limit else texts
         if rule.column:
             for number, text in pages:
                 if doc is None or not rule.pattern.search(text):
