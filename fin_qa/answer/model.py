@@ -87,7 +87,8 @@ class CellEvidence:
 
     def describe(self) -> str:
         where = f"p.{self.page}" if self.page else "no page"
-        return f"{where} {self.table}「{self.row} / {self.column}」= {self.value}"
+        cell = f"{self.row} / {self.column}" if self.column else self.row   # a label | value table has no header
+        return f"{where} {self.table}「{cell}」= {self.value}"
 
 
 @dataclass
