@@ -33,6 +33,7 @@ class Cell:
     text: str
     x0: float
     x1: float
+    parts: tuple["Cell", ...] = ()   # the words it was joined from (a narrow table's two cells may touch)
 
     @property
     def xc(self) -> float:
@@ -228,19 +229,24 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     else:
         box = lambda r: (r.left, r.right, height - r.top, height - r.bottom)  # noqa: E731
     rect = raw.FS_RECTF()
-    chars: list[tuple[str, float, float, float, float]] = []
+    chars: list[tuple[str, float, float, float, float, bool]] = []
+    cut = False
     try:
         codes = _char_codes(textpage)
         for i, code in enumerate(codes):
             if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
-                continue  # a space PDFium inferred from a gap is not in the page (pdfplumber has none)
+                # a space PDFium inferred from a gap is not in the page (pdfplumber has none); it still
+                # marks where a word may be cut (two table cells set closer than x_tolerance)
+                cut = code == 32
+                continue
             raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
-            chars.append((chr(code), *box(rect)))
+            chars.append((chr(code), *box(rect), cut))
+            cut = False
     finally:
         if own:
             textpage.close()
     chars.sort(key=lambda c: c[3])
-    lines: list[list[tuple[str, float, float, float, float]]] = []
+    lines: list[list[tuple[str, float, float, float, float, bool]]] = []
     line_top = 0.0
     for ch in chars:
         if lines and abs(ch[3] - line_top) <= y_tolerance:
@@ -252,11 +258,13 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     for line in lines:
         line.sort(key=lambda c: c[1])
         word: dict | None = None
-        for text, x0, x1, top, bottom in line:
+        for text, x0, x1, top, bottom, cut in line:
             if text.isspace():
                 word = None
                 continue
             if word is not None and x0 - word["x1"] <= x_tolerance:
+                if cut and x0 > word["x1"]:
+                    word.setdefault("cuts", []).append((len(word["text"]), word["x1"], x0))
                 word["text"] += text
                 word["x1"] = max(word["x1"], x1)
                 word["top"], word["bottom"] = min(word["top"], top), max(word["bottom"], bottom)
@@ -266,6 +274,19 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     return words
 
 
+def _word_cell(w: dict) -> Cell:
+    """A word as a cell; where PDFium saw a gap inside it (its `cuts`), its parts too."""
+    cuts = w.get("cuts")
+    if not cuts:
+        return Cell(w["text"], w["x0"], w["x1"])
+    parts, start, x0 = [], 0, w["x0"]
+    for at, end, nxt in cuts:
+        parts.append(Cell(w["text"][start:at], x0, end))
+        start, x0 = at, nxt
+    parts.append(Cell(w["text"][start:], x0, w["x1"]))
+    return Cell(w["text"], w["x0"], w["x1"], tuple(parts))
+
+
 def rows_from_words(words: list[dict], page_no: int, y_tol: float = 3.0, gap: float = 4.5) -> list[Row]:
     """Group positioned words into rows (by vertical centre) and cells (by horizontal gaps)."""
     rows: list[Row] = []
@@ -273,10 +294,10 @@ def rows_from_words(words: list[dict], page_no: int, y_tol: float = 3.0, gap: fl
         mid = (w["top"] + w["bottom"]) / 2
         if rows and abs(mid - (rows[-1].top + rows[-1].bottom) / 2) <= y_tol:
             row = rows[-1]
-            row.cells.append(Cell(w["text"], w["x0"], w["x1"]))
+            row.cells.append(_word_cell(w))
             row.bottom = max(row.bottom, w["bottom"])
         else:
-            rows.append(Row([Cell(w["text"], w["x0"], w["x1"])], w["top"], w["bottom"], page_no))
+            rows.append(Row([_word_cell(w)], w["top"], w["bottom"], page_no))
     for row in rows:
         row.cells.sort(key=lambda c: c.x0)
         merged: list[Cell] = []
@@ -284,7 +305,8 @@ def rows_from_words(words: list[dict], page_no: int, y_tol: float = 3.0, gap: fl
             if merged and c.x0 - merged[-1].x1 <= gap and not _is_numeric_token(c.text):
                 last = merged[-1]
                 if not _is_numeric_token(last.text) or _joins_number(last.text, c.text):
-                    merged[-1] = Cell(last.text + _space(last.text, c.text) + c.text, last.x0, c.x1)
+                    merged[-1] = Cell(last.text + _space(last.text, c.text) + c.text, last.x0, c.x1,
+                                      (last.parts or (last,)) + (c.parts or (c,)))
                     continue
             merged.append(c)
         row.cells = merged

@@ -205,7 +205,10 @@ def _num(value: str) -> float | None:
 # 3: 控股股东, 实际控制人, 所属行业; 签字注册会计师 labels of the profile.
 # 4: every table of a report (ingest/tables.py) stored and indexed.
 # 5: tables: titles, wrapped numbers and names, continuations; 控股股东/实际控制人 of the Shanghai layout.
-PARSER_VERSION = 5
+# 6: tables: lines grouped into rows by their spacing (wrapped and centred cells), a header at a page's foot
+#    joined to its rows, cells set too close cut where PDFium saw a gap; 控股股东/实际控制人 read from the
+#    table whose header names them.
+PARSER_VERSION = 6
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -260,11 +263,12 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
         for f in extract_employees(doc, catalog):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
-        for f in extract_disclosures(doc, catalog.disclosures):
+        parsed_tables = extract_tables(doc)
+        for f in extract_disclosures(doc, catalog.disclosures, parsed_tables):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         sections = build_sections(doc)
         chunks = chunk_sections(sections)
-        tables = table_records(extract_tables(doc), sections)
+        tables = table_records(parsed_tables, sections)
         sec_rows = [
             {"sid": s.sid, "parent": s.parent, "level": s.level, "title": s.title, "path": s.path,
              "page_start": s.page_start, "page_end": s.page_end, "text": section_text(s)}

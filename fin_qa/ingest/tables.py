@@ -26,10 +26,19 @@ from .pages import Cell, Document, Row
 _NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
 _OPTION = re.compile(r"[□☑■√]")
 _SENTENCE = re.compile(r"[。；;]\s*$")
+_CLAUSE = re.compile(r"[，。；]")
 _ENUMERATOR = re.compile(r"^[（(]?[\d一二三四五六七八九十]{1,3}[)）]?[.、．]?$")
 _SEPARATOR = re.compile(r"^[-－—–\s]*$")
 MAX_HEADER_ROWS = 6
+MAX_HEADER_LINES = 16   # a PDF header's lines (its words wrapped in narrow columns)
 WRAP_CHARS = 30     # a one-cell row longer than this is text, not a wrapped cell
+MAX_WRAPPED = 8     # lines one cell may wrap over
+INSET = 10.0        # points right of a table's left edge where its inner columns' words start
+HEADER_WORD_CHARS = 8   # a header's words wrapped in a narrow column: this many characters a line at most
+ALIGN = 40.0        # points two pages' column edges may differ by for one table
+EDGE = 4.0          # points apart two lines of one cell may start and end
+TIGHT = 0.7         # a line nearer than this share of its height to the one above: one cell's lines
+SAME_GAP = 1.5      # gaps between lines within this many points of the widest are as wide
 
 
 @dataclass
@@ -46,6 +55,7 @@ class Table:
     ends_page: bool = False      # its last row is the page's last: the next page's table may continue it
     bands: list[tuple[float, float]] = field(default_factory=list)   # its columns' x ranges (a PDF's)
     block: list[Row] = field(default_factory=list)                   # the rows it was read from
+    trail: list[Row] = field(default_factory=list)   # one-cell label lines after it at the page's foot (分行业)
 
     @property
     def width(self) -> int:
@@ -62,6 +72,8 @@ def _is_text_line(row: Row) -> bool:
     text = row.text
     if _OPTION.search(text) or (len(row.cells) == 1 and (len(text) > WRAP_CHARS or _SENTENCE.search(text))):
         return True
+    if len(row.cells) >= 3 and sum(bool(_CLAUSE.search(c.text)) for c in row.cells) >= 2:
+        return True   # a sentence set apart around its numbers ("公司从前 | 5 | 名…采购额合计 | 26.4 | 亿元，比")
     return len(row.cells) <= 3 and bool(_ENUMERATOR.match(row.cells[0].text)) and heading_level(
         "".join(c.text for c in row.cells)) is not None
 
@@ -99,7 +111,7 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
     """The row's cells placed in the bands: by the largest overlap (the nearest band when none overlaps);
     `spread` (header rows): a cell also names every band whose middle it covers."""
     out = [""] * len(bands)
-    for c in row.cells:
+    for c in _split_cells(row.cells, bands):
         targets: list[int] = []
         if spread:
             targets = [i for i, (b0, b1) in enumerate(bands)
@@ -111,6 +123,34 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
         for i in targets:
             out[i] = f"{out[i]} {c.text}".strip() if out[i] else c.text
     return out
+
+
+def _split_cells(cells: list[Cell], bands: list[tuple[float, float]]) -> list[Cell]:
+    """Cells as placed: one joined from words (parts) that lie in different columns is cut where the columns
+    part ("北方华锦化学工业集团有限公司" | "国有法人", set too close in a narrow table)."""
+    out: list[Cell] = []
+    for c in cells:
+        if len(c.parts) < 2:
+            out.append(c)
+            continue
+        cols = [_band_of(p, bands) for p in c.parts]
+        if len(set(cols)) == 1:
+            out.append(c)
+            continue
+        start = 0
+        for k in range(1, len(c.parts) + 1):
+            if k == len(c.parts) or cols[k] != cols[start]:
+                ps = c.parts[start:k]
+                text = ps[0].text
+                for p in ps[1:]:
+                    text += (" " if text[-1:].isascii() and text[-1:].isalnum() and p.text[:1].isascii() else "") + p.text
+                out.append(Cell(text, ps[0].x0, ps[-1].x1))
+                start = k
+    return out
+
+
+def _band_of(c: Cell, bands: list[tuple[float, float]]) -> int:
+    return max(range(len(bands)), key=lambda i: (_overlap(c.x0, c.x1, *bands[i]), -abs(c.xc - _mid(bands[i]))))
 
 
 def _mid(band: tuple[float, float]) -> float:
@@ -132,7 +172,7 @@ def _joined(row: Row) -> Row:
     for c in row.cells:
         if cells and c.x0 - cells[-1].x1 <= JOIN_GAP and not (is_number(c.text) and is_number(cells[-1].text)):
             last = cells[-1]
-            cells[-1] = Cell(f"{last.text} {c.text}", last.x0, c.x1)
+            cells[-1] = Cell(f"{last.text} {c.text}", last.x0, c.x1, (last.parts or (last,)) + (c.parts or (c,)))
         else:
             cells.append(c)
     return row if len(cells) == len(row.cells) else Row(cells, row.top, row.bottom, row.page)
@@ -144,28 +184,102 @@ def _numeric(row: Row) -> bool:
 
 def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
     """(first, last) indexes of the runs of table rows on a page (`wraps`: a PDF's, where short one-cell
-    rows between table rows — a label row without values, a wrapped cell — belong to the table)."""
+    rows between table rows — a label row without values, a wrapped cell — belong to the table, and a
+    line of one number is a table row: the one value of a row whose label is on lines of its own)."""
     blocks: list[tuple[int, int]] = []
     i, n = 0, len(rows)
+
+    def table_row(r: Row) -> bool:
+        return (len(r.cells) >= 2 or (wraps and _numeric(r))) and not _is_text_line(r)
+
+    gap = _row_gap(rows, table_row)
+
+    def tight(a: Row, b: Row) -> bool:
+        return _tight(a, b, gap)
+
+    # a cell's last line that ends a sentence, set close under the line above, is no running text
+    soft = {id(rows[m]) for m in range(1, n) if not _ends_table(rows[m - 1], rows[m], gap) and _is_text_line(rows[m])}
+
+    def one_cell(r: Row) -> bool:
+        return len(r.cells) == 1 and not table_row(r) and (not _is_text_line(r) or id(r) in soft)
+
     while i < n:
-        if len(rows[i].cells) < 2 or _is_text_line(rows[i]):
+        if not table_row(rows[i]):
             i += 1
             continue
         j = i
-        while j + 1 < n and not _is_text_line(rows[j + 1]):
-            if len(rows[j + 1].cells) >= 2:
+        while j + 1 < n and not _ends_table(rows[j], rows[j + 1], gap):
+            if table_row(rows[j + 1]):
                 j += 1
                 continue
-            k = j + 1   # one-cell rows: part of the table when a table row follows them
-            while wraps and k < n and k - j <= 3 and len(rows[k].cells) == 1 and not _is_text_line(rows[k]):
+            # one-cell rows: part of the table when a table row follows them — up to 3 (label rows: 分行业),
+            # or any number set close together (a wrapped label's last lines, the next label's first ones)
+            k = j + 1
+            while wraps and k < n and one_cell(rows[k]) and k - j <= 2 * MAX_WRAPPED:
                 k += 1
-            if wraps and k < n and k - j <= 4 and len(rows[k].cells) >= 2 and not _is_text_line(rows[k]):
+            run = rows[j:k + 1] if k < n else rows[j:k]
+            wrapped = all(tight(a, b) or (m + 2 < len(run) and tight(b, run[m + 2]))
+                          for m, (a, b) in enumerate(zip(run, run[1:])))
+            if wraps and k < n and table_row(rows[k]) and (k - j <= 4 or wrapped):
                 j = k
-            else:
-                break
-        blocks.extend(_split(rows, i, j))
+                continue
+            while wraps and j + 1 < k and tight(rows[j], rows[j + 1]):
+                j += 1   # the last lines of the last row's label
+            break
+        first = i
+        left = min(c.x0 for r in rows[i:j + 1] for c in r.cells)   # the table's left edge
+        while wraps and first > 0 and i - first < MAX_WRAPPED and one_cell(rows[first - 1]) \
+                and tight(rows[first - 1], rows[first]) \
+                and (_beside(rows[first - 1], rows[i]) if _numeric(rows[i]) else _header_words(rows[first - 1], left)):
+            # the first lines of a label set on its values' line ("计入当期损益的对非金融企业收"), or of a
+            # header's words wrapped in narrow columns, over a column inside the table ("现金分红金" /
+            # "额占合并报" …) — not a caption at the table's left edge ("公司前5大客户资料")
+            first -= 1
+        blocks.extend(_split(rows, first, j))
         i = j + 1
     return blocks
+
+
+def _ends_table(above: Row, row: Row, row_gap: float | None = None) -> bool:
+    """A line of running text after a table row — not a short line set close under it, the last line of
+    a wrapped cell that ends a sentence ("…附属产品生产销售。")."""
+    return _is_text_line(row) and not (len(row.cells) == 1 and len(row.text) <= WRAP_CHARS
+                                       and _tight(above, row, row_gap) and not _OPTION.search(row.text))
+
+
+def _header_words(line: Row, left: float) -> bool:
+    """A one-cell line of a header's words wrapped in a narrow column: a few words over a column inside the
+    table (not a caption at its left edge, nor a title set over it)."""
+    return line.cells[0].x0 > left + INSET and len(line.text) <= HEADER_WORD_CHARS
+
+
+def _beside(line: Row, values: Row) -> bool:
+    """The one-cell line is a label's first line: it stands over no cell of the value line below it (the
+    label set on its values' line in a column the value line leaves empty), or over its label cell filled
+    to the same right edge (a long label wrapped at its column's edge) — not a caption over the label
+    column, which ends short of it."""
+    c = line.cells[0]
+    over = [v for v in values.cells if _overlap(c.x0, c.x1, v.x0, v.x1) > 0]
+    return not over or (len(over) == 1 and not is_number(over[0].text) and abs(c.x0 - over[0].x0) <= EDGE
+                        and abs(c.x1 - over[0].x1) <= EDGE)
+
+
+def _tight(above: Row, below: Row, row_gap: float | None = None) -> bool:
+    """Two lines closer than a table's rows are to each other (`row_gap`: the page's typical gap between
+    two table rows, less SAME_GAP), else than TIGHT × a line's height: one cell's lines wrapped (or a
+    label centred on its values)."""
+    gap = below.top - above.bottom
+    if row_gap is not None:
+        return gap < row_gap - SAME_GAP
+    h = min(above.bottom - above.top, below.bottom - below.top) or 1.0
+    return gap < TIGHT * h
+
+
+def _row_gap(rows: list[Row], table_row) -> float | None:
+    """The median gap between two table rows one under the other on a page (None with fewer than two)."""
+    gaps = sorted(b.top - a.bottom for a, b in zip(rows, rows[1:])
+                  if a.page == b.page and table_row(a) and table_row(b) and b.top - a.bottom >= 0)
+    return gaps[len(gaps) // 2] if len(gaps) >= 2 else None
 
 
 def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
@@ -176,9 +290,10 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
     out = []
     start, width = first, 0
 
-    def titled(m: int) -> bool:   # a one-cell row (a title) above a header row
+    def titled(m: int) -> bool:   # a one-cell row (a title) above a header row — not a header's wrapped words
         return (len(rows[m].cells) == 1 and not _numeric(rows[m]) and m + 1 <= last
-                and len(rows[m + 1].cells) >= 2 and not _numeric(rows[m + 1]))
+                and len(rows[m + 1].cells) >= 2 and not _numeric(rows[m + 1])
+                and len(rows[m].text) > HEADER_WORD_CHARS)
 
     for k in range(first, last + 1):
         r = rows[k]
@@ -195,6 +310,9 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
             # ("持股5%以上的股东或前10名股东持股情况" under the shareholder counts), else at the header row
             titles = [m for m in range(k + 1, at) if titled(m)]
             cut = titles[-1] if titles else k
+        elif titled(k) and at > k + 1 and not re.search(r"\d", rows[k + 1].text):
+            # a title above a header of words only, after rows with numbers: a new table, whatever its width
+            cut = k
         else:
             continue
         while cut - 1 > start and len(rows[cut - 1].cells) == 1 and not _numeric(rows[cut - 1]):
@@ -224,12 +342,128 @@ def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
     return caption, unit
 
 
+def _whole_numbers(row: Row) -> bool:
+    """A value line: a whole number, not the cut-off rest of one."""
+    return any(is_number(c.text) and not _FRAGMENT_CELL.match(c.text) for c in row.cells)
+
+
+def _conflict(group: list[Row], row: Row) -> bool:
+    """A number of the row under a number of the group's (not the rest of it, "236,072,490." / "00"):
+    the row is a row of its own."""
+    for c in row.cells:
+        if not is_number(c.text):
+            continue
+        for g in group:
+            for d in g.cells:
+                if is_number(d.text) and _overlap(c.x0, c.x1, d.x0, d.x1) > 0 and not _tail(d.text, c.text):
+                    return True
+    return False
+
+
+def _groups(rows: list[Row], bands: list[tuple[float, float]]) -> tuple[int, list[list[Row]]]:
+    """(header lines, rows): the lines of a PDF table grouped into its rows around their value lines.
+
+    A value line holds whole numbers; value lines next to each other whose numbers stand in different
+    columns are one row's (a 个百分点 change printed a line above the amounts). The text lines between
+    two rows' value lines are parted at their widest gap (or gaps: a line alone between two equal gaps,
+    such as 分产品, is a row of its own) — a label wrapped under its values goes with them, the next
+    label's first lines with the next values, however the labels are set (top or centred). Lines above
+    the first value line are the header, but for the first row's own label lines: lines with no word
+    over a column of its numbers, below the widest gap. A row's last lines after the last value line
+    stay with it while closer than the table's row gap."""
+    value = [i for i, r in enumerate(rows) if _whole_numbers(r)]
+    if not value:
+        return 0, [[r] for r in rows]
+    anchors: list[list[int]] = [[value[0]]]
+    for i in value[1:]:
+        last = anchors[-1][-1]
+        if i == last + 1 and rows[i].page == rows[last].page and _tight(rows[last], rows[i]) \
+                and not _conflict([rows[k] for k in anchors[-1]], rows[i]):
+            anchors[-1].append(i)
+        else:
+            anchors.append([i])
+
+    def gap(i: int) -> float:   # between line i-1 and line i
+        return rows[i].top - rows[i - 1].bottom if rows[i].page == rows[i - 1].page else 1e9
+
+    def cuts(lo: int, hi: int) -> list[int]:
+        """The widest gaps among the line boundaries lo..hi (a boundary i: between line i-1 and i)."""
+        widest = max(gap(i) for i in range(lo, hi + 1))
+        return [i for i in range(lo, hi + 1) if gap(i) >= widest - SAME_GAP]
+
+    starts: list[int] = []
+    # the first row's label lines above its first value line: no word in a column of its numbers
+    first = anchors[0][0]
+    value_cols = {_band_of(c, bands) for k in anchors[0] for c in rows[k].cells if is_number(c.text)}
+    top = first
+    while top > 0 and not any(_band_of(c, bands) in value_cols for c in rows[top - 1].cells):
+        top -= 1
+    starts.append(0 if top == 0 else max(cuts(top, first)) if top < first else first)
+    row_gaps: list[float] = []
+    for a, b in zip(anchors, anchors[1:]):
+        lo, hi = a[-1] + 1, b[0]
+        found = cuts(lo, hi)
+        row_gaps.append(gap(found[0]))
+        starts.extend(found)
+    header = starts[0]
+    bounds = sorted(set(starts))
+    # lines after the last value line: the last row's while nearer than its row gap
+    end = anchors[-1][-1] + 1
+    limit = sorted(row_gaps)[len(row_gaps) // 2] - SAME_GAP if row_gaps else None
+    while end < len(rows) and (gap(end) < limit if limit is not None else _tight(rows[end - 1], rows[end])):
+        end += 1
+    bounds.append(end)
+    groups: list[list[Row]] = []
+    for s, e in zip(bounds, bounds[1:]):
+        for r in rows[s:e]:
+            # a number under one of the row's that does not complete it ("3" under "108,622,006.86"): not its
+            if groups and r is not rows[s] and not _conflict(groups[-1], r):
+                groups[-1].append(r)
+            else:
+                groups.append([r])
+    groups += [[r] for r in rows[end:]]
+    return header, groups
+
+
+def _merge_lines(lines: list[list[str]]) -> list[str]:
+    """The cells of one row's lines, column by column: wrapped words joined, a number's cut tail added."""
+    out = list(lines[0])
+    for cells in lines[1:]:
+        for k, v in enumerate(cells):
+            if not v:
+                continue
+            if not out[k]:
+                out[k] = v
+            elif _tail(out[k], v):
+                out[k] += v
+            else:
+                out[k] += _space(out[k], v) + v
+    return out
+
+
+def _space(left: str, right: str) -> str:
+    return " " if left[-1:].isascii() and left[-1:].isalnum() and right[:1].isascii() and right[:1].isalnum() else ""
+
+
 def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
-                    columns: list[tuple[float, float]] | None = None) -> Table | None:
-    """The table of a block of rows; `columns`: the bands of the table it continues (no header here)."""
+                    columns: list[tuple[float, float]] | None = None, wraps: bool = True) -> Table | None:
+    """The table of a block of rows; `columns`: the bands of the table it continues (no header here);
+    `wraps`: a PDF's lines, grouped into rows (_groups) — a FinGLM txt's rows are rows already."""
     lead = 0
-    while lead < len(rows) - 1 and len(rows[lead].cells) == 1 and not _numeric(rows[lead]):
-        lead += 1   # one-cell rows above the header (a block cut by _split): the caption
+    left = min(c.x0 for r in rows for c in r.cells)
+    gap = _row_gap(rows, lambda r: len(r.cells) >= 2 or _numeric(r))
+    def label_line(k: int) -> bool:
+        """rows[k] is one of the lines of a label set on the value line below (tight one under the other)."""
+        m = k
+        while m + 1 < len(rows) and len(rows[m].cells) == 1 and not _numeric(rows[m]) and _tight(rows[m], rows[m + 1], gap):
+            m += 1
+        return m > k and _numeric(rows[m]) and all(_beside(rows[x], rows[m]) for x in range(k, m))
+
+    while lead < len(rows) - 1 and len(rows[lead].cells) == 1 and not _numeric(rows[lead]) \
+            and not (wraps and (label_line(lead) or (_tight(rows[lead], rows[lead + 1], gap)
+                                                     and _header_words(rows[lead], left)))):
+        lead += 1   # one-cell rows above the header (a block cut by _split): the caption — not the first
+        # lines of a header's words wrapped in narrow columns, nor a label's set on its values' line
     if lead:
         caption = " ".join(r.text for r in rows[:lead])
         unit = find_unit(caption) or unit
@@ -242,27 +476,37 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
             break
         heads.append(r)
     bands = columns or _bands(template, [r for r in heads if r is not template])
+    if wraps and any(_whole_numbers(r) for r in rows):
+        lead, groups = _groups(rows, bands)
+        groups = [[r] for r in rows[:lead]] + groups
+    else:
+        groups = [[r] for r in rows]
     placed: list[list[str]] = []
+    row_pages: list[int] = []
     numeric_seen = False
     header_rows = 0
     prev: Row | None = None
-    for r in rows:
-        numeric = _numeric(r)
-        if not numeric_seen and not numeric and header_rows < MAX_HEADER_ROWS and r is not template \
-                and columns is None:
-            placed.append(_place(r, bands, spread=True))
-            header_rows += 1
+    for g in groups:
+        numeric = any(_numeric(r) for r in g)
+        if not numeric_seen and not numeric and header_rows < MAX_HEADER_LINES and columns is None \
+                and all(r is not template for r in g):
+            for r in g:
+                placed.append(_place(r, bands, spread=True))
+                row_pages.append(r.page or page)
+                header_rows += 1
+            prev = g[-1]
             continue
         numeric_seen = numeric_seen or numeric
-        cells = _place(r, bands, spread=False)
-        if (prev is not None and len(placed) > header_rows and len(r.cells) == 1 and not numeric
-                and r.top - prev.bottom < WRAP_GAP):
-            # a wrapped cell: joins the cell above it
-            k = next(i for i, c in enumerate(cells) if c)
+        cells = _merge_lines([_place(r, bands, spread=False) for r in g])
+        first = g[0]
+        k = next((i for i, c in enumerate(cells) if c), 0)
+        if (prev is not None and len(placed) > header_rows and len(g) == 1 and len(first.cells) == 1 and not numeric
+                and first.top - prev.bottom < WRAP_GAP and not is_number(placed[-1][k])):
+            # a wrapped cell: joins the (text) cell above it
             placed[-1][k] = f"{placed[-1][k]}{cells[k]}"
-            prev = r
+            prev = g[-1]
             continue
-        prev = r
+        prev = g[-1]
         if len(placed) > header_rows and _number_tails(placed[-1], cells):
             # numbers wrapped in narrow columns: their last digits on the line below ("260,760,875.5" / "0")
             placed[-1] = [a + b for a, b in zip(placed[-1], cells)]
@@ -272,20 +516,23 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
             placed[-1] = [f"{a} {b}".strip() if a and b else a or b for a, b in zip(placed[-1], cells)]
             continue
         placed.append(cells)
+        row_pages.append(first.page or page)
     if not numeric_seen:
         header_rows = 1 if len(placed) > 1 else 0   # a table of text: its first row is the header
     elif header_rows >= 2 and len(placed) > header_rows and _label_first_line(placed[:header_rows], placed[header_rows]):
         # the first line of the first row's label ("常州投资集团有" / "限公司 国有法人 30.43% …")
         header_rows -= 1
-        first = placed.pop(header_rows)
-        placed[header_rows][0] = first[0] + placed[header_rows][0]
+        first_line = placed.pop(header_rows)
+        row_pages.pop(header_rows)
+        placed[header_rows][0] = first_line[0] + placed[header_rows][0]
     header = _merge_header(placed[:header_rows], len(bands))
     if unit is None:   # "单位：元" printed in a header row
         unit = next((u for u in map(find_unit, header) if u), None)
     body = placed[header_rows:]
+    pages = row_pages[header_rows:]
     if not body:
         return None
-    return Table(page, page, caption, unit, header, body, [page] * len(body),
+    return Table(page, max(pages, default=page), caption, unit, header, body, pages,
                  [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []),
                  bands=bands, block=rows)
 
@@ -298,6 +545,7 @@ def _label_first_line(header: list[list[str]], first: list[str]) -> bool:
 
 
 _FRAGMENT = re.compile(r"^[,.]?\d[\d,]*(?:\.\d*)?$")       # the rest of a number cut by a narrow column
+_FRAGMENT_CELL = re.compile(r"^[,.]\d*$|^\d{1,2}$")          # a line's cell that is only such a rest ("00", ".30")
 _CUT = re.compile(r"(?:\.\d?|[.,]|,\d{1,2})$")               # a number stopped short
 
 
@@ -347,19 +595,30 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
         if len(block) < 2 and not (len(block) == 1 and _numeric(block[0])):
             continue
         caption, unit = _above(rows, first)
-        t = _table_of_block(block, page, caption, unit)
+        t = _table_of_block(block, page, caption, unit, wraps=wraps)
         if t is not None:
             # a table at the top of its page, under at most two one-cell lines (a name's last line, "续"),
             # may continue the last page's table
             t.starts_page = first <= 2 and all(len(r.cells) == 1 and not _numeric(r) for r in rows[:first])
-            t.ends_page = last == len(rows) - 1
+            trail = rows[last + 1:]
+            t.ends_page = last == len(rows) - 1 or (wraps and len(trail) <= 2 and all(
+                len(r.cells) == 1 and not _numeric(r) and not _is_text_line(r) for r in trail))
+            t.trail = trail if t.ends_page else []
             out.append(t)
     return out
 
 
 def _continues(prev: Table, nxt: Table, any_width: bool = False) -> bool:
     return (prev.ends_page and nxt.starts_page and nxt.page_start == prev.page_end + 1
-            and (any_width or nxt.width == prev.width))
+            and (any_width or (nxt.width == prev.width and _aligned(prev, nxt))))
+
+
+def _aligned(prev: Table, nxt: Table) -> bool:
+    """Two PDF tables' columns part at about the same places (a FinGLM txt table has no positions)."""
+    if not prev.bands or not nxt.bands:
+        return True
+    edges = [(a[1], b[1]) for a, b in zip(prev.bands[:-1], nxt.bands[:-1])]
+    return all(abs(x - y) <= ALIGN for x, y in edges)
 
 
 def _join(prev: Table, nxt: Table) -> None:
@@ -379,6 +638,15 @@ def extract_tables(doc: Document) -> list[Table]:
         if doc.kind == "txt" and not any(ln.cells is not None for ln in page.lines):
             continue
         for t in page_tables(doc.rows(page.number), page.number, wraps=doc.kind != "txt"):
+            if out and doc.kind != "txt" and _header_only(out[-1]) and _continues(out[-1], t, any_width=True) \
+                    and not any(t.header) and t.rows and any(map(is_number, t.rows[0])):
+                # a header left at the foot of the last page, its rows on this one (分行业 … 营业收入 | 营业成本)
+                again = _table_of_block(out[-1].block + out[-1].trail + t.block, out[-1].page_start,
+                                        out[-1].caption, out[-1].unit)
+                if again is not None:
+                    again.ends_page = t.ends_page
+                    out[-1] = again
+                    continue
             if out and _continues(out[-1], t):
                 _join(out[-1], t)
                 continue
@@ -390,12 +658,17 @@ def extract_tables(doc: Document) -> list[Table]:
                     _join(out[-1], again)
                     continue
             if out and not any(t.header) and any(out[-1].header) and out[-1].width == t.width \
-                    and t.page_start - out[-1].page_end <= 1:
+                    and t.page_start - out[-1].page_end <= 1 and _aligned(out[-1], t):
                 # a part of the table above under its own one-cell title (分行业 / 分产品 / 分地区):
                 # the columns of the header above
                 t.header = list(out[-1].header)
             out.append(t)
     return out
+
+
+def _header_only(t: Table) -> bool:
+    """A table of a few lines of words only (no number): the header of a table whose rows follow."""
+    return len(t.block) <= MAX_HEADER_LINES and not any(_numeric(r) for r in t.block)
 
 
 def _key(text: str) -> str:
