@@ -13,19 +13,43 @@ from ..catalog.disclosures import Disclosure
 from ..numbers import decimal_str, parse_number, to_yuan
 from .pages import Document
 from .profile import ProfileFact
+from .tables import Table
 
 STATEMENT = "重要事项"
 
 
-def extract_disclosures(doc: Document, specs: tuple[Disclosure, ...]) -> list[ProfileFact]:
+def extract_disclosures(doc: Document, specs: tuple[Disclosure, ...], tables: list[Table] | None = None) -> list[ProfileFact]:
     texts = [(p.number, "".join(line.text.replace(" ", "").replace("\u3000", "") for line in p.lines))
              for p in doc.pages]
+    # the report's body before its financial statements and notes first: a disclosure the notes repeat
+    # (实际控制人名称 in 关联方情况) is cited where the report discloses it
+    notes = next((i for i, (_, t) in enumerate(texts) if _STATEMENTS.search(t)), len(texts))
     out: list[ProfileFact] = []
     for spec in specs:
-        fact = _first(spec, texts, doc)
+        fact = _first(spec, texts[:notes], doc, tables or []) or _first(spec, texts, doc, tables or [])
         if fact is not None:
             out.append(fact)
     return out
+
+
+_STATEMENTS = re.compile(r"合并资产负债表|合并及银行资产负债表")
+
+
+def _table_column(tables: list[Table], number: int, header: re.Pattern, ends: re.Pattern) -> str | None:
+    """The value(s) in the column of a table on the page whose header (its lines merged: "实际控制人" /
+    "名称") the rule names: the body rows' cells that end as a whole value does, listed."""
+    for t in tables:
+        if not t.page_start <= number <= t.page_end:
+            continue
+        for k, h in enumerate(t.header):
+            if not header.fullmatch(re.sub(r"\s", "", h)):
+                continue
+            values = [re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", r[k].strip())
+                      for r in t.rows if k < len(r) and r[k].strip()]
+            whole = [v for v in values if ends.search(v)]
+            if whole and len(whole) == len(values):
+                return "、".join(dict.fromkeys(whole))
+    return None
 
 
 def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Pattern) -> str | None:
@@ -60,18 +84,32 @@ def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Patte
     return None
 
 
+def _sentence(text: str, start: int, end: int, reach: int = 60) -> str:
+    """The sentence of the page's text holding a match, what the answer quotes: reaching out to a sentence
+    end at most `reach` characters either side — else no further than the match on that side (a table's
+    cells run together have none)."""
+    left = max((m.end() for m in _STOP.finditer(text, max(0, start - reach), start)), default=start)
+    right = _STOP.search(text, end, min(len(text), end + reach))
+    return text[left:right.end() if right else end]
+
+
+_STOP = re.compile(r"[。；！？]")
 _HEADER_BIT = re.compile(r"负责人$|留权$|^国籍|^成立日期|^注册资本|^持股比例|^与实际控制人关系")
 
 
-def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None = None) -> ProfileFact | None:
+def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None = None,
+           tables: list[Table] | None = None) -> ProfileFact | None:
     for rule in spec.rules:
         limit = rule.pages or spec.pages
         pages = texts[:limit] if limit else texts
         if rule.column:
+            ends = re.compile(rule.value or "$")
             for number, text in pages:
-                if doc is None or not rule.pattern.search(text):
-                    continue
-                value = _column_value(doc, number, rule.pattern, re.compile(rule.value or "$"))
+                # the table whose header (its lines merged) names the column, else the positioned rows below
+                # the header cell when the page's text names it
+                value = _table_column(tables or [], number, rule.pattern, ends)
+                if value is None and doc is not None and rule.pattern.search(text):
+                    value = _column_value(doc, number, rule.pattern, ends)
                 if value:
                     return ProfileFact(spec.item, value, None, STATEMENT, number, rule.pattern.pattern)
             continue
@@ -79,7 +117,7 @@ def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None 
             m = rule.pattern.search(text)
             if m is None:
                 continue
-            raw = m.group(0)
+            raw = _sentence(text, m.start(), m.end())
             if spec.kind == "yesno":
                 return ProfileFact(spec.item, rule.value or "", None, STATEMENT, number, raw)
             value = m.group("v")
