@@ -1,18 +1,35 @@
 """Table questions answered from cells (evidence kind `cell`): a question that names a row of one of the
-report's tables (its label — 罐式集装箱, 前五名客户合计销售金额, a shareholder's or a subsidiary's name — or
-its rank: 第一大客户) and/or its columns (营业收入, 毛利率, 持股比例) gets the cells named, each with its
-row, column, unit and page.
+report's tables (its label — 罐式集装箱, 前五名客户合计销售金额, a shareholder's or a subsidiary's name — its
+rank: 第一大客户, its year in a table of years) and/or its columns (营业收入, 毛利率, 持股比例) gets the cells
+named, each with its row, column, unit and page.
 
-1. The report's tables are searched (tables_fts: heading path, caption, header and cell words) with the
-   question's words; the best ones are read.
-2. A row is named when one of its text cells (brackets and enumerators left out) is in the question, or
-   by its rank (第一大/第N名/最大, in a table with 序号 or a "前N" caption).
-3. Columns: the one value column of a two-column table; else the headers the question names (after the
-   rewrites of keyword_tables/cells.yaml question_words): a header whose last two characters are in the
-   question, the best covered ones kept; else the report year's column (本期/期末/本年 or the year), never
-   the previous one; else the whole row with its header.
-4. The table with the longest row match (exact before approximate), then one row per label, then the
-   most question words in its title (counted twice) and header, then the most columns named, answers.
+Every comparison is over content characters (no 的, punctuation or spaces) spelled one way
+(keyword_tables/cells.yaml question_words, applied alike to questions, labels and headers):
+
+1. The question is cut into its asks: "前五名客户合计销售金额是多少？占年度销售总额的比例是多少？" has two,
+   "持股比例和持股数量" two, "每10股派多少现金" one (an ask word inside a phrase joins it). The company
+   and the year are masked.
+2. The report's tables are searched (tables_fts: heading path, caption, header and cell words); statements
+   and 释义 tables are skipped (the statements are the lookup's).
+3. A row is named by a text cell of it:
+   - held whole by the question — a name (…公司) only so, a label of 2–7 characters only with question
+     words in its table's title or header besides it (境外 in a table 分地区);
+   - a label of 5+ characters (not a name) whose characters the question's character pairs cover for
+     75% or more, its head (two of its last three characters: 比例, 基数, 派息) among them;
+   - its rank (第一大客户, 第3名 in a table ranked 序号/前N), a total row (合计) in a table whose title
+     the question names (非经常性损益合计), or its year in a table whose rows are years (近三年现金分红).
+4. Each ask takes the named row whose label covers most of it (an ask naming no row keeps the row of
+   the ask before it). What the label leaves of the ask, less the neutral words (periods, units, the
+   company, 实现/贡献 …), names the columns whose headers hold it (several when each holds a part of it:
+   "营业收入毛利率"); a tie goes to the header that also holds the ask before it ("营业收入…较上年增减":
+   the revenue's change column); another year's column only when the question names that year or
+   period. Nothing left, or only the title's words: the row's one value column, else the report year's,
+   else the whole row.
+5. A table answers only when every ask is explained — 75% of its characters held by the row's label,
+   the columns' headers, the table's title and unit (a share's implied denominator counts too:
+   "研发人员数量占比" answers "…占员工总数的比例", "研发投入占营业收入比例" does not answer "…占营业成本
+   的比例"). Tables rank by how strongly their rows are named, then how much of the asks the labels
+   hold, then how well the asks are explained, then the question's words in their titles.
 
 A row named by a label the question's items do not explain (罐式集装箱 in "罐式集装箱业务营业收入") is an
 `entity`: the router then never answers with the company's total, it answers the cell or declines.
@@ -22,7 +39,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
@@ -47,15 +64,21 @@ _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|�
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
 _CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
 _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举")
-# words of a question that ask for no column: periods, ranks, the report
-_NOT_AN_ASK = re.compile(r"年末|年初|期末|期初|本期|上期|报告期|年度|年报|报告|第\d+[大名位]|最大|前\d+[大名位]?|\d{4}年?|的")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
-_ASKS = re.compile(r"[|,，、;；?？。:：]|以及|并且|还有|和|及|与|分别|各")
-ASK_COVER = 0.6        # share of an ask's character pairs its header must hold
+# where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
+_ASKS = re.compile(r"[|,，、;；?？。:：!！]|以及|并且|还有|和|及|与|分别|各")
+_CLAUSE_END = re.compile(r"[|,，、;；?？。:：!！]|$")
+_NOT_CONTENT = re.compile(r"[^\u3400-\u9fffa-z0-9%]")
 _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
+_YEAR_LABEL = re.compile(r"^(20\d\d|19\d\d)年?度?$")
+_SHARE = re.compile(r"占(.{1,16}?)比例")
 MAX_TABLES = 40
-FUZZY_ROW = 0.85       # share of a long label's character pairs the question must have
+COVER = 0.75           # share of a label's characters the question's pairs must cover (fuzzy naming) …
+FUZZY_CHARS = 8        # … a label of this many characters or more (a shorter one is named but for its last
+                       # character: 营业总收入 is not 营业收入)
+EXPLAINED = 0.75       # share of an ask's characters its cells (label, headers, title) must hold
 MAX_ROWS = 12          # a list answer gives at most this many rows
+MAX_COLUMNS = 4        # columns one ask may name
 
 
 def norm(text: str) -> str:
@@ -74,6 +97,11 @@ def core(label: str) -> str:
     return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
 
 
+def content(text: str) -> str:
+    """The characters compared: CJK, latin letters, digits and %; no 的, punctuation or spaces."""
+    return _NOT_CONTENT.sub("", text.replace("的", ""))
+
+
 def unit_of(*labels: str) -> str | None:
     for label in labels:
         m = _UNIT.search(unicodedata.normalize("NFKC", label or ""))
@@ -82,20 +110,60 @@ def unit_of(*labels: str) -> str | None:
     return None
 
 
+def pairs(s: str) -> set[str]:
+    """The character pairs of a content string."""
+    return {s[i:i + 2] for i in range(len(s) - 1)}
+
+
+def cover(text: str, ref: set[str]) -> list[bool]:
+    """Which characters of `text` sit in a character pair of it that `ref` holds."""
+    marks = [False] * len(text)
+    for i in range(len(text) - 1):
+        if text[i:i + 2] in ref:
+            marks[i] = marks[i + 1] = True
+    return marks
+
+
+def _runs(text: str, taken: list[bool]) -> list[str]:
+    """The runs of characters not taken."""
+    return [r for r in re.split(r"\x00+", "".join("\x00" if t else ch for ch, t in zip(text, taken))) if r]
+
+
 def _bigrams(s: str) -> set[str]:
     return set(tokens(s))
 
 
 @dataclass
+class Named:
+    """A row named by the question: the label naming it (content), how strongly, and the words of the
+    question it accounts for (its label, or a rank/total phrase)."""
+    label: str
+    strength: int           # 3 a whole label of 6+ characters, 2 whole (or rank/total/year), 1 covered
+    words: set[str]         # character pairs an ask may spend on this row
+    shown: str = ""         # the cell naming it, as printed
+
+
+@dataclass
+class Pick:
+    ask: str
+    row: int
+    columns: list[int]
+    explained: float
+    label_chars: int
+
+
+@dataclass
 class CellMatch:
     table: TableRecord
-    rows: list[int]                  # body row indexes
-    label: str                       # the row words the question named ("" for a rank)
-    columns: list[int]
+    rows: list[int]                  # body row indexes, in order
+    label: str                       # the longest row label the question named ("" for a rank)
+    columns: dict[int, list[int]]    # row → its columns
     whole_row: bool = False
     entity: bool = False
     score: tuple = ()
     listed: bool = False             # a list asked: the table's rows
+    picks: list[Pick] = field(default_factory=list)
+    named: set[str] = field(default_factory=set)   # the character pairs naming its rows (a rank: 第1大客户)
 
 
 class CellAnswerer:
@@ -103,102 +171,169 @@ class CellAnswerer:
         self.v = values
         self.t = values.t
         self.w = words
+        spelled = sorted(words.question_words, key=lambda kv: -len(kv[0]))
+        self._spell_to = dict(spelled)
+        self._spell_rx = re.compile("|".join(re.escape(k) for k, _ in spelled)) if spelled else None
+        asks = sorted(words.ask_words, key=len, reverse=True)
+        self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
+        self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
 
-    # --------------------------------------------------------------------------- the question's words
+    # --------------------------------------------------------------------------- words
 
-    def question_text(self, u: Understanding, masked: bool = True) -> str:
-        """The question's words as rows are matched: normalised, the ask words ("是多少") cut out, and
-        (`masked`) the company and year too."""
-        q = norm((u.masked or u.norm).replace("#", "|") if masked else u.norm)
-        for word in self.w.ask_words:
-            q = q.replace(word, "|")
-        return q
+    def spell(self, text: str) -> str:
+        """One spelling of words written several ways (question_words), in one pass; a phrase already
+        spelled as its target stays."""
+        if self._spell_rx is None:
+            return text
 
-    def _rewritten(self, q: str) -> str:
-        for phrase, words in self.w.question_words:
-            q = q.replace(phrase, words)
-        return q
+        def sub(m: re.Match) -> str:
+            key = m.group(0)
+            target = self._spell_to[key]
+            # 研发投入 → 研发投入金额, not in 研发投入金额 itself
+            return key if target.startswith(key) and text.startswith(target, m.start()) else target
+        return self._spell_rx.sub(sub, text)
+
+    def label_text(self, cell: str) -> str:
+        return content(self.spell(content(core(cell))))
+
+    def question_text(self, u: Understanding, masked: bool = True, spelled: bool = True) -> str:
+        """The question's words as rows are matched: normalised, spelled one way (unless not `spelled`: as
+        sentences are read), the company and year masked ('|'); an ask word ("是多少") at a clause's end
+        cuts it ('|'), inside a phrase it is dropped ("每10股派多少现金" → 每10股派现金)."""
+        spell = self.spell if spelled else (lambda x: x)
+        q = spell(norm((u.masked or u.norm).replace("#", "|") if masked else u.norm).replace("的", ""))
+        q = re.sub(r"(?<=\|)度", "", q)   # the 度 of a masked "2019年度"
+        if self._ask_rx is not None:
+            rx = self._ask_rx
+
+            def sub(m: re.Match) -> str:
+                rest = q[m.end():]
+                return "|" if _CLAUSE_END.match(rest) or rx.match(rest) else ""
+            q = rx.sub(sub, q)
+        return spell(q)
+
+    def asks(self, q: str) -> list[str]:
+        out: list[str] = []
+        for part in _ASKS.split(q):
+            c = content(part)
+            if len(c) >= 2 and c not in out:
+                out.append(c)
+        return out
+
+    def _neutral_marks(self, ask: str) -> list[bool]:
+        return self._marks(ask, self._neutral)
 
     def _item_spans(self, u: Understanding) -> list[str]:
         return [_bare(k.text) for k in u.keywords] + [_bare(g.residue) for g in u.generalized]
 
-    # --------------------------------------------------------------------------- matching one table
+    # --------------------------------------------------------------------------- rows
 
-    def _row_matches(self, t: TableRecord, q: str, q_raw: str, context: str) -> tuple[list[int], str, bool]:
-        """(rows, label, exact) named by a text cell of theirs: a cell in the question (`q`, the company
-        and year masked; a name of 6+ characters also in `q_raw`, unmasked: 张家界市经济发展投资集团有限公司
-        holds the company's short name), a name wrapped over two rows whose two lines the question holds,
-        or a long label (8+ characters, not a name) whose character pairs the question nearly all has
-        ("…占年度销售总额的比例"). A label inside a longer one named is not another row; a label that is a
-        header of the table, or whose rows hold no number, is none when another is named. `label`: the
-        longest."""
-        qb = _bigrams(q)
-        found: dict[str, list[int]] = {}
+    def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool) -> dict[int, Named]:
+        """The rows the question names (qc: its content, company and year masked; qc_raw unmasked); rows
+        without a number only when a name is asked (`named_asked`: 是谁, 哪家 …)."""
+        qp = pairs(qc)
+        found: dict[int, Named] = {}
 
-        def named(c: str) -> bool:
-            return c in q or (len(c) >= 6 and c in q_raw)
+        def keep(i: int, n: Named) -> None:
+            old = found.get(i)
+            if old is None or (n.strength, len(n.label)) > (old.strength, len(old.label)):
+                found[i] = n
 
         for i, row in enumerate(t.rows):
+            if not named_asked and not any(is_number(x) for x in row):
+                continue   # a row without a number answers no value (a header printed again in the body)
             for k, cell in enumerate(row):
                 if not cell or is_number(cell):
                     continue
-                c = core(cell)
-                if c in self.w.generic_labels and self._total_of_title(t, c, q):
-                    found.setdefault(c, []).append(i)
-                    continue
-                if len(c) < 3 or c in self.w.generic_labels:
-                    continue   # 合计 alone names no row, but inside its table's title (above)
+                c = self.label_text(cell)
+                if len(c) < 2 or core(cell) in self.w.generic_labels:
+                    continue   # 合计 names a row only inside its table's title (below)
                 above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
-                if above and not is_number(above) and named(core(above) + c):
-                    # a name's two lines on two rows: its values are on the one with numbers
-                    hits = found.setdefault(core(above) + c, [])
-                    hits += [r for r in (i - 1, i) if r not in hits and any(is_number(x) for x in t.rows[r])]
-                elif named(c) or (not _NAME.search(c) and len(c) >= 8
-                                  and len(_bigrams(c) & qb) >= FUZZY_ROW * len(_bigrams(c))):
-                    if i not in found.setdefault(c, []):
-                        found[c].append(i)
-        labels = [c for c in found if not any(c != o and c in o and named(o) for o in found)]
-        headers = {core(h) for h in t.header}
-        own = [c for c in labels if c not in headers and any(is_number(x) for r in found[c] for x in t.rows[r])]
-        if own and len(own) < len(labels):
-            labels = own   # "营业收入" of a header row inside the body, beside 罐式集装箱
-        if not labels:
-            return [], "", False
-        longest = max(len(c) for c in labels)
-        # 子公司 beside 盘锦北方沥青股份有限公司 is no row
-        labels = [c for c in labels if 2 * len(c) >= longest]
-        rows = sorted({i for c in labels for i in found[c]})
-        best = max(labels, key=lambda c: (named(c), len(c)))
-        return rows, best, named(best)
+                # a name's two lines on two rows: one of them holds its values, the other none
+                joined = self.label_text(above) + c if above and not is_number(above) and (
+                    any(is_number(x) for x in row) != any(is_number(x) for x in t.rows[i - 1])) else ""
+                if joined and len(joined) >= 6 and (joined in qc or joined in qc_raw):
+                    for r in (i - 1, i):
+                        if any(is_number(x) for x in t.rows[r]):
+                            keep(r, Named(joined, 3, pairs(joined), above + cell))
+                    continue
+                if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
+                    continue   # "份有限公司": the last line of a wrapped name, no name of its own
+                base = self._base(c, 3)
+                if c in qc or base in qc or (len(c) >= 6 and c in qc_raw):
+                    keep(i, Named(c, 3 if len(base) >= 6 else 2, pairs(c), cell))
+                elif len(base) >= 4 and not _NAME.search(c):
+                    marks = [a or b for a, b in zip(cover(base, qp), self._neutral_marks(base))]
+                    if len(base) >= FUZZY_CHARS:
+                        ok = sum(marks) >= COVER * len(base) and sum(marks[-3:]) >= 2
+                    else:   # a short label: all of it but its last character (每10股派息 for "每10股派")
+                        ok = all(marks[:-1])
+                    if ok:
+                        keep(i, Named(c, 1, pairs(c), cell))
+        return found
 
-    def _total_of_title(self, t: TableRecord, total: str, q: str) -> bool:
+    def _base(self, label: str, keep: int = 2, chars: bool = False) -> str:
+        """A label without the words saying what kind of value it is (研发人员数量 → 研发人员), when `keep`
+        characters or more are left; `chars`: a run of an ask also without a last 额 or 数 (采购额)."""
+        for suffix in self.w.value_suffixes + (("额", "数") if chars else ()):
+            if label.endswith(suffix) and len(label) - len(suffix) >= keep:
+                return label[:-len(suffix)]
+        return label
+
+    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, year: int) -> dict[int, Named]:
+        """Rows named by rank, as the total of the table's topic, or by the report year."""
+        out: dict[int, Named] = {}
+        rank = self._rank_row(t, q, context)
+        if rank is not None:
+            i, phrase = rank
+            label = next((self.label_text(c) for c in t.rows[i] if c and not is_number(c) and len(core(c)) > 1), "")
+            out[i] = Named(label, 2, pairs(content(phrase)) | pairs(label), "")
+        total = self._total_of_title(t, qc)
+        if total:
+            for i, row in enumerate(t.rows):
+                if row and core(row[0]) in ("合计", "总计") or (len(row) > 1 and core(row[1]) in ("合计", "总计")
+                                                             and not core(row[0])):
+                    out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
+                    break
+        years = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
+                 for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
+        if len(years) >= 2:
+            for i, y in years:
+                if int(y) == year:
+                    out.setdefault(i, Named(y, 2, set(), t.rows[i][0]))
+        return out
+
+    def _total_of_title(self, t: TableRecord, qc: str) -> str:
         """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
         the 4+ characters before it are in the caption or section title (九、非经常性损益项目及金额)."""
-        if total not in ("合计", "总计"):
-            return False
-        m = re.search(r"([\u4e00-\u9fff]{4,12})(?:合计|总计)", self._rewritten(q).replace("的", ""))
+        m = re.search(r"([\u4e00-\u9fff]{4,12})合计", qc)
         if not m:
-            return False
-        title = norm(t.caption + "".join(t.path[-1:]))
-        return any(m.group(1)[i:] in title for i in range(len(m.group(1)) - 3))
+            return ""
+        title = content(norm(t.caption + "".join(t.path[-1:])))
+        words = m.group(1)
+        for i in range(len(words) - 3):
+            if words[i:] in title:
+                return words[i:]
+        return ""
 
-    def _rank_row(self, t: TableRecord, q: str, context: str) -> list[int]:
+    def _rank_row(self, t: TableRecord, q: str, context: str) -> tuple[int, str] | None:
         m = _ORDINAL.search(q)
         if not m:
-            return []
+            return None
         noun = re.sub(r"^的", "", q[m.end():])[:2]
         if len(noun) < 2 or noun not in context:
-            return []   # 第一大客户 is ranked in a table about 客户
+            return None   # 第一大客户 is ranked in a table about 客户
         n = 1 if m.group(2) else int(m.group(1))
+        phrase = m.group(0) + noun
         for i, row in enumerate(t.rows):
             first = [core(c) for c in row[:2]]
             if str(n) in first[:1] or f"第{n}名" in first or any(x.endswith(str(n)) and not x.isdigit() and len(x) <= 4
                                                                  for x in first):
-                return [i]
+                return i, phrase
         if re.search(r"前\d+|序号|股东名称", context):
             body = [i for i, row in enumerate(t.rows) if not any(core(c) in ("合计", "小计", "总计") for c in row)]
-            return body[n - 1:n] if len(body) >= n else []
-        return []
+            return (body[n - 1], phrase) if len(body) >= n else None
+        return None
 
     def _listed_rows(self, t: TableRecord, q: str) -> list[int]:
         """A list asked ("前五名供应商都是谁", "前十名股东有哪些"): the rows of the table whose caption or
@@ -210,69 +345,7 @@ class CellAnswerer:
         return [i for i, row in enumerate(t.rows)
                 if any(row) and not any(core(c) in self.w.generic_labels for c in row[:2] if c)]
 
-    def _columns(self, t: TableRecord, rows: list[int], q: str, key_cols: set[int], year: int) -> tuple[list[int], str]:
-        """(value columns, how they were chosen: "only" the one, "named" by the question, the report year's
-        "period", or the "whole" row)."""
-        cols = [k for k in range(len(t.header)) if k not in key_cols
-                and any(k < len(t.rows[r]) and t.rows[r][k] and is_number(t.rows[r][k]) for r in rows)]
-        if not cols:
-            cols = [k for k in range(len(t.header)) if k not in key_cols
-                    and any(k < len(t.rows[r]) and t.rows[r][k] for r in rows)]
-        if len(cols) <= 1:
-            return cols, "only"
-        qr = self._rewritten(q)
-        qb = _bigrams(qr)
-        named = []
-        for k in cols:
-            h = core(t.header[k])
-            if not h:
-                continue
-            head = h[-2:]
-            if h in qr or head in qr:
-                hb = _bigrams(h)
-                named.append((len(hb & qb) / max(len(hb), 1), k))
-        if named:
-            best = max(c for c, _ in named)
-            keep = [k for c, k in named if c >= 0.75 or c == best]
-            # each ask of the question ("持股比例" 和 "持股数量") names the header that holds most of it
-            for ask in filter(None, _ASKS.split(qr)):
-                ab = _bigrams(ask)
-                if len(ab) < 2:
-                    continue
-                scored = [(len(ab & _bigrams(core(t.header[k]))) / len(ab), c, k) for c, k in named]
-                top = max(scored)
-                if top[0] >= ASK_COVER and top[2] not in keep:
-                    keep.append(top[2])
-            # another year's column (2018年金额, 上期发生额) only when the question names that period
-            own = [k for k in keep if not self._other_period(core(t.header[k]), qr, year)]
-            # the same header twice (本期发生额 | 上期发生额 above 营业收入 净利润 … 营业收入 净利润): the first,
-            # the report year's, unless the question names the other period
-            first: dict[str, int] = {}
-            for k in sorted(own or keep):
-                first.setdefault(core(t.header[k]), k)
-            return sorted(first.values()), "named"
-        # no header named: the report year's column, when the columns are periods
-        period = self._period_column(t, cols, year)
-        if period is not None:
-            return [period], "period"
-        return cols, "whole"
-
-    def _asks_met(self, t: TableRecord, rows: list[int], cols: list[int], q: str) -> bool:
-        """Whether each ask the question has beyond the row's own words ("持股比例" in "…持股比例多少") is
-        held by a chosen column's header or the table's title; true for columns without header (label |
-        value)."""
-        heads = _bigrams("".join(core(t.header[k]) for k in cols if k < len(t.header)))
-        if not heads:
-            return True
-        heads |= _bigrams(norm(t.caption + "".join(t.path[-1:])))   # "采购" of 采购商品/接受劳务情况表
-        rest = q
-        for c in sorted({core(c) for r in rows for c in t.rows[r] if c and not is_number(c)}, key=len, reverse=True):
-            if len(c) >= 2:
-                rest = rest.replace(c, "|")
-        rest = _NOT_AN_ASK.sub("|", self._rewritten(rest))
-        asks = [_bigrams(a) for a in _ASKS.split(rest)]
-        asks = [a for a in asks if len(a) >= 2]
-        return all(len(a & heads) * 2 >= len(a) for a in asks)
+    # --------------------------------------------------------------------------- columns
 
     def _other_period(self, header: str, q: str, year: int) -> bool:
         years = [int(y) for y in _YEAR.findall(header)]
@@ -284,14 +357,243 @@ class CellAnswerer:
         pc = self.w.period_columns
         current = []
         for k in cols:
-            h = core(t.header[k])
+            h = core(t.header[k]) if k < len(t.header) else ""
             years = _YEAR.findall(h)
             if any(w in h for w in pc.get("change", ())):
                 continue
             if str(year) in years or (not years and any(w in h for w in pc.get("current", ()))
-                                                   and not any(w in h for w in pc.get("previous", ()))):
+                                      and not any(w in h for w in pc.get("previous", ()))):
                 current.append(k)
         return current[0] if len(current) == 1 else None
+
+    def _value_columns(self, t: TableRecord, r: int, key_cols: set[int]) -> list[int]:
+        row = t.rows[r]
+        cols = [k for k in range(len(row)) if k not in key_cols and row[k] and is_number(row[k])]
+        return cols or [k for k in range(len(row)) if k not in key_cols and row[k]]
+
+    def _default_columns(self, t: TableRecord, cols: list[int], year: int) -> tuple[list[int], bool]:
+        """(columns, whole): the one value column, the report year's, else the whole row."""
+        if len(cols) <= 1:
+            return cols, False
+        period = self._period_column(t, cols, year)
+        if period is not None:
+            return [period], False
+        return cols, True
+
+    def _marks(self, ask: str, words: tuple[str, ...]) -> list[bool]:
+        marks = [False] * len(ask)
+        for w in words:
+            for m in re.finditer(re.escape(w), ask):
+                if not any(marks[m.start():m.end()]):
+                    marks[m.start():m.end()] = [True] * (m.end() - m.start())
+        return marks
+
+    def _appositives(self, ask: str, taken: list[bool]) -> list[bool]:
+        """The words just before a name that say what it is ("子公司", "股东", "第一大供应商"), or an ask of
+        such words alone ("关联方" before the masked company's name)."""
+        marks = [False] * len(ask)
+        if ask in self.w.appositives:
+            return [True] * len(ask)
+        for i in range(1, len(ask)):
+            if taken[i] and not taken[i - 1]:
+                head = ask[:i]
+                for w in self.w.appositives:
+                    if head.endswith(w):
+                        marks[i - len(w):i] = [True] * len(w)
+                        break
+        return marks
+
+    def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: set[str], key_cols: set[int],
+              q: str, year: int, before: str) -> Pick | None:
+        """How the ask is met in row r: the label's part, then the table's title and the row's other
+        words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
+        label = cover(ask, n.words)
+        label_chars = sum(label)
+        neutral = self._neutral_marks(ask)
+        share = _SHARE.search(ask)
+        if share and n.label.endswith("比例") and "占" not in n.label:
+            # "研发人员数量占比": its denominator is the whole — "占员工总数的比例" asks nothing more
+            for i in range(share.start(1), share.end(1)):
+                neutral[i] = True
+        taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
+        value_cols = self._value_columns(t, r, key_cols)
+        if not value_cols:
+            return None
+        own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, year)]
+        candidates = own or value_cols
+        row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c))))
+                                  for c in t.rows[r] if c and not is_number(c)))
+        around = title_pairs | pairs(content(t.unit or "")) | row_pairs
+        runs = [self._base(x, chars=True) for x in _runs(ask, taken) if len(x) >= 2]
+        # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成)
+        need = [x for x in runs if sum(cover(x, around)) < EXPLAINED * len(x)]
+        heads = {k: pairs(self.label_text(t.header[k])) for k in candidates if k < len(t.header)}
+        chosen: list[int] = []
+        left = list(need)
+        while left and len(chosen) < MAX_COLUMNS:
+            best: int | None = None
+            best_key: tuple[int, int, float, int] = (0, 0, 0.0, 0)
+            for k, hp in heads.items():
+                if k in chosen:
+                    continue
+                gain = self._explain(left, hp)
+                if gain < 2:
+                    continue
+                # then the header naming the ask before it too ("营业收入…较上年增减": the revenue's
+                # change), then the most focused one (持股总数 before 持有有限售条件股份数量)
+                key = (gain, self._explain([before], hp) if before else 0, round(gain / max(len(hp), 1), 3),
+                       -candidates.index(k))
+                if key > best_key:
+                    best, best_key = k, key
+            if best is None:
+                break
+            chosen.append(best)
+            left = [x for run in left for x in _runs(run, cover(run, heads[best])) if len(x) >= 2]
+        # the same header twice (本期 | 上期 of one item): the first, the report year's
+        seen: dict[str, int] = {}
+        for k in sorted(chosen):
+            seen.setdefault(core(t.header[k]), k)
+        chosen = sorted(seen.values())
+        ref = around.union(*(heads[k] for k in chosen))
+        if any(self._is_change(t, k) for k in chosen):
+            # "较上年增长了多少" in the change column: its verb is the column's
+            change = self._marks(ask, self.w.change_words)
+            runs = [self._base(x, chars=True) for x in _runs(ask, [a or b for a, b in zip(taken, change)]) if len(x) >= 2]
+            need = [x for x in runs if sum(cover(x, around)) < EXPLAINED * len(x)]
+        # what the label and the neutral words leave must be explained on its own: a long label does not
+        # carry an ask it does not hold ("…有限公司注册资本" in a table without 注册资本)
+        unexplained = sum(len(x) for x in need if len(x) >= 2 and sum(cover(x, ref)) < EXPLAINED * len(x))
+        explained = 1 - unexplained / max(sum(len(x) for x in runs), 1)
+        if not chosen:
+            cols, whole = self._default_columns(t, candidates, year)
+            return Pick(ask, r, [] if whole else cols, explained, label_chars)
+        return Pick(ask, r, chosen, explained, label_chars)
+
+    def _beyond(self, label: str, spans: list[str], qc: str) -> bool:
+        """Whether the row's label names more than the question's items do: two or more characters of it
+        the question holds beyond the items' words, its value suffix and neutral words (罐式集装箱 in
+        "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本)."""
+        rest = self._base(label)
+        items = set().union(*(pairs(content(self.spell(s))) for s in spans if s))
+        asked = cover(rest, pairs(qc))
+        beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self._neutral_marks(rest))]
+        return sum(beyond) >= 2
+
+    def unused_held(self, u: Understanding, held: set[str]) -> bool:
+        """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,
+        是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
+        words) — or names what a row is (an appositive: 子公司, 股东)."""
+        for _, word in u.frame.unused:
+            w = content(self.spell(norm(word).replace("#", "")))
+            if len(w) < 2 or w in self.w.appositives:
+                continue
+            if sum(cover(w, held)) < EXPLAINED * len(w):
+                return False
+        return True
+
+    def _cell_words(self, m: CellMatch) -> set[str]:
+        t = m.table
+        words = [self.label_text(c) for r in m.rows for c in t.rows[r] if c and not is_number(c)]
+        words += [self.label_text(t.header[k]) for cols in m.columns.values() for k in cols if k < len(t.header)]
+        words.append(content(self.spell(content(norm(" ".join(t.path[-2:]) + t.caption)))))
+        return m.named.union(*(pairs(w) for w in words))
+
+    def _printed(self, m: CellMatch, word: str) -> bool:
+        """Whether the cells chosen print what the operation's word asks (合计 in a 合计 row's label)."""
+        word = content(self.spell(norm(word)))
+        if len(word) < 2:
+            return False
+        t = m.table
+        names = [self.label_text(c) for r in m.rows for c in t.rows[r] if c and not is_number(c)]
+        names += [self.label_text(t.header[k]) for cols in m.columns.values() for k in cols if k < len(t.header)]
+        return any(word in n for n in names)
+
+    def _is_change(self, t: TableRecord, k: int) -> bool:
+        return k < len(t.header) and any(w in core(t.header[k]) for w in self.w.period_columns.get("change", ()))
+
+    def _explain(self, runs: list[str], ref: set[str]) -> int:
+        return sum(sum(cover(r, ref)) for r in runs)
+
+    # --------------------------------------------------------------------------- one table
+
+    def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
+               qb: set[str], year: int, spans: list[str]) -> CellMatch | None:
+        title = content(self.spell(content(norm(" ".join(t.path[-2:]) + t.caption))))
+        context = norm(" ".join(t.path[-2:]) + t.caption + "".join(t.header))
+        named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(q)))
+        for i, n in self._special_rows(t, q, qc, context, year).items():
+            named.setdefault(i, n)
+        listed = False
+        if not named:
+            if not _LIST.search(u.norm):
+                return None
+            rows = self._listed_rows(t, q)
+            if not rows:
+                return None
+            listed = True
+            return CellMatch(t, rows, "", {r: [k for k in range(len(t.header)) if k > 0 or not is_number(t.rows[r][0] or "x")]
+                                            for r in rows}, True, False, (1, 0, 0.0, 0), True)
+        # a short label names a row only inside its table's topic: question words in its title or header
+        ctx_pairs = _bigrams(context)
+        for i in list(named):
+            n = named[i]
+            if n.strength == 2 and n.label in ("合计",) or not n.shown:
+                continue
+            need = 0 if len(n.label) >= 6 else 1 if len(n.label) >= 4 else 2
+            if len((qb - _bigrams(n.label)) & ctx_pairs) < need:
+                del named[i]
+        if not named:
+            return None
+        title_pairs = pairs(title)
+        picks: list[Pick] = []
+        for a in asks:
+            before = picks[-1].ask if picks else ""
+            last_row = picks[-1].row if picks else None
+            best: Pick | None = None
+            best_key: tuple = ()
+            for r, n in named.items():
+                key_cols = {k for k, c in enumerate(t.rows[r]) if c and not is_number(c)
+                            and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
+                if not key_cols:
+                    key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, year, before)
+                if p is None:
+                    continue
+                frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
+                k = (p.label_chars > 0, round(p.explained, 3), p.label_chars, frac, r == last_row, n.strength)
+                if best is None or k > best_key:
+                    best, best_key = p, k
+            if best is None:
+                return None
+            picks.append(best)
+        if not picks or any(p.explained < EXPLAINED for p in picks):
+            if DEBUG:
+                print("cells: unexplained", t.id, t.caption, [(p.ask, p.row, p.columns, round(p.explained, 2)) for p in picks])
+            return None
+        rows = list(dict.fromkeys(p.row for p in picks))
+        columns: dict[int, list[int]] = {}
+        whole = False
+        for p in picks:
+            if not p.columns:
+                whole = True
+                p.columns = [k for k in range(len(t.rows[p.row])) if t.rows[p.row][k]]
+            columns.setdefault(p.row, [])
+            columns[p.row] += [k for k in p.columns if k not in columns[p.row]]
+        # the row cut by narrow columns ("9,325,717,499.", "260,760,875.5"): none of its numbers is read
+        if any(_CUT_NUMBER.search(t.rows[r][k]) for r in rows for k in columns[r] if k < len(t.rows[r])):
+            return None
+        used = [named[r] for r in rows]
+        label = max((n.label for n in used), key=len)
+        entity = any(n.shown and not _YEAR_LABEL.match(n.label) and any(is_number(c) for c in t.rows[r])
+                     and self._beyond(n.label, spans, qc) for r, n in zip(rows, used))
+        topic = 2 * len(qb & _bigrams(title)) + len(qb & ctx_pairs)
+        score = (min(n.strength for n in used), sum(p.label_chars for p in picks),
+                 round(sum(p.explained for p in picks) / len(picks), 3), topic, -sum(map(len, columns.values())))
+        if DEBUG:
+            print("cells:", score, t.id, t.caption, t.path[-1:], label, [(p.ask, p.row, p.columns, round(p.explained, 2))
+                                                                        for p in picks])
+        return CellMatch(t, rows, label, columns, whole, entity, score, listed, picks,
+                         set().union(*(n.words for n in used)))
 
     def match(self, u: Understanding, rep: Report, q: str) -> CellMatch | None:
         """The best table cells for the question's words `q` (question_text) in the report."""
@@ -303,64 +605,19 @@ class CellAnswerer:
         ids = store.table_match(expr, rep.id, MAX_TABLES)
         if not ids:
             return None
-        spans = self._item_spans(u)
+        qc = content(q)
+        qc_raw = content(self.question_text(u, masked=False))
+        asks = self.asks(q)
+        if not asks:
+            return None
         qb = _bigrams(q)
-        q_raw = self.question_text(u, masked=False)
+        spans = self._item_spans(u)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
             if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            context = norm(" ".join(t.path[-2:]) + t.caption + "".join(t.header))
-            rows, label, exact = self._row_matches(t, q, q_raw, context)
-            listed = False
-            if not rows:
-                rows, label = self._rank_row(t, q, context), ""
-            if not rows and _LIST.search(u.norm):
-                rows = self._listed_rows(t, q)
-                listed = bool(rows)
-            if not rows:
-                continue
-            if any(_CUT_NUMBER.search(c) for r in rows for c in t.rows[r]):
-                continue   # numbers cut by narrow columns ("9,325,717,499.", "260,760,875.5"): none is read
-            key_cols = {k for r in rows for k, c in enumerate(t.rows[r]) if c and label and not is_number(c)
-                        and (core(c) in q or core(c) == label)}
-            if not label:
-                key_cols = {k for k, c in enumerate(t.rows[rows[0]]) if c and not is_number(c)
-                            and k < 2}
-            cols, how = self._columns(t, rows, q.replace(label, "|") if label else q, key_cols, rep.year)
-            whole = how == "whole" or (listed and how != "named")   # a list: whole rows unless columns are named
-            if not cols:
-                continue
-            items_asked = [s for s in spans if s and s not in _bare(label)]
-            if items_asked and any(t.header[k] for k in cols) and not any(
-                    any(a in _bare(t.header[k]) or a[-2:] in _bare(t.header[k]) for a in items_asked) for k in cols):
-                continue   # the item asked (净利润) is no column of this table
-            if how != "named" and not listed and label and not self._asks_met(t, rows, cols, q):
-                continue   # the question asks what no column chosen holds (持股比例 of a 注册资本 column)
-            if not whole and any(s and s in context for s in spans):
-                # the item the table is about (营业收入 of 营业收入构成) is asked too: its report-year column
-                period = self._period_column(t, [k for k in range(len(t.header)) if k not in key_cols], rep.year)
-                if period is not None and period not in cols:
-                    cols = sorted([*cols, period])
-            asked = qb - _bigrams(label)
-            title = norm(" ".join(t.path[-2:]) + t.caption)
-            ctx = len(asked & _bigrams(context))
-            topic = 2 * len(asked & _bigrams(title)) + ctx   # the table's title counts twice its header
-            if label and ctx < (0 if len(label) >= 8 else 1 if len(label) >= 5 else 2):
-                continue   # a short label ("营业收入", "合计") names a row only inside its table's topic
-            # an entity: a row with numbers (not a header row inside the body, "本期发生额 | 上期发生额")
-            entity = bool(label) and len(label) >= 3 and any(is_number(c) for r in rows for c in t.rows[r]) and not any(_bare(label) in s or s in _bare(label)
-                                                                  for s in spans if s)
-            if not label and not (listed and not whole):
-                whole, cols = True, [k for k in range(len(t.header)) if k not in key_cols or k > 0]
-            named = len(label) if exact else len(label) // 2 if label else 1 if listed else 0
-            # one row per label: a label over several rows (染料行业 above its cost items) is a group
-            single = len(rows) <= len({core(c) for r in rows for c in t.rows[r] if c and core(c) in q}) or len(rows) == 1
-            score = (named + (3 if not label else 0), single, topic, 0 if whole else len(cols))
-            if DEBUG:
-                print("cells:", score, t.id, t.caption, t.path[-1:], label, rows, cols, whole)
-            m = CellMatch(t, rows, label, cols, whole, entity and exact, score, listed)
-            if best is None or m.score > best.score:
+            m = self._table(u, t, q, qc, qc_raw, asks, qb, rep.year, spans)
+            if m is not None and (best is None or m.score > best.score):
                 best = m
         return best
 
@@ -369,7 +626,7 @@ class CellAnswerer:
     def answer(self, u: Understanding) -> tuple[Answer | None, str]:
         """(the cells the question names, or None when no table of the asked year's report names them;
         the row's label when it is an entity the question's items do not explain, else "")."""
-        if not u.companies or len(u.years.years) > 1:
+        if not u.companies or len(u.years.explicit) > 1:
             return None, ""
         rep, name, year, note = self.v.report(u)
         if rep is None or note or rep.year != year:
@@ -379,24 +636,29 @@ class CellAnswerer:
         if m is None:
             return None, ""
         entity = m.label if m.entity else ""
-        if u.frame.operation != "value" and not any(
-                any(w in core(m.table.header[k]) for w in self.w.period_columns.get("change", ()))
-                for k in m.columns if k < len(m.table.header)):
-            # a change, a sum or a ratio asked: only a column that prints it answers (never the plain value)
+        if not self.unused_held(u, self._cell_words(m)):
+            # a word that changes the meaning ("是上年的多少", "海外") and that no cell chosen holds
+            return None, entity
+        op = u.frame.operation
+        change = op in ("change", "growth") and any(self._is_change(m.table, k) for cols in m.columns.values()
+                                                    for k in cols)
+        if op != "value" and not change and not self._printed(m, u.frame.operation_word):
+            # a change, a sum or a ratio asked: only a cell that prints it answers (a change column for a
+            # change, a label or header holding the operation's word: 在职员工的数量合计), never the plain value
             return None, entity
         return self._render(u, m, name, year, q), entity
 
     def _render(self, u: Understanding, m: CellMatch, name: str, year: int, q: str) -> Answer | None:
         t = m.table
         parts, evidence = [], []
-        rows = m.rows[:MAX_ROWS]
-        for r in rows:
+        qc = content(q)
+        for r in m.rows[:MAX_ROWS]:
             row = t.rows[r]
-            label = next((c for c in row if c and not is_number(c) and core(c) and core(c) in q), "") or \
+            label = next((c for c in row if c and not is_number(c) and self.label_text(c) and self.label_text(c) in qc), "") or \
                 next((c for c in row if c and not is_number(c)), "") or "?"
             page = t.pages[r] if r < len(t.pages) else t.page_start
             cells, found = [], []
-            for k in m.columns:
+            for k in m.columns.get(r, []):
                 value = row[k] if k < len(row) else ""
                 if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
                     continue
@@ -407,15 +669,17 @@ class CellAnswerer:
                                                   else t.unit)   # a rate's column never takes the table's 元
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
-                if u.unit is not None and is_number(value) and unit != "%" and not value.endswith("%"):
+                if u.unit is not None and is_number(value) and unit not in _OTHER_UNITS and not value.endswith("%") \
+                        and unit != f"{u.unit}元":
                     # an amount asked in a unit (万元, 亿元): converted from the table's, or not given at all
+                    # (a count of 股 or 人, a rate, keeps its own)
                     amount = parse_number(value)
                     if unit not in UNIT_FACTORS or amount is None:
                         continue
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
                 cells.append(f"{_shown(column)}：{shown}" if column else shown)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
-                                             label, column, value + ("" if not unit or value.endswith("%") else unit), page))
+                                          label, column, value + ("" if not unit or value.endswith("%") else unit), page))
             part = f"{label}（{'，'.join(cells)}）"
             if cells and part not in parts:   # a row printed twice (分行业 and 分产品 alike) is said once
                 parts.append(part)
@@ -431,7 +695,9 @@ class CellAnswerer:
 
 
 _NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字")
+_OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
+_LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
 
 
 def _shown(header: str) -> str:

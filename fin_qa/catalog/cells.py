@@ -1,6 +1,7 @@
 """keyword_tables/cells.yaml: how a question's words meet the rows and columns of a report's tables
 (fin_qa/answer/cells.py). `fin-qa rules check` validates it: question_words maps a phrase to a phrase,
-period_columns has current/previous/change word lists, ask_words and generic_labels are lists of words.
+period_columns has current/previous/change word lists, ask_words, neutral_words, value_suffixes, appositives,
+change_words and generic_labels are lists of words.
 """
 from __future__ import annotations
 
@@ -18,6 +19,10 @@ class CellWords:
     period_columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ask_words: tuple[str, ...] = ()
     generic_labels: frozenset[str] = frozenset()
+    neutral_words: tuple[str, ...] = ()    # words of an ask no cell needs to explain (longest first)
+    value_suffixes: tuple[str, ...] = ()   # a label's last words saying what kind of value it is (longest first)
+    appositives: tuple[str, ...] = ()      # words naming what a row is, just before its name (longest first)
+    change_words: tuple[str, ...] = ()     # words a change column explains (longest first)
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
@@ -32,7 +37,7 @@ def load_cell_words(path: Path) -> CellWords:
         return CellWords()
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):
-        raise RuleError(path, 1, "expected question_words, period_columns, ask_words, generic_labels")
+        raise RuleError(path, 1, "expected question_words, period_columns and word lists (see the file's head)")
     qw = data.get("question_words") or {}
     if not isinstance(qw, dict) or not all(isinstance(k, str) and k and isinstance(v, str) and v for k, v in qw.items()):
         raise RuleError(path, line_of(data), "`question_words:` must map a phrase to the words headers use")
@@ -47,4 +52,6 @@ def load_cell_words(path: Path) -> CellWords:
         periods[k] = tuple(words)
     return CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods,
                      tuple(sorted(_words(path, data, "ask_words"), key=len, reverse=True)),
-                     frozenset(_words(path, data, "generic_labels")))
+                     frozenset(_words(path, data, "generic_labels")),
+                     *(tuple(sorted(_words(path, data, key), key=len, reverse=True))
+                       for key in ("neutral_words", "value_suffixes", "appositives", "change_words")))

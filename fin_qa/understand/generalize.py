@@ -50,6 +50,8 @@ class Generalizer:
                 continue
             if any(w in phrase and w not in keyword for w in self.meaning_words):
                 continue   # "非经常性损益" is not 扣除非经常性损益后的净利润: 扣除 changes what it means
+            if self._names_more(phrase, keyword):
+                continue   # "占营收比重" is not 三费占营业收入比重: it does not say 三费
             key = (score, len(phrase) if self.prefer_longer else -len(phrase))
             if best is None or key > best[0]:
                 best = (key, phrase)
@@ -58,6 +60,16 @@ class Generalizer:
         phrase = best[1]
         kind, name = self.phrases[phrase]
         return Generalized(kind, name, phrase, keyword, best[0][0])
+
+    def _names_more(self, phrase: str, words: str) -> bool:
+        """Whether the phrase holds another item or formula word of the tables (三费 in 三费占营业收入比重)
+        of which the words have not half the characters: it then names something they do not."""
+        for i in range(len(phrase)):
+            for j in range(i + 2, len(phrase) + 1):
+                part = phrase[i:j]
+                if part != phrase and part in self.phrases and 2 * sum(ch in words for ch in part) < len(part):
+                    return True
+        return False
 
     def match_all(self, words: list[str]) -> list[Generalized]:
         """Each word's canonical item/formula, once each, in order; words below the threshold dropped."""
