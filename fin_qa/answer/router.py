@@ -27,6 +27,7 @@ from .lookup import LookupAnswerer, declined, understood
 from .model import Answer
 from .open import OpenAnswerer
 from .prose import Prose
+from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer
 from .text import TextAnswerer
 from .values import Values
@@ -39,7 +40,7 @@ class Answerer(Protocol):
 # rule types answered without naming a company; every other type needs one the store knows
 NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
-CELL_KINDS = ("lookup", "formula", "change", "text")
+CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
 
 
@@ -72,6 +73,7 @@ class Router:
         self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
         self.cells = CellAnswerer(self.values, catalog.cells)
+        self.stated = StatedAnswerer(self.cells, self.text)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
@@ -117,6 +119,13 @@ class Router:
         ans = self._route(u, kind)
         if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))):
             return cell
+        if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and (
+                not ans.found or (kind == "text" and ans.method.startswith("text"))):
+            # a value no fact or cell holds, stated in a sentence ("注册资本为10,000万元"): the value first,
+            # the sentence quoted; a text question asking a value gets its value before the quote
+            stated = self.stated.answer(u)
+            if stated is not None:
+                return stated
         return ans
 
     def _route(self, u: Understanding, kind: str) -> Answer:
@@ -172,12 +181,25 @@ class Router:
                     quoted = self.text.answer(u)
                     if quoted.found and quoted.answer[:1] == fact.answer[:1]:
                         return quoted
+                fact.answer += self._disclosure_quotes(u)
                 return fact
             answerer = self.text  # no such fact in the report: its section's text may still say it
         ans = answerer.answer(u)
         if f.scope == "parent" and ans.found:
             ans.answer += render(self.t, "parent_note")
         return ans
+
+    def _disclosure_quotes(self, u: Understanding) -> str:
+        """The sentences the key disclosures were read from ("原文：“…公司计划不派发现金红利…”（第3页）")."""
+        rep = self.values.report(u)[0]
+        if rep is None:
+            return ""
+        quotes = []
+        for f in self.source.store.report_facts(rep.id, u.items):
+            raw = f.raw_label or ""
+            if f.statement == DISCLOSURES and len(raw) > len(f.value) + 2:
+                quotes.append(render(self.t, "disclosure_quote", text=raw, page=f.page or "?"))
+        return "".join(dict.fromkeys(quotes))
 
     def _parent_answerer(self, kind: str) -> Answerer | None:
         """The answerer of a kind over the parent company's own statements (built on first use)."""

@@ -51,6 +51,8 @@ PLACEHOLDERS = {
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
+    "stated_answer": {"company", "year", "section", "values", "quotes"},
+    "disclosure_quote": {"text", "page"},
     "disclosure_filter": {"year", "item", "value", "n", "examples", "total"},
     "text_yes": {"company", "year", "section", "page", "excerpt"},
     "text_no": {"company", "year", "section", "page", "excerpt"},

@@ -1,0 +1,203 @@
+"""Values stated in sentences (evidence kind `passage`, the value first): a value question that no fact
+and no table cell answers is looked for in the sentences of the report sections keyword search finds —
+"注册资本为 10,000 万元", "储蓄代理费总额为人民币788.05亿元，综合费率为1.32%", "每 10 股派送人民币 1.8 元",
+"以124,676,400股为基数".
+
+Each ask of the question (cut as the cell answerer cuts them, keyword_tables/cells.yaml) is met by a number
+of a sentence when:
+- the ask's head — its last words, less value words such as 金额/现金/共计 — stands in the number's own
+  clause, right before it with nothing but connecting words between (为, 是, 达, 计, 约, 人民币, ：) or
+  right after it ("…股为基数"): "净利润同比下降7.49%" does not state 净利润;
+- the rest of the ask (the subsidiary, the related party: "金宇保灵生物药品有限公司", "邮政集团") is held,
+  75% of its characters, by the sentence, the paragraph it opens or the section's heading;
+- its unit fits the ask: a rate (率, 比例, 占比 …) takes a %, an amount never does.
+Every ask must be met, or the question is left to the other paths; the answer gives each value with its
+unit as printed (converted when a unit is asked) and quotes the sentence with its page.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..numbers import UNIT_FACTORS, parse_number, to_yuan
+from ..store import Report
+from ..understand.question import Understanding
+from .cells import CellAnswerer, content, cover, norm, pairs
+from .compose import format_scaled, render
+from .extract import Unit, units
+from .model import Answer, PassageEvidence
+from .text import TextAnswerer
+
+_NUMBER = re.compile(r"(?P<num>[-−]?\d[\d,]*(?:\.\d+)?)(?P<unit>百万元|千万元|亿元|万元|千元|元|%|万股|亿股|股|万人|人|家|个|倍)?")
+_CLAUSE = re.compile(r"[，。；;,（(）)、]")
+# what may stand between an ask's head and its number ("净利润为人民币", "总额计", "费率为")
+_CONNECT = re.compile(r"^(?:总额|金额|数额|总数|为|是|达到|达|计|共计|合计|总计|约为|约|共|人民币|折合|：|:"
+                      r"|送|发|派发|发放|现金红利|现金股利|红利|股利|股息|现金)*$")
+# an ask's last words that name no thing of their own ("现金股利共计" → 现金股利, "派多少现金" → 派)
+_VALUE_WORDS = ("数额", "总额", "金额", "数量", "共计", "合计", "总计", "现金", "多少", "一共")
+_RATE = re.compile(r"率|比例|比重|占比|百分")
+_YEAR = re.compile(r"((?:19|20)\d\d)年")
+HEAD = 2              # characters of an ask's head that must stand in the number's clause …
+SUFFIX = 3            # … and this many of its last ones, in a row, right before it (all of a shorter head)
+CONTEXT_UNITS = 3     # sentences before a number's that may name what it is about
+PASSAGES = 5          # sections searched
+EXPLAINED = 0.75
+
+
+@dataclass
+class Stated:
+    ask: str
+    value: str
+    unit: str
+    unit_shown: str
+    unit_page: Unit
+    score: tuple
+    context: set[str]       # the character pairs of its sentence, the ones before it and its heading
+
+
+class StatedAnswerer:
+    def __init__(self, cells: CellAnswerer, text: TextAnswerer):
+        self.cells = cells
+        self.text = text
+        self.v = cells.v
+        self.t = cells.t
+
+    def answer(self, u: Understanding) -> Answer | None:
+        """The values the question asks, as the report's sentences state them, or None."""
+        if not u.companies or len(u.years.explicit) > 1:
+            return None
+        rep, name, year, note = self.v.report(u)
+        if rep is None or note or rep.year != year or not self.v.source.has_text(rep):
+            return None
+        q = self.cells.question_text(u, spelled=False)
+        asks = [a for a in self.cells.asks(q) if not all(self.cells._neutral_marks(a))]
+        if not asks:
+            return None
+        found = self._find(u, rep, asks)
+        if found is None or not self.cells.unused_held(u, set().union(*(s.context for s in found))):
+            return None
+        parts, evidence = [], []
+        for s in found:
+            shown = s.value + s.unit_shown
+            if u.unit is not None and s.unit in UNIT_FACTORS and s.unit != f"{u.unit}元":
+                amount = parse_number(s.value)
+                if amount is not None:
+                    shown = format_scaled(to_yuan(amount, s.unit), u.unit, u.decimals, self.v.style) + f"（原文为{shown}）"
+            parts.append(f"{self._words(s.ask)}：{shown}")
+            evidence.append(PassageEvidence(s.unit_page.page, " > ".join(s.unit_page.path), s.unit_page.text, 0.0))
+        quotes = "；".join(dict.fromkeys(f"“{e.text}”（第{e.page}页）" if e.page else f"“{e.text}”" for e in evidence))
+        section = evidence[0].heading.split(" > ")[-1] if evidence[0].heading else "正文"
+        text = render(self.t, "stated_answer", company=name, year=year, section=section, values="，".join(parts),
+                      quotes=quotes)
+        unique = list({(e.page, e.text): e for e in evidence}.values())
+        return Answer(u.question, text, u.finglm_type(), "stated", list(unique))
+
+    def _words(self, ask: str) -> str:
+        """An ask's words less neutral ones and value words (净利润万元 → 净利润): a one-character neutral
+        word only at the ask's ends (the 股 of 每10股派 stays)."""
+        marks = self.cells._neutral_marks(ask)
+        for i, ch in enumerate(ask):
+            if marks[i] and (i == 0 or not marks[i - 1]) and (i + 1 == len(ask) or not marks[i + 1]) \
+                    and 0 < i < len(ask) - 1:
+                marks[i] = False   # a one-character word inside the ask is part of a word
+        return _head("".join(ch for ch, n in zip(ask, marks) if not n)) or ask
+
+    def _find(self, u: Understanding, rep: Report, asks: list[str]) -> list[Stated] | None:
+        """A stated value for each ask; an ask with none must name what the others' sentences are about
+        ("全资子公司金宇保灵生物药品有限公司" beside "净利润多少万元")."""
+        _, _, passages = self.text.passages(u, rep, n=PASSAGES)
+        found: dict[str, Stated] = {}
+        contexts: list[set[str]] = []
+        for ask in asks:
+            best: Stated | None = None
+            best_context: set[str] = set()
+            for rank, p in enumerate(passages):
+                us = units(p)
+                heading = content(norm(" ".join(p.path)))
+                for i, unit in enumerate(us):
+                    before = us[max(0, i - CONTEXT_UNITS):i]
+                    for s in self._stated(ask, unit, before, heading, rank, rep.year):
+                        if best is None or s.score > best.score:
+                            best, best_context = s, _context(unit, before, heading)
+            if best is not None:
+                found[ask] = best
+                contexts.append(best_context)
+        if not found:
+            return None
+        around = set().union(*contexts)
+        for ask in asks:
+            if ask not in found:
+                held = sum(1 for a, b in zip(cover(ask, around), self.cells._neutral_marks(ask)) if a or b)
+                if held < EXPLAINED * len(ask):
+                    return None
+        return [found[a] for a in asks if a in found]
+
+    def _stated(self, ask: str, unit: Unit, before: list[Unit], heading: str, rank: int, year: int) -> list[Stated]:
+        text = norm(unit.text)
+        head = self._words(ask)
+        if len(head) < HEAD:
+            return []
+        years = {int(y) for y in _YEAR.findall(text)}
+        if years and year not in years:
+            return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
+        rate = bool(_RATE.search(ask))
+        context = _context(unit, before, heading)
+        out = []
+        for m in _NUMBER.finditer(text):
+            num, unit_word = m.group("num"), m.group("unit") or ""
+            if parse_number(num.replace("−", "-")) is None or (rate != (unit_word == "%")):
+                continue
+            start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
+            lead = content(text[start:m.start()])
+            end = _CLAUSE.search(text, m.end())
+            tail = content(text[m.end():end.start() if end else len(text)])
+            # the head right before the number (only connecting words between), or right after it
+            at = _ends_with_head(lead, head)
+            after = tail.startswith(("为", "作为")) and content(tail).lstrip("为作").startswith(head[-HEAD:])
+            if at is None and not after:
+                continue
+            # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
+            marks = cover(ask, pairs(lead + tail) | context)
+            neutral = self.cells._neutral_marks(ask)
+            held = sum(1 for a, b in zip(marks, neutral) if a or b)
+            if held < EXPLAINED * len(ask):
+                continue
+            value = num.replace("−", "-")
+            out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), -rank,
+                                                                     len(head), -unit.order), context | pairs(lead + tail)))
+        return out
+
+
+def _context(unit: Unit, before: list[Unit], heading: str) -> set[str]:
+    """The character pairs of a sentence, the sentences before it in its paragraph and its heading."""
+    return pairs(content(norm(unit.text))) | pairs(heading) | set().union(*(pairs(content(norm(b.text))) for b in before))
+
+
+def _head(ask: str) -> str:
+    """The ask without its trailing value words ("现金股利共计" → 现金股利, "每10股派现金" → 每10股派)."""
+    changed = True
+    while changed:
+        changed = False
+        for w in _VALUE_WORDS:
+            if ask.endswith(w) and len(ask) - len(w) >= HEAD:
+                ask, changed = ask[:-len(w)], True
+    return ask
+
+
+def _ends_with_head(lead: str, head: str) -> int | None:
+    """Where the head stands in the clause before a number, with only connecting words after it: its last
+    SUFFIX characters at least (all of a shorter head) — "营业利润 33,864" states no 净利润; None when it
+    does not."""
+    need = min(SUFFIX, len(head))
+    tail = head[-HEAD:]
+    k = lead.rfind(tail)
+    while k >= 0:
+        end = k + len(tail)
+        if _CONNECT.match(lead[end:]):
+            common = 0
+            while common < len(head) and common < end and head[-1 - common] == lead[end - 1 - common]:
+                common += 1
+            if common >= need:
+                return k
+        k = lead.rfind(tail, 0, k)
+    return None
