@@ -201,6 +201,36 @@ def facts(store_path, company, year, item, as_json):
 
 @cli.command()
 @STORE_OPTION
+@click.option("--company", help="Stock code, short name or (part of) the full name.")
+@click.option("--year", type=int)
+@click.option("--grep", "words", help="Only tables whose caption, heading path, header or cells hold these words.")
+@click.option("--page", type=int, help="Only tables on this page.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
+def tables(store_path, company, year, words, page, as_json):
+    """List the tables read from the reports (what table questions are answered from): heading path,
+    caption, unit, pages, header and rows."""
+    with _open_store(store_path, readonly=True) as store:
+        n = 0
+        for t in store.tables(company, year, words, page):
+            n += 1
+            if as_json:
+                click.echo(json.dumps(t, ensure_ascii=False))
+                continue
+            pages = f"p.{t['page_start']}" + (f"-{t['page_end']}" if t["page_end"] != t["page_start"] else "")
+            where = " > ".join(t["path"][-2:] + ([t["caption"]] if t["caption"] else []))
+            unit = f"  单位：{t['unit']}" if t["unit"] else ""
+            click.echo(f"{t['stock_code'] or '-'} {t['short_name'] or '-'} {t['year']}  #{t['id']}  {pages}  {where}{unit}")
+            if any(t["header"]):
+                click.echo("    " + " | ".join(t["header"]))
+            for r in t["rows"]:
+                click.echo("    " + " | ".join(r))
+    if n == 0:
+        click.echo("no tables match", err=True)
+        sys.exit(1)
+
+
+@cli.command()
+@STORE_OPTION
 @click.option("--json", "as_json", is_flag=True)
 def reports(store_path, as_json):
     """List the reports in the store."""

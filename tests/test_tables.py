@@ -155,6 +155,18 @@ CELL_CASES = [
     ("华锦股份2019年向大连北方化学工业有限公司采购了多少金额？", ["378,247,771.96"], (112,)),
     # 主要子公司 (p.18) and 重要非全资子公司的主要财务信息 (p.109, its numbers wrapped: "260,760,875.5" / "0")
     ("华锦股份子公司盘锦北方沥青股份有限公司2019年净利润是多少？", ["260,760,875.50"], (18, 109)),
+    # two asks, two rows of a label | value table; 每10股派 names 每10股派息数 (p.30)
+    ("张家界旅游2016年度现金分红总额是多少？每10股派多少？", ["26,950,152.52", "0.84"], (30,)),
+    # the revenue and its change column of the row; the header is on p.15, the rows on p.16
+    ("张家界2016年杨家界索道营业收入多少，同比变化多少？", ["77,389,616.90", "-43.37%"], (16,)),
+    # 合计 of the table its title names (p.7-8: labels wrapped around their values over a page break)
+    ("苏常柴2019年非经常性损益合计是多少？", ["10,557,802.90"], (8, 168)),
+    # a rank, a name wrapped in a narrow column under a header of eight lines (p.38)
+    ("惠威科技2019年的第一大股东是谁？持股比例多少？", ["HONGBO YAO", "62.78%"], (38,)),
+    # a subsidiary's name and business centred on its values' line, numbers cut by narrow columns (p.21)
+    ("惠威科技2019年子公司珠海惠威科技有限公司的总资产和净利润？", ["315,182,458.33", "21,308,854.09"], (21,)),
+    # the report year's row of a table of years, its header over fifteen lines (p.24-25)
+    ("惠威科技2019年度现金分红占合并报表归属于上市公司普通股股东净利润的比率是多少？", ["95.32%"], (25,)),
 ]
 
 
@@ -213,3 +225,129 @@ def test_total_rows_unit_asked_and_meaning_words(all_store):
     out = CliRunner().invoke(cli, [*ask, "苏常柴2019年非经常性损益合计是多少？"]).output
     assert "14,376,783.21" not in out
 
+
+
+# --------------------------------------------------------------------------- rows of wrapped and centred cells
+
+
+def test_a_label_wrapped_above_and_below_its_values_is_one_row():
+    # 苏常柴 p.8 (shape of): a label over several lines, its values on a middle line; rows further apart
+    # than a cell's lines
+    rows = [row(40, ("项目", 60, 80), ("2019年金额", 240, 290), ("2018年金额", 320, 370)),
+            row(60, ("计入当期损益的对非金融企业收", 60, 200)),
+            row(66, ("536,504.84", 250, 290), ("938,737.87", 330, 370)),
+            row(75, ("取的资金占用费", 60, 130)),
+            row(95, ("企业取得子公司、联营企业及合营", 60, 210)),
+            row(110, ("企业的投资成本小于取得投资时", 60, 200)),
+            row(116, ("19,924,486.12", 240, 290)),
+            row(125, ("应享有被投资单位可辨认净资产", 60, 200)),
+            row(145, ("合计", 60, 80), ("10,557,802.90", 240, 290), ("105,354,570.17", 310, 370))]
+    [t] = page_tables(rows, 8)
+    assert t.header == ["项目", "2019年金额", "2018年金额"]
+    assert [r[0] for r in t.rows] == ["计入当期损益的对非金融企业收取的资金占用费",
+                                     "企业取得子公司、联营企业及合营企业的投资成本小于取得投资时应享有被投资单位可辨认净资产",
+                                     "合计"]
+    assert t.rows[0][1:] == ["536,504.84", "938,737.87"] and t.rows[1][1] == "19,924,486.12"
+
+
+def test_a_name_and_a_description_centred_on_the_values_line():
+    # 惠威科技 p.21 (shape of): 公司名称 and 主要业务 over several lines around one values line
+    head = [row(40, ("公司名称", 60, 100), ("主要业务", 140, 180), ("注册资本", 200, 240), ("净利润", 300, 330))]
+    body = [row(60, ("研发、生产、", 138, 190)), row(68, ("珠海", 62, 80)), row(76, ("加工和销售", 138, 183)),
+            row(84, ("惠威", 62, 80)), row(90, ("各类喇叭、", 138, 183), ("236,072,490.00", 198, 245),
+                                          ("21,308,854.09", 290, 330)),
+            row(99, ("科技有限公司", 62, 110)), row(106, ("音响器材等。", 138, 183))]
+    [t] = page_tables(head + body, 21)
+    assert t.rows == [["珠海惠威科技有限公司", "研发、生产、加工和销售各类喇叭、音响器材等。", "236,072,490.00", "21,308,854.09"]]
+
+
+def test_a_header_at_a_pages_foot_is_joined_to_its_rows_on_the_next():
+    class Doc:
+        kind = "pdf"
+
+        def __init__(self):
+            self.pages = [type("P", (), {"number": n, "lines": []})() for n in (15, 16)]
+            foot = [row(700, ("营业收入比上年", 333, 396), ("毛利率比上年", 470, 533), page=15),
+                    row(707, ("营业收入", 141, 177), ("毛利率", 282, 309), page=15),
+                    row(714, ("同期增减", 346, 382), ("同期增减", 480, 515), page=15)]
+            rows = [row(80, ("旅行社服务业", 58, 112), ("202,358,241.85", 136, 192), ("7.15%", 305, 329),
+                         ("-11.29%", 367, 397), ("1.23%", 511, 534), page=16),
+                    row(100, ("杨家界索道", 58, 103), ("77,389,616.90", 140, 192), ("50.94%", 301, 329),
+                         ("-43.37%", 366, 397), ("-13.09%", 503, 534), page=16)]
+            self._rows = {15: foot, 16: rows}
+
+        def rows(self, n):
+            return self._rows[n]
+
+    [t] = extract_tables(Doc())
+    assert (t.page_start, t.page_end) == (15, 16)
+    assert t.header[1:] == ["营业收入", "毛利率", "营业收入比上年 同期增减", "毛利率比上年 同期增减"]
+    assert t.rows[1] == ["杨家界索道", "77,389,616.90", "50.94%", "-43.37%", "-13.09%"] and t.pages == [16, 16]
+
+
+def test_cells_set_too_close_are_cut_where_pdfium_saw_a_gap():
+    # 华锦股份 p.29: "北方华锦化学工业集团有限公司" runs into "国有法人" (1.6 points apart, one word)
+    name = Cell("北方华锦化学工业集团有限公司国有法人", 51, 215,
+                (Cell("北方华锦化学工业集团有限公司", 51, 177), Cell("国有法人", 178.6, 215)))
+    rows = [row(40, ("股东名称", 95, 131), ("股东性质", 184, 220), ("持股比例", 232, 254)),
+            Row([name, Cell("32.16%", 229, 254)], 60, 70, 1),
+            row(80, ("黄杰", 51, 69), ("境内自然人", 179, 224), ("2.03%", 233, 254))]
+    [t] = page_tables(rows, 29)
+    assert t.rows[0] == ["北方华锦化学工业集团有限公司", "国有法人", "32.16%"]
+
+
+def test_a_sentence_set_apart_around_its_numbers_is_no_table():
+    # 万科A p.16: "…公司从前 | 5 | 名材料设备供应商的采购额合计 | 26.4 | 亿元，比 | 2011 | 年增加…"
+    rows = [row(40, ("采购规模效益。报告期内，公司从前", 57, 200), ("5", 205, 210), ("名材料设备供应商的采购额合计", 215, 350),
+                ("26.4", 355, 375), ("亿元，比", 380, 420), ("2011", 425, 445), ("年增加", 450, 480))]
+    assert page_tables(rows, 16) == []
+
+
+def test_tables_on_two_pages_are_one_only_when_their_columns_align():
+    class Doc:
+        kind = "pdf"
+
+        def __init__(self):
+            self.pages = [type("P", (), {"number": n, "lines": []})() for n in (51, 52)]
+            a = [row(700, ("报酬的决策程序", 90, 180), ("由股东大会决定", 200, 500), page=51),
+                 row(720, ("报酬确定依据", 90, 180), ("按公司制度结算发放", 200, 500), page=51)]
+            b = [row(20, ("(一)员工情况", 90, 153), page=52),
+                 row(40, ("母公司在职员工的数量", 90, 195), ("652", 515, 531), page=52),
+                 row(60, ("在职员工的数量合计", 90, 185), ("1,406", 505, 531), page=52)]
+            self._rows = {51: a, 52: b}
+
+        def rows(self, n):
+            return self._rows[n]
+
+    tables = extract_tables(Doc())
+    assert len(tables) == 2 and tables[1].rows[1] == ["在职员工的数量合计", "1,406"] and not any(tables[1].header)
+
+
+def test_cells_never_answer_what_their_words_do_not_say(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    # 注册资本 is no column of 企业集团的构成 (注册地 | 持股比例): its 100.00% is not the answer
+    out = CliRunner().invoke(cli, [*ask, "扬州优邦生物药品有限公司注册资本是多少（生物股份2020年报）？"]).output
+    assert "100.00%" not in out
+    # "营业收入是上年的多少" asks a ratio to last year: no cell prints it
+    out = CliRunner().invoke(cli, [*ask, "四方科技2019年营业收入是上年的多少"]).output
+    assert "1,175,301,034.32" not in out
+    # 营业总收入 (万科A p.177) is not 营业收入: the statement's 营业收入 answers
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "--json", "万科A 2012年营业收入是多少"]).output)
+    assert rec["method"] == "lookup"
+    # a header's words inside another (注册 of 注册地, 营业 of 营业成本) name no column
+    out = CliRunner().invoke(cli, [*ask, "张家界2016年杨家界索道营业收入多少？"]).output
+    assert "占营业成本比重" not in out and "77,389,616.90" in out
+
+
+def test_the_tables_command_lists_what_cells_are_read_from(all_store):
+    store, _ = all_store
+    out = CliRunner().invoke(cli, ["tables", "--store", str(store.dir), "--company", "华锦股份", "--grep", "前5名供应商"])
+    assert out.exit_code == 0 and "p.13" in out.output
+    assert "序号 | 供应商名称 | 采购额（元） | 占年度采购总额比例" in out.output
+    assert "1 | 中国兵器工业集团有限公司 | 28,576,350,961.38 | 86.93%" in out.output
+    rec = json.loads(CliRunner().invoke(cli, ["tables", "--store", str(store.dir), "--company", "华锦股份", "--page", "18",
+                                              "--json"]).output.splitlines()[0])
+    assert rec["header"][:4] == ["公司名称", "公司类型", "主要业务", "注册资本"] and rec["page_start"] == 18
+    out = CliRunner().invoke(cli, ["tables", "--store", str(store.dir), "--grep", "没有这样的表"])
+    assert out.exit_code == 1 and "no tables match" in out.output

@@ -108,8 +108,10 @@ class StatedAnswerer:
         _, _, passages = self.text.passages(u, rep, n=PASSAGES)
         found: dict[str, Stated] = {}
         contexts: list[set[str]] = []
+        whole = "".join(asks)
         for ask in asks:
             best: Stated | None = None
+            best_key: tuple = ()
             best_context: set[str] = set()
             for rank, p in enumerate(passages):
                 us = units(p)
@@ -117,8 +119,11 @@ class StatedAnswerer:
                 for i, unit in enumerate(us):
                     before = us[max(0, i - CONTEXT_UNITS):i]
                     for s in self._stated(ask, unit, before, heading, rank, rep.year):
-                        if best is None or s.score > best.score:
-                            best, best_context = s, _context(unit, before, heading)
+                        # the sentence whose context holds most of the whole question (the subsidiary the
+                        # other ask names) first
+                        key = (sum(cover(whole, s.context)), s.score)
+                        if best is None or key > best_key:
+                            best, best_key, best_context = s, key, _context(unit, before, heading)
             if best is not None:
                 found[ask] = best
                 contexts.append(best_context)
@@ -137,9 +142,15 @@ class StatedAnswerer:
         head = self._words(ask)
         if len(head) < HEAD:
             return []
-        years = {int(y) for y in _YEAR.findall(text)}
+        # the year the sentence is about: its own, else the nearest one the sentences before it name
+        years: set[int] = set()
+        for t in [text] + [norm(b.text) for b in reversed(before)]:
+            years = {int(y) for y in _YEAR.findall(t)}
+            if years:
+                break
         if years and year not in years:
             return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
+        named_year = year in {int(y) for y in _YEAR.findall(text)}
         rate = bool(_RATE.search(ask))
         context = _context(unit, before, heading)
         out = []
@@ -163,7 +174,7 @@ class StatedAnswerer:
             if held < EXPLAINED * len(ask):
                 continue
             value = num.replace("−", "-")
-            out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), -rank,
+            out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), named_year, -rank,
                                                                      len(head), -unit.order), context | pairs(lead + tail)))
         return out
 

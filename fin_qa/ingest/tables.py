@@ -599,7 +599,8 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
         if t is not None:
             # a table at the top of its page, under at most two one-cell lines (a name's last line, "续"),
             # may continue the last page's table
-            t.starts_page = first <= 2 and all(len(r.cells) == 1 and not _numeric(r) for r in rows[:first])
+            t.starts_page = first <= 2 and all(len(r.cells) == 1 and not _numeric(r) and heading_level(r.text) is None
+                                               for r in rows[:first])   # not under a heading of its own
             trail = rows[last + 1:]
             t.ends_page = last == len(rows) - 1 or (wraps and len(trail) <= 2 and all(
                 len(r.cells) == 1 and not _numeric(r) and not _is_text_line(r) for r in trail))
@@ -667,8 +668,10 @@ def extract_tables(doc: Document) -> list[Table]:
 
 
 def _header_only(t: Table) -> bool:
-    """A table of a few lines of words only (no number): the header of a table whose rows follow."""
-    return len(t.block) <= MAX_HEADER_LINES and not any(_numeric(r) for r in t.block)
+    """A table of words only (no number) set as one header: its lines close together (a header's words
+    wrapped in narrow columns) — the header of a table whose rows follow."""
+    return (len(t.block) <= MAX_HEADER_LINES and not any(_numeric(r) for r in t.block)
+            and all(_tight(a, b) for a, b in zip(t.block, t.block[1:])))
 
 
 def _key(text: str) -> str:

@@ -427,6 +427,28 @@ class Store:
         return [TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7], json.loads(r[8]),
                             json.loads(r[9]), json.loads(r[10])) for r in self.db.execute(sql + " ORDER BY id", args)]
 
+    def tables(self, company: str | None = None, year: int | None = None, words: str | None = None,
+               page: int | None = None) -> Iterator[dict[str, Any]]:
+        """Table records with their report's names (`fin-qa tables`): filtered like report_keys, by words
+        in the caption, heading path, header or cells, and by a page the table spans."""
+        if not self._has_tables():
+            return
+        q = """SELECT r.stock_code, r.short_name, r.year, t.id, t.path, t.caption, t.unit, t.page_start, t.page_end,
+                      t.header, t.rows, t.pages FROM tables t JOIN reports r ON r.id = t.report_id WHERE 1=1"""
+        cond, args = _report_filter(company, year)
+        q += cond
+        if words:   # spaces left out on both sides ("公司前 5名供应商资料")
+            q += " AND (" + " OR ".join(f"REPLACE(t.{c}, ' ', '') LIKE ?" for c in ("caption", "path", "header", "rows")) + ")"
+            args += [f"%{words.replace(' ', '')}%"] * 4
+        if page is not None:
+            q += " AND t.page_start <= ? AND t.page_end >= ?"
+            args += [page, page]
+        for row in self.db.execute(q + " ORDER BY r.stock_code, r.year, t.id", args):
+            code, short, yr, tid, path, caption, unit, p0, p1, header, rows, pages = row
+            yield {"stock_code": code, "short_name": short, "year": yr, "id": tid, "path": _path(path),
+                   "caption": caption or "", "unit": unit, "page_start": p0, "page_end": p1,
+                   "header": json.loads(header), "rows": json.loads(rows), "pages": json.loads(pages)}
+
     def table_match(self, expression: str, report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for an FTS5 MATCH expression over their heading path
         and caption (weighted) and their header and cell words, best first."""
