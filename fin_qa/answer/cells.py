@@ -92,6 +92,8 @@ def core(label: str) -> str:
     """A cell's words for matching: normalised, without bracketed parts, enumerators and a final colon."""
     s = _ENUM.sub("", unicodedata.normalize("NFKC", label or "").strip())
     s = _BRACKETS.sub("", unicodedata.normalize("NFKC", s))
+    # a bracket a page break left open ("…政府补助（与企业业务密" / "切相关…除外）计入当期…"): its part out
+    s = re.sub(r"^[^（()）]*[)）]|[（(][^（()）]*$", "", s) or s
     s = norm(s).strip(":：")
     head = re.split(r"[,，;；]", s, maxsplit=1)[0]
     return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
@@ -164,6 +166,7 @@ class CellMatch:
     listed: bool = False             # a list asked: the table's rows
     picks: list[Pick] = field(default_factory=list)
     named: set[str] = field(default_factory=set)   # the character pairs naming its rows (a rank: 第1大客户)
+    shown: dict[int, str] = field(default_factory=dict)   # a row's name as printed (a wrapped one joined)
 
 
 class CellAnswerer:
@@ -280,8 +283,8 @@ class CellAnswerer:
                 return label[:-len(suffix)]
         return label
 
-    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, year: int) -> dict[int, Named]:
-        """Rows named by rank, as the total of the table's topic, or by the report year."""
+    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, years: tuple[int, ...]) -> dict[int, Named]:
+        """Rows named by rank, as the total of the table's topic, or by a year asked (a table of years)."""
         out: dict[int, Named] = {}
         rank = self._rank_row(t, q, context)
         if rank is not None:
@@ -295,11 +298,11 @@ class CellAnswerer:
                                                              and not core(row[0])):
                     out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
                     break
-        years = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
-                 for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
-        if len(years) >= 2:
-            for i, y in years:
-                if int(y) == year:
+        labelled = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
+                    for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
+        if len(labelled) >= 2:
+            for i, y in labelled:
+                if int(y) in years:
                     out.setdefault(i, Named(y, 2, set(), t.rows[i][0]))
         return out
 
@@ -347,37 +350,44 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- columns
 
-    def _other_period(self, header: str, q: str, year: int) -> bool:
-        years = [int(y) for y in _YEAR.findall(header)]
-        if years and year not in years:
-            return not any(str(y) in q for y in years)
-        return any(w in header and w not in q for w in self.w.period_columns.get("previous", ()))
+    def _other_period(self, header: str, q: str, years: tuple[int, ...]) -> bool:
+        """Whether a column is another period's than the years asked (the last is the report's): a year not
+        asked, or 上期/上年 unless the year before the report's is asked (or the question says it)."""
+        printed = [int(y) for y in _YEAR.findall(header)]
+        if printed:
+            return not any(y in years for y in printed)
+        return any(w in header and w not in q for w in self.w.period_columns.get("previous", ())) and \
+            years[-1] - 1 not in years
 
-    def _period_column(self, t: TableRecord, cols: list[int], year: int) -> int | None:
+    def _period_column(self, t: TableRecord, cols: list[int], year: int, report_year: int) -> int | None:
+        """The one column of a year: its year printed, else 本期/期末 for the report's and 上期/期初 for the
+        year before."""
         pc = self.w.period_columns
-        current = []
+        found = []
         for k in cols:
             h = core(t.header[k]) if k < len(t.header) else ""
-            years = _YEAR.findall(h)
+            printed = _YEAR.findall(h)
             if any(w in h for w in pc.get("change", ())):
                 continue
-            if str(year) in years or (not years and any(w in h for w in pc.get("current", ()))
-                                      and not any(w in h for w in pc.get("previous", ()))):
-                current.append(k)
-        return current[0] if len(current) == 1 else None
+            current = any(w in h for w in pc.get("current", ())) and not any(w in h for w in pc.get("previous", ()))
+            previous = any(w in h for w in pc.get("previous", ()))
+            if str(year) in printed or (not printed and ((year == report_year and current)
+                                                         or (year == report_year - 1 and previous))):
+                found.append(k)
+        return found[0] if len(found) == 1 else None
 
     def _value_columns(self, t: TableRecord, r: int, key_cols: set[int]) -> list[int]:
         row = t.rows[r]
         cols = [k for k in range(len(row)) if k not in key_cols and row[k] and is_number(row[k])]
         return cols or [k for k in range(len(row)) if k not in key_cols and row[k]]
 
-    def _default_columns(self, t: TableRecord, cols: list[int], year: int) -> tuple[list[int], bool]:
-        """(columns, whole): the one value column, the report year's, else the whole row."""
+    def _default_columns(self, t: TableRecord, cols: list[int], years: tuple[int, ...]) -> tuple[list[int], bool]:
+        """(columns, whole): the one value column, each year's asked (the report year's), else the whole row."""
         if len(cols) <= 1:
             return cols, False
-        period = self._period_column(t, cols, year)
-        if period is not None:
-            return [period], False
+        found = [self._period_column(t, cols, y, years[-1]) for y in years]
+        if all(k is not None for k in found):
+            return sorted({k for k in found if k is not None}), False
         return cols, True
 
     def _marks(self, ask: str, words: tuple[str, ...]) -> list[bool]:
@@ -404,13 +414,17 @@ class CellAnswerer:
         return marks
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: set[str], key_cols: set[int],
-              q: str, year: int, before: str) -> Pick | None:
+              q: str, years: tuple[int, ...], before: str) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
         label = cover(ask, n.words)
+        share = _SHARE.search(ask)
+        if share and not n.label.endswith("比例"):
+            # "占营业收入比例": the label 营业收入合计 holds its denominator, it names no row
+            for i in range(share.start(1), share.end(1)):
+                label[i] = False
         label_chars = sum(label)
         neutral = self._neutral_marks(ask)
-        share = _SHARE.search(ask)
         if share and n.label.endswith("比例") and "占" not in n.label:
             # "研发人员数量占比": its denominator is the whole — "占员工总数的比例" asks nothing more
             for i in range(share.start(1), share.end(1)):
@@ -419,7 +433,7 @@ class CellAnswerer:
         value_cols = self._value_columns(t, r, key_cols)
         if not value_cols:
             return None
-        own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, year)]
+        own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, years)]
         candidates = own or value_cols
         row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c))))
                                   for c in t.rows[r] if c and not is_number(c)))
@@ -428,20 +442,23 @@ class CellAnswerer:
         # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成)
         need = [x for x in runs if sum(cover(x, around)) < EXPLAINED * len(x)]
         heads = {k: pairs(self.label_text(t.header[k])) for k in candidates if k < len(t.header)}
+        periods = self.w.period_columns.get("current", ()) + self.w.period_columns.get("previous", ())
         chosen: list[int] = []
         left = list(need)
         while left and len(chosen) < MAX_COLUMNS:
             best: int | None = None
-            best_key: tuple[int, int, float, int] = (0, 0, 0.0, 0)
+            best_key: tuple[int, int, int, float, int] = (0, 0, 0, 0.0, 0)
             for k, hp in heads.items():
                 if k in chosen:
                     continue
                 gain = self._explain(left, hp)
                 if gain < 2:
                     continue
-                # then the header naming the ask before it too ("营业收入…较上年增减": the revenue's
-                # change), then the most focused one (持股总数 before 持有有限售条件股份数量)
-                key = (gain, self._explain([before], hp) if before else 0, round(gain / max(len(hp), 1), 3),
+                # then the header of the period the ask names (上期发生额 for "上期…"), then the header
+                # naming the ask before it too ("营业收入…较上年增减": the revenue's change), then the most
+                # focused one (持股总数 before 持有有限售条件股份数量)
+                period = sum(1 for w in periods if w in ask and w in core(t.header[k]))
+                key = (gain, period, self._explain([before], hp) if before else 0, round(gain / max(len(hp), 1), 3),
                        -candidates.index(k))
                 if key > best_key:
                     best, best_key = k, key
@@ -449,11 +466,12 @@ class CellAnswerer:
                 break
             chosen.append(best)
             left = [x for run in left for x in _runs(run, cover(run, heads[best])) if len(x) >= 2]
-        # the same header twice (本期 | 上期 of one item): the first, the report year's
-        seen: dict[str, int] = {}
-        for k in sorted(chosen):
-            seen.setdefault(core(t.header[k]), k)
-        chosen = sorted(seen.values())
+        if len(years) == 1:
+            # the same header twice (本期 | 上期 of one item): the first, the report year's
+            seen: dict[str, int] = {}
+            for k in sorted(chosen):
+                seen.setdefault(core(t.header[k]), k)
+            chosen = sorted(seen.values())
         ref = around.union(*(heads[k] for k in chosen))
         if any(self._is_change(t, k) for k in chosen):
             # "较上年增长了多少" in the change column: its verb is the column's
@@ -465,7 +483,7 @@ class CellAnswerer:
         unexplained = sum(len(x) for x in need if len(x) >= 2 and sum(cover(x, ref)) < EXPLAINED * len(x))
         explained = 1 - unexplained / max(sum(len(x) for x in runs), 1)
         if not chosen:
-            cols, whole = self._default_columns(t, candidates, year)
+            cols, whole = self._default_columns(t, candidates, years)
             return Pick(ask, r, [] if whole else cols, explained, label_chars)
         return Pick(ask, r, chosen, explained, label_chars)
 
@@ -495,7 +513,7 @@ class CellAnswerer:
         t = m.table
         words = [self.label_text(c) for r in m.rows for c in t.rows[r] if c and not is_number(c)]
         words += [self.label_text(t.header[k]) for cols in m.columns.values() for k in cols if k < len(t.header)]
-        words.append(content(self.spell(content(norm(" ".join(t.path[-2:]) + t.caption)))))
+        words.append(content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption)))))
         return m.named.union(*(pairs(w) for w in words))
 
     def _printed(self, m: CellMatch, word: str) -> bool:
@@ -511,17 +529,34 @@ class CellAnswerer:
     def _is_change(self, t: TableRecord, k: int) -> bool:
         return k < len(t.header) and any(w in core(t.header[k]) for w in self.w.period_columns.get("change", ()))
 
+    def _every_year(self, t: TableRecord, picks: list[Pick], years: tuple[int, ...]) -> bool:
+        """Whether the cells chosen hold each year asked: a column of its (its year printed, 本期/上期) or
+        a row of its (a table of years)."""
+        have: set[int] = set()
+        for p in picks:
+            label = content(norm(t.rows[p.row][0] if t.rows[p.row] else ""))
+            m = _YEAR_LABEL.match(label)
+            if m:
+                have.add(int(m.group(1)))
+            for k in p.columns:
+                for y in years:
+                    if k < len(t.header) and self._period_column(t, [k], y, years[-1]) == k:
+                        have.add(y)
+        return set(years) <= have
+
     def _explain(self, runs: list[str], ref: set[str]) -> int:
         return sum(sum(cover(r, ref)) for r in runs)
 
     # --------------------------------------------------------------------------- one table
 
     def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
-               qb: set[str], year: int, spans: list[str]) -> CellMatch | None:
-        title = content(self.spell(content(norm(" ".join(t.path[-2:]) + t.caption))))
-        context = norm(" ".join(t.path[-2:]) + t.caption + "".join(t.header))
+               qb: set[str], years: tuple[int, ...], spans: list[str]) -> CellMatch | None:
+        # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
+        # nothing of a table of costs)
+        title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
+        context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
         named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(q)))
-        for i, n in self._special_rows(t, q, qc, context, year).items():
+        for i, n in self._special_rows(t, q, qc, context, years).items():
             named.setdefault(i, n)
         listed = False
         if not named:
@@ -556,7 +591,7 @@ class CellAnswerer:
                             and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
                 if not key_cols:
                     key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
-                p = self._pick(t, a, r, n, title_pairs, key_cols, q, year, before)
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, years, before)
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
@@ -571,6 +606,8 @@ class CellAnswerer:
                 print("cells: unexplained", t.id, t.caption, [(p.ask, p.row, p.columns, round(p.explained, 2)) for p in picks])
             return None
         rows = list(dict.fromkeys(p.row for p in picks))
+        if len(years) > 1 and not self._every_year(t, picks, years):
+            return None   # several years asked: a column (or a row) of each
         columns: dict[int, list[int]] = {}
         whole = False
         for p in picks:
@@ -584,8 +621,9 @@ class CellAnswerer:
             return None
         used = [named[r] for r in rows]
         label = max((n.label for n in used), key=len)
-        entity = any(n.shown and not _YEAR_LABEL.match(n.label) and any(is_number(c) for c in t.rows[r])
-                     and self._beyond(n.label, spans, qc) for r, n in zip(rows, used))
+        entity = any(n.shown and not _YEAR_LABEL.match(n.label) and n.label not in self.w.generic_labels
+                     and any(is_number(c) for c in t.rows[r]) and self._beyond(n.label, spans, qc)
+                     for r, n in zip(rows, used))
         topic = 2 * len(qb & _bigrams(title)) + len(qb & ctx_pairs)
         score = (min(n.strength for n in used), sum(p.label_chars for p in picks),
                  round(sum(p.explained for p in picks) / len(picks), 3), topic, -sum(map(len, columns.values())))
@@ -593,10 +631,13 @@ class CellAnswerer:
             print("cells:", score, t.id, t.caption, t.path[-1:], label, [(p.ask, p.row, p.columns, round(p.explained, 2))
                                                                         for p in picks])
         return CellMatch(t, rows, label, columns, whole, entity, score, listed, picks,
-                         set().union(*(n.words for n in used)))
+                         set().union(*(n.words for n in used)),
+                         {r: re.sub(r"\s+", "", n.shown) for r, n in zip(rows, used) if len(n.shown) > 1})
 
-    def match(self, u: Understanding, rep: Report, q: str) -> CellMatch | None:
-        """The best table cells for the question's words `q` (question_text) in the report."""
+    def match(self, u: Understanding, rep: Report, q: str, years: tuple[int, ...] = ()) -> CellMatch | None:
+        """The best table cells for the question's words `q` (question_text) in the report, for the years
+        asked (the report's, and the years before it its tables print)."""
+        years = years or (rep.year,)
         store = self.v.source.store
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
@@ -616,7 +657,7 @@ class CellAnswerer:
         for t in store.report_tables(rep.id, ids):
             if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            m = self._table(u, t, q, qc, qc_raw, asks, qb, rep.year, spans)
+            m = self._table(u, t, q, qc, qc_raw, asks, qb, years, spans)
             if m is not None and (best is None or m.score > best.score):
                 best = m
         return best
@@ -626,13 +667,24 @@ class CellAnswerer:
     def answer(self, u: Understanding) -> tuple[Answer | None, str]:
         """(the cells the question names, or None when no table of the asked year's report names them;
         the row's label when it is an entity the question's items do not explain, else "")."""
-        if not u.companies or len(u.years.explicit) > 1:
+        if not u.companies:
             return None, ""
-        rep, name, year, note = self.v.report(u)
+        years = tuple(sorted(set(u.years.explicit)))
+        if len(years) > 1:
+            # several years: the latest one's report, when its tables print the others (本期 | 上期, 2019年 |
+            # 2018年 | 2017年, a table of the last three years' dividends)
+            if years[-1] - years[0] > 2:
+                return None, ""
+            rep = self.v.source.report(u.companies[0].company.key, years[-1])
+            name, note = self.v.company(u)[1], ""
+            year: int | None = years[-1]
+        else:
+            rep, name, year, note = self.v.report(u)
+            years = (year,) if year is not None else ()
         if rep is None or note or rep.year != year:
             return None, ""
         q = self.question_text(u)
-        m = self.match(u, rep, q)
+        m = self.match(u, rep, q, years)
         if m is None:
             return None, ""
         entity = m.label if m.entity else ""
@@ -642,7 +694,7 @@ class CellAnswerer:
         op = u.frame.operation
         change = op in ("change", "growth") and any(self._is_change(m.table, k) for cols in m.columns.values()
                                                     for k in cols)
-        if op != "value" and not change and not self._printed(m, u.frame.operation_word):
+        if op != "value" and (len(years) > 1 or not change and not self._printed(m, u.frame.operation_word)):
             # a change, a sum or a ratio asked: only a cell that prints it answers (a change column for a
             # change, a label or header holding the operation's word: 在职员工的数量合计), never the plain value
             return None, entity
@@ -654,7 +706,8 @@ class CellAnswerer:
         qc = content(q)
         for r in m.rows[:MAX_ROWS]:
             row = t.rows[r]
-            label = next((c for c in row if c and not is_number(c) and self.label_text(c) and self.label_text(c) in qc), "") or \
+            label = m.shown.get(r) or next((c for c in row if c and not is_number(c) and self.label_text(c)
+                                              and self.label_text(c) in qc), "") or \
                 next((c for c in row if c and not is_number(c)), "") or "?"
             page = t.pages[r] if r < len(t.pages) else t.page_start
             cells, found = [], []
@@ -665,8 +718,9 @@ class CellAnswerer:
                 if not is_number(value) and not _NAME_ASKED.search(q) and not (m.listed and m.whole_row):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
+                # a rate's or a count's column never takes the table's 元 (研发人员数量, 持股数量)
                 unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
-                                                  else t.unit)   # a rate's column never takes the table's 元
+                                                  or _COUNT.search(core(column) or core(label)) else t.unit)
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
                 if u.unit is not None and is_number(value) and unit not in _OTHER_UNITS and not value.endswith("%") \
@@ -696,12 +750,15 @@ class CellAnswerer:
 
 _NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字")
 _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
+_COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
 _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
 
 
 def _shown(header: str) -> str:
-    """A header as shown: the spaces its wrapped lines were joined with left out between Chinese words."""
+    """A header as shown: the spaces its wrapped lines were joined with left out between Chinese words, a
+    unit or currency line printed over it ("单位：元 本期发生额") left out."""
+    header = re.sub(r"(?:单位|币种)\s*[:：]\s*\S+\s*", "", header)
     return re.sub(r"(?<=[\u4e00-\u9fff（）()%]) (?=[\u4e00-\u9fff（）()%])", "", header)
 
 

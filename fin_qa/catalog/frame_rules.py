@@ -13,7 +13,7 @@ from .yamlfile import LDict, RuleError, line_of
 PERIODS = ("opening", "closing", "previous", "current")
 OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "rate_words", "amount_words", "sum", "difference", "average")
 SCOPES = ("parent", "consolidated")
-CUE_SLOTS = ("period", "operation", "unit", "scope", "modifier", "filter", "comparison")
+CUE_SLOTS = ("period", "operation", "unit", "scope", "modifier", "filter", "comparison", "entity")
 
 
 @dataclass
