@@ -57,7 +57,9 @@ _UNIT = re.compile(r"[（(]\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千�
 _ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
-_ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位)|(最大)")
+_TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东中", "前5大客户里": where the question looks
+_RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
+_ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
@@ -290,7 +292,8 @@ class CellAnswerer:
         if rank is not None:
             i, phrase = rank
             label = next((self.label_text(c) for c in t.rows[i] if c and not is_number(c) and len(core(c)) > 1), "")
-            out[i] = Named(label, 2, pairs(content(phrase)) | pairs(label), "")
+            # its rank words ("第一大", "持股最多", "排名第一") are the row's
+            out[i] = Named(label, 2, pairs(content(phrase)) | pairs(label) | _RANK_WORDS, "")
         total = self._total_of_title(t, qc)
         if total:
             for i, row in enumerate(t.rows):
@@ -323,10 +326,13 @@ class CellAnswerer:
         m = _ORDINAL.search(q)
         if not m:
             return None
-        noun = re.sub(r"^的", "", q[m.end():])[:2]
-        if len(noun) < 2 or noun not in context:
-            return None   # 第一大客户 is ranked in a table about 客户
-        n = 1 if m.group(2) else int(m.group(1))
+        # 第一大客户 is ranked in a table about 客户 (the noun after the rank, or before it: "客户中排第一")
+        after = re.sub(r"^的", "", q[m.end():])[:2]
+        before = re.sub(r"[中里的]+$", "", q[:m.start()])[-2:]
+        noun = next((w for w in (after, before) if len(w) == 2 and w in context), "")
+        if not noun:
+            return None
+        n = int(m.group(1) or m.group(2) or 1)
         phrase = m.group(0) + noun
         for i, row in enumerate(t.rows):
             first = [core(c) for c in row[:2]]
@@ -376,9 +382,10 @@ class CellAnswerer:
                 found.append(k)
         return found[0] if len(found) == 1 else None
 
-    def _value_columns(self, t: TableRecord, r: int, key_cols: set[int]) -> list[int]:
+    def _value_columns(self, t: TableRecord, r: int, key_cols: set[int], text: bool = False) -> list[int]:
+        """The row's value columns: its numbers' (and, `text`: a name or type asked, its words' too)."""
         row = t.rows[r]
-        cols = [k for k in range(len(row)) if k not in key_cols and row[k] and is_number(row[k])]
+        cols = [k for k in range(len(row)) if k not in key_cols and row[k] and (text or is_number(row[k]))]
         return cols or [k for k in range(len(row)) if k not in key_cols and row[k]]
 
     def _default_columns(self, t: TableRecord, cols: list[int], years: tuple[int, ...]) -> tuple[list[int], bool]:
@@ -414,7 +421,7 @@ class CellAnswerer:
         return marks
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: set[str], key_cols: set[int],
-              q: str, years: tuple[int, ...], before: str) -> Pick | None:
+              q: str, years: tuple[int, ...], before: str, text: bool = False) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
         label = cover(ask, n.words)
@@ -430,13 +437,17 @@ class CellAnswerer:
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
-        value_cols = self._value_columns(t, r, key_cols)
+        value_cols = self._value_columns(t, r, key_cols, text)
         if not value_cols:
             return None
         own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, years)]
         candidates = own or value_cols
+        # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
+        part = next((t.rows[i] for i in range(r - 1, -1, -1)
+                     if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1),
+                    [])
         row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c))))
-                                  for c in t.rows[r] if c and not is_number(c)))
+                                  for c in [*t.rows[r], *part] if c and not is_number(c)))
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
         runs = [self._base(x, chars=True) for x in _runs(ask, taken) if len(x) >= 2]
         # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成)
@@ -555,7 +566,7 @@ class CellAnswerer:
         # nothing of a table of costs)
         title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
         context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
-        named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(q)))
+        named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
         for i, n in self._special_rows(t, q, qc, context, years).items():
             named.setdefault(i, n)
         listed = False
@@ -580,8 +591,12 @@ class CellAnswerer:
         if not named:
             return None
         title_pairs = pairs(title)
+        name_asked = bool(_NAME_ASKED.search(u.norm))
         picks: list[Pick] = []
         for a in asks:
+            if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= EXPLAINED * (len(a) - 1) \
+                    and not any(n.label and n.label in a for n in named.values()):
+                continue   # "前十名股东中": the table's topic, where the question looks, no ask of its own
             before = picks[-1].ask if picks else ""
             last_row = picks[-1].row if picks else None
             best: Pick | None = None
@@ -591,7 +606,7 @@ class CellAnswerer:
                             and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
                 if not key_cols:
                     key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
-                p = self._pick(t, a, r, n, title_pairs, key_cols, q, years, before)
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, years, before, name_asked)
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
@@ -715,7 +730,7 @@ class CellAnswerer:
                 value = row[k] if k < len(row) else ""
                 if not value or value == label or (m.whole_row and k == 0 and is_number(value) and len(value) <= 2):
                     continue
-                if not is_number(value) and not _NAME_ASKED.search(q) and not (m.listed and m.whole_row):
+                if not is_number(value) and not _NAME_ASKED.search(u.norm) and not (m.listed and m.whole_row):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
                 # a rate's or a count's column never takes the table's 元 (研发人员数量, 持股数量)
@@ -748,7 +763,7 @@ class CellAnswerer:
         return Answer(u.question, text, u.finglm_type(), "cell", list(evidence))
 
 
-_NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字")
+_NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字|性质|类型|方式")
 _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately

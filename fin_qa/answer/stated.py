@@ -37,6 +37,8 @@ _CONNECT = re.compile(r"^(?:总额|金额|数额|总数|为|是|达到|达|计|�
 _VALUE_WORDS = ("数额", "总额", "金额", "数量", "共计", "合计", "总计", "现金", "多少", "一共")
 _RATE = re.compile(r"率|比例|比重|占比|百分")
 _YEAR = re.compile(r"((?:19|20)\d\d)年")
+_PUNCTUATION = re.compile(r"[，。；：]")
+_ORGANISATION = re.compile(r"[\u4e00-\u9fff]{4,}(?:有限责任公司|股份有限公司|有限公司|集团)")
 HEAD = 2              # characters of an ask's head that must stand in the number's clause …
 SUFFIX = 3            # … and this many of its last ones, in a row, right before it (all of a shorter head)
 CONTEXT_UNITS = 3     # sentences before a number's that may name what it is about
@@ -117,6 +119,8 @@ class StatedAnswerer:
                 us = units(p)
                 heading = content(norm(" ".join(p.path)))
                 for i, unit in enumerate(us):
+                    if not _PUNCTUATION.search(unit.text):
+                        continue   # a table's row run together (no sentence in it): its cells are the cells
                     before = us[max(0, i - CONTEXT_UNITS):i]
                     for s in self._stated(ask, unit, before, heading, rank, rep.year):
                         # the sentence whose context holds most of the whole question (the subsidiary the
@@ -180,8 +184,13 @@ class StatedAnswerer:
 
 
 def _context(unit: Unit, before: list[Unit], heading: str) -> set[str]:
-    """The character pairs of a sentence, the sentences before it in its paragraph and its heading."""
-    return pairs(content(norm(unit.text))) | pairs(heading) | set().union(*(pairs(content(norm(b.text))) for b in before))
+    """The character pairs of a sentence, the sentences before it in its paragraph (unless it names an
+    organisation of its own: "（3）辽宁益康生物股份有限公司为公司控股子公司…注册资本为11,500万元" is not about
+    the company the sentence before names) and its heading."""
+    own = pairs(content(norm(unit.text))) | pairs(heading)
+    if _ORGANISATION.search(norm(unit.text)):
+        return own
+    return own | set().union(*(pairs(content(norm(b.text))) for b in before))
 
 
 def _head(ask: str) -> str:

@@ -383,8 +383,8 @@ def _groups(rows: list[Row], bands: list[tuple[float, float]]) -> tuple[int, lis
         else:
             anchors.append([i])
 
-    def gap(i: int) -> float:   # between line i-1 and line i
-        return rows[i].top - rows[i - 1].bottom if rows[i].page == rows[i - 1].page else 1e9
+    def gap(i: int) -> float:   # between line i-1 and line i, top to top (a line of digits may stand taller)
+        return rows[i].top - rows[i - 1].top if rows[i].page == rows[i - 1].page else 1e9
 
     def cuts(lo: int, hi: int) -> list[int]:
         """The widest gaps among the line boundaries lo..hi (a boundary i: between line i-1 and i)."""
