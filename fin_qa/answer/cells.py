@@ -154,6 +154,8 @@ class Pick:
     columns: list[int]
     explained: float
     label_chars: int
+    named: bool = False      # its columns named by the ask's words (not the row's default ones)
+    row_only: bool = False   # the ask is the row's name and nothing more
 
 
 @dataclass
@@ -206,7 +208,8 @@ class CellAnswerer:
         sentences are read), the company and year masked ('|'); an ask word ("是多少") at a clause's end
         cuts it ('|'), inside a phrase it is dropped ("每10股派多少现金" → 每10股派现金)."""
         spell = self.spell if spelled else (lambda x: x)
-        q = spell(norm((u.masked or u.norm).replace("#", "|") if masked else u.norm).replace("的", ""))
+        q = spell(norm(_unmask_names(u.norm, u.masked or u.norm).replace("#", "|") if masked else u.norm)
+                  .replace("的", ""))
         q = re.sub(r"(?<=\|)度", "", q)   # the 度 of a masked "2019年度"
         if self._ask_rx is not None:
             rx = self._ask_rx
@@ -344,15 +347,27 @@ class CellAnswerer:
             return (body[n - 1], phrase) if len(body) >= n else None
         return None
 
-    def _listed_rows(self, t: TableRecord, q: str) -> list[int]:
-        """A list asked ("前五名供应商都是谁", "前十名股东有哪些"): the rows of the table whose caption or
-        section title holds the question's phrase, its total rows left out."""
-        phrase = max((re.sub(r"[的?]|^有|有$", "", c) for c in q.split("|")), key=len, default="")
-        title = norm(t.caption + "".join(t.path[-1:]))
-        if len(phrase) < 3 or phrase not in title:
-            return []
-        return [i for i, row in enumerate(t.rows)
+    def _listed_rows(self, t: TableRecord, q: str) -> tuple[list[int], float]:
+        """A list asked ("前五名供应商都是谁", "前十名股东有哪些", "前五名客户的销售额各是多少"): the rows of the
+        table whose title and header hold the question's phrase (75% of it; its 前N名 held by a table of
+        ranked rows), its total rows left out; (rows, how much of the phrase they hold)."""
+        phrase = self._list_phrase(q)
+        if len(phrase) < 3:
+            return [], 0.0
+        body = [i for i, row in enumerate(t.rows)
                 if any(row) and not any(core(c) in self.w.generic_labels for c in row[:2] if c)]
+        title = content(self.spell(content(norm(t.caption + "".join(t.path[-1:]) + "".join(t.header)))))
+        marks = cover(phrase, pairs(title))
+        rank = re.search(r"前(\d+)[名大家位个]?", phrase)
+        if rank and len(body) >= int(rank.group(1)) and (any(core(h) == "序号" for h in t.header) or
+                                                         re.search(r"前\d+|序号|名称", title)):
+            for i in range(rank.start(), rank.end()):
+                marks[i] = True
+        held = sum(marks) / len(phrase)
+        return (body, held) if held >= EXPLAINED else ([], 0.0)
+
+    def _list_phrase(self, q: str) -> str:
+        return max((content(re.sub(r"^有|有$", "", c)) for c in q.split("|")), key=len, default="")
 
     # --------------------------------------------------------------------------- columns
 
@@ -443,16 +458,20 @@ class CellAnswerer:
         own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, years)]
         candidates = own or value_cols
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
-        part = next((t.rows[i] for i in range(r - 1, -1, -1)
-                     if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1),
-                    [])
-        row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c))))
-                                  for c in [*t.rows[r], *part] if c and not is_number(c)))
+        row_words = [c for c in [*t.rows[r], *_part(t, r)] if c and not is_number(c)]
+        row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c)))) for c in row_words))
+        row_chars = {ch for c in row_words for ch in content(norm(c))}
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
         runs = [self._base(x, chars=True) for x in _runs(ask, taken) if len(x) >= 2]
-        # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成)
-        need = [x for x in runs if sum(cover(x, around)) < EXPLAINED * len(x)]
+        # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成; 煤 of the
+        # row's 煤、化学品, a character of its own)
         heads = {k: pairs(self.label_text(t.header[k])) for k in candidates if k < len(t.header)}
+        # … unless a header is that word ("净利润" in 主要子公司及对公司净利润影响达10%以上… is the 净利润 column's;
+        # "营业收入" of 营业收入构成 is not 占营业收入比重's)
+        focused = [self.label_text(t.header[k]) for k in heads]
+        need = [x for x in runs if sum(a or ch in row_chars for a, ch in zip(cover(x, around), x)) < EXPLAINED * len(x)
+                or any(h and sum(cover(h, pairs(x))) >= EXPLAINED * len(h) and sum(cover(x, pairs(h))) >= EXPLAINED * len(x)
+                       for h in focused)]
         periods = self.w.period_columns.get("current", ()) + self.w.period_columns.get("previous", ())
         chosen: list[int] = []
         left = list(need)
@@ -492,11 +511,17 @@ class CellAnswerer:
         # what the label and the neutral words leave must be explained on its own: a long label does not
         # carry an ask it does not hold ("…有限公司注册资本" in a table without 注册资本)
         unexplained = sum(len(x) for x in need if len(x) >= 2 and sum(cover(x, ref)) < EXPLAINED * len(x))
-        explained = 1 - unexplained / max(sum(len(x) for x in runs), 1)
+        # a character alone between words the cells hold, that none of their words has: it changes the
+        # thing ("占净利润比例" against 现金分红占利润分配总额比例: 净)
+        held = {ch for w in [n.label, *(t.header[k] for k in chosen if k < len(t.header))] for ch in content(norm(w))}
+        held |= {ch for pair in ref for ch in pair}
+        alone = [i for i in range(1, len(ask) - 1) if not taken[i] and taken[i - 1] and taken[i + 1]
+                 and ask[i] not in held and not neutral[i]]
+        explained = 1 - (unexplained + len(alone)) / max(sum(len(x) for x in runs) + len(alone), 1)
         if not chosen:
             cols, whole = self._default_columns(t, candidates, years)
-            return Pick(ask, r, [] if whole else cols, explained, label_chars)
-        return Pick(ask, r, chosen, explained, label_chars)
+            return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs)
+        return Pick(ask, r, chosen, explained, label_chars, True)
 
     def _beyond(self, label: str, spans: list[str], qc: str) -> bool:
         """Whether the row's label names more than the question's items do: two or more characters of it
@@ -522,20 +547,22 @@ class CellAnswerer:
 
     def _cell_words(self, m: CellMatch) -> set[str]:
         t = m.table
-        words = [self.label_text(c) for r in m.rows for c in t.rows[r] if c and not is_number(c)]
+        words = [self.label_text(c) for r in m.rows for c in [*t.rows[r], *_part(t, r)] if c and not is_number(c)]
         words += [self.label_text(t.header[k]) for cols in m.columns.values() for k in cols if k < len(t.header)]
         words.append(content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption)))))
         return m.named.union(*(pairs(w) for w in words))
 
     def _printed(self, m: CellMatch, word: str) -> bool:
-        """Whether the cells chosen print what the operation's word asks (合计 in a 合计 row's label)."""
-        word = content(self.spell(norm(word)))
-        if len(word) < 2:
+        """Whether the cells chosen print what the operation's word asks (合计 in a 合计 row's label; 比例 of
+        "占####比例", its items masked, in a 研发投入占营业收入比例 row)."""
+        parts = [content(self.spell(norm(p))) for p in word.split("#")]
+        parts = [p for p in parts if len(p) >= 2]
+        if not parts:
             return False
         t = m.table
         names = [self.label_text(c) for r in m.rows for c in t.rows[r] if c and not is_number(c)]
         names += [self.label_text(t.header[k]) for cols in m.columns.values() for k in cols if k < len(t.header)]
-        return any(word in n for n in names)
+        return all(any(p in n for n in names) for p in parts)
 
     def _is_change(self, t: TableRecord, k: int) -> bool:
         return k < len(t.header) and any(w in core(t.header[k]) for w in self.w.period_columns.get("change", ()))
@@ -569,16 +596,15 @@ class CellAnswerer:
         named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
         for i, n in self._special_rows(t, q, qc, context, years).items():
             named.setdefault(i, n)
-        listed = False
         if not named:
             if not _LIST.search(u.norm):
                 return None
-            rows = self._listed_rows(t, q)
+            rows, held = self._listed_rows(t, q)
             if not rows:
                 return None
-            listed = True
             return CellMatch(t, rows, "", {r: [k for k in range(len(t.header)) if k > 0 or not is_number(t.rows[r][0] or "x")]
-                                            for r in rows}, True, False, (1, 0, 0.0, 0), True)
+                                            for r in rows}, True, False, (1, 0, held, 0), True,
+                             named=pairs(self._list_phrase(q)))   # "前五名客户": the list's own words
         # a short label names a row only inside its table's topic: question words in its title or header
         ctx_pairs = _bigrams(context)
         for i in list(named):
@@ -594,6 +620,8 @@ class CellAnswerer:
         name_asked = bool(_NAME_ASKED.search(u.norm))
         picks: list[Pick] = []
         for a in asks:
+            if all(self._neutral_marks(a)):
+                continue   # "年报", "公司": nothing asked
             if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= EXPLAINED * (len(a) - 1) \
                     and not any(n.label and n.label in a for n in named.values()):
                 continue   # "前十名股东中": the table's topic, where the question looks, no ask of its own
@@ -620,12 +648,21 @@ class CellAnswerer:
             if DEBUG:
                 print("cells: unexplained", t.id, t.caption, [(p.ask, p.row, p.columns, round(p.explained, 2)) for p in picks])
             return None
-        rows = list(dict.fromkeys(p.row for p in picks))
+        # "陈晓晖、陈晓凌的持股比例": a row named alone takes the columns the next ask names for its row
+        for p, nxt in zip(picks, picks[1:]):
+            if p.row_only and nxt.named and p.row != nxt.row and p.label_chars:
+                cols = [k for k in nxt.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
+                if cols:
+                    p.columns, p.named = cols, True
+        rows = list(dict.fromkeys(p.row for p in picks if not (p.row_only and p.row in {x.row for x in picks if x.named})))
         if len(years) > 1 and not self._every_year(t, picks, years):
             return None   # several years asked: a column (or a row) of each
         columns: dict[int, list[int]] = {}
         whole = False
+        named_rows = {p.row for p in picks if p.named}
         for p in picks:
+            if p.row in named_rows and p.row_only:
+                continue   # the row named alone ("子公司盘锦北方沥青股份有限公司") by an ask, its columns by another
             if not p.columns:
                 whole = True
                 p.columns = [k for k in range(len(t.rows[p.row])) if t.rows[p.row][k]]
@@ -645,7 +682,7 @@ class CellAnswerer:
         if DEBUG:
             print("cells:", score, t.id, t.caption, t.path[-1:], label, [(p.ask, p.row, p.columns, round(p.explained, 2))
                                                                         for p in picks])
-        return CellMatch(t, rows, label, columns, whole, entity, score, listed, picks,
+        return CellMatch(t, rows, label, columns, whole, entity, score, False, picks,
                          set().union(*(n.words for n in used)),
                          {r: re.sub(r"\s+", "", n.shown) for r, n in zip(rows, used) if len(n.shown) > 1})
 
@@ -768,6 +805,34 @@ _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
 _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
+
+
+def _unmask_names(text: str, masked: str) -> str:
+    """The masked question with a company's name put back where it begins a longer name (张家界 of
+    "子公司张家界易程天下环保客运有限公司", "张家界市经济发展投资集团有限公司"): there it names another company."""
+    if len(text) != len(masked):
+        return masked
+    out = list(masked)
+    for m in re.finditer(r"#+", masked):
+        nxt = text[m.end():m.end() + 1]
+        if not re.match(r"[\u4e00-\u9fff]", nxt) or nxt in _NAME_END or not _NAME_GOES_ON.match(text, m.end()):
+            continue
+        # the run's part after a year written out ("2016年张家界" → 张家界): the company's name
+        name = re.match(r"^(?:.*\d年度?)?(.*)$", text[m.start():m.end()])
+        start = m.end() - len(name.group(1)) if name else m.end()
+        out[start:m.end()] = text[start:m.end()]
+    return "".join(out)
+
+
+_NAME_GOES_ON = re.compile(r"[\u4e00-\u9fff（）()]{1,20}?(?:有限责任公司|股份有限公司|有限公司|集团|公司)")
+_NAME_END = set("年的在和与及之中里为是有向对从于股子母旗下全控参所")   # what may follow a company's own name
+
+
+def _part(t: TableRecord, r: int) -> list[str]:
+    """The label of the part of the table a row is in: the nearest row above it with one cell and no
+    number (分行业, 分产品, 分地区)."""
+    return next((t.rows[i] for i in range(r - 1, -1, -1)
+                 if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1), [])
 
 
 def _shown(header: str) -> str:

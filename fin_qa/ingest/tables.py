@@ -72,7 +72,7 @@ def _is_text_line(row: Row) -> bool:
     text = row.text
     if _OPTION.search(text) or (len(row.cells) == 1 and (len(text) > WRAP_CHARS or _SENTENCE.search(text))):
         return True
-    if len(row.cells) >= 3 and sum(bool(_CLAUSE.search(c.text)) for c in row.cells) >= 2:
+    if len(row.cells) >= 2 and sum(bool(_CLAUSE.search(c.text)) for c in row.cells) >= 2:
         return True   # a sentence set apart around its numbers ("公司从前 | 5 | 名…采购额合计 | 26.4 | 亿元，比")
     return len(row.cells) <= 3 and bool(_ENUMERATOR.match(row.cells[0].text)) and heading_level(
         "".join(c.text for c in row.cells)) is not None
@@ -300,10 +300,16 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
         if _numeric(r):
             width = len(r.cells)
             continue
-        if not width:
-            continue
         at = next((m for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
         if at is None:
+            continue
+        if not width:
+            if k > start and titled(k) and at > k + 1 and not re.search(r"\d", rows[k + 1].text) \
+                    and any(len(x.cells) >= 2 for x in rows[start:k]):
+                # a title above a header, under rows of another table without numbers ("2012年末股东总数
+                # | 767,659户 …" over "前10名股东持股情况" / "股东名称 | 股东性质 …")
+                out.append((start, k - 1))
+                start = k
             continue
         if len(r.cells) >= 2 and len(rows[at].cells) != width:
             # the new table starts at its title: the last one before its first row with numbers
@@ -355,9 +361,16 @@ def _conflict(group: list[Row], row: Row) -> bool:
             continue
         for g in group:
             for d in g.cells:
-                if is_number(d.text) and _overlap(c.x0, c.x1, d.x0, d.x1) > 0 and not _tail(d.text, c.text):
+                if is_number(d.text) and _overlap(c.x0, c.x1, d.x0, d.x1) > 0 and not _tail(d.text, c.text) \
+                        and not _run_on(d, c):
                     return True
     return False
+
+
+def _run_on(above: Cell, below: Cell) -> bool:
+    """Digits printed without separators running on under a number from its left edge ("-2201741" / "3")."""
+    return bool(re.fullmatch(r"[-−]?\d{4,}", above.text) and re.fullmatch(r"\d{1,3}", below.text)
+                and abs(above.x0 - below.x0) <= 1.5)
 
 
 def _groups(rows: list[Row], bands: list[tuple[float, float]]) -> tuple[int, list[list[Row]]]:
@@ -434,7 +447,7 @@ def _merge_lines(lines: list[list[str]]) -> list[str]:
                 continue
             if not out[k]:
                 out[k] = v
-            elif _tail(out[k], v):
+            elif _tail(out[k], v) or (re.fullmatch(r"[-−]?\d{4,}", out[k]) and re.fullmatch(r"\d{1,3}", v)):
                 out[k] += v
             else:
                 out[k] += _space(out[k], v) + v
@@ -468,8 +481,18 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
         caption = " ".join(r.text for r in rows[:lead])
         unit = find_unit(caption) or unit
         rows = rows[lead:]
-    # the columns: the row with numbers with the most cells (a header's wrapped words can split more)
+    # the columns: the row with numbers with the most cells (a header's wrapped words can split more),
+    # with the whole numbers of other lines standing where it has no cell (a row's values set on two lines)
     template = max(rows, key=lambda r: (_numeric(r), len(r.cells)))
+    extra = [c for r in rows if r is not template and _whole_numbers(r) for c in r.cells
+             if is_number(c.text) and not _FRAGMENT_CELL.match(c.text)
+             and not any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in template.cells)]
+    if extra:
+        kept: list[Cell] = []
+        for c in sorted(extra, key=lambda c: c.x0):
+            if not any(_overlap(c.x0, c.x1, k.x0, k.x1) > 0 for k in kept):
+                kept.append(c)
+        template = Row(sorted([*template.cells, *kept], key=lambda c: c.x0), template.top, template.bottom, template.page)
     heads: list[Row] = []
     for r in rows:
         if _numeric(r) or len(heads) == MAX_HEADER_ROWS:
