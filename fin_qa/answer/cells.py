@@ -356,15 +356,20 @@ class CellAnswerer:
             return [], 0.0
         body = [i for i, row in enumerate(t.rows)
                 if any(row) and not any(core(c) in self.w.generic_labels for c in row[:2] if c)]
-        title = content(self.spell(content(norm(t.caption + "".join(t.path[-1:]) + "".join(t.header)))))
-        marks = cover(phrase, pairs(title))
+        own = content(self.spell(content(norm(t.caption + "".join(t.header)))))
+        title = own + content(self.spell(content(norm("".join(t.path[-1:])))))
         rank = re.search(r"前(\d+)[名大家位个]?", phrase)
-        if rank and len(body) >= int(rank.group(1)) and (any(core(h) == "序号" for h in t.header) or
-                                                         re.search(r"前\d+|序号|名称", title)):
-            for i in range(rank.start(), rank.end()):
-                marks[i] = True
-        held = sum(marks) / len(phrase)
-        return (body, held) if held >= EXPLAINED else ([], 0.0)
+        ranked = bool(rank and len(body) >= int(rank.group(1)) and (any(core(h) == "序号" for h in t.header) or
+                                                                     re.search(r"前\d+|序号|名称", title)))
+
+        def held(words: str) -> float:
+            marks = cover(phrase, pairs(words))
+            if ranked and rank:
+                for i in range(rank.start(), rank.end()):
+                    marks[i] = True
+            return sum(marks) / len(phrase)
+        # its own caption and header first (公司前5名供应商资料 before the section 主要销售客户和主要供应商情况)
+        return (body, held(own) + held(title) / 10) if held(title) >= EXPLAINED else ([], 0.0)
 
     def _list_phrase(self, q: str) -> str:
         return max((content(re.sub(r"^有|有$", "", c)) for c in q.split("|")), key=len, default="")
