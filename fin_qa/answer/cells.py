@@ -40,6 +40,7 @@ import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
@@ -57,6 +58,8 @@ _UNIT = re.compile(r"[（(]\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千�
 _ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
+_REPORT_YEAR = re.compile(r"((?:19|20)\d\d)年?(?:年度)?(?:年报|年度报告|报告)")
+_DATA_YEAR = re.compile(r"((?:19|20)\d\d)(?:年度|年)(?!年报|年度报告|报|度报告)")
 _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东中", "前5大客户里": where the question looks
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
@@ -135,6 +138,12 @@ def _runs(text: str, taken: list[bool]) -> list[str]:
 
 def _bigrams(s: str) -> set[str]:
     return set(tokens(s))
+
+
+class When(NamedTuple):
+    """The years a question asks values of, and the year of the report read."""
+    years: tuple[int, ...]
+    report: int
 
 
 @dataclass
@@ -376,14 +385,18 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- columns
 
-    def _other_period(self, header: str, q: str, years: tuple[int, ...]) -> bool:
+    def _other_period(self, header: str, q: str, when: When) -> bool:
         """Whether a column is another period's than the years asked (the last is the report's): a year not
         asked, or 上期/上年 unless the year before the report's is asked (or the question says it)."""
         printed = [int(y) for y in _YEAR.findall(header)]
         if printed:
-            return not any(y in years for y in printed)
-        return any(w in header and w not in q for w in self.w.period_columns.get("previous", ())) and \
-            years[-1] - 1 not in years
+            return not any(y in when.years for y in printed)
+        previous = any(w in header for w in self.w.period_columns.get("previous", ()))
+        current = any(w in header for w in self.w.period_columns.get("current", ()))
+        if previous:
+            return when.report - 1 not in when.years and not any(
+                w in q for w in self.w.period_columns.get("previous", ()) if w in header)
+        return current and when.report not in when.years
 
     def _period_column(self, t: TableRecord, cols: list[int], year: int, report_year: int) -> int | None:
         """The one column of a year: its year printed, else 本期/期末 for the report's and 上期/期初 for the
@@ -408,11 +421,11 @@ class CellAnswerer:
         cols = [k for k in range(len(row)) if k not in key_cols and row[k] and (text or is_number(row[k]))]
         return cols or [k for k in range(len(row)) if k not in key_cols and row[k]]
 
-    def _default_columns(self, t: TableRecord, cols: list[int], years: tuple[int, ...]) -> tuple[list[int], bool]:
+    def _default_columns(self, t: TableRecord, cols: list[int], when: When) -> tuple[list[int], bool]:
         """(columns, whole): the one value column, each year's asked (the report year's), else the whole row."""
         if len(cols) <= 1:
             return cols, False
-        found = [self._period_column(t, cols, y, years[-1]) for y in years]
+        found = [self._period_column(t, cols, y, when.report) for y in when.years]
         if all(k is not None for k in found):
             return sorted({k for k in found if k is not None}), False
         return cols, True
@@ -441,7 +454,7 @@ class CellAnswerer:
         return marks
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: set[str], key_cols: set[int],
-              q: str, years: tuple[int, ...], before: str, text: bool = False) -> Pick | None:
+              q: str, when: When, before: str, text: bool = False) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
         label = cover(ask, n.words)
@@ -460,7 +473,7 @@ class CellAnswerer:
         value_cols = self._value_columns(t, r, key_cols, text)
         if not value_cols:
             return None
-        own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, years)]
+        own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, when)]
         candidates = own or value_cols
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
         row_words = [c for c in [*t.rows[r], *_part(t, r)] if c and not is_number(c)]
@@ -501,8 +514,8 @@ class CellAnswerer:
                 break
             chosen.append(best)
             left = [x for run in left for x in _runs(run, cover(run, heads[best])) if len(x) >= 2]
-        if len(years) == 1:
-            # the same header twice (本期 | 上期 of one item): the first, the report year's
+        if len(when.years) == 1:
+            # the same header twice (本期 | 上期 of one item): the first, the asked year's
             seen: dict[str, int] = {}
             for k in sorted(chosen):
                 seen.setdefault(core(t.header[k]), k)
@@ -524,7 +537,7 @@ class CellAnswerer:
                  and ask[i] not in held and not neutral[i]]
         explained = 1 - (unexplained + len(alone)) / max(sum(len(x) for x in runs) + len(alone), 1)
         if not chosen:
-            cols, whole = self._default_columns(t, candidates, years)
+            cols, whole = self._default_columns(t, candidates, when)
             return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs)
         return Pick(ask, r, chosen, explained, label_chars, True)
 
@@ -561,6 +574,8 @@ class CellAnswerer:
         """Whether the cells chosen print what the operation's word asks (合计 in a 合计 row's label; 比例 of
         "占####比例", its items masked, in a 研发投入占营业收入比例 row)."""
         parts = [content(self.spell(norm(p))) for p in word.split("#")]
+        # less neutral words ("比率是" → 比例)
+        parts = ["".join(ch for ch, n in zip(p, self._neutral_marks(p)) if not n) for p in parts]
         parts = [p for p in parts if len(p) >= 2]
         if not parts:
             return False
@@ -572,7 +587,7 @@ class CellAnswerer:
     def _is_change(self, t: TableRecord, k: int) -> bool:
         return k < len(t.header) and any(w in core(t.header[k]) for w in self.w.period_columns.get("change", ()))
 
-    def _every_year(self, t: TableRecord, picks: list[Pick], years: tuple[int, ...]) -> bool:
+    def _every_year(self, t: TableRecord, picks: list[Pick], when: When) -> bool:
         """Whether the cells chosen hold each year asked: a column of its (its year printed, 本期/上期) or
         a row of its (a table of years)."""
         have: set[int] = set()
@@ -582,10 +597,10 @@ class CellAnswerer:
             if m:
                 have.add(int(m.group(1)))
             for k in p.columns:
-                for y in years:
-                    if k < len(t.header) and self._period_column(t, [k], y, years[-1]) == k:
+                for y in when.years:
+                    if k < len(t.header) and self._period_column(t, [k], y, when.report) == k:
                         have.add(y)
-        return set(years) <= have
+        return set(when.years) <= have
 
     def _explain(self, runs: list[str], ref: set[str]) -> int:
         return sum(sum(cover(r, ref)) for r in runs)
@@ -593,13 +608,13 @@ class CellAnswerer:
     # --------------------------------------------------------------------------- one table
 
     def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
-               qb: set[str], years: tuple[int, ...], spans: list[str]) -> CellMatch | None:
+               qb: set[str], when: When, spans: list[str]) -> CellMatch | None:
         # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
         # nothing of a table of costs)
         title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
         context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
         named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
-        for i, n in self._special_rows(t, q, qc, context, years).items():
+        for i, n in self._special_rows(t, q, qc, context, when.years).items():
             named.setdefault(i, n)
         if not named:
             if not _LIST.search(u.norm):
@@ -616,7 +631,7 @@ class CellAnswerer:
             n = named[i]
             if n.strength == 2 and n.label in ("合计",) or not n.shown:
                 continue
-            need = 0 if len(n.label) >= 6 else 1 if len(n.label) >= 4 else 2
+            need = 0 if len(n.label) >= 5 else 1 if len(n.label) >= 3 else 2
             if len((qb - _bigrams(n.label)) & ctx_pairs) < need:
                 del named[i]
         if not named:
@@ -639,7 +654,7 @@ class CellAnswerer:
                             and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
                 if not key_cols:
                     key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
-                p = self._pick(t, a, r, n, title_pairs, key_cols, q, years, before, name_asked)
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, when, before, name_asked)
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
@@ -660,7 +675,7 @@ class CellAnswerer:
                 if cols:
                     p.columns, p.named = cols, True
         rows = list(dict.fromkeys(p.row for p in picks if not (p.row_only and p.row in {x.row for x in picks if x.named})))
-        if len(years) > 1 and not self._every_year(t, picks, years):
+        if (len(when.years) > 1 or when.years != (when.report,)) and not self._every_year(t, picks, when):
             return None   # several years asked: a column (or a row) of each
         columns: dict[int, list[int]] = {}
         whole = False
@@ -694,7 +709,7 @@ class CellAnswerer:
     def match(self, u: Understanding, rep: Report, q: str, years: tuple[int, ...] = ()) -> CellMatch | None:
         """The best table cells for the question's words `q` (question_text) in the report, for the years
         asked (the report's, and the years before it its tables print)."""
-        years = years or (rep.year,)
+        when = When(years or (rep.year,), rep.year)
         store = self.v.source.store
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
@@ -714,7 +729,7 @@ class CellAnswerer:
         for t in store.report_tables(rep.id, ids):
             if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            m = self._table(u, t, q, qc, qc_raw, asks, qb, years, spans)
+            m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans)
             if m is not None and (best is None or m.score > best.score):
                 best = m
         return best
@@ -729,12 +744,18 @@ class CellAnswerer:
         years = tuple(sorted(set(u.years.explicit)))
         if len(years) > 1:
             # several years: the latest one's report, when its tables print the others (本期 | 上期, 2019年 |
-            # 2018年 | 2017年, a table of the last three years' dividends)
+            # 2018年 | 2017年, a table of the last three years' dividends); a year naming the report itself
+            # ("2019年报里，2018年…") asks none of its values
             if years[-1] - years[0] > 2:
                 return None, ""
-            rep = self.v.source.report(u.companies[0].company.key, years[-1])
+            report_year = years[-1]
+            named = {int(y) for y in _REPORT_YEAR.findall(u.norm)}
+            data = {int(y) for y in _DATA_YEAR.findall(u.norm)}
+            if report_year in named and report_year not in data:
+                years = tuple(y for y in years if y != report_year) or years
+            rep = self.v.source.report(u.companies[0].company.key, report_year)
             name, note = self.v.company(u)[1], ""
-            year: int | None = years[-1]
+            year: int | None = report_year
         else:
             rep, name, year, note = self.v.report(u)
             years = (year,) if year is not None else ()
