@@ -449,7 +449,10 @@ class CellAnswerer:
                 head = ask[:i]
                 for w in self.w.appositives:
                     if head.endswith(w):
-                        marks[i - len(w):i] = [True] * len(w)
+                        # with its rank before it ("第一大股东浙江东港投资有限公司")
+                        rank = re.search(r"(?:第\d{1,2}[大名位]?|最大)$", head[:-len(w)])
+                        n = len(w) + (len(rank.group(0)) if rank else 0)
+                        marks[i - n:i] = [True] * n
                         break
         return marks
 
@@ -556,11 +559,12 @@ class CellAnswerer:
         是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
         words) — or names what a row is (an appositive: 子公司, 股东)."""
         for _, word in u.frame.unused:
-            w = content(self.spell(norm(word).replace("#", "")))
-            if len(w) < 2 or w in self.w.appositives:
-                continue
-            if sum(cover(w, held)) < EXPLAINED * len(w):
-                return False
+            for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
+                w = content(self.spell(part))
+                if len(w) < 2 or w in self.w.appositives:
+                    continue
+                if sum(cover(w, held)) < EXPLAINED * len(w):
+                    return False
         return True
 
     def _cell_words(self, m: CellMatch) -> set[str]:
@@ -673,7 +677,7 @@ class CellAnswerer:
             if p.row_only and nxt.named and p.row != nxt.row and p.label_chars:
                 cols = [k for k in nxt.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
                 if cols:
-                    p.columns, p.named = cols, True
+                    p.columns, p.named, p.row_only = cols, True, False
         rows = list(dict.fromkeys(p.row for p in picks if not (p.row_only and p.row in {x.row for x in picks if x.named})))
         if (len(when.years) > 1 or when.years != (when.report,)) and not self._every_year(t, picks, when):
             return None   # several years asked: a column (or a row) of each

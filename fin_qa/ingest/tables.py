@@ -291,27 +291,27 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
     start, width = first, 0
 
     def titled(m: int) -> bool:   # a one-cell row (a title) above a header row — not a header's wrapped words
-        return (len(rows[m].cells) == 1 and not _numeric(rows[m]) and m + 1 <= last
-                and len(rows[m + 1].cells) >= 2 and not _numeric(rows[m + 1])
+        return (_filled(rows[m]) == 1 and not _numeric(rows[m]) and m + 1 <= last
+                and _filled(rows[m + 1]) >= 2 and not _numeric(rows[m + 1])
                 and len(rows[m].text) > HEADER_WORD_CHARS)
 
     for k in range(first, last + 1):
         r = rows[k]
         if _numeric(r):
-            width = len(r.cells)
+            width = _filled(r)
             continue
         at = next((m for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
         if at is None:
             continue
         if not width:
             if k > start and titled(k) and at > k + 1 and not re.search(r"\d", rows[k + 1].text) \
-                    and any(len(x.cells) >= 2 for x in rows[start:k]):
+                    and any(_filled(x) >= 2 for x in rows[start:k]):
                 # a title above a header, under rows of another table without numbers ("2012年末股东总数
                 # | 767,659户 …" over "前10名股东持股情况" / "股东名称 | 股东性质 …")
                 out.append((start, k - 1))
                 start = k
             continue
-        if len(r.cells) >= 2 and len(rows[at].cells) != width:
+        if _filled(r) >= 2 and _filled(rows[at]) != width:
             # the new table starts at its title: the last one before its first row with numbers
             # ("持股5%以上的股东或前10名股东持股情况" under the shareholder counts), else at the header row
             titles = [m for m in range(k + 1, at) if titled(m)]
@@ -321,12 +321,17 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
             cut = k
         else:
             continue
-        while cut - 1 > start and len(rows[cut - 1].cells) == 1 and not _numeric(rows[cut - 1]):
+        while cut - 1 > start and _filled(rows[cut - 1]) == 1 and not _numeric(rows[cut - 1]):
             cut -= 1
         out.append((start, cut - 1))
         start, width = cut, 0
     out.append((start, last))
     return out
+
+
+def _filled(row: Row) -> int:
+    """The row's cells that hold words (a FinGLM txt row keeps its empty ones)."""
+    return sum(1 for c in row.cells if c.text.strip())
 
 
 def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
@@ -552,12 +557,31 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
     if unit is None:   # "单位：元" printed in a header row
         unit = next((u for u in map(find_unit, header) if u), None)
     body = placed[header_rows:]
+    if not wraps:
+        header = _realigned(header, body)
     pages = row_pages[header_rows:]
     if not body:
         return None
     return Table(page, max(pages, default=page), caption, unit, header, body, pages,
                  [" ".join(c.text for c in r.cells) for r in rows[:4]] + ([caption] if caption else []),
                  bands=bands, block=rows)
+
+
+def _realigned(header: list[str], body: list[list[str]]) -> list[str]:
+    """A FinGLM txt table's header words moved onto the column next to them where its rows hold their
+    values: the source's merged header cells can stand one column off the rows' (持股比例 over an empty
+    column, 28.50% in the one before it)."""
+    def filled(k: int) -> int:
+        return sum(1 for r in body if k < len(r) and r[k].strip())
+    out = list(header)
+    for k, h in enumerate(header):
+        if not h or filled(k):
+            continue
+        for j in (k - 1, k + 1):
+            if 0 <= j < len(out) and not out[j] and filled(j) * 2 >= len(body):
+                out[j], out[k] = h, ""
+                break
+    return out
 
 
 def _label_first_line(header: list[list[str]], first: list[str]) -> bool:
