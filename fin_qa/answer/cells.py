@@ -558,12 +558,17 @@ class CellAnswerer:
         """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,
         是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
         words) — or names what a row is (an appositive: 子公司, 股东)."""
-        for _, word in u.frame.unused:
+        for kind, word in u.frame.unused:
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
                 if len(w) < 2 or w in self.w.appositives:
                     continue
-                if sum(cover(w, held)) < EXPLAINED * len(w):
+                marks = cover(w, held)
+                if kind == "entity":
+                    # the words before a name saying what it is ("从第一大供应商中国兵器工业集团") ask nothing
+                    cut = max((w.rfind(a) + len(a) for a in self.w.appositives if a in w), default=0)
+                    marks[:cut] = [True] * cut
+                if sum(marks) < EXPLAINED * len(w):
                     return False
         return True
 
@@ -619,7 +624,10 @@ class CellAnswerer:
         context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
         named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
         for i, n in self._special_rows(t, q, qc, context, when.years).items():
-            named.setdefault(i, n)
+            if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too
+                named[i].words |= n.words
+            else:
+                named[i] = n
         if not named:
             if not _LIST.search(u.norm):
                 return None
@@ -815,7 +823,7 @@ class CellAnswerer:
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
                 cells.append(f"{_shown(column)}：{shown}" if column else shown)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
-                                          label, column, value + ("" if not unit or value.endswith("%") else unit), page))
+                                          label, _shown(column), value + ("" if not unit or value.endswith("%") else unit), page))
             part = f"{label}（{'，'.join(cells)}）"
             if cells and part not in parts:   # a row printed twice (分行业 and 分产品 alike) is said once
                 parts.append(part)

@@ -44,6 +44,12 @@ CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
 
 
+def _cue_words(words) -> str:
+    """The words a decline names, as the question wrote them: a company's or year's span masked inside a
+    cue ("占####的比例") shown as "…"."""
+    return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
+
+
 def _value_answerers(values: Values) -> dict[str, Answerer]:
     """The answerers of one company's values over a scope (consolidated, or the parent's statements)."""
     lookup = LookupAnswerer(values)
@@ -117,7 +123,9 @@ class Router:
                 # decline naming it — never the company's total
                 return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
-        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))):
+        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))
+                                 or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
+            # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
             return cell
         if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and (
                 not ans.found or (kind == "text" and ans.method.startswith("text"))):
@@ -136,7 +144,7 @@ class Router:
         if ops is not None:
             # a meaning-bearing word no slot used stops them (frame.unused)
             if f.unused:
-                words = "”“".join(dict.fromkeys(w for _, w in f.unused))
+                words = _cue_words(w for _, w in f.unused)
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
             if f.scope == "parent":
                 # the parent company's own statements answer what they print (母公司利润表 …); a ranking
@@ -158,14 +166,14 @@ class Router:
             # an answerer answers only the operations and periods it implements; any other is declined,
             # never answered as the plain value ("毛利率较上年提高了多少", "2019年期初的资产负债率")
             if f.operation not in ops:
-                return declined(u, render(self.t, "declined", words=f.operation_word or f.operation,
+                return declined(u, render(self.t, "declined", words=_cue_words([f.operation_word or f.operation]),
                                           understood=understood(u)))
             if periods is not None and f.period not in periods:
                 return declined(u, render(self.t, "declined", words=f.period_word, understood=understood(u)))
         elif kind == "text" and u.shape == "yes_no" and (u.items or u.formulas) and (
                 f.operation != "value" or any(slot in ("comparison", "unit") for slot, _ in f.unused)):
             # "营业收入有没有超过30亿元", "营业收入同比有没有增长": a value compared, not a sentence to quote
-            words = "”“".join(dict.fromkeys([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value")))
+            words = _cue_words([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value"))
             return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)
