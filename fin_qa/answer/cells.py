@@ -69,6 +69,7 @@ _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|�
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
 _CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
 _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举")
+_LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
 _ASKS = re.compile(r"[|,，、;；?？。:：!！]|以及|并且|还有|和|及|与|分别|各")
@@ -276,6 +277,13 @@ class CellAnswerer:
                     continue
                 if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
                     continue   # "份有限公司": the last line of a wrapped name, no name of its own
+                whole = content(self.spell(content(norm(cell))))
+                if whole != c and _NAME.search(whole) and len(whole) >= 6:
+                    # a name with its bracket (香港中央结算（代理人）有限公司) is named whole: without it, it is
+                    # another organisation's name
+                    if whole in qc or whole in qc_raw:
+                        keep(i, Named(whole, 3, pairs(whole), cell))
+                    continue
                 base = self._base(c, 3)
                 if c in qc or base in qc or (len(c) >= 6 and c in qc_raw):
                     keep(i, Named(c, 3 if len(base) >= 6 else 2, pairs(c), cell))
@@ -358,30 +366,46 @@ class CellAnswerer:
 
     def _listed_rows(self, t: TableRecord, q: str) -> tuple[list[int], float]:
         """A list asked ("前五名供应商都是谁", "前十名股东有哪些", "前五名客户的销售额各是多少"): the rows of the
-        table whose title and header hold the question's phrase (75% of it; its 前N名 held by a table of
-        ranked rows), its total rows left out; (rows, how much of the phrase they hold)."""
-        phrase = self._list_phrase(q)
-        if len(phrase) < 3:
+        table whose caption, header and section hold every ask (its rank held by a table of that many
+        ranked rows; list words, neutral words and a topic's 中 asking nothing), its total rows left out;
+        the first N rows of a ranked table for "前十名股东中持股最多的前三家"; (rows, how much it holds)."""
+        asks = [a for a in self.asks(q) if not all(self._neutral_marks(a))]
+        if sum(map(len, asks)) < 3:
             return [], 0.0
         body = [i for i, row in enumerate(t.rows)
                 if any(row) and not any(core(c) in self.w.generic_labels for c in row[:2] if c)]
         own = content(self.spell(content(norm(t.caption + "".join(t.header)))))
         title = own + content(self.spell(content(norm("".join(t.path[-1:])))))
-        rank = re.search(r"前(\d+)[名大家位个]?", phrase)
-        ranked = bool(rank and len(body) >= int(rank.group(1)) and (any(core(h) == "序号" for h in t.header) or
-                                                                     re.search(r"前\d+|序号|名称", title)))
+        ranks = [int(n) for n in re.findall(r"前(\d+)", q)]
+        ranked = bool(ranks) and len(body) >= min(ranks) and (any(core(h) == "序号" for h in t.header) or
+                                                           bool(re.search(r"前\d+|序号|名称", title)))
+        free = [self._list_marks(a, ranked) for a in asks]
 
         def held(words: str) -> float:
-            marks = cover(phrase, pairs(words))
-            if ranked and rank:
-                for i in range(rank.start(), rank.end()):
-                    marks[i] = True
-            return sum(marks) / len(phrase)
+            ref = pairs(words)
+            return sum(sum(x or f for x, f in zip(cover(a, ref), m)) for a, m in zip(asks, free)) / sum(map(len, asks))
+        if held(title) < EXPLAINED:
+            return [], 0.0
+        if ranked and min(ranks) < len(body):
+            body = body[:min(ranks)]   # "前十名股东中持股最多的前三家": the first rows of a ranked table
         # its own caption and header first (公司前5名供应商资料 before the section 主要销售客户和主要供应商情况)
-        return (body, held(own) + held(title) / 10) if held(title) >= EXPLAINED else ([], 0.0)
+        return body, held(own) + held(title) / 10
+
+    def _list_marks(self, ask: str, ranked: bool) -> list[bool]:
+        """An ask's characters a list's table need not hold: neutral words, the list's words (都是谁,
+        哪几家, 各是多少), the topic's 中 and, in a ranked table, its ranks (前10名, 前3家)."""
+        marks = self._neutral_marks(ask)
+        spans = [m.span() for m in _LIST_WORDS.finditer(ask)]
+        if ranked:
+            spans += [m.span() for m in re.finditer(r"前\d+[名大家位个]?", ask)]
+        if _TOPIC.search(ask):
+            spans.append((len(ask) - 1, len(ask)))
+        for a, b in spans:
+            marks[a:b] = [True] * (b - a)
+        return marks
 
     def _list_phrase(self, q: str) -> str:
-        return max((content(re.sub(r"^有|有$", "", c)) for c in q.split("|")), key=len, default="")
+        return "".join(self.asks(q))
 
     # --------------------------------------------------------------------------- columns
 
@@ -554,11 +578,13 @@ class CellAnswerer:
         beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self._neutral_marks(rest))]
         return sum(beyond) >= 2
 
-    def unused_held(self, u: Understanding, held: set[str]) -> bool:
+    def unused_held(self, u: Understanding, held: set[str], kinds: tuple[str, ...] = ()) -> bool:
         """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,
         是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
-        words) — or names what a row is (an appositive: 子公司, 股东)."""
+        words) — or names what a row is (an appositive: 子公司, 股东); only the cues of `kinds` if given."""
         for kind, word in u.frame.unused:
+            if kinds and kind not in kinds:
+                continue
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
                 if len(w) < 2 or w in self.w.appositives:

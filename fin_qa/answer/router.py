@@ -17,7 +17,7 @@ from ..llm.batching import CachedChat, RecordingChat
 from ..search.retrieve import Retriever, make_backend
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.question import Understander, Understanding
-from .cells import CellAnswerer
+from .cells import CellAnswerer, content, norm, pairs
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
@@ -134,6 +134,12 @@ class Router:
             stated = self.stated.answer(u)
             if stated is not None:
                 return stated
+            if ans.found and ans.method.startswith("text") and not self.cells.unused_held(
+                    u, pairs(content(norm(ans.answer))), ("entity",)):
+                # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted
+                # rows do not name: their numbers are someone else's
+                words = _cue_words(w for k, w in u.frame.unused if k == "entity")
+                return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         return ans
 
     def _route(self, u: Understanding, kind: str) -> Answer:

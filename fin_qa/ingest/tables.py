@@ -26,6 +26,7 @@ from .pages import Cell, Document, Row
 _NUMBER = re.compile(r"^[\(（]?[-－—–−]?\d[\d,]*(?:\.\d+)?[\)）]?%?$")
 _OPTION = re.compile(r"[□☑■√]")
 _SENTENCE = re.compile(r"[。；;]\s*$")
+_BARE_UNIT = re.compile(r"^(?:金额)?(?:单位[:：]?)?[(（]?(?:人民币)?(百万元|千元|万元|亿元|元|股|万股|亿股|人|户|家|%)[)）]?$")
 _CLAUSE = re.compile(r"[，。；]")
 _ENUMERATOR = re.compile(r"^[（(]?[\d一二三四五六七八九十]{1,3}[)）]?[.、．]?$")
 _SEPARATOR = re.compile(r"^[-－—–\s]*$")
@@ -339,6 +340,10 @@ def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
     caption, unit = "", None
     for k in range(first - 1, max(first - 4, -1), -1):
         text = rows[k].text.strip()
+        bare = _BARE_UNIT.match(re.sub(r"\s", "", text))
+        if bare:   # "股", "单位：人" (a FinGLM txt keeps a unit line's word alone): a unit, no caption
+            unit = unit or find_unit("单位" + bare.group(1))
+            continue
         u = find_unit(text)
         if u:
             unit = unit or u
