@@ -261,6 +261,21 @@ def test_a_name_and_a_description_centred_on_the_values_line():
     assert t.rows == [["珠海惠威科技有限公司", "研发、生产、加工和销售各类喇叭、音响器材等。", "236,072,490.00", "21,308,854.09"]]
 
 
+def test_every_number_of_a_row_cut_over_two_lines_around_its_label():
+    # 苏常柴 p.20 (shape of): columns so narrow that each number's rest is on the line under it, the
+    # name centred between; the rest line is no row of its own
+    head = [row(40, ("公司名称", 65, 107), ("公司类型", 121, 143), ("注册资本", 213, 247), ("净利润", 493, 525))]
+    body = [row(60, ("子公", 121, 142), ("37,250,", 213, 245), ("8,591,28", 493, 530)),
+            row(68, ("常柴罗宾", 62, 104)),
+            row(76, ("司", 121, 131), ("000.00", 213, 242), ("7.04", 511, 530)),
+            row(96, ("子公", 121, 142), ("100,000", 213, 247), ("-393,596.", 489, 530)),
+            row(104, ("常柴机械", 62, 104)),
+            row(112, ("司", 121, 131), (",000.00", 213, 245), ("34", 519, 530))]
+    [t] = page_tables(head + body, 20)
+    assert t.rows == [["常柴罗宾", "子公司", "37,250,000.00", "8,591,287.04"],
+                      ["常柴机械", "子公司", "100,000,000.00", "-393,596.34"]]
+
+
 def test_a_header_at_a_pages_foot_is_joined_to_its_rows_on_the_next():
     class Doc:
         kind = "pdf"

@@ -587,8 +587,8 @@ class CellAnswerer:
                 continue
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
-                if len(w) < 2 or w in self.w.appositives:
-                    continue
+                if len(w) < 2 or w in self.w.appositives or w in self.w.ask_words:
+                    continue   # "分别": an ask word asks nothing of the cells
                 marks = cover(w, held)
                 if kind == "entity":
                     # the words before a name saying what it is ("从第一大供应商中国兵器工业集团") ask nothing

@@ -377,6 +377,13 @@ def _conflict(group: list[Row], row: Row) -> bool:
     return False
 
 
+def _rests(row: Row, group: list[Row]) -> bool:
+    """Every number of the line completes a cut number of the group's in its column ("37,250," / "000.00")."""
+    numbers = [c for c in row.cells if is_number(c.text)]
+    return bool(numbers) and all(any(_overlap(c.x0, c.x1, d.x0, d.x1) > 0 and _tail(d.text, c.text)
+                                     for g in group for d in g.cells) for c in numbers)
+
+
 def _run_on(above: Cell, below: Cell) -> bool:
     """Digits printed without separators running on under a number from its left edge ("-2201741" / "3")."""
     return bool(re.fullmatch(r"[-−]?\d{4,}", above.text) and re.fullmatch(r"\d{1,3}", below.text)
@@ -398,8 +405,13 @@ def _groups(rows: list[Row], bands: list[tuple[float, float]]) -> tuple[int, lis
     if not value:
         return 0, [[r] for r in rows]
     anchors: list[list[int]] = [[value[0]]]
+    rested = False   # the last anchor's cut numbers already completed by a line below
     for i in value[1:]:
         last = anchors[-1][-1]
+        if not rested and rows[i].page == rows[last].page and _rests(rows[i], [rows[k] for k in anchors[-1]]):
+            rested = True
+            continue   # the second lines of numbers cut by narrow columns ("8,591,28" / "7.04"): no row's own
+        rested = False
         if i == last + 1 and rows[i].page == rows[last].page and _tight(rows[last], rows[i]) \
                 and not _conflict([rows[k] for k in anchors[-1]], rows[i]):
             anchors[-1].append(i)
