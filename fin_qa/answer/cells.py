@@ -79,6 +79,7 @@ _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 _YEAR_LABEL = re.compile(r"^(20\d\d|19\d\d)年?度?$")
 _SHARE = re.compile(r"占(.{1,16}?)比例")
 MAX_TABLES = 40
+TOPIC_HELD = 0.6       # of a topic phrase ("…中") the table's title holds
 COVER = 0.75           # share of a label's characters the question's pairs must cover (fuzzy naming) …
 FUZZY_CHARS = 8        # … a label of this many characters or more (a shorter one is named but for its last
                        # character: 营业总收入 is not 营业收入)
@@ -568,6 +569,12 @@ class CellAnswerer:
             return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs)
         return Pick(ask, r, chosen, explained, label_chars, True)
 
+    def _denominator_only(self, p: Pick, n: Named) -> bool:
+        """Whether the ask names the row only as what it is measured against: "净利润占营业收入的比例"
+        names no 营业收入 row (a row named by its year or rank holds no label of the ask)."""
+        share = _SHARE.search(p.ask)
+        return bool(share and not p.label_chars and n.label and self._base(n.label) in share.group(1))
+
     def _beyond(self, label: str, spans: list[str], qc: str) -> bool:
         """Whether the row's label names more than the question's items do: two or more characters of it
         the question holds beyond the items' words, its value suffix and neutral words (罐式集装箱 in
@@ -680,9 +687,11 @@ class CellAnswerer:
         for a in asks:
             if all(self._neutral_marks(a)):
                 continue   # "年报", "公司": nothing asked
-            if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= EXPLAINED * (len(a) - 1) \
+            if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= TOPIC_HELD * (len(a) - 1) \
                     and not any(n.label and n.label in a for n in named.values()):
-                continue   # "前十名股东中": the table's topic, where the question looks, no ask of its own
+                # "前十名股东中", "利润分配预案中" (under 利润分配…情况): the table's topic, where the question
+                # looks, no ask of its own — most of it in the title will do
+                continue
             before = picks[-1].ask if picks else ""
             last_row = picks[-1].row if picks else None
             best: Pick | None = None
@@ -702,7 +711,8 @@ class CellAnswerer:
             if best is None:
                 return None
             picks.append(best)
-        if not picks or any(p.explained < EXPLAINED for p in picks):
+        if not picks or any(p.explained < EXPLAINED for p in picks) or all(self._denominator_only(p, named[p.row])
+                                                                            for p in picks):
             if DEBUG:
                 print("cells: unexplained", t.id, t.caption, [(p.ask, p.row, p.columns, round(p.explained, 2)) for p in picks])
             return None
@@ -797,7 +807,7 @@ class CellAnswerer:
         else:
             rep, name, year, note = self.v.report(u)
             years = (year,) if year is not None else ()
-        if rep is None or note or rep.year != year:
+        if rep is None or rep.year != year:
             return None, ""
         q = self.question_text(u)
         m = self.match(u, rep, q, years)
@@ -814,9 +824,9 @@ class CellAnswerer:
             # a change, a sum or a ratio asked: only a cell that prints it answers (a change column for a
             # change, a label or header holding the operation's word: 在职员工的数量合计), never the plain value
             return None, entity
-        return self._render(u, m, name, year, q), entity
+        return self._render(u, m, name, year, q, note), entity
 
-    def _render(self, u: Understanding, m: CellMatch, name: str, year: int, q: str) -> Answer | None:
+    def _render(self, u: Understanding, m: CellMatch, name: str, year: int, q: str, note: str = "") -> Answer | None:
         t = m.table
         parts, evidence = [], []
         qc = content(q)
@@ -860,7 +870,9 @@ class CellAnswerer:
         where = t.caption or (t.path[-1] if t.path else "表格")
         pages = sorted({e.page for e in evidence if e.page})
         shown_pages = "、".join(map(str, pages)) or str(t.page_start)
-        text = render(self.t, "cell_answer", company=name, year=year, table=where, page=shown_pages, cells="；".join(parts))
+        # (no year asked: the latest report's, said first)
+        text = note + render(self.t, "cell_answer", company=name, year=year, table=where, page=shown_pages,
+                             cells="；".join(parts))
         return Answer(u.question, text, u.finglm_type(), "cell", list(evidence))
 
 

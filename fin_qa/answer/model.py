@@ -115,6 +115,7 @@ class Answer:
     method: str                    # lookup | formula | compare | statistics | text | open | not_found | ...
     evidence: list[Evidence] = field(default_factory=list)
     found: bool = True             # False when the answer admits it has no value
+    partial: bool = False          # True when it gives some of the values asked and says the others are missing
     model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
     frame: dict[str, Any] | None = None   # what was understood (company, years, items, period, operation …)
 

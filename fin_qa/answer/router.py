@@ -123,7 +123,7 @@ class Router:
                 # decline naming it — never the company's total
                 return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
-        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))
+        if cell is not None and (not ans.found or ans.partial or (kind == "text" and ans.method.startswith("text"))
                                  or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
             # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
             return cell

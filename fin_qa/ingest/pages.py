@@ -376,6 +376,7 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
 
 def open_finglm_txt(path: Path) -> FinglmTxtDocument:
     pages: dict[int, Page] = {}
+    running: set[str] = set()
     good = bad = 0
     for n, raw in _lines(path):
         if not raw.strip():
@@ -394,6 +395,7 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
             continue
         good += 1
         if kind in ("页眉", "页脚"):
+            running.add(inside.strip())
             continue
         page = pages.setdefault(page_no, Page(page_no))
         if kind == "excel":
@@ -403,6 +405,8 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
             page.lines.append(Line(inside.strip()))
     if good == 0 and bad == 0:
         raise IngestError("empty file")
+    for page in pages.values():   # a running header some pages type as text ("…2019年年度报告全文")
+        page.lines = [ln for ln in page.lines if ln.cells is not None or ln.text not in running]
     if good == 0:
         raise IngestError("not FinGLM JSON lines: no line has {\"page\",\"type\",\"inside\"}")
     if bad > good:

@@ -208,7 +208,7 @@ def _num(value: str) -> float | None:
 # 6: tables: lines grouped into rows by their spacing (wrapped and centred cells), a header at a page's foot
 #    joined to its rows, cells set too close cut where PDFium saw a gap; 控股股东/实际控制人 read from the
 #    table whose header names them.
-PARSER_VERSION = 8
+PARSER_VERSION = 9
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:

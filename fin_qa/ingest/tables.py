@@ -715,6 +715,11 @@ def extract_tables(doc: Document) -> list[Table]:
             if out and _continues(out[-1], t):
                 _join(out[-1], t)
                 continue
+            if out and doc.kind == "txt" and _continues(out[-1], t, any_width=True) and not any(t.header):
+                # a FinGLM txt table's rows on the next page, without a header, split in other cells (its
+                # merged cells kept as empty ones): the rows of the table above
+                _join(out[-1], t)
+                continue
             if out and doc.kind != "txt" and _continues(out[-1], t, any_width=True) and not any(t.header):
                 # the next page's rows without a header, fewer columns filled: read in the columns above
                 again = _table_of_block(t.block, t.page_start, "", t.unit, columns=out[-1].bands)
