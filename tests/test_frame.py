@@ -122,9 +122,16 @@ def test_spelled_formula(und):
     ("四方科技2019年营业收入比去年高还是低", "还是"),
     ("四方科技2019年营业收入减营业成本是多少", "减"),
     ("四方科技2019年中报的营业收入", "中报"),
+    ("四方科技2019年每10股派发现金红利多少元？总计派发多少元？", "派发"),   # an ask no slot read
+    ("四方科技2019年营业收入是多少，评估价值是多少？", "评估"),
 ])
 def test_unused_cues_are_reported(und, q, word):
     assert any(word in w for _, w in und.understand(q).frame.unused), und.understand(q).frame
+
+
+@pytest.mark.parametrize("q", ["四方科技2019年营业收入是多少？2018年末是多少？", "四方科技2019年营业收入是多少？净利润呢，各是多少？"])
+def test_a_clause_of_company_year_and_period_words_asks_nothing_more(und, q):
+    assert not [w for k, w in und.understand(q).frame.unused if k == "ask"], und.understand(q).frame.unused
 
 
 def test_short_words_and_compound_items(und):

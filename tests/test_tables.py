@@ -353,6 +353,31 @@ def test_cells_never_answer_what_their_words_do_not_say(all_store):
     # a header's words inside another (注册 of 注册地, 营业 of 营业成本) name no column
     out = CliRunner().invoke(cli, [*ask, "张家界2016年杨家界索道营业收入多少？"]).output
     assert "占营业成本比重" not in out and "77,389,616.90" in out
+    # "净利润占营业收入的比例" names no 营业收入 row (生物股份 p.14's change table: 营业收入 变动比例 40.39%)
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "--json", "生物股份2020年净利润占营业收入的比例是多少？"]).output)
+    assert "40.39" not in rec["answer"] and rec["method"] == "formula"
+
+
+def test_a_name_the_report_does_not_print_is_said_not_disclosed(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir), "--json"]
+    # 安靠智电 p.25 lists its customers as 客户一…客户五
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "安靠智电2019年第一大客户是哪家公司？"]).output)
+    assert rec["method"] == "declined" and "未披露其名称" in rec["answer"] and "客户一" in rec["answer"]
+    # its amount is still answered
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "安靠智电2019年第一大客户的销售额是多少？"]).output)
+    assert rec["method"] == "cell" and "103,558,585.83" in rec["answer"]
+
+
+def test_an_ask_no_slot_reads_is_never_dropped(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir), "--json"]
+    # 邮储银行 p.7: the second ask (派息总额) is answered from the sentence, not dropped after the first
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "中国邮政储蓄银行2019年度每10股派发现金股利多少元，派息总额约多少？"]).output)
+    assert "182.83亿元" in rec["answer"] or "18,283,000,000" in rec["answer"]
+    # 苏常柴: "2018年度每10股派多少元" is no part of 是否派发现金红利 — declined, named, not left out
+    rec = json.loads(CliRunner().invoke(cli, [*ask, "苏常柴2019年度是否派发现金红利？2018年度每10股派多少元？"]).output)
+    assert rec["method"] == "declined" and "每10股派" in rec["answer"], rec["answer"]
 
 
 def test_the_tables_command_lists_what_cells_are_read_from(all_store):

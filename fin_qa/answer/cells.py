@@ -590,8 +590,8 @@ class CellAnswerer:
         是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
         words) — or names what a row is (an appositive: 子公司, 股东); only the cues of `kinds` if given."""
         for kind, word in u.frame.unused:
-            if kinds and kind not in kinds:
-                continue
+            if kinds and kind not in kinds or kind == "ask":
+                continue   # an ask no slot read: the cells and sentences meet every ask on their own
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
                 if len(w) < 2 or w in self.w.appositives or w in self.w.ask_words:
@@ -871,12 +871,22 @@ class CellAnswerer:
         pages = sorted({e.page for e in evidence if e.page})
         shown_pages = "、".join(map(str, pages)) or str(t.page_start)
         # (no year asked: the latest report's, said first)
+        labels = list(dict.fromkeys(e.row for e in evidence))
+        if _WHO_ASKED.search(u.norm) and labels and all(_UNNAMED.match(content(norm(x))) for x in labels):
+            # "第一大客户是哪家公司" of a table listing 客户一…客户五: the name is not disclosed — said so, with
+            # what the row prints, and counted as not answered
+            text = note + render(self.t, "cell_unnamed", company=name, year=year, table=where, page=shown_pages,
+                                 labels="、".join(f"“{x}”" for x in labels), cells="；".join(parts))
+            return Answer(u.question, text, u.finglm_type(), "declined", list(evidence), found=False)
         text = note + render(self.t, "cell_answer", company=name, year=year, table=where, page=shown_pages,
                              cells="；".join(parts))
         return Answer(u.question, text, u.finglm_type(), "cell", list(evidence))
 
 
 _NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字|性质|类型|方式")
+_WHO_ASKED = re.compile(r"谁|哪家|哪些|哪个|哪一|名称|名字|叫什么|什么公司|什么单位")
+# a row listed without its name: 客户一, 供应商1, 第一名, 客户A, 单位五
+_UNNAMED = re.compile(r"(?:客户|供应商|单位|公司|第)[一二三四五六七八九十0-9A-Za-z]{1,2}名?$")
 _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately

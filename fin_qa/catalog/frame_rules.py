@@ -38,6 +38,7 @@ class FrameRules:
     bare_before: re.Pattern                        # what may stand before them
     bare_after: re.Pattern                         # what may not follow them (利润表)
     harmless: re.Pattern
+    ask: re.Pattern                                # words asking for a value or a name (a clause's ask)
 
 
 @dataclass
@@ -91,7 +92,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless")
+           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -127,6 +128,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
         bare_after=_rx(path, line(frame, "bare_after"), "frame.bare_after", frame["bare_after"]),
         harmless=_rx(path, line(frame, "harmless"), "frame.harmless", frame["harmless"]),
+        ask=_rx(path, line(frame, "ask"), "frame.ask", frame["ask"]),
     )
 
 

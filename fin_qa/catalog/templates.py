@@ -51,6 +51,7 @@ PLACEHOLDERS = {
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
+    "cell_unnamed": {"company", "year", "table", "page", "labels", "cells"},
     "stated_answer": {"company", "year", "section", "values", "quotes"},
     "disclosure_quote": {"text", "page"},
     "disclosure_filter": {"year", "item", "value", "n", "examples", "total"},

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from .llm_keywords import LLMKeywords
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_CLAUSE = re.compile(r"[^，,。？?；;！!]+")
+_LEADING_DU = re.compile(r"^度")   # "2012年度…": the year's 度, the year masked before it
 
 
 @dataclass
@@ -243,12 +245,29 @@ class Understander:
                     rest = mask_phrase(rest, phrase)
         if chinese and rules is not None:
             frame.unused += unused_cues(rest, rules)
+            if rule is not None and rule.type != "statistics" and not model_keywords:   # (the model read it all)
+                frame.unused += self._unasked(norm, rest, keywords, generalized, topics, rules)
         # no company found: did the question name one the store does not know, or none at all?
         unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
                              company_unnamed=unnamed)
+
+    def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
+                 topics: list, rules) -> list[tuple[str, str]]:
+        """The asks no slot reads: a clause holding an ask word (rules frame.ask) but no item, formula or
+        topic word of the question, whose words left unused are more than filler ("总计派发多少元" after
+        "每10股派发现金红利多少元"; not "万科A2012年末是多少", all company, year and period)."""
+        out: list[tuple[str, str]] = []
+        words = [k.text for k in keywords] + [g.residue for g in generalized if g.residue] + [w for _, w in topics]
+        for m in _CLAUSE.finditer(norm):
+            clause = m.group()
+            if not rules.ask.search(clause) or any(w and w in phrase_key(clause) for w in words):
+                continue
+            left = self.generalizer.residue(phrase_key(rest[m.start():m.end()]))
+            out += [("ask", _LEADING_DU.sub("", w)) for w in left if len(_LEADING_DU.sub("", w)) >= 2]
+        return out
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
                                                            list[tuple[str, str]]] | None:
