@@ -96,9 +96,8 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
     name ("XX股份2020年年度报告.pdf"), else the report's dates; --code/--year/--company (one file) or a
     --manifest (a folder) say them instead. The embedded search index is written with the store; with
     --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
-    from tqdm import tqdm
-
     from .ingest.pipeline import Hint, collect_files, ingest as run_ingest, read_manifest
+    from .progress import Progress, plural
 
     catalog = _catalog(rules_path)
     files, _ = collect_files(paths)
@@ -115,14 +114,13 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
             raise click.UsageError(str(exc)) from None
         hints = lambda f: table.get(str(Path(f).resolve())) or table.get(Path(f).name)  # noqa: E731
     with _open_store(store_path) as store:
-        bar = tqdm(total=len(files), unit="file", disable=quiet or not files, file=sys.stderr, dynamic_ncols=True)
+        bar = Progress(len(files), "files", "ingest", quiet)
         pages = [0]
 
         def progress(o):
             if o.report:
                 pages[0] += o.report.pages
-            bar.update(1)
-            bar.set_postfix(pages=pages[0])
+            bar.update(1, pages=pages[0])
 
         backend = _backend(store, search, catalog, check=False)
         backend.ensure_index()  # an unreachable node is reported before the long part, not after
@@ -133,14 +131,14 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
             from .search.indexer import sync
 
             res = sync(store, backend, keys)
-            click.echo(f"indexed   {res.chunks} chunks of {res.reports} reports into {backend.name} "
-                       f"in {res.seconds:.1f} s")
+            click.echo(f"indexed   {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into "
+                       f"{backend.name} in {res.seconds:.1f} s")
     for o in summary.outcomes:
         click.echo(f"{o.status:9} {o.path}" + (f" — {o.detail}" if o.detail else ""))
     n_in, n_skip, n_fail = summary.count("ingested"), summary.count("skipped"), summary.count("failed")
     total_pages = sum(o.report.pages for o in summary.outcomes if o.report)
     click.echo(
-        f"{n_in} ingested, {n_skip} skipped, {n_fail} failed; {total_pages} pages in {summary.seconds:.1f} s"
+        f"{n_in} ingested, {n_skip} skipped, {n_fail} failed; {plural(total_pages, 'page')} in {summary.seconds:.1f} s"
         + (" (interrupted: run the same command again to resume)" if summary.interrupted else "")
     )
     if summary.interrupted:
@@ -361,22 +359,27 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
-    from tqdm import tqdm
-
-    from .answer.batch import read_questions, run_batch
+    from .answer.batch import check_output, read_questions, run_batch
+    from .progress import Progress, plural
 
     catalog = _catalog(rules_path)
-    qpath = Path(questions)
+    qpath, opath = Path(questions), Path(output)
     total = len(read_questions(qpath))
+    check_output(qpath, opath)   # before the store and the model are loaded, not after the work
+    options = {"store": str(store_dir(store_path).resolve()), "scope": str(Path(scope).resolve()) if scope else None,
+               "style": style, "llm": llm_spec(llm), "search": search_backend(search),
+               "rules": str(rules_root(rules_path).resolve())}
     with _open_store(store_path, readonly=True) as store:
         router = _router(store, catalog, scope, style, llm, search, device, batch_size)
         size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
-        bar = tqdm(total=total, unit="q", disable=quiet, file=sys.stderr, dynamic_ncols=True)
-        res = run_batch(router, qpath, Path(output), on_progress=lambda _: bar.update(1), extra_fields=not plain,
-                        batch_size=size)
-        bar.close()
+        bar = Progress(total, "q", "batch", quiet)
+        try:
+            res = run_batch(router, qpath, opath, on_progress=lambda _: bar.update(1), extra_fields=not plain,
+                            batch_size=size, options=options)
+        finally:
+            bar.close()
     rate = res.answered / res.seconds if res.seconds else 0.0
-    click.echo(f"{res.answered} answered ({res.not_found} without a value, {res.bad} bad input lines), "
+    click.echo(f"{res.answered} answered ({res.not_found} without a value), {plural(res.bad, 'bad input line')}, "
                f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s)")
 
 

@@ -61,13 +61,15 @@ def test_batch_bad_lines_order_and_resume(store_dir, tmp_path):
     out.write_text(json.dumps(first, ensure_ascii=False) + "\n{\"id\": 2, \"quest", encoding="utf-8")
     r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
     assert r.returncode == 0, r.stderr
-    assert "1 already in" in r.stdout and "6 answered" in r.stdout
+    assert "1 already in" in r.stdout and "3 answered" in r.stdout and "3 bad input lines" in r.stdout
     recs = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
     assert len(recs) == 7
     assert recs[0]["answer"] == "上次的答案"  # not redone
-    assert "不是合法的JSON" in recs[1]["answer"] or "JSON" in recs[1]["answer"]
-    assert "缺少id" in recs[2]["answer"]
-    assert "为空" in recs[3]["answer"]
+    # every bad line said one way, with its number; no internal field in the output
+    assert "第2行：不是合法的JSON" in recs[1]["answer"] and recs[1]["line"] == 2
+    assert "第3行：缺少id" in recs[2]["answer"]
+    assert "第4行：question为空" in recs[3]["answer"] and recs[3]["id"] == 4
+    assert not any("_key" in r for r in recs)
     assert "中文" in recs[4]["answer"]
     assert "未查询到" in recs[5]["answer"]
     assert recs[6]["answer"].startswith("不相同") and recs[6]["type"] == "2-2"

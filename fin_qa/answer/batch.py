@@ -1,116 +1,231 @@
 """fin-qa batch: a FinGLM question file in, one answer line per question out, in the same order.
 
 Each answer is written and flushed as soon as it is made; a run that stops (Ctrl-C, a crash, a full
-disk) is resumed by running the same command again: questions whose id already has an answer line in
-the output are not asked again. A broken input line gets an answer line saying what is wrong, and the
-run goes on.
+disk) is resumed by running the same command again. Resuming trusts an answer line only for the same
+question: a line is matched by its id *and* its question (an input line that was not a question, by its
+line number), an output file holding other questions under the same ids is refused, and so is a rerun with
+other options than the run that wrote it (kept beside the output in OUTPUT.run.json). The output file is
+locked while a run writes it (a second run on it stops with a message), and it is never the question file.
+A broken input line — not UTF-8, not JSON, no id, no question text — gets an answer line saying what is
+wrong, with its line number (field "line"), and the run goes on.
 """
 from __future__ import annotations
 
 import json
+import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable
 
 from .. import FinQAError
-from ..jsonl import parse_lines
+from ..jsonl import parse_lines, problem
 from .compose import render
 
 if TYPE_CHECKING:
     from .router import Router
 
+try:
+    import fcntl
+except ImportError:   # pragma: no cover - not POSIX: no lock, the rest holds
+    fcntl = None  # type: ignore[assignment]
+
 
 @dataclass
 class BatchResult:
-    answered: int = 0
+    answered: int = 0         # questions answered in this run
     skipped: int = 0          # already answered in a previous run
     bad: int = 0              # input lines that were not questions
     not_found: int = 0
     seconds: float = 0.0
 
 
-def _line_key(rec: dict | None, n: int) -> str:
-    if rec is not None and rec.get("id") is not None:
-        return f"id:{rec['id']}"
-    return f"line:{n}"
+_KINDS = {bool: "布尔值", int: "数字", float: "数字", list: "列表", dict: "对象", type(None): "null"}
+
+
+def line_problem(n: int, rec: dict) -> str | None:
+    """What makes a JSON object no question (第N行：…), or None."""
+    if rec.get("id") is None:
+        return problem(n, "缺少id")
+    if isinstance(rec["id"], (dict, list)):
+        return problem(n, f"id应为数字或文本，不是{_KINDS[type(rec['id'])]}")
+    if "question" not in rec:
+        return problem(n, "缺少question")
+    q = rec["question"]
+    if not isinstance(q, str):
+        return problem(n, f"question应为文本，不是{_KINDS.get(type(q), type(q).__name__)}")
+    if not q.strip():
+        return problem(n, "question为空")
+    return None
 
 
 def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
-    """(line number, record or None, problem or None) for every non-empty line."""
+    """(line number, record or None, problem or None) for every non-empty line (a JSON array: its items)."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        data = path.read_bytes()
     except OSError as exc:
         raise FinQAError(f"{path}: cannot read questions ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise FinQAError(f"{path}: not a UTF-8 text file") from None
-    stripped = text.lstrip()
-    if stripped.startswith("["):  # a JSON array of questions
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head.startswith(b"["):  # a JSON array of questions
         try:
-            arr = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise FinQAError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else "不是JSON对象")
+            arr = json.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            line = data[:exc.start].count(b"\n") + 1
+            raise FinQAError(f"{path}:{line}: a JSON array of questions that is not UTF-8 text") from None
+        except (json.JSONDecodeError, RecursionError) as exc:
+            where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+            raise FinQAError(f"{path}: not valid JSON{where} (a JSON array of questions, or one JSON object "
+                             f"a line)") from None
+        if not isinstance(arr, list):
+            raise FinQAError(f"{path}: not a list of questions")
+        return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else problem(i + 1, "不是JSON对象"))
                 for i, r in enumerate(arr)]
-    return parse_lines(text)
+    return parse_lines(data)
 
 
-def done_keys(path: Path) -> set[str]:
-    """Keys of the answer lines already written (a torn last line is dropped and redone)."""
-    if not path.exists():
-        return set()
-    keys = set()
-    raw = path.read_bytes()
-    lines = raw.split(b"\n")
-    for i, line in enumerate(lines):
-        if not line.strip():
-            continue
+def _key(rec: dict) -> tuple[str, str, str]:
+    return ("id", json.dumps(rec["id"], ensure_ascii=False), rec["question"])
+
+
+def _line_key(n: int) -> tuple[str, str, str]:
+    return ("line", str(n), "")
+
+
+def _output_key(rec: dict, n: int, path: Path) -> tuple[str, str, str]:
+    legacy = rec.get("_key")   # written by fin-qa before 0.x: "line:N" / "id:X"
+    if rec.get("method") == "bad_input" and isinstance(rec.get("line"), int):
+        return _line_key(rec["line"])
+    if isinstance(legacy, str) and legacy.startswith("line:"):
+        return _line_key(int(legacy[5:]))
+    if rec.get("id") is None or not isinstance(rec.get("question"), str):
+        raise FinQAError(f"{path}:{n}: the output file has a line that is no fin-qa answer (no id or question); "
+                         f"move it away or write to another file")
+    return _key(rec)
+
+
+def check_output(questions: Path, output: Path) -> None:
+    """Before anything is answered: the output is not the question file, and can be written."""
+    try:
+        same = output.exists() and questions.exists() and os.path.samefile(questions, output)
+    except OSError:
+        same = False
+    if same or output.resolve() == questions.resolve():
+        raise FinQAError(f"{output}: the output file is the question file — write the answers to another file")
+    if output.is_dir():
+        raise FinQAError(f"{output}: is a folder — give a file name for the answers")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with open(output, "ab"):
+            pass
+    except OSError as exc:
+        raise FinQAError(f"{output}: cannot write answers there ({exc.strerror or exc})") from None
+
+
+def _run_file(output: Path) -> Path:
+    return output.with_name(output.name + ".run.json")
+
+
+def _check_options(output: Path, options: dict[str, Any], resumed: bool) -> None:
+    """The options of the run that wrote the output must be this run's (else its answers are another run's)."""
+    path = _run_file(output)
+    if resumed and path.is_file():
         try:
-            rec = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            if i >= len(lines) - 2:  # the line being written when the run stopped
-                with open(path, "wb") as fh:
-                    fh.write(b"\n".join(lines[:i]) + (b"\n" if i else b""))
-                break
-            raise FinQAError(f"{path}:{i + 1}: the output file has a line that is not JSON; "
-                             f"move it away or fix it to resume") from None
-        keys.add(rec.get("_key") or _line_key(rec, i + 1))
-    return keys
+            before = json.loads(path.read_text(encoding="utf-8")).get("options", {})
+        except (OSError, ValueError, AttributeError):
+            before = None
+        if isinstance(before, dict):
+            diff = [f"{k}: {before.get(k)!r} then, {options.get(k)!r} now" for k in sorted(set(before) | set(options))
+                    if before.get(k) != options.get(k)]
+            if diff:
+                raise FinQAError(f"{output} was written with other options ({'; '.join(diff)}): rerun with the "
+                                 f"same options to resume, or write to another file")
+    try:
+        path.write_text(json.dumps({"options": options}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise FinQAError(f"{path}: cannot write the run's options ({exc.strerror or exc})") from None
+
+
+def _lock(fh: IO[bytes], output: Path) -> None:
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise FinQAError(f"{output}: another fin-qa batch is writing this file — wait for it to end, "
+                         f"or write to another file") from None
+
+
+def _read_done(fh: IO[bytes], output: Path) -> dict[tuple[str, str, str], int]:
+    """The answer lines already written, by key; a torn last line (the run stopped writing it) is cut off."""
+    fh.seek(0)
+    raw = fh.read()
+    done: dict[tuple[str, str, str], int] = {}
+    lines = raw.split(b"\n")
+    pos = 0
+    for i, line in enumerate(lines):
+        if line.strip():
+            try:
+                rec = json.loads(line)
+                if not isinstance(rec, dict):
+                    raise ValueError
+            except (ValueError, UnicodeDecodeError, RecursionError):
+                if i >= len(lines) - 2:   # the line being written when the run stopped
+                    fh.truncate(pos)
+                    break
+                raise FinQAError(f"{output}:{i + 1}: the output file has a line that is not JSON; "
+                                 f"move it away or fix it to resume") from None
+            key = _output_key(rec, i + 1, output)
+            done[key] = done.get(key, 0) + 1
+        pos += len(line) + 1
+    return done
+
+
+def _conflicts(items: list[tuple[int, dict | None, str | None]], done: dict[tuple[str, str, str], int],
+               output: Path) -> None:
+    """An id answered in the output for another question than the input's: another question file's output."""
+    asked: dict[str, set[str]] = {}
+    for n, rec, prob in items:
+        if prob is None and rec is not None and line_problem(n, rec) is None:
+            kind, rid, q = _key(rec)
+            asked.setdefault(rid, set()).add(q)
+    for kind, rid, q in done:
+        if kind == "id" and rid in asked and q not in asked[rid]:
+            other = next(iter(asked[rid]))
+            raise FinQAError(f"{output} holds answers to other questions under the same ids (id {rid}: "
+                             f"“{q[:40]}” there, “{other[:40]}” here): it was written for another question "
+                             f"file — write to another file, or remove it to start again")
 
 
 def run_batch(router: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
-              extra_fields: bool = True, batch_size: int = 1) -> BatchResult:
-    import time
-
+              extra_fields: bool = True, batch_size: int = 1, options: dict[str, Any] | None = None) -> BatchResult:
     t0 = time.perf_counter()
     items = read_questions(questions)
-    done = done_keys(output)
+    check_output(questions, output)
     res = BatchResult()
-    output.parent.mkdir(parents=True, exist_ok=True)
-    todo_questions = [rec["question"] for n, rec, problem in items
-                      if problem is None and rec is not None and rec.get("id") is not None
-                      and isinstance(rec.get("question"), str) and _line_key(rec, n) not in done]
-    asked = 0  # valid questions answered so far in this run
-    with open(output, "a", encoding="utf-8") as fh:
-        for n, rec, problem in items:
-            key = _line_key(rec, n)
-            if key in done:
+    with open(output, "a+b") as fh:
+        _lock(fh, output)
+        done = _read_done(fh, output)
+        _conflicts(items, done, output)
+        _check_options(output, dict(options or {}, plain=not extra_fields), bool(done))
+        todo_questions = [rec["question"] for n, rec, prob in items
+                          if prob is None and rec is not None and line_problem(n, rec) is None
+                          and done.get(_key(rec), 0) == 0]
+        asked = 0  # valid questions answered so far in this run
+        for n, rec, prob in items:
+            if prob is None and rec is not None:
+                prob = line_problem(n, rec)
+            key = _line_key(n) if prob is not None or rec is None else _key(rec)
+            if done.get(key, 0) > 0:
+                done[key] -= 1   # (the same question twice in the file: each line answered once)
                 res.skipped += 1
                 if on_progress:
                     on_progress({"skipped": True})
                 continue
-            if problem is not None or rec is None:
-                out = {"id": None, "question": None, "answer": render(router.t, "bad_line", reason=problem),
-                       "type": None, "method": "bad_input", "_key": key}
-                res.bad += 1
-            elif rec.get("id") is None:
-                out = {"id": None, "question": rec.get("question"),
-                       "answer": render(router.t, "bad_line", reason=f"第{n}行缺少id"),
-                       "type": None, "method": "bad_input", "_key": key}
-                res.bad += 1
-            elif not isinstance(rec.get("question"), str):
-                out = {"id": rec["id"], "question": rec.get("question"),
-                       "answer": render(router.t, "bad_line", reason="缺少question文本"), "type": None,
-                       "method": "bad_input"}
+            if prob is not None or rec is None:
+                rid = rec.get("id") if rec is not None and isinstance(rec.get("id"), (str, int, float)) else None
+                q = rec.get("question") if rec is not None and isinstance(rec.get("question"), str) else None
+                out: dict[str, Any] = {"id": rid, "question": q, "answer": render(router.t, "bad_line", reason=prob),
+                                       "type": None, "method": "bad_input", "line": n}
                 res.bad += 1
             else:
                 if batch_size > 1 and asked % batch_size == 0:
@@ -128,11 +243,15 @@ def run_batch(router: "Router", questions: Path, output: Path, on_progress: Call
                 else:
                     out = ans.record(rec["id"])
                     res.not_found += not ans.found
+                res.answered += 1
             if not extra_fields:
-                out = {k: v for k, v in out.items() if k in ("id", "question", "answer", "_key")}
-            fh.write(json.dumps(out, ensure_ascii=False) + "\n")
-            fh.flush()
-            res.answered += 1
+                out = {k: v for k, v in out.items() if k in ("id", "question", "answer", "line")}
+            try:
+                fh.write((json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8"))
+                fh.flush()
+            except OSError as exc:
+                raise FinQAError(f"{output}: writing answers failed ({exc.strerror or exc}); the answers written "
+                                 f"so far are kept — run the same command again to resume") from None
             if on_progress:
                 on_progress(out)
     res.seconds = time.perf_counter() - t0

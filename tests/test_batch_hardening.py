@@ -1,0 +1,135 @@
+"""fin-qa batch under bad input and concurrent use (issue 14): resume trusts id and question, the output is
+never the input, options must match, one writer at a time, an unwritable output is said before any work."""
+from __future__ import annotations
+
+import fcntl
+import json
+import subprocess
+import sys
+
+import pytest
+
+from fin_qa.ingest.tables_import import import_table
+from fin_qa.store import Store
+
+from conftest import CATALOG
+from test_answer import TABLE
+
+Q1 = "2021年甲乙科技的营业收入是多少元?"
+Q2 = "2021年甲乙科技的营业成本是多少元?"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("hard")
+    (d / "facts.csv").write_text(TABLE, encoding="utf-8")
+    with Store(d / "store") as s:
+        import_table(d / "facts.csv", s, CATALOG)
+    return d / "store"
+
+
+def write(path, recs):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs), encoding="utf-8")
+
+
+def test_the_output_is_never_the_question_file(store_dir, tmp_path):
+    qs = tmp_path / "q.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    before = qs.read_bytes()
+    r = run("batch", str(qs), "-o", str(qs), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "is the question file" in r.stderr and "Traceback" not in r.stderr
+    assert qs.read_bytes() == before
+
+
+def test_resume_matches_id_and_question_and_refuses_another_files_output(store_dir, tmp_path):
+    a, b, out = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "out.jsonl"
+    write(a, [{"id": 1, "question": Q1}, {"id": 2, "question": Q2}])
+    write(b, [{"id": 1, "question": Q2}, {"id": 2, "question": Q1}])
+    assert run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q").returncode == 0
+    before = out.read_bytes()
+    r = run("batch", str(b), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "other questions under the same ids" in r.stderr, r.stderr
+    assert out.read_bytes() == before
+    # the same file again: nothing redone
+    r = run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 0 and "0 answered" in r.stdout and "2 already in" in r.stdout
+    # a question file grown by a line: only the new one is answered
+    write(a, [{"id": 1, "question": Q1}, {"id": 2, "question": Q2}, {"id": 3, "question": Q1}])
+    r = run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q")
+    assert "1 answered" in r.stdout and len(out.read_text(encoding="utf-8").splitlines()) == 3
+
+
+def test_other_options_are_said_not_mixed_in(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}, {"id": 2, "question": Q2}])
+    # a run stopped after the first answer …
+    assert run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q").returncode == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    out.write_text(lines[0] + "\n", encoding="utf-8")
+    # … resumed with another --style: refused, the file as it was
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q", "--style", "finglm")
+    assert r.returncode == 2 and "other options" in r.stderr and "style" in r.stderr, r.stderr
+    assert out.read_text(encoding="utf-8") == lines[0] + "\n"
+
+
+def test_one_writer_at_a_time(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    out.touch()
+    with open(out, "ab") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "another fin-qa batch is writing" in r.stderr
+    assert out.read_bytes() == b""
+
+
+def test_two_batches_on_one_output_write_each_answer_once(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    n = 3000
+    write(qs, [{"id": i, "question": Q1 if i % 2 else Q2} for i in range(n)])
+    args = [sys.executable, "-m", "fin_qa.cli", "batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q"]
+    procs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [p.communicate(timeout=300) + (p.returncode,) for p in procs]
+    assert all(rc in (0, 2) for *_, rc in results) and any(rc == 0 for *_, rc in results), results
+    for stdout, stderr, rc in results:
+        assert rc == 0 or "another fin-qa batch is writing" in stderr, stderr
+    ids = [json.loads(l)["id"] for l in out.read_text(encoding="utf-8").splitlines()]
+    assert sorted(ids) == list(range(n))   # each question once, none twice
+
+
+def test_an_unwritable_output_is_said_before_any_work(store_dir, tmp_path):
+    qs = tmp_path / "q.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    blocker = tmp_path / "a_file"
+    blocker.write_text("x", encoding="utf-8")
+    r = run("batch", str(qs), "-o", str(blocker / "out.jsonl"), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "cannot write answers there" in r.stderr and "Traceback" not in r.stderr
+    r = run("batch", str(qs), "-o", str(tmp_path), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+
+
+def test_bad_bytes_and_wrong_types_are_bad_lines_with_their_numbers(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    qs.write_bytes(json.dumps({"id": 1, "question": Q1}, ensure_ascii=False).encode() + b"\n"
+                   + b'{"id": 2, "question": "\xff\xfe bad"}\n'
+                   + b'{"id": 3, "question": 12345}\n'
+                   + '{"id": 4, "question": "甲乙科技2021年营业收入？"}\n'.encode("gbk")
+                   + b'[1, 2]\n'
+                   + json.dumps({"id": 6, "question": Q2}, ensure_ascii=False).encode() + b"\n")
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 0, r.stderr
+    recs = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    assert [r.get("line") for r in recs] == [None, 2, 3, 4, 5, None]
+    assert "第2行：不是UTF-8文本" in recs[1]["answer"] and "第4行：不是UTF-8文本" in recs[3]["answer"]
+    assert "第3行：question应为文本，不是数字" in recs[2]["answer"] and recs[2]["id"] == 3
+    assert "第5行：不是JSON对象" in recs[4]["answer"]
+    assert "1,250,000,000.00元" in recs[0]["answer"] and recs[5]["method"] == "lookup"
+    assert "2 answered" in r.stdout and "4 bad input lines" in r.stdout
+    # resumed: nothing redone, byte for byte
+    before = out.read_bytes()
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert "6 already in" in r.stdout and out.read_bytes() == before
