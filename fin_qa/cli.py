@@ -156,21 +156,31 @@ def import_tables(files, store_path, rules_path):
     import time
 
     from .ingest.tables_import import import_table
+    from .progress import plural
 
     catalog = _catalog(rules_path)
-    failed = 0
+    failed = bad = 0
     with _open_store(store_path) as store:
         for f in files:
             t = time.perf_counter()
             try:
-                reports, facts = import_table(f, store, catalog)
+                res = import_table(f, store, catalog)
             except FinQAError as exc:
                 failed += 1
                 click.echo(f"failed    {exc}")
                 continue
-            click.echo(f"imported  {f}: {facts} facts for {reports} reports in {time.perf_counter() - t:.1f} s")
+            for cell in res.bad[:20]:
+                click.echo(f"bad cell  {cell}", err=True)
+            if len(res.bad) > 20:
+                click.echo(f"bad cell  … and {len(res.bad) - 20} more in {f}", err=True)
+            bad += len(res.bad)
+            click.echo(f"imported  {f}: {plural(res.facts, 'fact')} for {plural(res.reports, 'report')} in "
+                       f"{time.perf_counter() - t:.1f} s" + (f"; {plural(len(res.bad), 'bad cell')} not imported"
+                                                             if res.bad else ""))
     if failed == len(files):
         sys.exit(1)
+    if bad:
+        sys.exit(3)   # imported, but not all of it: a script sees it
 
 
 @cli.command()

@@ -93,7 +93,7 @@ def main() -> int:
             t = time.perf_counter()
             n = 0
             for f in tables:
-                n += import_table(f, store, catalog)[1]
+                n += import_table(f, store, catalog).facts
             dt = time.perf_counter() - t
             print(f"\nimport-tables: {len(tables)} tables, {store.counts()['reports']} reports, {n} facts in {dt:.1f} s")
             store.close()

@@ -133,3 +133,25 @@ def test_bad_bytes_and_wrong_types_are_bad_lines_with_their_numbers(store_dir, t
     before = out.read_bytes()
     r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
     assert "6 already in" in r.stdout and out.read_bytes() == before
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_import_tables_keeps_text_out_of_number_columns(tmp_path, suffix):
+    import pandas as pd
+
+    df = pd.DataFrame({"股票代码": ["000001", "000002"], "公司名称": ["甲乙科技股份有限公司", "丙丁股份有限公司"],
+                       "年份": [2021, 2021], "净利润": ["abc", "5"], "营业收入": ["100", "1e3x"],
+                       "法定代表人": ["张三", "李四"]})
+    f = tmp_path / f"t{suffix}"
+    df.to_csv(f, index=False) if suffix == ".csv" else df.to_excel(f, index=False)
+    store = tmp_path / "s"
+    r = run("import-tables", str(f), "--store", str(store))
+    assert r.returncode == 3 and "2 bad cells not imported" in r.stdout, r.stdout + r.stderr
+    assert f"{f}: row 2, column 净利润: 'abc' is no number" in r.stderr
+    assert f"{f}: row 3, column 营业收入: '1e3x' is no number" in r.stderr
+    r = run("ask", "甲乙科技2021年净利润是多少", "--store", str(store))
+    assert r.returncode == 1 and "abc" not in r.stdout and "未查询到" in r.stdout
+    r = run("ask", "甲乙科技2021年营业收入是多少元", "--store", str(store))
+    assert r.returncode == 0 and "100.00元" in r.stdout   # the rest of the row is imported
+    r = run("ask", "丙丁股份2021年法定代表人是谁", "--store", str(store))
+    assert "李四" in r.stdout   # a text item keeps its text

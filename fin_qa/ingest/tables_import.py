@@ -8,6 +8,7 @@ column is kept under its own name. -1 or a blank cell is missing. Facts get sour
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -37,6 +38,25 @@ def map_column(name: str, vocab: Vocabulary) -> tuple[str, str | None, str | Non
         return str(name).strip(), None, None
     info = vocab.items[item]
     return item, info.statement, info.unit
+
+
+@dataclass
+class BadCell:
+    path: Path
+    row: int        # the file's row (the header is row 1)
+    column: str
+    value: str
+    kind: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: row {self.row}, column {self.column}: {self.value[:40]!r} is no {self.kind} — not imported"
+
+
+@dataclass
+class ImportResult:
+    reports: int
+    facts: int
+    bad: list[BadCell] = field(default_factory=list)
 
 
 def _year(v) -> int | None:
@@ -86,8 +106,9 @@ def read_table(path: Path) -> pd.DataFrame:
     raise FinQAError(f"{path}: unsupported table type {path.suffix} (expected .xlsx or .csv)")
 
 
-def import_table(path: str | Path, store: Store, catalog: Catalog) -> tuple[int, int]:
-    """Import one table file; returns (reports, facts)."""
+def import_table(path: str | Path, store: Store, catalog: Catalog) -> ImportResult:
+    """Import one table file: its reports, facts and the cells not imported — a value that is no number
+    in a column of a number item (净利润 = abc), each said by row and column; the rest is imported."""
     path = Path(path)
     if not path.is_file():
         raise FinQAError(f"{path}: no such file")
@@ -111,7 +132,8 @@ def import_table(path: str | Path, store: Store, catalog: Catalog) -> tuple[int,
     zero_missing = set(catalog.employees.get("zero_is_missing") or ())
     rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
     records = df.to_dict("records")
-    for rec in records:
+    bad: list[BadCell] = []
+    for n, rec in enumerate(records, 2):
         year = _year(rec.get(keys["year"]))
         if year is None:
             continue
@@ -131,8 +153,12 @@ def import_table(path: str | Path, store: Store, catalog: Catalog) -> tuple[int,
             if got is None:
                 continue
             item, statement, unit = mapped[c]
+            info = catalog.vocabulary.items.get(item)
+            if info is not None and info.kind != "text" and got[1] is None:
+                bad.append(BadCell(path, n, str(c), got[0], f"number ({info.kind} of {item})"))
+                continue
             if got[1] == 0 and item in zero_missing:
                 continue
             entry[1].append(FactRow(item, got[0], got[1], unit, "current", statement, None, "", str(c)))
     facts = store.write_import(f"import:{path.name}", list(rows.values()))
-    return len(rows), facts
+    return ImportResult(len(rows), facts, bad)
