@@ -465,7 +465,7 @@ def eval_cmd(answers, gold, as_json):
     """Score ANSWERS against a labelled GOLD file with the FinGLM rules (per type and overall)."""
     from .evaluate import evaluate, format_report, read_jsonl
 
-    rep = evaluate(read_jsonl(answers, "answers"), read_jsonl(gold, "gold answers"))
+    rep = evaluate(read_jsonl(answers, "answers"), read_jsonl(gold, "gold answers", gold=True))
     if as_json:
         click.echo(json.dumps({"types": rep.by_type(), "groups": rep.groups(), "final": rep.final(),
                                "missing": rep.missing}, ensure_ascii=False))

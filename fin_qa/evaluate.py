@@ -89,18 +89,28 @@ def score_one(answer: str, gold: dict) -> Scored:
     return Scored(gold.get("id"), t, 0.25 + 0.5 * sim + bonus, True, admitted, False)
 
 
-def read_jsonl(path: str | Path, what: str) -> list[dict]:
+def read_jsonl(path: str | Path, what: str, gold: bool = False) -> list[dict]:
+    """The lines of an answer file (id, answer) or, `gold`, a FinGLM gold file (id, type, answer): the first
+    line that is not one stops with its number (a file of another format is never scored as 0.00)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        data = p.read_bytes()
     except OSError as exc:
         raise FinQAError(f"{p}: cannot read {what} ({exc.strerror or exc})") from None
     out: list[dict] = []
-    for n, rec, problem in parse_lines(text):
+    for n, rec, problem in parse_lines(data):
         if problem:
             raise FinQAError(f"{p}:{n}: {problem}")
         assert rec is not None   # parse_lines gives an object exactly when it gives no problem
+        need = ("id", "type", "answer") if gold else ("id", "answer")
+        missing = [k for k in need if k not in rec]
+        if missing or (gold and str(rec.get("type")) not in TYPES):
+            shown = f"no {', '.join(missing)}" if missing else f"type {rec.get('type')!r} is none of {', '.join(TYPES)}"
+            raise FinQAError(f"{p}:{n}: not a line of {what} ({shown}; a FinGLM "
+                             f"{'gold line has id, type, answer' if gold else 'answer line has id, answer'})")
         out.append(rec)
+    if not out:
+        raise FinQAError(f"{p}: no {what} in it")
     return out
 
 

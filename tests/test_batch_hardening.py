@@ -155,3 +155,37 @@ def test_import_tables_keeps_text_out_of_number_columns(tmp_path, suffix):
     assert r.returncode == 0 and "100.00元" in r.stdout   # the rest of the row is imported
     r = run("ask", "丙丁股份2021年法定代表人是谁", "--store", str(store))
     assert "李四" in r.stdout   # a text item keeps its text
+
+
+def test_each_bad_file_in_a_folder_gets_its_own_reason(tmp_path):
+    import pypdfium2 as pdfium
+
+    d = tmp_path / "in"
+    d.mkdir()
+    pdfium.PdfDocument.new().save(str(d / "a_zero_pages.pdf"))
+    (d / "b_empty.pdf").write_bytes(b"")
+    (d / "c_text.pdf").write_bytes(b"hello")
+    (d / "d_no_end.pdf").write_bytes(b"%PDF-1.7\n1 0 obj\n<<>>\nendobj\n")
+    (d / "e.txt").write_text('x\n{"page": 1, "inside": "a"}\nnope\n{"a": 1}\n', encoding="utf-8")
+    r = run("ingest", str(d), "--store", str(tmp_path / "s"), "-q")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    out = r.stdout
+    assert "a_zero_pages.pdf — PDF has no pages" in out and "PDFium: Success" not in out
+    assert "b_empty.pdf — empty file" in out and "c_text.pdf — not a PDF" in out
+    assert "d_no_end.pdf — truncated PDF" in out
+    assert "0 pages" in out
+
+
+def test_a_file_not_in_finglm_lines_names_its_first_bad_line(tmp_path):
+    f = tmp_path / "r.txt"
+    f.write_text('{"page": 1, "inside": "a"}\n' + "bad\n" * 5 + '{"page": 1, "inside": "b"}\n', encoding="utf-8")
+    r = run("ingest", str(f), "--store", str(tmp_path / "s"), "-q")
+    assert "the first line 2" in r.stdout, r.stdout
+
+
+def test_eval_refuses_a_gold_file_of_another_format(tmp_path):
+    answers, questions = tmp_path / "a.jsonl", tmp_path / "q.jsonl"
+    write(answers, [{"id": 1, "answer": "x"}])
+    write(questions, [{"id": 1, "question": Q1}])
+    r = run("eval", str(answers), str(questions))
+    assert r.returncode == 2 and f"{questions}:1: not a line of gold answers" in r.stderr and "0.00" not in r.stdout

@@ -146,7 +146,9 @@ class PdfDocument(Document):
             msg = str(exc)
             if "password" in msg.lower():
                 raise IngestError("encrypted PDF (password required)") from None
-            raise IngestError(f"corrupt or truncated PDF ({msg})") from None
+            # PDFium's own reason is its library-wide last error: "Success", or the code of the file read
+            # before — the file's bytes say what is wrong instead
+            raise IngestError(_pdf_problem(path)) from None
         raw: list[list[str]] = []
         # every page's word boxes are read in the same pass as its text (every table of the report is
         # parsed: loading a page twice cost a quarter of the time); rows are made from them on demand
@@ -374,10 +376,34 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 raise IngestError(f"line {n}: not UTF-8 text: not a FinGLM txt report") from None
 
 
+# a page tree of no pages (<</Count 0/Kids[]/Type/Pages>>), its keys in either order
+_EMPTY_PAGE_TREE = re.compile(rb"<<[^>]*?/Count\s*0\b[^>]*?/Type\s*/Pages\b|<<[^>]*?/Type\s*/Pages\b[^>]*?/Count\s*0\b")
+
+
+def _pdf_problem(path: Path) -> str:
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            head = fh.read(1024)
+            fh.seek(max(0, size - 2048))
+            tail = fh.read()
+    except OSError as exc:
+        return f"cannot read the file ({exc.strerror or exc})"
+    if size == 0:
+        return "empty file (0 bytes)"
+    if b"%PDF-" not in head:
+        return "not a PDF (no %PDF- header)"
+    if b"%%EOF" not in tail:
+        return "truncated PDF (no %%EOF at its end)"
+    if _EMPTY_PAGE_TREE.search(head + tail):
+        return "PDF has no pages"
+    return "corrupt PDF (PDFium cannot read its structure)"
+
+
 def open_finglm_txt(path: Path) -> FinglmTxtDocument:
     pages: dict[int, Page] = {}
     running: set[str] = set()
-    good = bad = 0
+    good = bad = first_bad = 0
     for n, raw in _lines(path):
         if not raw.strip():
             continue
@@ -390,8 +416,10 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
                 raise TypeError
         except (ValueError, KeyError, TypeError, AttributeError):
             bad += 1
+            first_bad = first_bad or n
             if good == 0 and bad >= 3:
-                raise IngestError(f"line {n}: not FinGLM JSON lines ({{\"page\",\"type\",\"inside\"}})") from None
+                raise IngestError(f"line {first_bad}: not FinGLM JSON lines ({{\"page\",\"type\",\"inside\"}}; "
+                                  f"its first {bad} lines are not)") from None
             continue
         good += 1
         if kind in ("页眉", "页脚"):
@@ -410,7 +438,7 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
     if good == 0:
         raise IngestError("not FinGLM JSON lines: no line has {\"page\",\"type\",\"inside\"}")
     if bad > good:
-        raise IngestError(f"not FinGLM JSON lines: {bad} of {good + bad} lines malformed")
+        raise IngestError(f"not FinGLM JSON lines: {bad} of {good + bad} lines malformed, the first line {first_bad}")
     return FinglmTxtDocument(path, [pages[k] for k in sorted(pages)])
 
 
