@@ -172,7 +172,7 @@ def test_each_bad_file_in_a_folder_gets_its_own_reason(tmp_path):
     out = r.stdout
     assert "a_zero_pages.pdf — PDF has no pages" in out and "PDFium: Success" not in out
     assert "b_empty.pdf — empty file" in out and "c_text.pdf — not a PDF" in out
-    assert "d_no_end.pdf — truncated PDF" in out
+    assert "d_no_end.pdf — corrupt or truncated PDF" in out
     assert "0 pages" in out
 
 

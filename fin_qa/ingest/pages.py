@@ -394,7 +394,7 @@ def _pdf_problem(path: Path) -> str:
     if b"%PDF-" not in head:
         return "not a PDF (no %PDF- header)"
     if b"%%EOF" not in tail:
-        return "truncated PDF (no %%EOF at its end)"
+        return "corrupt or truncated PDF (no %%EOF at its end)"
     if _EMPTY_PAGE_TREE.search(head + tail):
         return "PDF has no pages"
     return "corrupt PDF (PDFium cannot read its structure)"

@@ -133,7 +133,7 @@ def import_table(path: str | Path, store: Store, catalog: Catalog) -> ImportResu
     rows: dict[str, tuple[ReportMeta, list[FactRow]]] = {}
     records = df.to_dict("records")
     bad: list[BadCell] = []
-    for n, rec in enumerate(records, 2):
+    for rowno, rec in enumerate(records, 2):
         year = _year(rec.get(keys["year"]))
         if year is None:
             continue
@@ -155,7 +155,7 @@ def import_table(path: str | Path, store: Store, catalog: Catalog) -> ImportResu
             item, statement, unit = mapped[c]
             info = catalog.vocabulary.items.get(item)
             if info is not None and info.kind != "text" and got[1] is None:
-                bad.append(BadCell(path, n, str(c), got[0], f"number ({info.kind} of {item})"))
+                bad.append(BadCell(path, rowno, str(c), got[0], f"number ({info.kind} of {item})"))
                 continue
             if got[1] == 0 and item in zero_missing:
                 continue
