@@ -318,7 +318,9 @@ def _router(store, catalog, scope, style, llm, search=None, device="auto", batch
     from .llm.load import load_chat_model
     from .search.retrieve import Retriever
 
-    retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
+    # the node is reached when a question searches text, not before: a number question answers without
+    # it, and an unreachable node or a missing index is said by the first search (one message, exit 2)
+    retriever = Retriever(store, _backend(store, search, catalog, check=False), catalog.topics, catalog.search)
     spec = llm_spec(llm)
     threads = llm_threads() if spec.lower() != "none" else None
     model = load_chat_model(spec, catalog.llm, device=device, batch_size=batch_size, threads=threads)

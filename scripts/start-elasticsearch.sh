@@ -12,7 +12,8 @@
 #
 # Settings (environment):
 #   FIN_QA_ES_VERSION  distribution version            (default 9.3.2; the Python client's major must match)
-#   FIN_QA_ES_PORT     HTTP port                       (default 9200)
+#   FIN_QA_ES_PORT     HTTP port                       (default 9200; the node's data folder is per port)
+#   FIN_QA_ES_TRANSPORT_PORT  transport port           (default the HTTP port + 100)
 #   FIN_QA_ES_HEAP     JVM heap                        (default 512m)
 #   FIN_QA_CACHE       cache folder for the zip, the unpacked node and its data
 #                      (default ~/.cache/fin-qa, or /var/cache/fin-qa when run as root)
@@ -23,6 +24,7 @@ set -euo pipefail
 
 VERSION=${FIN_QA_ES_VERSION:-9.3.2}
 PORT=${FIN_QA_ES_PORT:-9200}
+TRANSPORT_PORT=${FIN_QA_ES_TRANSPORT_PORT:-$((PORT + 100))}
 HEAP=${FIN_QA_ES_HEAP:-512m}
 ES_USER=${FIN_QA_ES_USER:-fin-qa-es}
 TIMEOUT=${FIN_QA_ES_TIMEOUT:-180}
@@ -86,7 +88,7 @@ cluster.name: fin-qa-local
 node.name: fin-qa-local-$PORT
 network.host: 127.0.0.1
 http.port: $PORT
-transport.port: $((PORT + 100))
+transport.port: $TRANSPORT_PORT
 discovery.type: single-node
 path.data: $STATE/data
 path.logs: $STATE/logs

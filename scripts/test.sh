@@ -14,23 +14,29 @@ fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev,llm]"
 
+# Elasticsearch: the node FIN_QA_ES_URL names, else a node of this run's own — free ports, its own data
+# folder, stopped and removed at the end — never a node another checkout or user started
 stop_es=0
 if [ -z "${FIN_QA_ES_URL:-}" ]; then
+  read -r FIN_QA_ES_PORT FIN_QA_ES_TRANSPORT_PORT < <(.venv/bin/python scripts/free_ports.py 2)
+  export FIN_QA_ES_PORT FIN_QA_ES_TRANSPORT_PORT
   if out=$(bash scripts/start-elasticsearch.sh 2>&1); then
     FIN_QA_ES_URL=$(printf '%s\n' "$out" | tail -1)
     export FIN_QA_ES_URL
-    case "$out" in *"already running"*) ;; *) stop_es=1 ;; esac
+    stop_es=1
   elif [ "${FIN_QA_REQUIRE_ES:-}" = 1 ]; then
     printf '%s\n' "$out" >&2
     echo "test.sh: could not start Elasticsearch (FIN_QA_REQUIRE_ES=1)" >&2
+    bash scripts/stop-elasticsearch.sh --wipe >/dev/null 2>&1 || true
     exit 1
   else
     printf '%s\n' "$out" | tail -3 >&2
     echo "test.sh: no Elasticsearch node; its tests will skip" >&2
+    bash scripts/stop-elasticsearch.sh --wipe >/dev/null 2>&1 || true
   fi
 fi
 if [ "$stop_es" = 1 ]; then
-  trap 'bash scripts/stop-elasticsearch.sh >/dev/null 2>&1 || true' EXIT
+  trap 'bash scripts/stop-elasticsearch.sh --wipe >/dev/null 2>&1 || true' EXIT
 fi
 
 set +e

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -101,15 +102,20 @@ def sample_store(tmp_path_factory, sample_pdf):
 
 @pytest.fixture(scope="session")
 def es_url():
-    """A real Elasticsearch node: $FIN_QA_ES_URL, else one started with scripts/start-elasticsearch.sh
-    (stopped again at the end if this session started it). Without one the tests skip with the reason,
-    unless FIN_QA_REQUIRE_ES=1 (CI), where that is a failure."""
+    """A real Elasticsearch node: $FIN_QA_ES_URL, else one of this session's own started with
+    scripts/start-elasticsearch.sh on free ports with its own data folder (stopped and removed at the end;
+    never a node another checkout started). Without one the tests skip with the reason, unless
+    FIN_QA_REQUIRE_ES=1 (CI), where that is a failure."""
     url = os.environ.get("FIN_QA_ES_URL")
     started = False
+    env = dict(os.environ)
     if not url:
+        ports = subprocess.run([sys.executable, str(ROOT / "scripts" / "free_ports.py"), "2"], capture_output=True,
+                               text=True, check=True).stdout.split()
+        env.update(FIN_QA_ES_PORT=ports[0], FIN_QA_ES_TRANSPORT_PORT=ports[1])
         try:
             r = subprocess.run(["bash", str(ROOT / "scripts" / "start-elasticsearch.sh")], capture_output=True,
-                               text=True, timeout=900)
+                               text=True, timeout=900, env=env)
             ok, out, err = r.returncode == 0, r.stdout, r.stderr
         except (OSError, subprocess.TimeoutExpired) as exc:
             ok, out, err = False, "", str(exc)
@@ -120,10 +126,10 @@ def es_url():
                 pytest.fail(reason)
             pytest.skip(reason)
         url = out.strip().splitlines()[-1]
-        started = "already running" not in err
+        started = True
     yield url
     if started:
-        subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh")], capture_output=True)
+        subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh"), "--wipe"], capture_output=True, env=env)
 
 
 @pytest.fixture(scope="module")

@@ -126,3 +126,38 @@ def test_parity_on_the_shared_reports(es_url, shared_store):
     finally:
         os.environ.pop("FIN_QA_ES_INDEX", None)
         backend.es.options(ignore_status=404).indices.delete(index=index)
+
+
+def test_a_number_question_needs_no_node(tmp_path, sample_pdf):
+    """--search elasticsearch is reached only when a question searches text (no node needed here: the URL
+    names a closed port)."""
+    env = dict(os.environ, FIN_QA_ES_URL="http://127.0.0.1:9", FIN_QA_ES_INDEX="fin-qa-none")
+    store = str(tmp_path / "store")
+    assert run("ingest", str(sample_pdf), "--store", store, "-q").returncode == 0
+    r = run("ask", "星河精密2021年营业收入是多少元？", "--store", store, "--search", "elasticsearch", env=env)
+    assert r.returncode == 0 and "300,000,000.00元" in r.stdout, r.stdout + r.stderr
+    r = run("ask", "请简要介绍星河精密2021年主要销售客户的客户集中度情况。", "--store", store, "--search",
+            "elasticsearch", env=env)
+    assert r.returncode == 2 and "unreachable" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.slow
+def test_a_second_checkouts_node_runs_beside_this_one_and_stops_alone(es_url, tmp_path):
+    """Two checkouts on one machine: each test run starts a node of its own (free ports, its own data
+    folder) and stopping one leaves the other serving."""
+    from elasticsearch import Elasticsearch
+
+    ports = subprocess.run([sys.executable, str(ROOT / "scripts" / "free_ports.py"), "2"], capture_output=True,
+                           text=True, check=True).stdout.split()
+    env = dict(os.environ, FIN_QA_ES_PORT=ports[0], FIN_QA_ES_TRANSPORT_PORT=ports[1])
+    r = subprocess.run(["bash", str(ROOT / "scripts" / "start-elasticsearch.sh")], capture_output=True, text=True,
+                       timeout=600, env=env)
+    try:
+        assert r.returncode == 0 and "already running" not in r.stderr, r.stderr
+        other = r.stdout.strip().splitlines()[-1]
+        assert other != es_url and other.endswith(f":{ports[0]}")
+        assert Elasticsearch(other).cluster.health()["status"] in ("green", "yellow")
+    finally:
+        subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh"), "--wipe"], capture_output=True,
+                       env=env)
+    assert Elasticsearch(es_url).cluster.health()["status"] in ("green", "yellow")
