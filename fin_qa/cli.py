@@ -203,8 +203,10 @@ def facts(store_path, company, year, item, as_json):
                     f"{f['stock_code'] or '-'}\t{f['short_name'] or f['company'] or '-'}\t{f['year']}\t{f['item']}\t"
                     f"{f['value']}\t{f['unit'] or ''}\t{f['period']}\t{f['statement'] or ''}\tp.{page}\t{f['source']}"
                 )
-    if n == 0 and not as_json:
-        click.echo("no facts match", err=True)
+    if n == 0:
+        if not as_json:
+            click.echo("no facts match", err=True)
+        sys.exit(1)   # nothing found: 1, as search
 
 
 @cli.command()
@@ -242,6 +244,8 @@ def tables(store_path, company, year, words, page, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def reports(store_path, as_json):
     """List the reports in the store."""
+    from .progress import plural
+
     with _open_store(store_path, readonly=True) as store:
         rows = store.reports()
     for r in rows:
@@ -253,7 +257,7 @@ def reports(store_path, as_json):
                 f"{r['facts']} facts\t{r['chunks']} chunks\t{r['files'] or 'imported'}"
             )
     if not as_json:
-        click.echo(f"{len(rows)} reports", err=True)
+        click.echo(plural(len(rows), "report"), err=True)
 
 
 @cli.command("check")
@@ -410,6 +414,8 @@ def search(query, store_path, search, company, year, size, chunks, as_json, rule
     from .search.base import Filters
     from .search.retrieve import Retriever
 
+    if not query.strip():
+        raise click.UsageError("QUERY is empty: give the words to search for")
     catalog = _catalog(rules_path)
     rows: list[dict[str, Any]]
     with _open_store(store_path, readonly=True) as store:

@@ -189,3 +189,17 @@ def test_eval_refuses_a_gold_file_of_another_format(tmp_path):
     write(questions, [{"id": 1, "question": Q1}])
     r = run("eval", str(answers), str(questions))
     assert r.returncode == 2 and f"{questions}:1: not a line of gold answers" in r.stderr and "0.00" not in r.stdout
+
+
+def test_nothing_found_is_exit_1_and_an_empty_query_a_usage_error(store_dir):
+    r = run("search", "", "--store", str(store_dir))
+    assert r.returncode == 2 and "QUERY is empty" in r.stderr
+    r = run("facts", "--store", str(store_dir), "--company", "没有这家公司")
+    assert r.returncode == 1 and "no facts match" in r.stderr
+    r = run("reports", "--store", str(store_dir))
+    assert r.returncode == 0 and r.stderr.strip() == f"{len(r.stdout.splitlines())} reports"
+
+
+def test_an_english_phrase_is_echoed_with_its_spaces(sample_store):
+    r = run("ask", "What was 星河精密's revenue in 2021?", "--store", str(sample_store.dir))
+    assert "Whatwas" not in r.stdout and "What was" in r.stdout, r.stdout

@@ -4,6 +4,7 @@ guard, batching, and the command line. One test runs the real default model (slo
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -263,3 +264,19 @@ def test_the_default_model_loads_and_answers_without_inventing(sample_store):
     # the stock code in the company's name （全称，代码） comes from the store's report list
     assert not unsupported_numbers(ans.answer, "".join(e.text for e in ans.evidence), ans.question,
                                    "第2页 （二）主要销售客户及主要供应商情况", ans.frame["company"]["code"])
+
+
+def test_the_libraries_progress_bars_are_not_printed(tiny, sample_store, tmp_path):
+    """Loading and converting a model prints no bar of transformers' own ("Loading weights", "Converting
+    and de-quantizing GGUF tensors") unless FIN_QA_LIBRARY_PROGRESS=1 asks for them."""
+    env = dict(os.environ, FIN_QA_CACHE=str(tmp_path / "cache"))
+    env.pop("FIN_QA_LIBRARY_PROGRESS", None)
+    r = run("ask", "请简要介绍星河精密2021年主要销售客户的客户集中度情况。", "--store", str(sample_store.dir), "--llm",
+            str(tiny / "tiny-qwen2.gguf"), env=env)
+    assert "Traceback" not in r.stderr and "it/s" not in r.stderr and "GGUF tensors" not in r.stderr, r.stderr[-500:]
+    assert "Loading weights" not in r.stderr
+    env["FIN_QA_LIBRARY_PROGRESS"] = "1"
+    env["FIN_QA_CACHE"] = str(tmp_path / "cache2")
+    r = run("ask", "请简要介绍星河精密2021年主要销售客户的客户集中度情况。", "--store", str(sample_store.dir), "--llm",
+            str(tiny / "tiny-qwen2.gguf"), env=env)
+    assert "GGUF tensors" in r.stderr

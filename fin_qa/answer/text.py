@@ -4,6 +4,8 @@ model — prose is written over the same section, its numbers checked (answer/pr
 "<公司><年>年年度报告「<section>」（第N页）：<quoted text>", every quoted unit as passage evidence."""
 from __future__ import annotations
 
+import re
+
 from typing import TYPE_CHECKING, Callable
 
 from ..search.base import SearchQuery
@@ -48,7 +50,7 @@ class TextAnswerer:
         p = passages[0] if passages else None
         res = extract(u.norm, u.shape, p, topics, query.text, self.retriever.config.excerpt_chars) if p else None
         if p is None or res is None or res.kind == "empty":
-            topic = "、".join(t.name for t in topics) or query.text or "问题"
+            topic = "、".join(t.name for t in topics) or _as_written(query.text, u.question) or "问题"
             return Answer(u.question, note + render(self.t, "text_not_found", company=name, year=year, topic=topic),
                           u.finglm_type(), "text", found=False)
         pages = sorted({x.page for x in res.used if x.page}) or [x for x in p.pages if x][:1]
@@ -63,3 +65,13 @@ class TextAnswerer:
                 excerpt, method = pr.text, "text+llm"
         text = render(self.t, template, company=name, year=year, section=section, page=page, excerpt=excerpt)
         return Answer(u.question, note + text, u.finglm_type(), method, list(evidence(res, p)))
+
+
+def _as_written(words: str, question: str) -> str:
+    """The query's words as the question wrote them, spaces kept ("What was" — not "Whatwas"); each run of
+    them on its own (the company and year masked out between them)."""
+    out = []
+    for run in words.split():
+        m = re.search(r"\s*".join(re.escape(ch) for ch in run), question)
+        out.append(m.group(0) if m else run)
+    return " ".join(out)

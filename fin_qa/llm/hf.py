@@ -8,22 +8,63 @@ left padding (on a GPU; 1 on a CPU unless asked).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Sequence, cast
+from typing import Any, Iterator, Sequence, cast
 
 from ..catalog.llm_config import LLMConfig
 from .base import INSTALL_HINT, History, LLMError
 from ..config import cache_dir
 
 
+@contextlib.contextmanager
+def _no_library_bars() -> Iterator[None]:
+    """tqdm bars the libraries draw themselves (transformers' GGUF conversion imports tqdm.auto.tqdm into
+    its module) left out while a model loads, unless FIN_QA_LIBRARY_PROGRESS=1."""
+    if os.environ.get("FIN_QA_LIBRARY_PROGRESS") == "1":
+        yield
+        return
+    import functools
+
+    try:
+        from transformers import modeling_gguf_pytorch_utils as gguf_utils
+    except ImportError:   # pragma: no cover - an older transformers
+        yield
+        return
+    bar = getattr(gguf_utils, "tqdm", None)
+    if bar is None:
+        yield
+        return
+    gguf_utils.tqdm = functools.partial(bar, disable=True)
+    try:
+        yield
+    finally:
+        gguf_utils.tqdm = bar
+
+
+def _quiet_libraries() -> None:
+    """The libraries' own progress bars ("Loading weights", "Converting and de-quantizing GGUF tensors")
+    are not printed on every run: only when FIN_QA_LIBRARY_PROGRESS=1 asks for them."""
+    if os.environ.get("FIN_QA_LIBRARY_PROGRESS") == "1":
+        return
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    try:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+    except ImportError:   # pragma: no cover - an older transformers
+        pass
+
+
 def _torch() -> ModuleType:
     try:
         import torch
         import transformers  # noqa: F401
+        _quiet_libraries()
     except ImportError:
         raise LLMError(f"the chat model needs torch and transformers: {INSTALL_HINT}") from None
     return torch
@@ -46,7 +87,8 @@ def convert_gguf(gguf: Path, target: Path) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     try:
         tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        with _no_library_bars():
+            model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
         # the weights are plain float32 tensors now; the loader still marks the model as GGUF-quantised
         setattr(model, "hf_quantizer", None)   # not a declared attribute of the model class
         if hasattr(model.config, "quantization_config"):
@@ -95,7 +137,8 @@ class TransformersChat:
         trust = self.family.trust_remote_code
         try:
             self.tokenizer = AutoTokenizer.from_pretrained(path, trust_remote_code=trust)
-            model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, trust_remote_code=trust)
+            with _no_library_bars():
+                model = AutoModelForCausalLM.from_pretrained(path, dtype=dtype, trust_remote_code=trust)
             # PreTrainedModel.to is wrapped by a decorator whose stub does not bind self
             self.model = model.to(device)  # type: ignore[arg-type]
         except (OSError, ValueError, RuntimeError) as exc:
