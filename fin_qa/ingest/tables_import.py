@@ -7,6 +7,7 @@ column is kept under its own name. -1 or a blank cell is missing. Facts get sour
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -79,6 +80,8 @@ def _value(v) -> tuple[str, float | None] | None:
     if isinstance(v, (int, float)):
         if v == -1:
             return None
+        if isinstance(v, float) and not math.isfinite(v):
+            return str(v), None   # inf is no value: a number item's cell is reported, not imported
         try:
             d = Decimal(repr(float(v)))
         except InvalidOperation:

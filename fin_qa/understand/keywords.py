@@ -31,7 +31,17 @@ def trie_regex(phrases) -> re.Pattern:
 
     def emit(node: dict) -> str:
         end = "" in node
-        branches = [re.escape(ch) + emit(child) for ch, child in sorted(node.items()) if ch]
+        branches = []
+        for ch, child in sorted(node.items()):
+            if not ch:
+                continue
+            # a run of single children is one literal: the recursion goes as deep as the branch points,
+            # not as long as the longest phrase (a 2,000-character synonym in a rules file)
+            run = [ch]
+            while len(child) == 1 and "" not in child:
+                (nxt, child), = child.items()
+                run.append(nxt)
+            branches.append(re.escape("".join(run)) + emit(child))
         if not branches:
             return ""
         body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
