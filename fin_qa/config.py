@@ -24,6 +24,7 @@ ENVIRONMENT = {
     "FIN_QA_ES_INDEX": "Elasticsearch index (default fin-qa-chunks)",
     "FIN_QA_LLM": "chat model: none, default or a path",
     "FIN_QA_LLM_THREADS": "CPU threads of the chat model (default 1)",
+    "FIN_QA_PROGRESS_SECONDS": "seconds between progress lines when stderr is not a terminal (default 10)",
     "FIN_QA_LIBRARY_PROGRESS": "1: show the libraries' own progress bars when a model loads (default: not shown)",
     "FIN_QA_CACHE": "cache folder for converted models and Elasticsearch (default ~/.cache/fin-qa)",
 }

@@ -2,18 +2,19 @@
 line now and then ("batch: 120/2000 q (6%), 3.1 s") instead of a stream of bar frames."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any
 
 
 class Progress:
-    def __init__(self, total: int, unit: str, label: str, quiet: bool = False, every_s: float = 10.0):
+    def __init__(self, total: int, unit: str, label: str, quiet: bool = False, every_s: float | None = None):
         self.total, self.unit, self.label = total, unit, label
         self.done = 0
         self.postfix: dict[str, Any] = {}
         self.t0 = self.last = time.perf_counter()
-        self.every_s = every_s
+        self.every_s = every_s if every_s is not None else _every()
         self.bar = None
         self.plain = not quiet and total > 0 and not _isatty()
         if not quiet and total > 0 and not self.plain:
@@ -45,6 +46,14 @@ class Progress:
             self.bar.close()
         elif self.plain and self.done and self.last != self.t0:
             self._line(time.perf_counter())   # the last line says where it ended
+
+
+def _every() -> float:
+    """Seconds between two plain lines: $FIN_QA_PROGRESS_SECONDS (default 10)."""
+    try:
+        return max(0.0, float(os.environ.get("FIN_QA_PROGRESS_SECONDS", "10")))
+    except ValueError:
+        return 10.0
 
 
 def _isatty() -> bool:

@@ -203,3 +203,18 @@ def test_nothing_found_is_exit_1_and_an_empty_query_a_usage_error(store_dir):
 def test_an_english_phrase_is_echoed_with_its_spaces(sample_store):
     r = run("ask", "What was 星河精密's revenue in 2021?", "--store", str(sample_store.dir))
     assert "Whatwas" not in r.stdout and "What was" in r.stdout, r.stdout
+
+
+def test_progress_in_a_log_is_plain_lines(store_dir, tmp_path):
+    """stderr not a terminal (a log, a pipe): a plain line now and then, never a stream of bar frames."""
+    import os
+
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": i, "question": Q1 if i % 2 else Q2} for i in range(5)])
+    env = dict(os.environ, FIN_QA_PROGRESS_SECONDS="0")
+    r = subprocess.run([sys.executable, "-m", "fin_qa.cli", "batch", str(qs), "-o", str(out), "--store", str(store_dir)],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0
+    lines = r.stderr.splitlines()
+    assert "\r" not in r.stderr and "it/s" not in r.stderr and "|" not in r.stderr, r.stderr
+    assert lines and lines[-1].startswith("batch: 5/5 q (100%)"), lines
