@@ -177,8 +177,8 @@ def import_tables(files, store_path, rules_path):
             click.echo(f"imported  {f}: {plural(res.facts, 'fact')} for {plural(res.reports, 'report')} in "
                        f"{time.perf_counter() - t:.1f} s" + (f"; {plural(len(res.bad), 'bad cell')} not imported"
                                                              if res.bad else ""))
-    if failed == len(files):
-        sys.exit(1)
+    if failed:
+        sys.exit(1)   # a file not imported (the others were)
     if bad:
         sys.exit(3)   # imported, but not all of it: a script sees it
 
@@ -368,32 +368,37 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
 @click.option("--batch-size", type=click.IntRange(1, 256), default=None,
               help="Chat-model requests generated together (default: 8 on a GPU, 1 on a CPU).")
 @SEARCH_OPTION
-@click.option("--plain", is_flag=True, help="Only id, question, answer on each line (no type/method/evidence).")
+@click.option("--plain", is_flag=True, help="Only id, question, answer on each line (and line, for a bad input line; no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @RULES_OPTION
 def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet, rules_path):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
-    from .answer.batch import check_output, read_questions, run_batch
+    from .answer.batch import prepare, run_batch
     from .progress import Progress, plural
 
     catalog = _catalog(rules_path)
     qpath, opath = Path(questions), Path(output)
-    total = len(read_questions(qpath))
-    check_output(qpath, opath)   # before the store and the model are loaded, not after the work
     options = {"store": str(store_dir(store_path).resolve()), "scope": str(Path(scope).resolve()) if scope else None,
                "style": style, "llm": llm_spec(llm), "search": search_backend(search),
                "rules": str(rules_root(rules_path).resolve())}
-    with _open_store(store_path, readonly=True) as store:
-        router = _router(store, catalog, scope, style, llm, search, device, batch_size)
-        size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
-        bar = Progress(total, "q", "batch", quiet)
-        try:
-            res = run_batch(router, qpath, opath, on_progress=lambda _: bar.update(1), extra_fields=not plain,
-                            batch_size=size, options=options)
-        finally:
-            bar.close()
+    # the output opened, locked and checked before the store and the model load, not after
+    prepared = prepare(qpath, opath, options, extra_fields=not plain)
+    failed = True
+    try:
+        with _open_store(store_path, readonly=True) as store:
+            router = _router(store, catalog, scope, style, llm, search, device, batch_size)
+            size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
+            bar = Progress(len(prepared.items), "q", "batch", quiet)
+            try:
+                res = run_batch(router, qpath, opath, on_progress=lambda _: bar.update(1), extra_fields=not plain,
+                                batch_size=size, prepared=prepared)
+            finally:
+                bar.close()
+        failed = False
+    finally:
+        prepared.close(failed=failed)
     rate = res.answered / res.seconds if res.seconds else 0.0
     click.echo(f"{res.answered} answered ({res.not_found} without a value), {plural(res.bad, 'bad input line')}, "
                f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s)")

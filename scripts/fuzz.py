@@ -53,7 +53,7 @@ def run_target(ctx: fz.Context, name: str, seconds: float) -> tuple[int, collect
 
     strategies = {
         "question": (fz.questions(), lambda v: fz.check_question(ctx, v)),
-        "question_file": (fz.question_files(), lambda v: fz.check_question_file(ctx, v)),
+        "question_file": (fz.batch_runs(), lambda v: fz.check_question_file(ctx, v)),
         "rules": (st.data(), lambda v: fz.check_rules(ctx, v)),
         "formula": (st.data(), lambda v: fz.check_rules(ctx, v, formulas=True)),
         "table": (fz.tables(), lambda v: fz.check_table(ctx, v)),

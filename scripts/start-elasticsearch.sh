@@ -79,6 +79,8 @@ fi
 
 # --- the node's own folders: config, data, logs ------------------------------------------------
 mkdir -p "$STATE/data" "$STATE/logs"
+# the node's config written afresh at every start (this script's own: its settings are the ones given now)
+rm -rf "$STATE/config"
 if [ ! -d "$STATE/config" ]; then
   cp -r "$DIST/config" "$STATE/config"
   cat >> "$STATE/config/elasticsearch.yml" <<EOF

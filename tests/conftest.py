@@ -119,7 +119,9 @@ def es_url():
             ok, out, err = r.returncode == 0, r.stdout, r.stderr
         except (OSError, subprocess.TimeoutExpired) as exc:
             ok, out, err = False, "", str(exc)
-        if not ok:
+        if not ok:   # a half-started node of ours is stopped and removed too
+            subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh"), "--wipe"], capture_output=True,
+                           env=env)
             reason = "no Elasticsearch node: scripts/start-elasticsearch.sh failed: " + \
                      (err.strip().splitlines() or ["?"])[-1]
             if os.environ.get("FIN_QA_REQUIRE_ES") == "1":

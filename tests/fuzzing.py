@@ -208,14 +208,20 @@ def question_files() -> st.SearchStrategy[bytes]:
     return st.builds(lambda lines, sep: sep.join(lines), st.lists(_line(), max_size=12), st.sampled_from([b"\n", b"\r\n"]))
 
 
-def check_question_file(ctx: Context, data: bytes) -> None:
+def batch_runs() -> st.SearchStrategy[tuple[bytes, bool, float]]:
+    """(question file, --plain, where a first run was cut off: a fraction of its output's bytes)."""
+    return st.tuples(question_files(), st.booleans(), st.floats(0, 1))
+
+
+def check_question_file(ctx: Context, run: tuple[bytes, bool, float] | bytes) -> None:
     from fin_qa.answer.batch import run_batch
 
+    data, plain, cut = run if isinstance(run, tuple) else (run, False, 1.0)
     d = ctx.scratch("qfile")
     qs, out = d / "q.jsonl", d / "a.jsonl"
     qs.write_bytes(data)
     before = store_state(ctx.store)
-    res = guarded(lambda: run_batch(ctx.router, qs, out), 60.0)
+    res = guarded(lambda: run_batch(ctx.router, qs, out, extra_fields=not plain), 60.0)
     if store_state(ctx.store) != before:
         raise Failure("store changed")
     if isinstance(res, FinQAError):
@@ -229,11 +235,14 @@ def check_question_file(ctx: Context, data: bytes) -> None:
     lines = arr if isinstance(arr, list) and data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"[") else \
         [x for i, x in enumerate(data.split(b"\n"))
          if (x[3:] if i == 0 and x.startswith(b"\xef\xbb\xbf") else x).decode("utf-8", "replace").strip()]
-    written = out.read_bytes().splitlines() if out.exists() else []
+    whole = out.read_bytes() if out.exists() else b""
+    written = whole.splitlines()
     if len(written) != len(lines):
         raise Failure("lost lines", f"{len(lines)} question lines, {len(written)} answer lines")
-    again = guarded(lambda: run_batch(ctx.router, qs, out), 60.0)
-    if isinstance(again, FinQAError) or again.answered or out.read_bytes().splitlines() != written:
+    # the run cut off at any byte (a crash mid-line): resumed, the output is the uninterrupted run's
+    out.write_bytes(whole[:int(len(whole) * cut)])
+    again = guarded(lambda: run_batch(ctx.router, qs, out, extra_fields=not plain), 60.0)
+    if isinstance(again, FinQAError) or out.read_bytes() != whole:
         raise Failure("resume not byte-identical", str(again)[:200])
 
 

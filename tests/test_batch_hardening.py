@@ -2,7 +2,6 @@
 never the input, options must match, one writer at a time, an unwritable output is said before any work."""
 from __future__ import annotations
 
-import fcntl
 import json
 import subprocess
 import sys
@@ -52,7 +51,7 @@ def test_resume_matches_id_and_question_and_refuses_another_files_output(store_d
     assert run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q").returncode == 0
     before = out.read_bytes()
     r = run("batch", str(b), "-o", str(out), "--store", str(store_dir), "-q")
-    assert r.returncode == 2 and "other questions under the same ids" in r.stderr, r.stderr
+    assert r.returncode == 2 and "holds another question under id 1" in r.stderr, r.stderr
     assert out.read_bytes() == before
     # the same file again: nothing redone
     r = run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q")
@@ -79,6 +78,7 @@ def test_other_options_are_said_not_mixed_in(store_dir, tmp_path):
 def test_one_writer_at_a_time(store_dir, tmp_path):
     qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
     write(qs, [{"id": 1, "question": Q1}])
+    fcntl = pytest.importorskip("fcntl", reason="no fcntl here (not POSIX): no lock to test")
     out.touch()
     with open(out, "ab") as fh:
         fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
@@ -147,8 +147,8 @@ def test_import_tables_keeps_text_out_of_number_columns(tmp_path, suffix):
     store = tmp_path / "s"
     r = run("import-tables", str(f), "--store", str(store))
     assert r.returncode == 3 and "2 bad cells not imported" in r.stdout, r.stdout + r.stderr
-    assert f"{f}: row 2, column 净利润: 'abc' is no number" in r.stderr
-    assert f"{f}: row 3, column 营业收入: '1e3x' is no number" in r.stderr
+    assert f"{f}: row 2, column 净利润: 'abc' is not a number" in r.stderr
+    assert f"{f}: row 3, column 营业收入: '1e3x' is not a number" in r.stderr
     r = run("ask", "甲乙科技2021年净利润是多少", "--store", str(store))
     assert r.returncode == 1 and "abc" not in r.stdout and "未查询到" in r.stdout
     r = run("ask", "甲乙科技2021年营业收入是多少元", "--store", str(store))
@@ -218,3 +218,85 @@ def test_progress_in_a_log_is_plain_lines(store_dir, tmp_path):
     lines = r.stderr.splitlines()
     assert "\r" not in r.stderr and "it/s" not in r.stderr and "|" not in r.stderr, r.stderr
     assert lines and lines[-1].startswith("batch: 5/5 q (100%)"), lines
+
+
+def test_refusals_come_before_the_model_loads(store_dir, tmp_path):
+    fcntl = pytest.importorskip("fcntl", reason="no fcntl here (not POSIX): no lock to test")
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    out.touch()
+    with open(out, "ab") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q", "--llm", str(tmp_path / "no-model"))
+    assert r.returncode == 2 and "another fin-qa batch is writing" in r.stderr, r.stderr
+    # a run that fails before its first answer leaves no empty output behind
+    fresh = tmp_path / "new" / "out.jsonl"
+    r = run("batch", str(qs), "-o", str(fresh), "--store", str(store_dir), "-q", "--llm", str(tmp_path / "no-model"))
+    assert r.returncode == 2 and not fresh.exists()
+
+
+def test_plain_output_resumes_bad_lines_too(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    qs.write_text(json.dumps({"id": 1, "question": Q1}, ensure_ascii=False) + "\n{not json\n"
+                  + json.dumps({"id": 3, "question": ""}) + "\n" + json.dumps({"id": 4, "question": Q2}, ensure_ascii=False)
+                  + "\n", encoding="utf-8")
+    assert run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q", "--plain").returncode == 0
+    before = out.read_bytes()
+    assert [json.loads(l).get("line") for l in before.decode().splitlines()] == [None, 2, 3, None]
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q", "--plain")
+    assert r.returncode == 0 and "4 already in" in r.stdout and out.read_bytes() == before, r.stdout + r.stderr
+
+
+def test_a_last_line_without_its_newline_is_kept_and_the_next_goes_below(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}, {"id": 2, "question": Q2}])
+    assert run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q").returncode == 0
+    first = out.read_text(encoding="utf-8").splitlines()[0]
+    out.write_text(first, encoding="utf-8")   # the newline never written
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 0 and "1 answered" in r.stdout, r.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 and lines[0] == first and json.loads(lines[1])["id"] == 2
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert "2 already in" in r.stdout
+
+
+def test_an_output_of_other_ids_is_another_files(store_dir, tmp_path):
+    a, b, out = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "out.jsonl"
+    write(a, [{"id": 1, "question": Q1}])
+    write(b, [{"id": 7, "question": Q2}])
+    assert run("batch", str(a), "-o", str(out), "--store", str(store_dir), "-q").returncode == 0
+    r = run("batch", str(b), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "does not have" in r.stderr and len(out.read_text().splitlines()) == 1
+
+
+def test_json_lines_whose_first_line_is_a_broken_array_are_read_line_by_line(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    qs.write_text("[oops\n" + json.dumps({"id": 2, "question": Q1}, ensure_ascii=False) + "\n", encoding="utf-8")
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 0 and "1 answered" in r.stdout and "1 bad input line" in r.stdout, r.stdout + r.stderr
+    # a JSON array's items are named by position
+    arr = tmp_path / "arr.json"
+    arr.write_text(json.dumps([{"id": 1, "question": Q1}, 5]), encoding="utf-8")
+    r = run("batch", str(arr), "-o", str(tmp_path / "o2.jsonl"), "--store", str(store_dir), "-q")
+    assert "第2项：不是JSON对象" in (tmp_path / "o2.jsonl").read_text(encoding="utf-8")
+
+
+def test_an_old_outputs_internal_key_is_read_without_a_traceback(store_dir, tmp_path):
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    out.write_text(json.dumps({"id": None, "question": None, "answer": "x", "_key": "line:x"}) + "\n", encoding="utf-8")
+    r = run("batch", str(qs), "-o", str(out), "--store", str(store_dir), "-q")
+    assert r.returncode == 2 and "Traceback" not in r.stderr and "no fin-qa answer" in r.stderr
+
+
+def test_import_placeholders_are_missing_and_rows_counted_as_the_file_has_them(tmp_path):
+    f = tmp_path / "t.csv"
+    f.write_text("股票代码,公司名称,年份,净利润,营业收入\n000001,甲乙科技股份有限公司,2021,-,不适用\n\n"
+                 "000002,丙丁股份有限公司,2021,x1,—\n", encoding="utf-8")
+    other = tmp_path / "missing.csv"
+    r = run("import-tables", str(f), str(other), "--store", str(tmp_path / "s"))
+    # -, 不适用, — are no value (not bad cells); the bad cell is on the file's row 4 (a blank line before it)
+    assert f"{f}: row 4, column 净利润: 'x1' is not a number" in r.stderr and r.stderr.count("bad cell") == 1, r.stderr
+    # a file not imported (the other was): exit 1
+    assert r.returncode == 1 and "failed" in r.stdout and "imported" in r.stdout

@@ -3,7 +3,6 @@ middle, two batches on one output (tests/test_batch_hardening.py). Real processe
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -67,11 +66,19 @@ def test_an_import_killed_in_the_middle_leaves_the_store_as_it_was(tmp_path):
         return len(rows), sum(1 for x in rows if x["source"] == "import:big.csv")
 
     before = counts()
+    wal = next(store.glob("*.sqlite-wal"), None) or store / "fin_qa.sqlite-wal"
+    size0 = wal.stat().st_size if wal.exists() else 0
     p = subprocess.Popen(cli("import-tables", str(csv), "--store", str(store)), stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE)
-    time.sleep(float(os.environ.get("FIN_QA_KILL_AFTER", "2.0")))
+    # killed while its transaction is being written: the write-ahead log growing by a megabyte
+    t0 = time.monotonic()
+    while p.poll() is None and time.monotonic() - t0 < 120:
+        if wal.exists() and wal.stat().st_size > size0 + 1_000_000:
+            break
+        time.sleep(0.005)
     p.send_signal(signal.SIGKILL)
     p.wait(timeout=60)
+    assert p.returncode == -signal.SIGKILL, "the import ended before it could be killed mid-transaction"
     total, big = counts()
     assert big in (0, 3 * n) and (total, big) in (before, (before[0] + 3 * n, 3 * n)), (before, total, big)
     # run again: the whole file, once

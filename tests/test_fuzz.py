@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import fuzzing as fz
+from conftest import CATALOG, REPORTS, needs_shared
 
 def fuzz(n: int) -> settings:
     return settings(max_examples=n, derandomize=True, deadline=None, database=None,
@@ -32,7 +33,7 @@ def test_questions(ctx):
 
 def test_question_files(ctx):
     @fuzz(40)
-    @given(fz.question_files())
+    @given(fz.batch_runs())
     def run(data):
         fz.check_question_file(ctx, data)
     run()
@@ -68,3 +69,18 @@ def test_pdf_bytes(ctx):
     def run(mutation):
         fz.check_pdf(ctx, mutation)
     run()
+
+
+@needs_shared
+def test_a_bit_flipped_report_with_a_lone_surrogate_in_its_text(tmp_path):
+    """Found by scripts/fuzz.py: 57 bits flipped in 生物股份 2020 left a lone UTF-16 surrogate in a page's
+    text, and storing it was a UnicodeEncodeError traceback."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    src = next(REPORTS.glob("*生物股份*2020*.pdf"))
+    f = tmp_path / "flipped.pdf"
+    f.write_bytes(fz.mutate_pdf(src.read_bytes(), ("flip", 5537, 57, 1184440)))
+    with Store(tmp_path / "s") as s:
+        summary = fz.guarded(lambda: ingest([f], s, CATALOG), 120.0)
+    assert summary.outcomes[0].status in ("ingested", "failed")

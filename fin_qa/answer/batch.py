@@ -66,19 +66,23 @@ def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
     except OSError as exc:
         raise FinQAError(f"{path}: cannot read questions ({exc.strerror or exc})") from None
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"["):  # a JSON array of questions
+    if head.startswith(b"["):  # a JSON array of questions — or JSON lines whose first line is broken
         try:
             arr = json.loads(data.decode("utf-8-sig"))
-        except UnicodeDecodeError as exc:
-            line = data[:exc.start].count(b"\n") + 1
-            raise FinQAError(f"{path}:{line}: a JSON array of questions that is not UTF-8 text") from None
-        except (json.JSONDecodeError, RecursionError) as exc:
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+            lines = parse_lines(data)
+            if any(rec is not None for _, rec, _ in lines):
+                return lines   # other lines are JSON objects: JSON lines, the first one bad
+            if isinstance(exc, UnicodeDecodeError):
+                line = data[:exc.start].count(b"\n") + 1
+                raise FinQAError(f"{path}:{line}: a JSON array of questions that is not UTF-8 text") from None
             where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
             raise FinQAError(f"{path}: not valid JSON{where} (a JSON array of questions, or one JSON object "
                              f"a line)") from None
         if not isinstance(arr, list):
             raise FinQAError(f"{path}: not a list of questions")
-        return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else problem(i + 1, "不是JSON对象"))
+        # an item of the array is named by its position (第3项), not a line
+        return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else f"第{i + 1}项：不是JSON对象")
                 for i, r in enumerate(arr)]
     return parse_lines(data)
 
@@ -92,10 +96,10 @@ def _line_key(n: int) -> tuple[str, str, str]:
 
 
 def _output_key(rec: dict, n: int, path: Path) -> tuple[str, str, str]:
-    legacy = rec.get("_key")   # written by fin-qa before 0.x: "line:N" / "id:X"
-    if rec.get("method") == "bad_input" and isinstance(rec.get("line"), int):
-        return _line_key(rec["line"])
-    if isinstance(legacy, str) and legacy.startswith("line:"):
+    legacy = rec.get("_key")   # written by fin-qa before resume matched questions: "line:N" / "id:X"
+    if isinstance(rec.get("line"), int) and not isinstance(rec.get("line"), bool):
+        return _line_key(rec["line"])   # a bad input line (kept by --plain too)
+    if isinstance(legacy, str) and legacy.startswith("line:") and legacy[5:].isdigit():
         return _line_key(int(legacy[5:]))
     if rec.get("id") is None or not isinstance(rec.get("question"), str):
         raise FinQAError(f"{path}:{n}: the output file has a line that is no fin-qa answer (no id or question); "
@@ -155,8 +159,9 @@ def _lock(fh: IO[bytes], output: Path) -> None:
                          f"or write to another file") from None
 
 
-def _read_done(fh: IO[bytes], output: Path) -> dict[tuple[str, str, str], int]:
-    """The answer lines already written, by key; a torn last line (the run stopped writing it) is cut off."""
+def _read_done(fh: IO[bytes], output: Path) -> tuple[dict[tuple[str, str, str], int], int | None]:
+    """The answer lines already written, by key, and where to cut the file (a torn last line the run
+    stopped writing; None: nothing to cut) — cut only once the run is allowed to go on."""
     fh.seek(0)
     raw = fh.read()
     done: dict[tuple[str, str, str], int] = {}
@@ -170,89 +175,156 @@ def _read_done(fh: IO[bytes], output: Path) -> dict[tuple[str, str, str], int]:
                     raise ValueError
             except (ValueError, UnicodeDecodeError, RecursionError):
                 if i >= len(lines) - 2:   # the line being written when the run stopped
-                    fh.truncate(pos)
-                    break
+                    return done, pos
                 raise FinQAError(f"{output}:{i + 1}: the output file has a line that is not JSON; "
                                  f"move it away or fix it to resume") from None
             key = _output_key(rec, i + 1, output)
             done[key] = done.get(key, 0) + 1
         pos += len(line) + 1
-    return done
+    return done, None
 
 
 def _conflicts(items: list[tuple[int, dict | None, str | None]], done: dict[tuple[str, str, str], int],
                output: Path) -> None:
-    """An id answered in the output for another question than the input's: another question file's output."""
+    """Answers in the output that are not this question file's: an id whose question changed, an id the
+    file does not have (another question file's output)."""
     asked: dict[str, set[str]] = {}
     for n, rec, prob in items:
         if prob is None and rec is not None and line_problem(n, rec) is None:
             kind, rid, q = _key(rec)
             asked.setdefault(rid, set()).add(q)
     for kind, rid, q in done:
-        if kind == "id" and rid in asked and q not in asked[rid]:
+        if kind != "id":
+            continue
+        if rid not in asked:
+            raise FinQAError(f"{output} holds an answer to id {rid}, which this question file does not have: it "
+                             f"was written for another question file — write to another file, or remove it to "
+                             f"start again")
+        if q not in asked[rid]:
             other = next(iter(asked[rid]))
-            raise FinQAError(f"{output} holds answers to other questions under the same ids (id {rid}: "
-                             f"“{q[:40]}” there, “{other[:40]}” here): it was written for another question "
-                             f"file — write to another file, or remove it to start again")
+            raise FinQAError(f"{output} holds another question under id {rid} (“{q[:40]}” there, “{other[:40]}” "
+                             f"here): the question changed, or the output is another question file's — write "
+                             f"to another file, or remove it to start again")
+
+
+@dataclass
+class Prepared:
+    """The output of a batch run, opened, locked and checked before anything is loaded or answered."""
+    questions: Path
+    output: Path
+    items: list[tuple[int, dict | None, str | None]]
+    fh: IO[bytes]
+    done: dict[tuple[str, str, str], int]
+    created: bool
+
+    def close(self, failed: bool = False) -> None:
+        self.fh.close()
+        if failed and self.created:
+            try:   # a run that failed before its first answer leaves no empty file behind
+                if self.output.stat().st_size == 0:
+                    self.output.unlink()
+                    _run_file(self.output).unlink(missing_ok=True)
+            except OSError:
+                pass
+
+
+def prepare(questions: Path, output: Path, options: dict[str, Any] | None = None,
+            extra_fields: bool = True) -> Prepared:
+    """Read the questions; open, lock and check the output (not the question file, writable, not another
+    batch's, the same questions and options as the run that wrote it); cut a torn last line."""
+    items = read_questions(questions)
+    created = not output.exists()
+    check_output(questions, output)
+    fh = open(output, "a+b")
+    try:
+        _lock(fh, output)
+        done, cut = _read_done(fh, output)
+        _conflicts(items, done, output)
+        _check_options(output, dict(options or {}, plain=not extra_fields), bool(done))
+        if cut is not None:
+            fh.truncate(cut)
+        else:
+            fh.seek(0, os.SEEK_END)
+            if fh.tell() and (fh.seek(-1, os.SEEK_END), fh.read(1))[1] != b"\n":
+                fh.write(b"\n")   # a last line complete but for its newline: the next answer on a line of its own
+    except BaseException:
+        Prepared(questions, output, items, fh, {}, created).close(failed=True)
+        raise
+    return Prepared(questions, output, items, fh, done, created)
 
 
 def run_batch(router: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
-              extra_fields: bool = True, batch_size: int = 1, options: dict[str, Any] | None = None) -> BatchResult:
+              extra_fields: bool = True, batch_size: int = 1, options: dict[str, Any] | None = None,
+              prepared: Prepared | None = None) -> BatchResult:
     t0 = time.perf_counter()
-    items = read_questions(questions)
-    check_output(questions, output)
-    res = BatchResult()
-    with open(output, "a+b") as fh:
-        _lock(fh, output)
-        done = _read_done(fh, output)
-        _conflicts(items, done, output)
-        _check_options(output, dict(options or {}, plain=not extra_fields), bool(done))
-        todo_questions = [rec["question"] for n, rec, prob in items
-                          if prob is None and rec is not None and line_problem(n, rec) is None
-                          and done.get(_key(rec), 0) == 0]
-        asked = 0  # valid questions answered so far in this run
-        for n, rec, prob in items:
-            if prob is None and rec is not None:
-                prob = line_problem(n, rec)
-            key = _line_key(n) if prob is not None or rec is None else _key(rec)
-            if done.get(key, 0) > 0:
-                done[key] -= 1   # (the same question twice in the file: each line answered once)
-                res.skipped += 1
-                if on_progress:
-                    on_progress({"skipped": True})
-                continue
-            if prob is not None or rec is None:
-                rid = rec.get("id") if rec is not None and isinstance(rec.get("id"), (str, int, float)) else None
-                q = rec.get("question") if rec is not None and isinstance(rec.get("question"), str) else None
-                out: dict[str, Any] = {"id": rid, "question": q, "answer": render(router.t, "bad_line", reason=prob),
-                                       "type": None, "method": "bad_input", "line": n}
-                res.bad += 1
-            else:
-                if batch_size > 1 and asked % batch_size == 0:
-                    # the chat-model requests of the next window, generated together (no-op without a model)
-                    router.prefetch(todo_questions[asked:asked + batch_size])
-                asked += 1
-                try:
-                    ans = router.answer(rec["question"])
-                except FinQAError:
-                    raise
-                except Exception as exc:  # one question must not stop the run; the line says what broke
-                    out = {"id": rec["id"], "question": rec["question"],
-                           "answer": f"回答该问题时出错（{type(exc).__name__}），无法回答。", "type": None,
-                           "method": "error"}
-                else:
-                    out = ans.record(rec["id"])
-                    res.not_found += not ans.found
-                res.answered += 1
-            if not extra_fields:
-                out = {k: v for k, v in out.items() if k in ("id", "question", "answer", "line")}
-            try:
-                fh.write((json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8"))
-                fh.flush()
-            except OSError as exc:
-                raise FinQAError(f"{output}: writing answers failed ({exc.strerror or exc}); the answers written "
-                                 f"so far are kept — run the same command again to resume") from None
-            if on_progress:
-                on_progress(out)
+    own = prepared is None
+    p = prepared or prepare(questions, output, options, extra_fields)
+    try:
+        res = _answer_all(router, p, on_progress, extra_fields, batch_size)
+    except BaseException:
+        if own:
+            p.close(failed=True)
+        raise
+    if own:
+        p.close()
     res.seconds = time.perf_counter() - t0
+    return res
+
+
+def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
+                batch_size: int) -> BatchResult:
+    res = BatchResult()
+    items, done, fh, output = p.items, dict(p.done), p.fh, p.output
+    pending = dict(done)
+    todo_questions = []
+    for n, rec, prob in items:
+        if prob is None and rec is not None and line_problem(n, rec) is None:
+            if pending.get(_key(rec), 0) > 0:
+                pending[_key(rec)] -= 1
+            else:
+                todo_questions.append(rec["question"])
+    asked = 0  # valid questions answered so far in this run
+    for n, rec, prob in items:
+        if prob is None and rec is not None:
+            prob = line_problem(n, rec)
+        key = _line_key(n) if prob is not None or rec is None else _key(rec)
+        if done.get(key, 0) > 0:
+            done[key] -= 1   # (the same question twice in the file: each line answered once)
+            res.skipped += 1
+            if on_progress:
+                on_progress({"skipped": True})
+            continue
+        if prob is not None or rec is None:
+            rid = rec.get("id") if rec is not None and isinstance(rec.get("id"), (str, int, float)) else None
+            q = rec.get("question") if rec is not None and isinstance(rec.get("question"), str) else None
+            out: dict[str, Any] = {"id": rid, "question": q, "answer": render(router.t, "bad_line", reason=prob),
+                                   "type": None, "method": "bad_input", "line": n}
+            res.bad += 1
+        else:
+            if batch_size > 1 and asked % batch_size == 0:
+                # the chat-model requests of the next window, generated together (no-op without a model)
+                router.prefetch(todo_questions[asked:asked + batch_size])
+            asked += 1
+            try:
+                ans = router.answer(rec["question"])
+            except FinQAError:
+                raise
+            except Exception as exc:  # one question must not stop the run; the line says what broke
+                out = {"id": rec["id"], "question": rec["question"],
+                       "answer": f"回答该问题时出错（{type(exc).__name__}），无法回答。", "type": None,
+                       "method": "error"}
+            else:
+                out = ans.record(rec["id"])
+                res.not_found += not ans.found
+            res.answered += 1
+        if not extra_fields:
+            out = {k: v for k, v in out.items() if k in ("id", "question", "answer", "line")}
+        try:
+            fh.write((json.dumps(out, ensure_ascii=False) + "\n").encode("utf-8"))
+            fh.flush()
+        except OSError as exc:
+            raise FinQAError(f"{output}: writing answers failed ({exc.strerror or exc}); the answers written "
+                             f"so far are kept — run the same command again to resume") from None
+        if on_progress:
+            on_progress(out)
     return res

@@ -157,7 +157,7 @@ class PdfDocument(Document):
             for i in range(len(pdf)):
                 page = pdf[i]
                 tp = page.get_textpage()
-                text = tp.get_text_range()
+                text = _no_surrogates(tp.get_text_range())
                 self._words.append(page_words(page, textpage=tp))
                 tp.close()
                 page.close()
@@ -242,7 +242,8 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
                 cut = code == 32
                 continue
             raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
-            chars.append((chr(code), *box(rect), cut))
+            # a UTF-16 surrogate alone is no character (a damaged font map): the replacement character
+            chars.append(("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut))
             cut = False
     finally:
         if own:
@@ -374,6 +375,11 @@ def _lines(path: Path) -> Iterator[tuple[int, str]]:
                 yield n, data.decode("utf-8")
             except UnicodeDecodeError:
                 raise IngestError(f"line {n}: not UTF-8 text: not a FinGLM txt report") from None
+
+
+def _no_surrogates(text: str) -> str:
+    """Surrogate pairs joined, a lone surrogate (a damaged PDF's text) replaced: the text can be stored."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 # a page tree of no pages (<</Count 0/Kids[]/Type/Pages>>), its keys in either order

@@ -29,6 +29,8 @@ KEY_COLUMNS = {
     "publish_date": ("report_date", "公告日期", "发布日期"),
 }
 _NUMERIC_TEXT = re.compile(r"[-+]?[\d,]+(?:\.\d+)?(?:元|人|%)?")
+# what a cell prints for no value: missing, like a blank (not a bad cell)
+_MISSING = {"-1", "-1.0", "nan", "NaN", "None", "-", "--", "—", "——", "/", "不适用", "无", "N/A", "n/a", "NA"}
 IGNORED = {"信息来源", "report_type", "file_name", "文件名", "报告类型"}
 
 
@@ -50,7 +52,7 @@ class BadCell:
     kind: str
 
     def __str__(self) -> str:
-        return f"{self.path}: row {self.row}, column {self.column}: {self.value[:40]!r} is no {self.kind} — not imported"
+        return f"{self.path}: row {self.row}, column {self.column}: {self.value[:40]!r} is not a {self.kind} — not imported"
 
 
 @dataclass
@@ -88,7 +90,7 @@ def _value(v) -> tuple[str, float | None] | None:
             return None
         return decimal_str(d), float(v)
     s = str(v).strip()
-    if not s or s in ("-1", "-1.0", "nan", "NaN", "None"):
+    if not s or s in _MISSING:
         return None
     # a number written as text, with or without its unit ("12338146.84元", "1,406人")
     if _NUMERIC_TEXT.fullmatch(s) and not re.match(r"0\d", s):  # 0-led digits are codes, not numbers
@@ -103,7 +105,9 @@ def read_table(path: Path) -> pd.DataFrame:
         if path.suffix.lower() in (".xlsx", ".xlsm", ".xls"):
             return pd.read_excel(path, engine="openpyxl" if path.suffix.lower() != ".xls" else None)
         if path.suffix.lower() in (".csv", ".tsv", ".txt"):
-            return pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",", encoding="utf-8-sig")
+            # blank lines kept (as empty rows): a bad cell's row number is the file's
+            return pd.read_csv(path, sep="\t" if path.suffix.lower() == ".tsv" else ",", encoding="utf-8-sig",
+                               skip_blank_lines=False)
     except Exception as exc:  # pandas/openpyxl raise many types for a broken file
         raise FinQAError(f"{path}: cannot read table ({type(exc).__name__}: {exc})") from None
     raise FinQAError(f"{path}: unsupported table type {path.suffix} (expected .xlsx or .csv)")
