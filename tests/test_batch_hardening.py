@@ -8,11 +8,7 @@ import sys
 
 import pytest
 
-from fin_qa.ingest.tables_import import import_table
-from fin_qa.store import Store
-
-from conftest import CATALOG
-from test_answer import TABLE
+from test_batch_cli import store_dir  # noqa: F401 - the same imported-table store (a module fixture)
 
 Q1 = "2021年甲乙科技的营业收入是多少元?"
 Q2 = "2021年甲乙科技的营业成本是多少元?"
@@ -20,15 +16,6 @@ Q2 = "2021年甲乙科技的营业成本是多少元?"
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True)
-
-
-@pytest.fixture(scope="module")
-def store_dir(tmp_path_factory):
-    d = tmp_path_factory.mktemp("hard")
-    (d / "facts.csv").write_text(TABLE, encoding="utf-8")
-    with Store(d / "store") as s:
-        import_table(d / "facts.csv", s, CATALOG)
-    return d / "store"
 
 
 def write(path, recs):
