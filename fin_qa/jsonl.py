@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 
 
-def problem(n: int, what: str) -> str:
-    return f"第{n}行：{what}"
+def problem(n: int, what: str, unit: str = "行") -> str:
+    """"第3行：不是合法的JSON" (an array's item: 第3项)."""
+    return f"第{n}{unit}：{what}"
 
 
 def split_lines(data: bytes | str) -> list[tuple[int, str | None]]:

@@ -43,24 +43,32 @@ class BatchResult:
 _KINDS = {bool: "布尔值", int: "数字", float: "数字", list: "列表", dict: "对象", type(None): "null"}
 
 
-def line_problem(n: int, rec: dict) -> str | None:
-    """What makes a JSON object no question (第N行：…), or None."""
+def line_problem(n: int, rec: dict, unit: str = "行") -> str | None:
+    """What makes a JSON object no question (第N行：…, 第N项：… for an array's item), or None."""
+    def say(what: str) -> str:
+        return problem(n, what, unit)
     if rec.get("id") is None:
-        return problem(n, "缺少id")
+        return say("缺少id")
     if isinstance(rec["id"], (dict, list)):
-        return problem(n, f"id应为数字或文本，不是{_KINDS[type(rec['id'])]}")
+        return say(f"id应为数字或文本，不是{_KINDS[type(rec['id'])]}")
     if "question" not in rec:
-        return problem(n, "缺少question")
+        return say("缺少question")
     q = rec["question"]
     if not isinstance(q, str):
-        return problem(n, f"question应为文本，不是{_KINDS.get(type(q), type(q).__name__)}")
+        return say(f"question应为文本，不是{_KINDS.get(type(q), type(q).__name__)}")
     if not q.strip():
-        return problem(n, "question为空")
+        return say("question为空")
     return None
 
 
+def _checked(items: list[tuple[int, dict | None, str | None]], unit: str = "行") -> list[tuple[int, dict | None, str | None]]:
+    """Each object's own problem added: an item without a problem is a question (an id, a question text)."""
+    return [(n, rec, prob if prob is not None or rec is None else line_problem(n, rec, unit)) for n, rec, prob in items]
+
+
 def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
-    """(line number, record or None, problem or None) for every non-empty line (a JSON array: its items)."""
+    """(line number, record or None, problem or None) for every non-empty line (a JSON array: its items);
+    a line without a problem is a question."""
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -72,7 +80,7 @@ def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             lines = parse_lines(data)
             if any(rec is not None for _, rec, _ in lines):
-                return lines   # other lines are JSON objects: JSON lines, the first one bad
+                return _checked(lines)   # other lines are JSON objects: JSON lines, the first one bad
             if isinstance(exc, UnicodeDecodeError):
                 line = data[:exc.start].count(b"\n") + 1
                 raise FinQAError(f"{path}:{line}: a JSON array of questions that is not UTF-8 text") from None
@@ -82,9 +90,9 @@ def read_questions(path: Path) -> list[tuple[int, dict | None, str | None]]:
         if not isinstance(arr, list):
             raise FinQAError(f"{path}: not a list of questions")
         # an item of the array is named by its position (第3项), not a line
-        return [(i + 1, r if isinstance(r, dict) else None, None if isinstance(r, dict) else f"第{i + 1}项：不是JSON对象")
-                for i, r in enumerate(arr)]
-    return parse_lines(data)
+        return _checked([(i + 1, r if isinstance(r, dict) else None,
+                          None if isinstance(r, dict) else problem(i + 1, "不是JSON对象", "项")) for i, r in enumerate(arr)], "项")
+    return _checked(parse_lines(data))
 
 
 def _key(rec: dict) -> tuple[str, str, str]:
@@ -108,7 +116,7 @@ def _output_key(rec: dict, n: int, path: Path) -> tuple[str, str, str]:
 
 
 def check_output(questions: Path, output: Path) -> None:
-    """Before anything is answered: the output is not the question file, and can be written."""
+    """Before anything is answered: the output is not the question file, nor a folder."""
     try:
         same = output.exists() and questions.exists() and os.path.samefile(questions, output)
     except OSError:
@@ -117,12 +125,6 @@ def check_output(questions: Path, output: Path) -> None:
         raise FinQAError(f"{output}: the output file is the question file — write the answers to another file")
     if output.is_dir():
         raise FinQAError(f"{output}: is a folder — give a file name for the answers")
-    try:
-        output.parent.mkdir(parents=True, exist_ok=True)
-        with open(output, "ab"):
-            pass
-    except OSError as exc:
-        raise FinQAError(f"{output}: cannot write answers there ({exc.strerror or exc})") from None
 
 
 def _run_file(output: Path) -> Path:
@@ -190,7 +192,7 @@ def _conflicts(items: list[tuple[int, dict | None, str | None]], done: dict[tupl
     file does not have (another question file's output)."""
     asked: dict[str, set[str]] = {}
     for n, rec, prob in items:
-        if prob is None and rec is not None and line_problem(n, rec) is None:
+        if prob is None and rec is not None:
             kind, rid, q = _key(rec)
             asked.setdefault(rid, set()).add(q)
     for kind, rid, q in done:
@@ -235,7 +237,11 @@ def prepare(questions: Path, output: Path, options: dict[str, Any] | None = None
     items = read_questions(questions)
     created = not output.exists()
     check_output(questions, output)
-    fh = open(output, "a+b")
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        fh = open(output, "a+b")
+    except OSError as exc:
+        raise FinQAError(f"{output}: cannot write answers there ({exc.strerror or exc})") from None
     try:
         _lock(fh, output)
         done, cut = _read_done(fh, output)
@@ -274,22 +280,20 @@ def run_batch(router: "Router", questions: Path, output: Path, on_progress: Call
 def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
                 batch_size: int) -> BatchResult:
     res = BatchResult()
-    items, done, fh, output = p.items, dict(p.done), p.fh, p.output
-    pending = dict(done)
-    todo_questions = []
-    for n, rec, prob in items:
-        if prob is None and rec is not None and line_problem(n, rec) is None:
-            if pending.get(_key(rec), 0) > 0:
-                pending[_key(rec)] -= 1
-            else:
-                todo_questions.append(rec["question"])
-    asked = 0  # valid questions answered so far in this run
-    for n, rec, prob in items:
-        if prob is None and rec is not None:
-            prob = line_problem(n, rec)
+    fh, output = p.fh, p.output
+    # which lines were answered before (the same question twice in the file: each line answered once)
+    done = dict(p.done)
+    plan: list[tuple[int, dict | None, str | None, bool]] = []
+    for n, rec, prob in p.items:
         key = _line_key(n) if prob is not None or rec is None else _key(rec)
-        if done.get(key, 0) > 0:
-            done[key] -= 1   # (the same question twice in the file: each line answered once)
+        skip = done.get(key, 0) > 0
+        if skip:
+            done[key] -= 1
+        plan.append((n, rec, prob, skip))
+    todo_questions = [rec["question"] for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
+    asked = 0  # valid questions answered so far in this run
+    for n, rec, prob, skip in plan:
+        if skip:
             res.skipped += 1
             if on_progress:
                 on_progress({"skipped": True})
