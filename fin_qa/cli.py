@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import click
 
 from . import FinQAError, __version__
+from .progress import plural
 from .config import ENVIRONMENT, es_index, es_url, llm_spec, llm_threads, rules_root, search_backend, store_dir
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
     --manifest (a folder) say them instead. The embedded search index is written with the store; with
     --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
     from .ingest.pipeline import Hint, collect_files, ingest as run_ingest, read_manifest
-    from .progress import Progress, plural
+    from .progress import Progress
 
     catalog = _catalog(rules_path)
     files, _ = collect_files(paths)
@@ -156,8 +157,6 @@ def import_tables(files, store_path, rules_path):
     import time
 
     from .ingest.tables_import import import_table
-    from .progress import plural
-
     catalog = _catalog(rules_path)
     failed = bad = 0
     with _open_store(store_path) as store:
@@ -244,8 +243,6 @@ def tables(store_path, company, year, words, page, as_json):
 @click.option("--json", "as_json", is_flag=True)
 def reports(store_path, as_json):
     """List the reports in the store."""
-    from .progress import plural
-
     with _open_store(store_path, readonly=True) as store:
         rows = store.reports()
     for r in rows:
@@ -376,7 +373,7 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     from pathlib import Path
 
     from .answer.batch import prepare, run_batch
-    from .progress import Progress, plural
+    from .progress import Progress
 
     catalog = _catalog(rules_path)
     qpath, opath = Path(questions), Path(output)
@@ -466,8 +463,6 @@ def index(store_path, search, company, year, recreate, rules_path):
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
         backend = _backend(store, search, catalog, check=False)
         res = sync(store, backend, keys, recreate=recreate)
-    from .progress import plural
-
     click.echo(f"indexed {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into {backend.name} in {res.seconds:.1f} s "
                f"({res.rate:.0f} chunks/s)")
 

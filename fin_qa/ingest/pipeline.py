@@ -386,22 +386,20 @@ def ingest(
 
     def finish(path: str, rep: ParsedReport | None, err: str | None) -> None:
         other = store.document_of(rep.meta.key) if rep is not None else None
-        if rep is None:
-            o = Outcome(path, "failed", err or "unknown error")
-        elif other and other != rep.path and not force:
-            # a second file for a report already in the store: said, not silently swapped in
-            o = Outcome(path, "skipped", f"{rep.meta.short_name or rep.meta.key} {rep.meta.year} is already in the "
-                                         f"store from {other}; not replaced (--force replaces it with this file)")
-        else:
+        # a second file for a report already in the store is said, not silently swapped in
+        second = rep is not None and bool(other) and other != rep.path and not force
+        if rep is not None and not second:
             try:
                 store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
                                      rep.chunks, rep.warnings, PARSER_VERSION, rep.tables)
             except (UnicodeError, ValueError, OverflowError) as exc:   # (its transaction rolled back)
-                o = Outcome(path, "failed", f"cannot store what was read ({type(exc).__name__}: {str(exc)[:120]})")
-                summary.outcomes.append(o)
-                if on_progress:
-                    on_progress(o)
-                return
+                rep, err = None, f"cannot store what was read ({type(exc).__name__}: {str(exc)[:120]})"
+        if rep is None:
+            o = Outcome(path, "failed", err or "unknown error")
+        elif second:
+            o = Outcome(path, "skipped", f"{rep.meta.short_name or rep.meta.key} {rep.meta.year} is already in the "
+                                         f"store from {other}; not replaced (--force replaces it with this file)")
+        else:
             n_fin = sum(1 for f in rep.facts if f.statement in ("资产负债表", "利润表", "现金流量表"))
             detail = f"{rep.meta.short_name or rep.meta.full_name or rep.meta.stock_code} {rep.meta.year}: " \
                      f"{rep.pages} pages, {n_fin} statement facts, {len(rep.facts) - n_fin} other facts, " \

@@ -263,10 +263,13 @@ class Understander:
         words = [k.text for k in keywords] + [g.residue for g in generalized if g.residue] + [w for _, w in topics]
         for m in _CLAUSE.finditer(norm):
             clause = m.group()
-            if not rules.ask.search(clause) or any(w and w in phrase_key(clause) for w in words):
+            if not rules.ask.search(clause):
                 continue
-            left = self.generalizer.residue(phrase_key(rest[m.start():m.end()]))
-            out += [("ask", _LEADING_DU.sub("", w)) for w in left if len(_LEADING_DU.sub("", w)) >= 2]
+            key = phrase_key(clause)
+            if any(w and w in key for w in words):
+                continue
+            left = (_LEADING_DU.sub("", w) for w in self.generalizer.residue(phrase_key(rest[m.start():m.end()])))
+            out += [("ask", w) for w in left if len(w) >= 2]
         return out
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
