@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 import fuzzing as fz  # noqa: E402
 
@@ -38,7 +37,6 @@ def run_target(ctx: fz.Context, name: str, seconds: float) -> tuple[int, collect
     kinds: collections.Counter = collections.Counter()
     examples: dict[str, str] = {}
     end = time.monotonic() + seconds
-    sources = [ctx.sample_pdf] + [p.read_bytes() for p in ctx.extra_pdfs[:4]]
 
     def record(value, check) -> None:
         nonlocal tried
@@ -51,16 +49,7 @@ def run_target(ctx: fz.Context, name: str, seconds: float) -> tuple[int, collect
             kinds[f.kind] += 1
             examples.setdefault(f.kind, f"{fz.describe(value)} → {f.detail[:200]}")
 
-    strategies = {
-        "question": (fz.questions(), lambda v: fz.check_question(ctx, v)),
-        "question_file": (fz.batch_runs(), lambda v: fz.check_question_file(ctx, v)),
-        "rules": (st.data(), lambda v: fz.check_rules(ctx, v)),
-        "formula": (st.data(), lambda v: fz.check_rules(ctx, v, formulas=True)),
-        "table": (fz.tables(), lambda v: fz.check_table(ctx, v)),
-        "pdf": (st.tuples(fz.pdf_mutations(), st.integers(0, len(sources) - 1)),
-                lambda v: fz.check_pdf(ctx, v[0], sources[v[1]])),
-    }
-    strategy, check = strategies[name]
+    strategy, check = fz.target(ctx, name)
 
     @settings(max_examples=10**9, deadline=None, database=None, phases=[Phase.generate],
               suppress_health_check=list(HealthCheck))

@@ -419,6 +419,22 @@ def check_pdf(ctx: Context, mutation: tuple[str, int, int, int], source: bytes |
 TARGETS = ["question", "question_file", "rules", "formula", "table", "pdf"]
 
 
+def target(ctx: Context, name: str) -> tuple[st.SearchStrategy[Any], Callable[[Any], None]]:
+    """(strategy, check) of a target — the one mapping tests/test_fuzz.py and scripts/fuzz.py both run; the
+    pdf target mutates the sample report and the context's real reports (up to 4)."""
+    sources = [ctx.sample_pdf] + [p.read_bytes() for p in ctx.extra_pdfs[:4]] if name == "pdf" else []
+    targets: dict[str, tuple[st.SearchStrategy[Any], Callable[[Any], None]]] = {
+        "question": (questions(), lambda v: check_question(ctx, v)),
+        "question_file": (batch_runs(), lambda v: check_question_file(ctx, v)),
+        "rules": (st.data(), lambda v: check_rules(ctx, v)),
+        "formula": (st.data(), lambda v: check_rules(ctx, v, formulas=True)),
+        "table": (tables(), lambda v: check_table(ctx, v)),
+        "pdf": (st.tuples(pdf_mutations(), st.integers(0, max(len(sources) - 1, 0))),
+                lambda v: check_pdf(ctx, v[0], sources[v[1]])),
+    }
+    return targets[name]
+
+
 def describe(value: Any) -> str:
     s = repr(value)
     return s if len(s) <= 160 else s[:160] + "…"

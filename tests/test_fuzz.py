@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import fuzzing as fz
 from conftest import CATALOG, REPORTS, needs_shared
@@ -23,51 +22,18 @@ def ctx(tmp_path_factory):
     c.store.close()
 
 
-def test_questions(ctx):
-    @fuzz(300)
-    @given(fz.questions())
-    def run(q):
-        fz.check_question(ctx, q)
-    run()
+# inputs per target in CI (scripts/fuzz.py runs the same targets for minutes)
+EXAMPLES = {"question": 300, "question_file": 40, "rules": 60, "formula": 40, "table": 30, "pdf": 25}
 
 
-def test_question_files(ctx):
-    @fuzz(40)
-    @given(fz.batch_runs())
-    def run(data):
-        fz.check_question_file(ctx, data)
-    run()
+@pytest.mark.parametrize("name", fz.TARGETS)
+def test_target(ctx, name):
+    strategy, check = fz.target(ctx, name)
 
-
-def test_rule_files(ctx):
-    @fuzz(60)
-    @given(st.data())
-    def run(data):
-        fz.check_rules(ctx, data)
-    run()
-
-
-def test_formula_expressions(ctx):
-    @fuzz(40)
-    @given(st.data())
-    def run(data):
-        fz.check_rules(ctx, data, formulas=True)
-    run()
-
-
-def test_table_cells(ctx):
-    @fuzz(30)
-    @given(fz.tables())
-    def run(table):
-        fz.check_table(ctx, table)
-    run()
-
-
-def test_pdf_bytes(ctx):
-    @fuzz(25)
-    @given(fz.pdf_mutations())
-    def run(mutation):
-        fz.check_pdf(ctx, mutation)
+    @fuzz(EXAMPLES[name])
+    @given(strategy)
+    def run(value):
+        check(value)
     run()
 
 
