@@ -149,3 +149,37 @@ def check_report(store: Store, report_id: int, rules: CheckRules,
     if previous_report_id is not None:
         out += previous_report_checks(stored[0], _stored(store, previous_report_id, rules)[0], rules)
     return out
+
+
+@dataclass
+class ReportCheck:
+    """The checks of one stored report (`fin-qa check`, the server's /api/check)."""
+    report: dict[str, Any]        # the store's report row (Store.reports)
+    results: list[CheckResult]
+
+    @property
+    def name(self) -> str:
+        r = self.report
+        return f"{r['short_name'] or r['full_name'] or '-'} {r['year']} ({r['stock_code'] or '-'})"
+
+    @property
+    def failed(self) -> list[CheckResult]:
+        return [x for x in self.results if not x.ok]
+
+    def record(self, show_all: bool = False) -> dict[str, Any]:
+        r = self.report
+        return {"report": self.name, "key": r["key"], "stock_code": r["stock_code"], "year": r["year"],
+                "checks": len(self.results), "failed": len(self.failed),
+                "results": [x.to_dict() for x in (self.results if show_all else self.failed)]}
+
+
+def check_reports(store: Store, rules: CheckRules, company: str | None = None,
+                  year: int | None = None) -> list[ReportCheck]:
+    """The checks of the stored reports of this company (stock code, short or full name, or part of one)
+    and year (all when None), each with the previous year's report of the company when stored."""
+    every = store.reports()
+    rows = [r for r in every if (year is None or r["year"] == year) and (
+        not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
+    by_key = {(r["stock_code"], r["year"]): r["id"] for r in every if r["stock_code"]}
+    return [ReportCheck(r, check_report(store, r["id"], rules, by_key.get((r["stock_code"], r["year"] - 1))))
+            for r in rows]

@@ -269,29 +269,21 @@ def check(store_path, company, year, as_json, show_all, rules_path):
     the subtotals, 净利润 = 利润总额 − 所得税费用, the cash flows — in both columns; the summary table
     主要会计数据 against the statements; the previous-period column against last year's report when
     stored. Exit 1 when one fails."""
-    from .check import check_report
+    from .check import check_reports
 
     catalog = _catalog(rules_path)
-    failed_reports = 0
     with _open_store(store_path, readonly=True) as store:
-        rows = [r for r in store.reports() if (year is None or r["year"] == year) and (
-            not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
-        by_key = {(r["stock_code"], r["year"]): r["id"] for r in store.reports() if r["stock_code"]}
-        for r in rows:
-            results = check_report(store, r["id"], catalog.checks, by_key.get((r["stock_code"], r["year"] - 1)))
-            bad = [x for x in results if not x.ok]
-            failed_reports += bool(bad)
-            name = f"{r['short_name'] or r['full_name'] or '-'} {r['year']} ({r['stock_code'] or '-'})"
-            if as_json:
-                click.echo(json.dumps({"report": name, "stock_code": r["stock_code"], "year": r["year"],
-                                       "checks": len(results), "failed": len(bad),
-                                       "results": [x.to_dict() for x in (results if show_all else bad)]},
-                                      ensure_ascii=False))
-                continue
-            click.echo(f"{name}: {len(results) - len(bad)}/{len(results)} checks hold"
-                       + ("" if results else " (no statements to check)"))
-            for x in results if show_all else bad:
-                click.echo("  " + x.describe())
+        rows = check_reports(store, catalog.checks, company, year)
+    for rc in rows:
+        if as_json:
+            click.echo(json.dumps(rc.record(show_all), ensure_ascii=False))
+            continue
+        results = rc.results
+        click.echo(f"{rc.name}: {len(results) - len(rc.failed)}/{len(results)} checks hold"
+                   + ("" if results else " (no statements to check)"))
+        for x in results if show_all else rc.failed:
+            click.echo("  " + x.describe())
+    failed_reports = sum(bool(rc.failed) for rc in rows)
     if not as_json:
         click.echo(f"{len(rows)} report{'s' if len(rows) != 1 else ''}, {failed_reports} with a failed check", err=True)
     if not rows:
@@ -314,19 +306,23 @@ DEVICE_OPTION = click.option("--device", default="auto", show_default=True, type
 
 
 def _router(store, catalog, scope, style, llm, search=None, device="auto", batch_size=None):
-    from .answer.facts import FactSource, read_scope
-    from .answer.router import Router
-    from .llm.load import load_chat_model
-    from .search.retrieve import Retriever
+    from .answer.facts import read_scope
+    from .answer.router import make_router
 
     # the node is reached when a question searches text, not before: a number question answers without
     # it, and an unreachable node or a missing index is said by the first search (one message, exit 2)
-    retriever = Retriever(store, _backend(store, search, catalog, check=False), catalog.topics, catalog.search)
+    backend = _backend(store, search, catalog, check=False)
+    model = _chat_model(catalog, llm, device, batch_size)
+    return make_router(store, catalog, backend, style, model, read_scope(scope, catalog.report_names) if scope else None)
+
+
+def _chat_model(catalog, llm, device="auto", batch_size=None):
+    """The chat model --llm names (None for none), loaded once."""
+    from .llm.load import load_chat_model
+
     spec = llm_spec(llm)
     threads = llm_threads() if spec.lower() != "none" else None
-    model = load_chat_model(spec, catalog.llm, device=device, batch_size=batch_size, threads=threads)
-    source = FactSource(store, read_scope(scope, catalog.report_names) if scope else None)
-    return Router(source, catalog, style=style, retriever=retriever, model=model)
+    return load_chat_model(spec, catalog.llm, device=device, batch_size=batch_size, threads=threads)
 
 
 @cli.command()
@@ -402,6 +398,73 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 
 
 @cli.command()
+@STORE_OPTION
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port (0: any free one).")
+@LLM_OPTION
+@DEVICE_OPTION
+@SEARCH_OPTION
+@RULES_OPTION
+@click.option("--workers", default=4, show_default=True, type=click.IntRange(1, 64),
+              help="Requests answered at once (each with its own read-only store connection).")
+@click.option("--queue", "queue_size", default=64, show_default=True, type=click.IntRange(1, 100000),
+              help="Chat-model requests that may wait; beyond it a request gets 503.")
+@click.option("--batch-size", type=click.IntRange(1, 256), default=None,
+              help="Chat-model requests generated together (default: 8 on a GPU, 1 on a CPU).")
+def serve(store_path, host, port, llm, device, search, rules_path, workers, queue_size, batch_size):
+    """Serve the API (/api/…, schema at /docs) and the page (/) over HTTP: the store, the rules and the
+    chat model loaded once."""
+    try:
+        import uvicorn
+
+        from .serve.app import create_app
+        from .serve.service import Service
+    except ImportError as exc:
+        raise FinQAError(f"fin-qa serve needs {exc.name}: pip install fastapi uvicorn") from None
+
+    catalog = _catalog(rules_path)
+    model = _chat_model(catalog, llm, device, batch_size)
+    service = Service(store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), model,
+                      workers=workers, queue_size=queue_size, batch_size=(batch_size or getattr(model, "batch_size", 1)))
+    health = service.health()
+    config = uvicorn.Config(create_app(service), host=host, port=port, log_level="warning", access_log=False)
+    server = uvicorn.Server(config)
+    shown_host = f"[{host}]" if ":" in host else host
+
+    def started():
+        bound = [s.getsockname()[1] for srv in server.servers for s in srv.sockets] or [port]
+        click.echo(f"fin-qa serving http://{shown_host}:{bound[0]}/ ({plural(health['reports'], 'report')} in "
+                   f"{service.store_dir}; chat model {model.name if model else 'none'}; search {service.search}); "
+                   "Ctrl-C stops", err=True)
+
+    try:
+        _run_server(server, started)
+    finally:
+        service.close()
+
+
+def _run_server(server, started):
+    """Run uvicorn, saying the address once it listens (port 0 gets a free one); exit 2 when it cannot."""
+    import asyncio
+
+    async def run():
+        task = asyncio.create_task(server.serve())
+        while not server.started and not task.done():
+            await asyncio.sleep(0.05)
+        if server.started:
+            started()
+        await task
+
+    try:
+        asyncio.run(run())
+    except SystemExit:   # uvicorn exits when it cannot bind; that is said below
+        if server.started:
+            raise
+    if not server.started:
+        raise FinQAError(f"could not listen on {server.config.host}:{server.config.port} (see above)")
+
+
+@cli.command()
 @click.argument("query")
 @STORE_OPTION
 @SEARCH_OPTION
@@ -413,25 +476,15 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 @RULES_OPTION
 def search(query, store_path, search, company, year, size, chunks, as_json, rules_path):
     """Search the reports' text: sections (heading path, pages, score) for QUERY."""
-    from .search.base import Filters
     from .search.retrieve import Retriever
 
     if not query.strip():
         raise click.UsageError("QUERY is empty: give the words to search for")
     catalog = _catalog(rules_path)
-    rows: list[dict[str, Any]]
     with _open_store(store_path, readonly=True) as store:
         keys = _report_keys(store, company, year)
         retriever = Retriever(store, _backend(store, search, catalog), catalog.topics, catalog.search)
-        q, topics = retriever.query(query)
-        if chunks:
-            rows = [{"score": round(h.score, 4), "report": h.report_key, "pages": [h.page_start, h.page_end],
-                     "heading": " > ".join(h.path), "text": h.text}
-                    for h in retriever.backend.search(q, Filters(keys), size)]
-        else:
-            rows = [{"score": p.score, "report": p.report_key, "pages": list(p.pages), "heading": p.heading,
-                     "topic_title": p.title_match, "text": p.hits[0].text if p.hits else p.text}
-                    for p in retriever.retrieve(q, topics, keys, size)]
+        rows = retriever.search_rows(query, keys, size, chunks)
     for n, r in enumerate(rows, 1):
         if as_json:
             click.echo(json.dumps(r, ensure_ascii=False))

@@ -859,7 +859,8 @@ class CellAnswerer:
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
                 cells.append(f"{_shown(column)}：{shown}" if column else shown)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
-                                          label, _shown(column), value + ("" if not unit or value.endswith("%") else unit), page))
+                                          label, _shown(column), value + ("" if not unit or value.endswith("%") else unit), page,
+                                          self.v.source.keys.get(t.report_id), value))
             part = f"{label}（{'，'.join(cells)}）"
             if cells and part not in parts:   # a row printed twice (分行业 and 分产品 alike) is said once
                 parts.append(part)

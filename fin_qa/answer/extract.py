@@ -141,4 +141,5 @@ def _join(us: list[Unit]) -> str:
 
 def evidence(result: TextResult, passage: Passage) -> list[PassageEvidence]:
     """Every quoted unit, with its page, heading path and the section's score."""
-    return [PassageEvidence(u.page, " > ".join(u.path or passage.path), u.text, passage.score) for u in result.used]
+    return [PassageEvidence(u.page, " > ".join(u.path or passage.path), u.text, passage.score, passage.report_key)
+            for u in result.used]

@@ -35,7 +35,8 @@ class Fact:
     page: int | None
     source: str
     year: int
-    label: str | None = None
+    label: str | None = None      # the row label as printed
+    report: str | None = None     # the key of the report it was read from
 
     @property
     def number(self) -> Decimal | None:
@@ -85,9 +86,11 @@ class FactSource:
         self.reports: list[Report] = []          # the reports answers may read (the scope)
         self.known: list[Report] = []            # every report of the store: names for understanding
         self.by_key: dict[tuple[str, int], Report] = {}
+        self.keys: dict[int, str] = {}           # report id → key (stock_code:year)
         self._years: dict[str, list[int]] = {}
         for r in store.report_list():
             self.known.append(r)
+            self.keys[r.id] = r.key
             if scope is not None and (r.stock_code, r.year) not in scope and (r.full_name, r.year) not in scope:
                 continue
             self.reports.append(r)
@@ -120,13 +123,14 @@ class FactSource:
         out: dict[str, Fact] = {}
         for f in self.store.report_facts(report.id, items, period, parent=self.parent):
             out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
-                                        f.raw_label))
+                                        f.raw_label, report.key))
         if period == "current" and not self.parent:
             for item in items:
                 col = REPORT_FIELDS.get(item)
                 value = getattr(report, col) if col else None
                 if item not in out and value:
-                    out[item] = Fact(item, value, None, "current", "公司信息", None, "report list", report.year)
+                    out[item] = Fact(item, value, None, "current", "公司信息", None, "report list", report.year,
+                                     report=report.key)
         return out
 
     def fact(self, report: Report, item: str, period: str = "current") -> Fact | None:

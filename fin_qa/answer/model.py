@@ -1,6 +1,7 @@
 """What an answerer returns: an Answer with typed evidence.
 
-Evidence kinds (each prints itself for `ask` and serialises itself for `--json` and batch lines):
+Evidence kinds (each prints itself for `ask` and serialises itself for `--json` and batch lines; the
+ones read from a report name it by its key, `report`, which `fin-qa serve` links the cited page with):
   FactEvidence     a value read from a report (item, value, year, page, source; the previous-period
                    column marked; the formula input label; the company in a ranking)
   FormulaEvidence  a definition from formulas/*.yaml (open questions)
@@ -24,13 +25,20 @@ class FactEvidence:
     period: str = "current"        # previous: the previous-period column; previous2: the summary's third year
     label: str | None = None       # the formula input this value fills
     company: str | None = None     # the company, in a ranking or count across companies
+    report: str | None = None      # the key of the report it was read from
+    # where it stands on the page (not serialised): the row label as printed, and the value as stored
+    # (an amount in 元, whatever unit the page prints it in)
+    printed_label: str | None = None
+    stored: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         if self.company is not None:
-            return {"item": self.item, "company": self.company, "year": self.year, "value": self.value,
-                    "page": self.page, "source": self.source}
-        out: dict[str, Any] = {"item": self.item, "value": self.value, "year": self.year, "page": self.page,
-                               "source": self.source}
+            out: dict[str, Any] = {"item": self.item, "company": self.company, "year": self.year, "value": self.value,
+                                   "page": self.page, "source": self.source}
+            return {**out, "report": self.report} if self.report else out
+        out = {"item": self.item, "value": self.value, "year": self.year, "page": self.page, "source": self.source}
+        if self.report:
+            out["report"] = self.report
         if self.period != "current":
             out["period"] = self.period  # previous, or previous2 (the summary table's third year)
         if self.label is not None:
@@ -62,9 +70,12 @@ class PassageEvidence:
     heading: str                   # the heading path, joined with " > "
     text: str
     section_score: float | None = None
+    report: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"page": self.page, "heading": self.heading, "text": self.text}
+        if self.report:
+            out["report"] = self.report
         if self.section_score is not None:
             out["section_score"] = self.section_score
         return out
@@ -81,9 +92,12 @@ class CellEvidence:
     column: str
     value: str
     page: int | None
+    report: str | None = None
+    cell: str | None = None        # the cell's text as printed (value is it with the table's unit)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "row": self.row, "column": self.column, "value": self.value, "page": self.page}
+        out = {"table": self.table, "row": self.row, "column": self.column, "value": self.value, "page": self.page}
+        return {**out, "report": self.report} if self.report else out
 
     def describe(self) -> str:
         where = f"p.{self.page}" if self.page else "no page"

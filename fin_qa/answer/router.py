@@ -14,7 +14,9 @@ from ..catalog import Catalog
 from ..catalog.vocabulary import DISCLOSURES
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
+from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
+from ..store import Store
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer, content, norm, pairs
@@ -261,3 +263,11 @@ def frame_record(u: Understanding) -> dict:
         out["formulas"] = list(u.formulas)
     out.update(u.frame.to_dict())
     return out
+
+
+def make_router(store: Store, catalog: Catalog, backend: SearchBackend, style: str = "human",
+                model: ChatModel | None = None, scope: set[tuple[str, int]] | None = None) -> Router:
+    """A router over the store's reports (only the scope's, when given), searching text with the backend."""
+    retriever = Retriever(store, backend, catalog.topics, catalog.search)
+    return Router(FactSource(store, scope), catalog, style=style, retriever=retriever, model=model)
+

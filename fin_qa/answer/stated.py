@@ -86,7 +86,8 @@ class StatedAnswerer:
                 if amount is not None:
                     shown = format_scaled(to_yuan(amount, s.unit), u.unit, u.decimals, self.v.style) + f"（原文为{shown}）"
             parts.append(f"{self._words(s.ask)}：{shown}")
-            evidence.append(PassageEvidence(s.unit_page.page, " > ".join(s.unit_page.path), s.unit_page.text, 0.0))
+            evidence.append(PassageEvidence(s.unit_page.page, " > ".join(s.unit_page.path), s.unit_page.text, 0.0,
+                                            rep.key))
         quotes = "；".join(dict.fromkeys(f"“{e.text}”（第{e.page}页）" if e.page else f"“{e.text}”" for e in evidence))
         section = evidence[0].heading.split(" > ")[-1] if evidence[0].heading else "正文"
         text = render(self.t, "stated_answer", company=name, year=year, section=section, values="，".join(parts),

@@ -74,8 +74,8 @@ class StatisticsAnswerer:
         text = render(self.t, "disclosure_filter", year=year, item=item, value=word, n=len(names), examples=shown,
                       total=len(said))
         return Answer(u.question, text, u.finglm_type(), "statistics",
-                      [FactEvidence(item, said[rep.id], year, None, "disclosure", company=rep.short_name or rep.full_name)
-                       for rep in rows[:10]])
+                      [FactEvidence(item, said[rep.id], year, None, "disclosure", company=rep.short_name or rep.full_name,
+                                    report=rep.key) for rep in rows[:10]])
 
     def _target(self, u: Understanding) -> tuple[str, bool] | None:
         """(item or formula name, is a formula) the question ranks by."""
@@ -154,10 +154,13 @@ class StatisticsAnswerer:
             return Answer(u.question, render(t, "not_found_value", company=scope or "各公司", year=year, item=name),
                           u.finglm_type(), "not_found", found=False)
 
+        keys = self.v.source.keys
+
         def evidence(row: Any) -> FactEvidence:
             return FactEvidence(name, self._show(name, is_formula, row.dec), year,
                                 None if pd.isna(row.page) else int(row.page), row.source,
-                                company=row.short_name or row.full_name)
+                                company=row.short_name or row.full_name, report=keys.get(row.report_id),
+                                stored=None if is_formula else str(row.dec))
 
         df = df.sort_values(["num", "company"], ascending=[not r.descending, True], kind="stable")
         if u.frame.operation == "average":

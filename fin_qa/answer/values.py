@@ -32,7 +32,7 @@ def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None
     back = {"previous": 1, "previous2": 2}.get(fact.period, 0)
     year = fact.year - back if fact.year is not None else None
     return FactEvidence(fact.item, shown if shown is not None else fact.value, year, fact.page, fact.source,
-                        fact.period, label)
+                        fact.period, label, report=fact.report, printed_label=fact.label, stored=fact.value)
 
 
 @dataclass
@@ -174,7 +174,7 @@ class Values:
                 pages = sorted({p for n in names if (p := parts[n].page)})
                 first = parts[names[0]]
                 got[item] = Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
-                                 f"{first.source}; {d.expr.replace(' ', '')}", rep.year)
+                                 f"{first.source}; {d.expr.replace(' ', '')}", rep.year, report=rep.key)
         got.update(self._zero_categories(rep, items, got, period, together))
         return got
 
@@ -191,7 +191,7 @@ class Values:
             rows = self.source.statement_items(rep, info.statement)
             if (sibling or rows) and not self._held_by_wider_row(item, rows):
                 out[item] = Fact(item, "0", "人", period, info.statement, None,
-                                 f"{info.statement}表未列此类别，按0计", rep.year)
+                                 f"{info.statement}表未列此类别，按0计", rep.year, report=rep.key)
         return out
 
     def _held_by_wider_row(self, item: str, rows: set[str]) -> bool:

@@ -95,6 +95,11 @@ class Document:
         """table_rows(number) without keeping them (a pass over every page: the table records)."""
         return self._rows[number] if number in self._rows else self._load_rows(number)
 
+    def page_layouts(self) -> Iterator[tuple[int, float, float, list[dict]]]:
+        """Each page's number, width and height as displayed (points) and its positioned words — what the
+        page image's highlight is placed with; none for a text-only document (FinGLM txt)."""
+        return iter(())
+
     def _load_rows(self, number: int) -> list[Row]:  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -153,12 +158,14 @@ class PdfDocument(Document):
         # every page's word boxes are read in the same pass as its text (every table of the report is
         # parsed: loading a page twice cost a quarter of the time); rows are made from them on demand
         self._words: list[list[dict]] = []
+        self._sizes: list[tuple[float, float]] = []   # each page's width and height as displayed
         try:
             for i in range(len(pdf)):
                 page = pdf[i]
                 tp = page.get_textpage()
                 text = _no_surrogates(tp.get_text_range())
                 self._words.append(page_words(page, textpage=tp))
+                self._sizes.append((page.get_width(), page.get_height()))
                 tp.close()
                 page.close()
                 raw.append([s.strip() for s in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
@@ -176,6 +183,10 @@ class PdfDocument(Document):
         cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
         pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
         super().__init__(path, pages)
+
+    def page_layouts(self) -> Iterator[tuple[int, float, float, list[dict]]]:
+        for i, (words, (width, height)) in enumerate(zip(self._words, self._sizes)):
+            yield i + 1, width, height, words
 
     def _load_rows(self, number: int) -> list[Row]:
         rows = rows_from_words(self._words[number - 1], number)

@@ -18,7 +18,7 @@ from typing import Callable, Iterable
 
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
-from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store
+from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store, encode_words
 from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .tables import extract_tables, table_records
@@ -59,6 +59,8 @@ class ParsedReport:
     table_pages: int
     statements: list[str] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)    # every table of the report (ingest/tables.py)
+    # a PDF's pages: (page, width, height, store.encode_words blob): where the page image's highlight goes
+    page_words: list[tuple[int, float, float, bytes]] = field(default_factory=list)
 
 
 def sha256_of(path: Path) -> str:
@@ -208,7 +210,8 @@ def _num(value: str) -> float | None:
 # 6: tables: lines grouped into rows by their spacing (wrapped and centred cells), a header at a page's foot
 #    joined to its rows, cells set too close cut where PDFium saw a gap; 控股股东/实际控制人 read from the
 #    table whose header names them.
-PARSER_VERSION = 9
+# 10: every PDF page's word boxes stored (page_words: the page image's highlight).
+PARSER_VERSION = 10
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -278,8 +281,10 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             {"section": c.section, "path": c.path, "text": c.text, "page_start": c.page_start, "page_end": c.page_end}
             for c in chunks
         ]
+        page_words = [(n, w, h, encode_words(words)) for n, w, h, words in doc.page_layouts()]
         return ParsedReport(str(path.resolve()), doc.kind, sha, len(doc.pages), meta, facts, sec_rows, chunk_rows,
-                            warnings, time.perf_counter() - t0, doc.table_pages_parsed, sorted(statements), tables)
+                            warnings, time.perf_counter() - t0, doc.table_pages_parsed, sorted(statements), tables,
+                            page_words)
     finally:
         doc.close()
 
@@ -391,7 +396,7 @@ def ingest(
         if rep is not None and not second:
             try:
                 store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
-                                     rep.chunks, rep.warnings, PARSER_VERSION, rep.tables)
+                                     rep.chunks, rep.warnings, PARSER_VERSION, rep.tables, rep.page_words)
             except (UnicodeError, ValueError, OverflowError) as exc:   # (its transaction rolled back)
                 rep, err = None, f"cannot store what was read ({type(exc).__name__}: {str(exc)[:120]})"
         if rep is None:

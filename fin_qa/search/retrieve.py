@@ -255,3 +255,16 @@ class Retriever:
             out.append(Passage(key, sid, path, round(score, 4), by_title, pieces, hs))
         out.sort(key=lambda p: -p.score)
         return out[:n]
+
+    def search_rows(self, text: str, report_keys: list[str] | None, size: int, chunks: bool = False) -> list[dict]:
+        """What `fin-qa search` lists (and the server's /api/search): the best sections for the words, with
+        score, report key, pages, heading path and the best hit's text; with chunks, the backend's raw hits."""
+        q, topics = self.query(text)
+        if chunks:
+            return [{"score": round(h.score, 4), "report": h.report_key, "pages": [h.page_start, h.page_end],
+                     "heading": " > ".join(h.path), "text": h.text}
+                    for h in self.backend.search(q, Filters(report_keys), size)]
+        return [{"score": p.score, "report": p.report_key, "pages": list(p.pages), "heading": p.heading,
+                 "topic_title": p.title_match, "text": p.hits[0].text if p.hits else p.text}
+                for p in self.retrieve(q, topics, report_keys, size)]
+

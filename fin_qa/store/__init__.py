@@ -9,11 +9,12 @@ store.py    Store: opening (create / read-only / migrations), writing reports, t
 from __future__ import annotations
 
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
-                     Report, ReportMeta, SectionHead, StoredFact)
+                     PageWords, Report, ReportMeta, SectionHead, StoredFact, Word)
 from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
-from .store import DB_NAME, Store, readonly_uri
+from .store import DB_NAME, Store, decode_words, encode_words, readonly_uri
 
 __all__ = [
     "DB_NAME", "MIGRATIONS", "PARENT_STATEMENT_PREFIX", "SCHEMA_VERSION", "ChunkMatch", "ChunkRange", "ChunkRecord", "ChunkText", "FactRow",
-    "ItemValue", "Migration", "Report", "ReportMeta", "SectionHead", "Store", "StoredFact", "readonly_uri",
+    "ItemValue", "Migration", "PageWords", "Report", "ReportMeta", "SectionHead", "Store", "StoredFact", "Word",
+    "decode_words", "encode_words", "readonly_uri",
 ]

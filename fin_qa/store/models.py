@@ -154,3 +154,22 @@ class ChunkRange(NamedTuple):
 # The parent company's own statements are facts of scope parent: their statement is 母公司资产负债表 /
 # 母公司利润表 / 母公司现金流量表; every read outside that scope leaves them out (Store.report_facts).
 PARENT_STATEMENT_PREFIX = "母公司"
+
+
+class Word(NamedTuple):
+    """A word of a PDF page with its box in points, top measured from the page's top (as displayed)."""
+
+    text: str
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+
+class PageWords(NamedTuple):
+    """A PDF page's size as displayed (points) and its words (ingest's page_words)."""
+
+    page: int
+    width: float
+    height: float
+    words: list[Word]

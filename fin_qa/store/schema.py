@@ -47,6 +47,14 @@ CREATE TABLE IF NOT EXISTS tables(
 CREATE INDEX IF NOT EXISTS tables_report ON tables(report_id);
 """ + TABLES_FTS + ";"
 
+# a PDF page's size as displayed (points) and its words with their boxes (store.encode_words)
+PAGE_WORDS_SQL = """
+CREATE TABLE IF NOT EXISTS page_words(
+    report_id INTEGER NOT NULL REFERENCES reports(id), page INTEGER NOT NULL,
+    width REAL NOT NULL, height REAL NOT NULL, words BLOB NOT NULL, PRIMARY KEY(report_id, page)
+);
+"""
+
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS reports(
@@ -89,6 +97,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               "ALTER TABLE files ADD COLUMN parser INTEGER NOT NULL DEFAULT 0;", needed_to_read=False),
     Migration(4, "tables: every table of a report (caption, unit, header, rows, pages) and its tables_fts index",
               TABLES_SQL, needed_to_read=False),
+    Migration(5, "page_words: the word boxes of every PDF page (the cited value boxed on the page image)",
+              PAGE_WORDS_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -97,7 +107,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
-              "tables_fts_docsize", "tables_fts_config"}
+              "tables_fts_docsize", "tables_fts_config", "page_words"}
 
 
 class NotAStore(Exception):

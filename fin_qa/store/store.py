@@ -18,13 +18,14 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from .. import FinQAError
 from ..bigrams import analyze
-from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue, TableRecord,
-                     Report, ReportMeta, SectionHead, StoredFact)
+from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
+                     PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 
 DB_NAME = "fin_qa.sqlite"
@@ -69,6 +70,18 @@ def _path(stored: str | None) -> list[str]:
     return json.loads(stored) if stored else []
 
 
+def encode_words(words: Iterable[dict[str, Any]]) -> bytes:
+    """A page's words ({text, x0, x1, top, bottom}) as the store keeps them: [text, x0, top, x1, bottom]
+    rows, to a tenth of a point, as JSON, zlib-compressed (about 2 KB a page)."""
+    rows = [[w["text"], round(w["x0"], 1), round(w["top"], 1), round(w["x1"], 1), round(w["bottom"], 1)]
+            for w in words]
+    return zlib.compress(json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def decode_words(blob: bytes) -> list[Word]:
+    return [Word(*row) for row in json.loads(zlib.decompress(blob).decode("utf-8"))]
+
+
 def readonly_uri(path: Path, folder_writable: bool | None = None) -> str:
     """The SQLite URI that opens a store file for reading only.
 
@@ -88,11 +101,14 @@ def readonly_uri(path: Path, folder_writable: bool | None = None) -> str:
 
 
 class Store:
-    def __init__(self, directory: str | Path, create: bool = True, readonly: bool = False) -> None:
+    def __init__(self, directory: str | Path, create: bool = True, readonly: bool = False,
+                 any_thread: bool = False) -> None:
         """Open (with create=True: make) the store in this folder.
 
         readonly: open for reading only (answering, listing, searching): nothing is written, so a
-        read-only file or file system works; implies create=False."""
+        read-only file or file system works; implies create=False.
+        any_thread: the connection may be used by a thread other than the one that opened it, one thread
+        at a time (the server's pool of read-only stores hands each to one request at a time)."""
         self.dir = Path(directory)
         self.path = self.dir / DB_NAME
         self.readonly = readonly
@@ -102,7 +118,8 @@ class Store:
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
         try:
             if readonly:
-                self.db = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None)
+                self.db = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None,
+                                          check_same_thread=not any_thread)
             else:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(path, isolation_level=None)
@@ -224,9 +241,11 @@ class Store:
         warnings: list[str],
         parser: int = 0,
         tables: Sequence[dict[str, Any]] = (),
+        page_words: Sequence[tuple[int, float, float, bytes]] = (),
     ) -> int:
         """Replace everything a document contributed to its report, in one transaction (`parser`: the
-        version of the parser that read it, so that a newer one reads it again)."""
+        version of the parser that read it, so that a newer one reads it again; `page_words`: a PDF's
+        (page, width, height, encode_words blob) of every page)."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -238,6 +257,9 @@ class Store:
             db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
             db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
             db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
+            db.executemany("INSERT INTO page_words(report_id, page, width, height, words) VALUES(?,?,?,?,?)",
+                           [(rid, *pw) for pw in page_words])
             db.execute("DELETE FROM facts WHERE report_id=? AND source IN ('pdf','txt')", (rid,))
             db.execute("DELETE FROM files WHERE path=? OR report_id=?", (path, rid))
             db.executemany(
@@ -460,6 +482,23 @@ class Store:
             (expression, report_id, heading_weight, size)).fetchall()
         return [r[0] for r in rows]
 
+    # ------------------------------------------------------------------------------ page words
+
+    def page_words(self, report_id: int, page: int) -> PageWords | None:
+        """A PDF page's size and word boxes as ingest read them; None when the store has none for it (a txt
+        or imported report, a page out of range, or a store written before migration 5)."""
+        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name='page_words'").fetchone() is None:
+            return None
+        row = self.db.execute("SELECT width, height, words FROM page_words WHERE report_id=? AND page=?",
+                              (report_id, page)).fetchone()
+        return PageWords(page, row[0], row[1], decode_words(row[2])) if row else None
+
+    def report_files(self, report_id: int) -> list[dict[str, Any]]:
+        """The files a report was read from: path, sha256, kind (pdf, txt, or the import's), pages, parser."""
+        cols = ["path", "sha256", "kind", "pages", "parser"]
+        return [dict(zip(cols, r)) for r in self.db.execute(
+            f"SELECT {', '.join(cols)} FROM files WHERE report_id=? ORDER BY kind", (report_id,))]
+
     # ------------------------------------------------------------------------------ reports
 
     def report_list(self) -> list[Report]:
@@ -475,12 +514,12 @@ class Store:
 
     def reports(self) -> list[dict[str, Any]]:
         """Every report with its fact and chunk counts and its files (`fin-qa reports`)."""
-        q = """SELECT r.id, r.stock_code, r.year, r.full_name, r.short_name, r.publish_date,
+        q = """SELECT r.id, r.key, r.stock_code, r.year, r.full_name, r.short_name, r.publish_date,
                       (SELECT COUNT(*) FROM facts f WHERE f.report_id=r.id) AS facts,
                       (SELECT COUNT(*) FROM chunks c WHERE c.report_id=r.id) AS chunks,
                       (SELECT GROUP_CONCAT(path, '; ') FROM files WHERE report_id=r.id) AS files
                FROM reports r ORDER BY r.stock_code, r.year"""
-        cols = ["id", "stock_code", "year", "full_name", "short_name", "publish_date", "facts", "chunks", "files"]
+        cols = ["id", "key", "stock_code", "year", "full_name", "short_name", "publish_date", "facts", "chunks", "files"]
         return [dict(zip(cols, row)) for row in self.db.execute(q)]
 
     def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:

@@ -1,0 +1,239 @@
+"""A cited page of a report as a PNG, with what the answer cites boxed on it.
+
+Where to draw comes from the word boxes ingest stored for every PDF page (store.page_words); the page
+itself is rendered from the report's PDF with pypdfium2. A highlight is a list of strings:
+- a number ("119653068.38", "37.85%") is boxed where the page prints it in any unit (元, 千元, 万元,
+  百万元, 亿元: the stored amount is in 元, the page may print 119,653.07 in 千元), sign aside (a cost
+  printed in parentheses);
+- any other text (a row label, a quoted passage) is boxed where its characters stand, whitespace
+  aside; a passage that runs on to the next page is boxed as far as this page holds it;
+- a text and a number together are a row: the number is boxed on a line the text stands on, when the
+  page has one (the label's own row, not the same amount elsewhere on the page).
+"""
+from __future__ import annotations
+
+import io
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from ..numbers import parse_number
+from ..store import PageWords, Word
+
+# the units a page may print an amount in, by their factor to 元
+_FACTORS = (Decimal(1), Decimal(1000), Decimal(10000), Decimal(1000000), Decimal(100000000))
+_SPACE = re.compile(r"\s+")
+MIN_PART = 6          # the fewest characters of a passage boxed when the page holds only part of it
+MAX_BOXES = 12        # boxes of one highlight string (a label printed in many rows)
+DEFAULT_SCALE = 1.5   # pixels per point (a 595-point A4 page: 893 pixels wide)
+
+# PDFium is not thread-safe: every call into it (open, render, close) holds this lock
+PDFIUM_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Box:
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    what: str            # the highlight string it boxes
+
+    def to_dict(self) -> dict:
+        return {"x0": round(self.x0, 1), "top": round(self.top, 1), "x1": round(self.x1, 1),
+                "bottom": round(self.bottom, 1), "what": self.what}
+
+
+def _norm(text: str) -> str:
+    """Compared text: NFKC (full-width digits and brackets as half-width), no whitespace."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", text))
+
+
+def _width(ch: str) -> float:
+    return 1.0 if unicodedata.east_asian_width(ch) in ("W", "F") else 0.55
+
+
+def _sub_box(w: Word, start: int, end: int, what: str) -> Box:
+    """The part of a word holding its characters start..end (by their printed widths)."""
+    weights = [_width(c) for c in w.text] or [1.0]
+    total = sum(weights)
+    left = sum(weights[:start]) / total
+    right = sum(weights[:end]) / total
+    span = w.x1 - w.x0
+    return Box(w.x0 + span * left, w.top, w.x0 + span * right, w.bottom, what)
+
+
+class _Flat:
+    """The page's words run together (compared form) with each character's word and place in it."""
+
+    def __init__(self, words: list[Word]):
+        self.words = words
+        chars: list[str] = []
+        self.where: list[tuple[int, int]] = []
+        for i, w in enumerate(words):
+            for j, ch in enumerate(w.text):
+                n = _norm(ch)
+                for c in n:
+                    chars.append(c)
+                    self.where.append((i, j))
+        self.text = "".join(chars)
+
+    def boxes(self, start: int, end: int, what: str) -> list[Box]:
+        """The boxes of the characters start..end of the run: one per word touched."""
+        spans: dict[int, list[int]] = {}
+        for i, j in self.where[start:end]:
+            spans.setdefault(i, []).append(j)
+        return [_sub_box(self.words[i], min(js), max(js) + 1, what) for i, js in spans.items()]
+
+    def find_all(self, needle: str) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        at = self.text.find(needle)
+        while at >= 0 and len(out) < MAX_BOXES:
+            out.append((at, at + len(needle)))
+            at = self.text.find(needle, at + len(needle))
+        return out
+
+    def find_part(self, needle: str) -> tuple[int, int] | None:
+        """The longest head or tail of a passage that the page holds (at least MIN_PART characters): a
+        passage begun on the page before, or going on to the next one."""
+        lo, hi = MIN_PART, len(needle) - 1
+        best: tuple[int, int] | None = None
+        while lo <= hi:   # the head: a longer head found means every shorter one is too
+            mid = (lo + hi) // 2
+            at = self.text.find(needle[:mid])
+            if at >= 0:
+                best, lo = (at, at + mid), mid + 1
+            else:
+                hi = mid - 1
+        lo, hi = MIN_PART, len(needle) - 1
+        while lo <= hi:   # the tail
+            mid = (lo + hi) // 2
+            at = self.text.find(needle[-mid:])
+            if at >= 0:
+                if best is None or mid > best[1] - best[0]:
+                    best = (at, at + mid)
+                lo = mid + 1
+            else:
+                hi = mid - 1
+        return best
+
+
+def _as_number(text: str) -> Decimal | None:
+    s = text.strip()
+    if not re.fullmatch(r"[-+(（]?[\d,]+(?:\.\d+)?[)）]?%?", s):
+        return None
+    return parse_number(s)
+
+
+def _matches(printed: Decimal, target: Decimal, decimals: int) -> bool:
+    """Whether a printed number is the target (in 元) in some unit, at the printed precision."""
+    printed, target = abs(printed), abs(target)
+    half = Decimal(5) / Decimal(10) ** (decimals + 1)
+    for f in _FACTORS:
+        if abs(printed - target / f) <= half:
+            return True
+    return False
+
+
+def _decimals(text: str) -> int:
+    m = re.search(r"\.(\d+)", text)
+    return len(m.group(1)) if m else 0
+
+
+def _merged(boxes: list[Box]) -> list[Box]:
+    """Boxes of one string standing side by side on a line (words of one passage) as one box."""
+    out: list[Box] = []
+    for b in sorted(boxes, key=lambda b: (round(b.top), b.x0)):
+        last = out[-1] if out else None
+        if last is not None and last.what == b.what and abs(last.top - b.top) < 2 and b.x0 - last.x1 < 12:
+            out[-1] = Box(last.x0, min(last.top, b.top), max(last.x1, b.x1), max(last.bottom, b.bottom), b.what)
+        else:
+            out.append(b)
+    return out
+
+
+def _same_row(a: Box, b: Box) -> bool:
+    mid = (b.top + b.bottom) / 2
+    return a.top - 1 <= mid <= a.bottom + 1
+
+
+def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
+    """The boxes of the highlight strings on the page, and how they were placed: "row" (a number on its
+    label's line), "found", "partial" (some strings not found) or "none"."""
+    flat = _Flat(page.words)
+    numbers: list[tuple[str, Decimal]] = []
+    texts: list[str] = []
+    for h in highlights:
+        n = _as_number(h)
+        if n is not None:
+            numbers.append((h, n))
+        elif _norm(h):
+            texts.append(h)
+    text_boxes: dict[str, list[Box]] = {}
+    for t in texts:
+        needle = _norm(t)
+        spans = flat.find_all(needle)
+        if not spans and len(needle) > MIN_PART:
+            part = flat.find_part(needle)
+            spans = [part] if part else []
+        text_boxes[t] = _merged([b for s, e in spans for b in flat.boxes(s, e, t)])
+    number_boxes: dict[str, list[Box]] = {}
+    for h, n in numbers:
+        found = []
+        for w in page.words:
+            # a number may share its word with a label or a note mark ("货币资金1,234.56"): its tail
+            m = re.search(r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?$", w.text)
+            if m is None:
+                continue
+            printed = _as_number(m.group(0))
+            if printed is not None and printed != 0 and _matches(printed, n, _decimals(m.group(0))):
+                found.append(_sub_box(w, m.start(), len(w.text), h) if m.start() else Box(w.x0, w.top, w.x1, w.bottom, h))
+        number_boxes[h] = found[:MAX_BOXES]
+    # a label and a number: the number on the label's row (the first to its right)
+    rows: list[Box] = []
+    for t, tbs in text_boxes.items():
+        for tb in tbs:
+            for h, nbs in number_boxes.items():
+                on_row = sorted((nb for nb in nbs if _same_row(tb, nb) and nb.x0 >= tb.x0), key=lambda b: b.x0)
+                if on_row:
+                    rows += [tb, on_row[0]]
+    if rows:
+        return list(dict.fromkeys(rows)), "row"
+    boxes = [b for bs in text_boxes.values() for b in bs] + [b for bs in number_boxes.values() for b in bs]
+    wanted = len(text_boxes) + len(number_boxes)
+    hit = sum(bool(bs) for bs in text_boxes.values()) + sum(bool(bs) for bs in number_boxes.values())
+    status = "none" if not boxes else ("found" if hit == wanted else "partial")
+    return boxes, status
+
+
+def render_png(pdf: Path, page: int, boxes: list[Box], scale: float = DEFAULT_SCALE) -> bytes:
+    """The page rendered at `scale` pixels per point with each box drawn (a translucent yellow fill and a
+    red frame), as PNG bytes."""
+    import pypdfium2 as pdfium
+    from PIL import Image, ImageDraw
+
+    with PDFIUM_LOCK:
+        doc = pdfium.PdfDocument(str(pdf))
+        try:
+            pg = doc[page - 1]
+            try:
+                image = pg.render(scale=scale).to_pil().convert("RGB")
+            finally:
+                pg.close()
+        finally:
+            doc.close()
+    if boxes:
+        overlay = Image.new("RGBA", image.size, (0, 0, 0, 0))
+        draw = ImageDraw.Draw(overlay)
+        pad = 2
+        for b in boxes:
+            rect = (b.x0 * scale - pad, b.top * scale - pad, b.x1 * scale + pad, b.bottom * scale + pad)
+            draw.rectangle(rect, fill=(255, 230, 0, 90), outline=(220, 0, 0, 255), width=3)
+        image = Image.alpha_composite(image.convert("RGBA"), overlay).convert("RGB")
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+

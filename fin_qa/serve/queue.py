@@ -1,0 +1,109 @@
+"""The chat model behind one bounded queue, shared by every request of the server.
+
+Requests from any thread wait in one queue; a single thread takes them out in batches (up to
+batch_size, grouped by their token budget) and generates each batch with the model's chat_batch — the
+path `fin-qa batch` uses on a GPU (on a CPU the model answers a batch one by one). When the requests
+waiting would exceed the capacity, a new one is refused at once (ModelBusy: the server says 503) rather
+than queued without end.
+"""
+from __future__ import annotations
+
+import threading
+from collections import deque
+from concurrent.futures import Future
+from typing import Sequence
+
+from .. import FinQAError
+from ..llm.base import ChatModel, History
+
+_Item = tuple[str, History, "int | None", "Future[str]"]
+
+
+class ModelBusy(FinQAError):
+    """The chat model's queue is full: the request was not queued (HTTP 503)."""
+
+
+class ModelQueue:
+    def __init__(self, model: ChatModel, capacity: int = 64, batch_size: int = 8, timeout: float = 600.0):
+        self.model = model
+        self.name = model.name
+        self.capacity = capacity
+        self.batch_size = batch_size
+        self.timeout = timeout              # seconds a request waits for its reply
+        self._items: deque[_Item] = deque()
+        self._cond = threading.Condition()
+        self._closed = False
+        self.served = self.batches = self.refused = 0
+        self._thread = threading.Thread(target=self._run, name="fin-qa-model", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ the ChatModel protocol
+
+    def chat(self, prompt: str, history: History = (), max_new_tokens: int | None = None) -> str:
+        return self.chat_batch([(prompt, history)], max_new_tokens)[0]
+
+    def chat_batch(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None = None) -> list[str]:
+        """Queue the requests (all or none) and wait for their replies."""
+        futures: list[Future[str]] = [Future() for _ in requests]
+        with self._cond:
+            if self._closed:
+                raise ModelBusy("the chat model is shutting down")
+            if len(self._items) + len(requests) > self.capacity:
+                self.refused += 1
+                if len(requests) > self.capacity:
+                    raise ModelBusy(f"{len(requests)} chat-model requests at once are more than the queue holds "
+                                    f"({self.capacity}): send fewer questions at a time")
+                raise ModelBusy(f"the chat model is busy ({len(self._items)} requests waiting, the queue holds "
+                                f"{self.capacity}): try again shortly")
+            for (prompt, history), fut in zip(requests, futures):
+                self._items.append((prompt, history, max_new_tokens, fut))
+            self._cond.notify()
+        return [f.result(timeout=self.timeout) for f in futures]
+
+    # ------------------------------------------------------------------ the model's thread
+
+    def _take(self) -> list[_Item]:
+        """The next batch: the oldest request and the ones after it with its token budget."""
+        with self._cond:
+            while not self._items and not self._closed:
+                self._cond.wait()
+            if not self._items:
+                return []
+            first = self._items.popleft()
+            batch = [first]
+            rest: deque[_Item] = deque()
+            while self._items and len(batch) < self.batch_size:
+                item = self._items.popleft()
+                (batch if item[2] == first[2] else rest).append(item)
+            self._items.extendleft(reversed(rest))
+            return batch
+
+    def _run(self) -> None:
+        while True:
+            batch = self._take()
+            if not batch:
+                return
+            try:
+                replies = self.model.chat_batch([(p, h) for p, h, _, _ in batch], batch[0][2])
+            except BaseException as exc:  # noqa: BLE001 - every waiting request gets the model's error
+                for *_, fut in batch:
+                    fut.set_exception(exc)
+                continue
+            self.batches += 1
+            self.served += len(batch)
+            for (*_, fut), reply in zip(batch, replies):
+                fut.set_result(reply)
+
+    @property
+    def waiting(self) -> int:
+        return len(self._items)
+
+    def stats(self) -> dict:
+        return {"model": self.name, "capacity": self.capacity, "batch_size": self.batch_size, "waiting": self.waiting,
+                "served": self.served, "batches": self.batches, "refused": self.refused}
+
+    def close(self) -> None:
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        self._thread.join(timeout=5)

@@ -1,0 +1,343 @@
+"""What `fin-qa serve` answers with: the catalog and the chat model loaded once, a pool of read-only
+store connections with their routers, and the reads every endpoint makes.
+
+Concurrency: each request takes a worker (a read-only SQLite connection of its own, its routers, its
+search backend) from a pool of `workers`, uses it alone and gives it back; a request finding every
+worker busy waits for one. The chat model is one, behind a bounded queue (queue.ModelQueue). PDFium
+calls are serialised (pages.PDFIUM_LOCK).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import queue
+import threading
+import time
+from collections import OrderedDict, deque
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Iterator
+from urllib.parse import quote, urlencode
+
+from .. import FinQAError
+from ..answer.model import Answer, CellEvidence, FactEvidence, PassageEvidence
+from ..answer.router import Router, make_router
+from ..catalog import Catalog
+from ..check import check_reports
+from ..llm.base import ChatModel
+from ..search.base import SearchBackend
+from ..search.retrieve import Retriever, make_backend
+from ..store import Store
+from .pages import DEFAULT_SCALE, Box, locate, render_png
+from .queue import ModelQueue
+
+STYLES = ("human", "finglm")
+MAX_QUESTION = 1000       # characters of a question
+MAX_BATCH = 100           # questions of one /api/batch request
+RECENT = 20               # questions the page lists as recent
+IMAGE_CACHE = 64          # rendered page images kept
+
+
+class NotFound(FinQAError):
+    """A report, page or file the request names does not exist (HTTP 404)."""
+
+
+class BadRequest(FinQAError):
+    """A parameter the request gives is not usable (HTTP 422)."""
+
+
+@dataclass
+class _Worker:
+    store: Store
+    backend: SearchBackend
+    routers: dict[str, Router] = field(default_factory=dict)
+
+
+@dataclass
+class PageImage:
+    png: bytes
+    boxes: list[Box]
+    placed: str               # how the highlight was placed (pages.locate), or why it was not
+
+
+class Service:
+    def __init__(self, store_dir: str | Path, catalog: Catalog, search: str = "sqlite", es_url: str | None = None,
+                 es_index: str | None = None, model: ChatModel | None = None, workers: int = 4,
+                 queue_size: int = 64, batch_size: int = 8):
+        self.store_dir = Path(store_dir)
+        self.catalog = catalog
+        self.search = search
+        self._es = (es_url, es_index)
+        self.queue = ModelQueue(model, queue_size, batch_size) if model is not None else None
+        self.workers = workers
+        self._pool: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._made = 0
+        self._lock = threading.Lock()
+        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self._images: OrderedDict[tuple, PageImage] = OrderedDict()
+        self._files_checked: dict[tuple[str, int, int], str] = {}   # (path, mtime, size) → sha256
+        self._checks: tuple[tuple, list[dict[str, Any]]] | None = None
+        self.started = time.time()
+        # one worker now: a store that cannot be opened is said before the server listens
+        self._pool.put(self._new_worker())
+        self._made = 1
+
+    # ------------------------------------------------------------------ the pool
+
+    def _new_worker(self) -> _Worker:
+        store = Store(self.store_dir, readonly=True, any_thread=True)
+        return _Worker(store, make_backend(self.search, store, self.catalog, *self._es))
+
+    @contextmanager
+    def worker(self) -> Iterator[_Worker]:
+        try:
+            w = self._pool.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                make = self._made < self.workers
+                self._made += make
+            w = self._new_worker() if make else self._pool.get()
+        try:
+            yield w
+        finally:
+            self._pool.put(w)
+
+    def _router(self, w: _Worker, style: str) -> Router:
+        if style not in w.routers:
+            w.routers[style] = make_router(w.store, self.catalog, w.backend, style, self.queue)
+        return w.routers[style]
+
+    # ------------------------------------------------------------------ answering
+
+    def ask(self, question: str, style: str = "human") -> dict[str, Any]:
+        question = check_question(question)
+        with self.worker() as w:
+            ans = self._router(w, check_style(style)).answer(question)
+            record = self.record(w.store, ans)
+        self._remember(record)
+        return record
+
+    def batch(self, questions: list[tuple[Any, str]], style: str = "human") -> list[dict[str, Any]]:
+        """Answers to (id, question) pairs, in order; the chat model's requests generated in batches first."""
+        if len(questions) > MAX_BATCH:
+            raise BadRequest(f"{len(questions)} questions: at most {MAX_BATCH} in one batch request")
+        checked = [(qid, check_question(q, f"questions[{i}]")) for i, (qid, q) in enumerate(questions)]
+        with self.worker() as w:
+            router = self._router(w, check_style(style))
+            router.prefetch([q for _, q in checked])
+            out = [self.record(w.store, router.answer(q), qid) for qid, q in checked]
+        for r in out:
+            self._remember(r)
+        return out
+
+    def record(self, store: Store, ans: Answer, qid: Any = None) -> dict[str, Any]:
+        """The answer's `ask --json` record, each piece of evidence from a PDF with its page image's address
+        (`image`: the page with the value or passage boxed)."""
+        record = ans.record(qid)
+        for ev, d in zip(ans.evidence, record.get("evidence", [])):
+            key = getattr(ev, "report", None)
+            page = getattr(ev, "page", None)
+            if key and page and self._has_pages(store, key):
+                d["image"] = image_url(key, page, highlight(ev))
+        return record
+
+    def _has_pages(self, store: Store, key: str) -> bool:
+        rid = store.report_id(key)
+        return rid is not None and any(f["kind"] == "pdf" for f in store.report_files(rid))
+
+    def _remember(self, record: dict[str, Any]) -> None:
+        with self._lock:
+            self._recent.appendleft({"question": record["question"], "answer": record["answer"],
+                                     "method": record["method"], "at": time.strftime("%H:%M:%S")})
+
+    def recent(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self._recent)
+
+    # ------------------------------------------------------------------ reading the store
+
+    def search_sections(self, q: str, company: str | None, year: int | None, size: int = 5) -> list[dict[str, Any]]:
+        if not q or not q.strip():
+            raise BadRequest("q is empty: give the words to search for")
+        if len(q) > MAX_QUESTION:
+            raise BadRequest(f"q is {len(q)} characters long: at most {MAX_QUESTION}")
+        with self.worker() as w:
+            keys = self._keys(w.store, company, year)
+            retriever = Retriever(w.store, w.backend, self.catalog.topics, self.catalog.search)
+            return retriever.search_rows(q, keys, size)
+
+    def _keys(self, store: Store, company: str | None, year: int | None) -> list[str] | None:
+        if not (company or year):
+            return None
+        keys = store.report_keys(company, year)
+        if not keys:
+            raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
+        return keys
+
+    def reports(self) -> list[dict[str, Any]]:
+        """Every report with its files' kinds, whether its pages can be shown, and its checks' outcome."""
+        checks = {c["key"]: c for c in self.checks()}
+        with self.worker() as w:
+            rows = w.store.reports()
+            for r in rows:
+                files = w.store.report_files(r["id"])
+                r["kinds"] = sorted({f["kind"] for f in files})
+                r["pages"] = next((f["pages"] for f in files if f["kind"] in ("pdf", "txt")), None)
+                r["page_images"] = "pdf" in r["kinds"]
+                c = checks.get(r["key"])
+                r["check"] = {"checks": c["checks"], "failed": c["failed"]} if c else None
+        return rows
+
+    def checks(self, company: str | None = None, year: int | None = None, show_all: bool = False) -> list[dict[str, Any]]:
+        """`fin-qa check --json` records; every report's, unfiltered, computed once per state of the store."""
+        with self.worker() as w:
+            if company or year or show_all:
+                rows = [rc.record(show_all) for rc in check_reports(w.store, self.catalog.checks, company, year)]
+                if not rows:
+                    raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
+                return rows
+            state = self._store_state()
+            if self._checks is None or self._checks[0] != state:
+                self._checks = (state, [rc.record() for rc in check_reports(w.store, self.catalog.checks)])
+            return self._checks[1]
+
+    def _store_state(self) -> tuple:
+        out: list[tuple[int, int] | None] = []
+        for suffix in ("", "-wal"):
+            try:
+                st = os.stat(str(self.store_dir / "fin_qa.sqlite") + suffix)
+                out.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                out.append(None)
+        return tuple(out)
+
+    def facts(self, company: str | None, year: int | None, item: str | None, limit: int = 200) -> dict[str, Any]:
+        with self.worker() as w:
+            rows: list[dict[str, Any]] = []
+            for f in w.store.facts(company, year, item):
+                if len(rows) == limit:
+                    return {"facts": rows, "count": len(rows), "truncated": True}
+                rows.append(f)
+        return {"facts": rows, "count": len(rows), "truncated": False}
+
+    def health(self) -> dict[str, Any]:
+        with self.worker() as w:
+            counts = w.store.counts()
+            version = w.store.schema_version()
+        return {"status": "ok", "store": str(self.store_dir), "schema_version": version,
+                "reports": counts["reports"], "facts": counts["facts"], "search": self.search,
+                "chat_model": self.queue.stats() if self.queue else None, "workers": self.workers,
+                "uptime_s": round(time.time() - self.started, 1)}
+
+    # ------------------------------------------------------------------ page images
+
+    def page_image(self, key: str, page: int, highlights: list[str], scale: float = DEFAULT_SCALE) -> PageImage:
+        if not 0.25 <= scale <= 4:
+            raise BadRequest(f"scale {scale}: between 0.25 and 4")
+        if len(highlights) > 8 or any(len(h) > 2000 for h in highlights):
+            raise BadRequest("highlight: at most 8 strings of at most 2000 characters")
+        cache_key = (key, page, tuple(highlights), scale)
+        with self._lock:
+            if cache_key in self._images:
+                self._images.move_to_end(cache_key)
+                return self._images[cache_key]
+        with self.worker() as w:
+            rid = w.store.report_id(key)
+            if rid is None:
+                raise NotFound(f"no report with key {key!r} in the store (GET /api/reports lists them)")
+            files = w.store.report_files(rid)
+            pdf = next((f for f in files if f["kind"] == "pdf"), None)
+            if pdf is None:
+                how = "a FinGLM txt file" if any(f["kind"] == "txt" for f in files) else "imported tables"
+                raise NotFound(f"report {key} was read from {how}: it has no page images")
+            if not 1 <= page <= (pdf["pages"] or 0):
+                raise NotFound(f"page {page} is out of range: report {key} has {pdf['pages']} pages")
+            words = w.store.page_words(rid, page)
+        path = self._current_file(pdf)
+        boxes: list[Box] = []
+        if words is None:
+            placed = "no word boxes stored for this page (ingest the report again to have them)"
+        elif highlights:
+            boxes, placed = locate(words, highlights)
+        else:
+            placed = "nothing asked"
+        image = PageImage(render_png(path, page, boxes, scale), boxes, placed)
+        with self._lock:
+            self._images[cache_key] = image
+            while len(self._images) > IMAGE_CACHE:
+                self._images.popitem(last=False)
+        return image
+
+    def _current_file(self, f: dict[str, Any]) -> Path:
+        """The report's PDF, when it is still the file that was ingested."""
+        path = Path(f["path"])
+        try:
+            st = path.stat()
+        except OSError:
+            raise NotFound(f"the report's PDF {path} is no longer there (moved or deleted since it was ingested)") from None
+        sig = (str(path), st.st_mtime_ns, st.st_size)
+        if self._files_checked.get(sig) is None:
+            h = hashlib.sha256()
+            with open(path, "rb") as fh:
+                for block in iter(lambda: fh.read(1 << 20), b""):
+                    h.update(block)
+            self._files_checked[sig] = h.hexdigest()
+        if self._files_checked[sig] != f["sha256"]:
+            raise NotFound(f"the report's PDF {path} has changed since it was ingested: ingest it again")
+        return path
+
+    def close(self) -> None:
+        if self.queue is not None:
+            self.queue.close()
+        while True:
+            try:
+                self._pool.get_nowait().store.close()
+            except queue.Empty:
+                return
+
+
+def check_question(question: Any, name: str = "question") -> str:
+    if not isinstance(question, str):
+        raise BadRequest(f"{name} must be text, not {type(question).__name__}")
+    if not question.strip():
+        raise BadRequest(f"{name} is empty")
+    if len(question) > MAX_QUESTION:
+        raise BadRequest(f"{name} is {len(question)} characters long: at most {MAX_QUESTION}")
+    return question
+
+
+def check_style(style: str) -> str:
+    if style not in STYLES:
+        raise BadRequest(f"style {style!r}: one of {', '.join(STYLES)}")
+    return style
+
+
+def _is_number(text: str | None) -> bool:
+    try:
+        Decimal(text or "x")
+        return True
+    except InvalidOperation:
+        return False
+
+
+def highlight(ev: Any) -> list[str]:
+    """What to box on the cited page for a piece of evidence: a value's row label and its stored amount, a
+    quoted passage's text, a cell's row label and printed value."""
+    if isinstance(ev, FactEvidence):
+        label = ev.printed_label or ev.item
+        if _is_number(ev.stored):
+            return [label, str(ev.stored)]
+        # a key disclosure read from a sentence keeps that sentence as its label; a name its own text
+        return [label] if ev.printed_label and len(ev.printed_label) > len(ev.value) else [ev.value]
+    if isinstance(ev, PassageEvidence):
+        return [ev.text]
+    if isinstance(ev, CellEvidence):
+        return [ev.row, ev.cell or ev.value]
+    return []
+
+
+def image_url(key: str, page: int, highlights: list[str]) -> str:
+    query = urlencode([("highlight", h) for h in highlights if h])
+    return f"/api/reports/{quote(key, safe='')}/pages/{page}.png" + (f"?{query}" if query else "")
