@@ -423,45 +423,36 @@ def serve(store_path, host, port, llm, device, search, rules_path, workers, queu
         raise FinQAError(f"fin-qa serve needs {exc.name}: pip install fastapi uvicorn") from None
 
     catalog = _catalog(rules_path)
+    _open_store(store_path, readonly=True).close()   # a store that cannot be read is said before the model loads
     model = _chat_model(catalog, llm, device, batch_size)
     service = Service(store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), model,
                       workers=workers, queue_size=queue_size, batch_size=(batch_size or getattr(model, "batch_size", 1)))
     health = service.health()
-    config = uvicorn.Config(create_app(service), host=host, port=port, log_level="warning", access_log=False)
-    server = uvicorn.Server(config)
-    shown_host = f"[{host}]" if ":" in host else host
-
-    def started():
-        bound = [s.getsockname()[1] for srv in server.servers for s in srv.sockets] or [port]
-        click.echo(f"fin-qa serving http://{shown_host}:{bound[0]}/ ({plural(health['reports'], 'report')} in "
-                   f"{service.store_dir}; chat model {model.name if model else 'none'}; search {service.search}); "
-                   "Ctrl-C stops", err=True)
-
+    server = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False))
     try:
-        _run_server(server, started)
+        sock = _listen(host, port)
+        shown = f"[{host}]" if ":" in host else host
+        click.echo(f"fin-qa serving http://{shown}:{sock.getsockname()[1]}/ ({plural(health['reports'], 'report')} "
+                   f"in {service.store_dir}; chat model {model.name if model else 'none'}; search {service.search}); "
+                   "Ctrl-C stops", err=True)
+        server.run(sockets=[sock])
     finally:
         service.close()
 
 
-def _run_server(server, started):
-    """Run uvicorn, saying the address once it listens (port 0 gets a free one); exit 2 when it cannot."""
-    import asyncio
-
-    async def run():
-        task = asyncio.create_task(server.serve())
-        while not server.started and not task.done():
-            await asyncio.sleep(0.05)
-        if server.started:
-            started()
-        await task
+def _listen(host: str, port: int):
+    """A socket bound to host:port (0: a free port), or one message saying why it cannot be."""
+    import socket
 
     try:
-        asyncio.run(run())
-    except SystemExit:   # uvicorn exits when it cannot bind; that is said below
-        if server.started:
-            raise
-    if not server.started:
-        raise FinQAError(f"could not listen on {server.config.host}:{server.config.port} (see above)")
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(2048)   # connections wait in the backlog from now on, until uvicorn takes them
+    except OSError as exc:
+        raise FinQAError(f"could not listen on {host}:{port}: {exc.strerror or exc}") from None
+    return sock
 
 
 @cli.command()

@@ -83,8 +83,13 @@ def create_app(service: Service) -> FastAPI:
         return _error(*_validation_message(exc))
 
     @app.exception_handler(HTTPException)
-    async def on_http(_: Request, exc: HTTPException):
-        return _error(exc.status_code, str(exc.detail))
+    async def on_http(request: Request, exc: HTTPException):
+        if exc.status_code == 404 and exc.detail == "Not Found":
+            return _error(404, f"no such endpoint: {request.url.path} (the API is listed at /docs)")
+        if exc.status_code == 405:
+            return _error(405, f"{request.method} is not allowed on {request.url.path} (the API is listed at /docs)",
+                          dict(exc.headers or {}))
+        return _error(exc.status_code, str(exc.detail), dict(exc.headers or {}) or None)
 
     @app.exception_handler(FinQAError)
     async def on_finqa(request: Request, exc: FinQAError):

@@ -26,6 +26,8 @@ from ..store import PageWords, Word
 # the units a page may print an amount in, by their factor to 元
 _FACTORS = (Decimal(1), Decimal(1000), Decimal(10000), Decimal(1000000), Decimal(100000000))
 _SPACE = re.compile(r"\s+")
+_NUMBER_TAIL = re.compile(r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?$")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 MIN_PART = 6          # the fewest characters of a passage boxed when the page holds only part of it
 MAX_BOXES = 12        # boxes of one highlight string (a label printed in many rows)
 DEFAULT_SCALE = 1.5   # pixels per point (a 595-point A4 page: 893 pixels wide)
@@ -129,13 +131,13 @@ def _as_number(text: str) -> Decimal | None:
 
 
 def _matches(printed: Decimal, target: Decimal, decimals: int) -> bool:
-    """Whether a printed number is the target (in 元) in some unit, at the printed precision."""
+    """Whether a printed number is the target (in 元) in some unit, at the printed precision. A number
+    of fewer than 3 significant digits is no match (a note number "五、1" is not 1亿元)."""
     printed, target = abs(printed), abs(target)
+    if len(printed.normalize().as_tuple().digits) < 3 and printed != target:
+        return False
     half = Decimal(5) / Decimal(10) ** (decimals + 1)
-    for f in _FACTORS:
-        if abs(printed - target / f) <= half:
-            return True
-    return False
+    return any(abs(printed - target / f) <= half for f in _FACTORS)
 
 
 def _decimals(text: str) -> int:
@@ -184,9 +186,10 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
     for h, n in numbers:
         found = []
         for w in page.words:
-            # a number may share its word with a label or a note mark ("货币资金1,234.56"): its tail
-            m = re.search(r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?$", w.text)
-            if m is None:
+            # a number is a word of its own, or the tail of a label's word it was printed into without a
+            # gap ("货币资金1,234.56": grouped or with decimals, after a character that is no digit or mark)
+            m = _NUMBER_TAIL.search(w.text)
+            if m is None or (m.start() and not (_CJK.match(w.text[m.start() - 1]) and re.search(r"[,.]", m.group(0)))):
                 continue
             printed = _as_number(m.group(0))
             if printed is not None and printed != 0 and _matches(printed, n, _decimals(m.group(0))):

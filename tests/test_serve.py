@@ -1,0 +1,307 @@
+"""fin-qa serve: the real server on a free loopback port, over a store of the sample report (PDF) and a
+FinGLM txt report; the API's round trips, its page images and their highlight, bad input, concurrency,
+and the chat model's bounded queue (a real tiny transformers model)."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from serving import ServerProcess, ServerThread, request
+
+ROOT = Path(__file__).resolve().parent.parent
+TXT = ROOT / "tests" / "data" / "parsers" / "finglm_statements.txt"
+CASH = "2021年星河精密的货币资金是多少元?"
+TEXT = "请简要介绍星河精密2021年的核心竞争力。"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def serve_store(tmp_path_factory, sample_pdf):
+    """The sample report (PDF) and a FinGLM txt report, ingested with `fin-qa ingest`."""
+    d = tmp_path_factory.mktemp("serve")
+    store = d / "store"
+    r = cli("ingest", str(sample_pdf), "--store", str(store), "-q")
+    assert r.returncode == 0, r.stderr
+    r = cli("ingest", str(TXT), "--store", str(store), "-q", "--code", "000099", "--year", "2019", "--company", "示例股份")
+    assert r.returncode == 0, r.stderr
+    return store
+
+
+@pytest.fixture(scope="module")
+def server(serve_store):
+    srv = ServerProcess("--store", str(serve_store), "--workers", "4")
+    yield srv
+    assert srv.stop() in (0, -15), "".join(srv.log)
+    assert "Traceback" not in "".join(srv.log), "".join(srv.log)
+
+
+def red_pixels(png: bytes) -> int:
+    """Pixels of the highlight's frame colour in a PNG."""
+    from PIL import Image, ImageChops
+
+    r, g, b = Image.open(io.BytesIO(png)).convert("RGB").split()
+    mask = ImageChops.multiply(ImageChops.multiply(r.point(lambda v: 255 if v > 200 else 0),
+                                                   g.point(lambda v: 255 if v < 40 else 0)),
+                               b.point(lambda v: 255 if v < 40 else 0))
+    return mask.histogram()[255]
+
+
+def without_images(record: dict) -> dict:
+    out = json.loads(json.dumps(record))
+    for ev in out.get("evidence", []):
+        ev.pop("image", None)
+    return out
+
+
+def test_health_and_openapi(server):
+    h = request(server.base, "/api/health")
+    assert h.status == 200
+    body = h.json()
+    assert body["status"] == "ok" and body["reports"] == 2 and body["schema_version"] >= 5
+    assert body["chat_model"] is None
+    schema = request(server.base, "/openapi.json").json()
+    for path in ("/api/ask", "/api/batch", "/api/search", "/api/reports", "/api/facts", "/api/check",
+                 "/api/health", "/api/reports/{key}/pages/{page}.png"):
+        assert path in schema["paths"], path
+
+
+def test_ask_is_the_ask_json_record_with_the_cited_page(server, serve_store):
+    r = request(server.base, "/api/ask", {"question": CASH})
+    assert r.status == 200
+    record = r.json()
+    cli_record = json.loads(cli("ask", CASH, "--store", str(serve_store), "--json").stdout)
+    assert without_images(record) == cli_record
+    assert "123,456,700.00元" in record["answer"]
+    ev = record["evidence"][0]
+    assert ev["report"] and ev["page"] and ev["image"].startswith(f"/api/reports/{quote(ev['report'], safe='')}/pages/{ev['page']}.png?")
+    page = request(server.base, ev["image"])
+    assert page.status == 200 and page.headers["content-type"] == "image/png"
+    assert page.body[:8] == b"\x89PNG\r\n\x1a\n"
+    # the value boxed on its label's row: the label and the amount, drawn in red
+    assert page.headers["x-highlight"] == "row" and page.headers["x-boxes"] == "2"
+    plain = request(server.base, ev["image"].split("?")[0])
+    assert plain.status == 200 and plain.headers["x-boxes"] == "0"
+    assert red_pixels(page.body) > 200 and red_pixels(plain.body) == 0
+
+
+def test_a_quoted_passage_is_boxed_on_its_page(server):
+    record = request(server.base, "/api/ask", {"question": "星河精密2021年是否有重大诉讼、仲裁事项?"}).json()
+    assert record["answer"].startswith("否")
+    images = [e["image"] for e in record["evidence"] if "image" in e]
+    assert images
+    page = request(server.base, images[0])
+    assert page.status == 200 and page.headers["x-highlight"] in ("found", "row") and int(page.headers["x-boxes"]) >= 1
+
+
+def test_style_and_batch(server):
+    human = request(server.base, "/api/ask", {"question": CASH}).json()["answer"]
+    finglm = request(server.base, "/api/ask", {"question": CASH, "style": "finglm"}).json()["answer"]
+    assert "123,456,700.00元" in human and "123456700.0元" in finglm
+    qs = ["2021年星河精密的营业收入是多少元?", {"id": "b", "question": CASH}, "2021年天马科技的营业收入是多少元?"]
+    r = request(server.base, "/api/batch", {"questions": qs})
+    assert r.status == 200
+    answers = r.json()["answers"]
+    assert [a["id"] for a in answers] == [None, "b", None]
+    assert "300,000,000.00元" in answers[0]["answer"] and "123,456,700.00元" in answers[1]["answer"]
+    assert answers[2]["method"] == "not_found"
+    too_many = request(server.base, "/api/batch", {"questions": [CASH] * 101})
+    assert too_many.status == 422 and "at most 100" in too_many.json()["error"]
+    recent = request(server.base, "/api/recent").json()["recent"]
+    assert recent[0]["question"] == "2021年天马科技的营业收入是多少元?"
+
+
+def test_search_reports_facts_check(server):
+    found = request(server.base, "/api/search?q=" + quote("核心竞争力") + "&company=" + quote("星河精密")).json()
+    assert found["results"] and "核心竞争力" in found["results"][0]["heading"]
+    assert request(server.base, "/api/search?q=" + quote("核心竞争力") + "&company=nobody").status == 404
+    reports = {r["key"]: r for r in request(server.base, "/api/reports").json()["reports"]}
+    assert set(reports) == {"688999:2021", "000099:2019"}
+    sample, txt = reports["688999:2021"], reports["000099:2019"]
+    assert sample["page_images"] and sample["kinds"] == ["pdf"] and sample["check"]["checks"] > 0
+    assert not txt["page_images"] and txt["kinds"] == ["txt"]
+    facts = request(server.base, "/api/facts?company=" + quote("星河精密") + "&item=" + quote("货币资金")).json()
+    assert facts["count"] >= 1 and all(f["item"] == "货币资金" for f in facts["facts"])
+    assert request(server.base, "/api/facts?limit=3").json() == {**request(server.base, "/api/facts?limit=3").json(),
+                                                                  "truncated": True, "count": 3}
+    checks = request(server.base, "/api/check?company=688999").json()["reports"]
+    assert len(checks) == 1 and checks[0]["key"] == "688999:2021" and checks[0]["failed"] == 0
+    assert request(server.base, "/api/check?year=1999").status == 404
+
+
+def test_a_txt_report_has_no_page_image(server):
+    r = request(server.base, "/api/reports/" + quote("000099:2019", safe="") + "/pages/10.png")
+    assert r.status == 404 and "txt" in r.json()["error"] and "no page images" in r.json()["error"]
+
+
+@pytest.mark.parametrize("path, body, raw, status, words", [
+    ("/api/ask", None, b'{"question": ', 400, "malformed JSON"),
+    ("/api/ask", None, b"", 400, "no JSON body"),
+    ("/api/ask", {"question": ""}, None, 422, "empty"),
+    ("/api/ask", {"question": "   "}, None, 422, "empty"),
+    ("/api/ask", {"question": "营" * 10000}, None, 422, "10000 characters"),
+    ("/api/ask", {"question": 5}, None, 422, "question"),
+    ("/api/ask", {"q": CASH}, None, 422, "question"),
+    ("/api/ask", {"question": CASH, "style": "fancy"}, None, 422, "style"),
+    ("/api/ask", None, b"[1, 2]", 422, ""),
+    ("/api/batch", {"questions": "not a list"}, None, 422, "questions"),
+    ("/api/batch", {"questions": [CASH, ""]}, None, 422, "questions[1] is empty"),
+    ("/api/reports/nope/pages/1.png", None, None, 404, "no report with key"),
+    ("/api/reports/688999%3A2021/pages/0.png", None, None, 404, "out of range"),
+    ("/api/reports/688999%3A2021/pages/9999.png", None, None, 404, "out of range"),
+    ("/api/reports/688999%3A2021/pages/x.png", None, None, 404, "not a page number"),
+    ("/api/reports/688999%3A2021/pages/1.png?scale=100", None, None, 422, "scale"),
+    ("/api/search?q=", None, None, 422, "empty"),
+    ("/api/search?q=x&year=abc", None, None, 422, "year"),
+    ("/api/facts?limit=0", None, None, 422, "limit"),
+    ("/api/nothing", None, None, 404, "no such"),
+])
+def test_bad_input_is_a_4xx_with_one_line(server, path, body, raw, status, words):
+    r = request(server.base, path, body=body, raw=raw)
+    assert r.status == status, r.body
+    assert r.headers["content-type"].startswith("application/json")
+    error = r.json()["error"]
+    assert words in error and "\n" not in error and "Traceback" not in error
+    assert request(server.base, "/api/health").status == 200   # and it goes on serving
+
+
+def test_a_huge_body_and_a_wrong_method(server):
+    r = request(server.base, "/api/ask", raw=b'{"question": "' + b"x" * (2 << 20) + b'"}')
+    assert r.status == 413 and "at most" in r.json()["error"]
+    assert request(server.base, "/api/ask", method="GET").status == 405
+
+
+def test_parallel_requests_answer_as_serial_ones(server):
+    questions = ["2021年星河精密的营业收入是多少元?", CASH, "星河精密2021年的速动比率是多少?", TEXT,
+                 "星河精密2021年研发人员数量是多少?", "2021年星河精密的财务费用是多少元?"]
+    serial = {q: request(server.base, "/api/ask", {"question": q}).json()["answer"] for q in questions}
+    with ThreadPoolExecutor(16) as pool:
+        replies = list(pool.map(lambda q: request(server.base, "/api/ask", {"question": q}), questions * 8))
+    assert all(r.status == 200 for r in replies)
+    assert [r.json()["answer"] for r in replies] == [serial[q] for q in questions * 8]
+
+
+def test_the_page(server):
+    r = request(server.base, "/")
+    assert r.status == 200 and r.headers["content-type"].startswith("text/html")
+    html = r.body.decode("utf-8")
+    for element in ('id="question"', 'id="answer"', 'id="evidence"', 'id="page-image"', 'id="recent"', 'id="reports"'):
+        assert element in html
+
+
+def test_serve_says_a_bad_store_and_a_busy_port(tmp_path, server):
+    r = cli("serve", "--store", str(tmp_path / "none"), "--port", "0")
+    assert r.returncode == 2 and "no fin-qa store" in r.stderr and "Traceback" not in r.stderr
+    port = server.base.rsplit(":", 1)[1]
+    r = subprocess.run([sys.executable, "-m", "fin_qa.cli", "serve", "--store", str(server_store(server)), "--port", port],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "could not listen" in r.stderr and "Traceback" not in r.stderr
+
+
+def server_store(server) -> str:
+    return server.proc.args[server.proc.args.index("--store") + 1]
+
+
+# ------------------------------------------------------------------------------ the chat model's queue
+
+
+class Gated:
+    """A real chat model whose batches wait until the test opens the gate (to hold the queue full)."""
+
+    def __init__(self, model):
+        self.model = model
+        self.name = model.name
+        self.gate = threading.Event()
+        self.entered = threading.Event()   # a batch is held at the gate
+        self.batches: list[int] = []
+
+    def chat(self, prompt, history=(), max_new_tokens=None):
+        return self.chat_batch([(prompt, history)], max_new_tokens)[0]
+
+    def chat_batch(self, requests, max_new_tokens=None):
+        self.entered.set()
+        assert self.gate.wait(60)
+        self.batches.append(len(requests))
+        return self.model.chat_batch(requests, max_new_tokens)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    from tinymodel import build_tiny_model
+
+    from fin_qa.llm.load import load_chat_model
+    from conftest import CATALOG
+
+    d = tmp_path_factory.mktemp("tiny")
+    build_tiny_model(d / "folder")
+    return load_chat_model(str(d / "folder"), CATALOG.llm)
+
+
+def test_queue_batches_waiting_requests_and_refuses_when_full(tiny_model):
+    from fin_qa.serve.queue import ModelBusy, ModelQueue
+
+    gated = Gated(tiny_model)
+    q = ModelQueue(gated, capacity=3, batch_size=8)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            first = pool.submit(q.chat, "问：一\n答：", (), 4)      # taken by the model's thread, held at the gate
+            assert gated.entered.wait(30)
+            held = [pool.submit(q.chat, f"问：{i}\n答：", (), 4) for i in range(3)]   # wait in the queue
+            while q.waiting < 3:
+                threading.Event().wait(0.01)
+            with pytest.raises(ModelBusy, match="busy"):
+                q.chat("问：多\n答：", (), 4)
+            with pytest.raises(ModelBusy, match="more than the queue holds"):
+                q.chat_batch([("问：a\n答：", ())] * 4, 4)
+            gated.gate.set()
+            replies = [f.result(timeout=60) for f in [first, *held]]
+        assert all(isinstance(r, str) for r in replies)
+        # the three that waited together were generated as one batch
+        assert gated.batches == [1, 3]
+        assert q.stats()["refused"] == 2 and q.stats()["served"] == 4
+    finally:
+        gated.gate.set()
+        q.close()
+
+
+def test_a_full_queue_is_a_503_and_the_server_goes_on(serve_store, tiny_model, catalog):
+    from fin_qa.serve.app import create_app
+    from fin_qa.serve.service import Service
+
+    gated = Gated(tiny_model)
+    service = Service(serve_store, catalog, model=gated, workers=8, queue_size=1, batch_size=4)
+    srv = ServerThread(create_app(service))
+    try:
+        with ThreadPoolExecutor(8) as pool:
+            futures = [pool.submit(request, srv.base, "/api/ask", {"question": TEXT}) for _ in range(4)]
+            busy = None
+            for f in futures:
+                try:
+                    busy = f.result(timeout=5)
+                    break
+                except Exception:   # noqa: BLE001 - still waiting at the gate
+                    continue
+            assert busy is not None and busy.status == 503, busy
+            assert "busy" in busy.json()["error"] and busy.headers["retry-after"] == "5"
+            # a question the chat model is not needed for is answered meanwhile
+            assert request(srv.base, "/api/ask", {"question": CASH}).status == 200
+            gated.gate.set()
+            statuses = sorted(f.result(timeout=60).status for f in futures)
+        assert statuses.count(200) >= 1 and set(statuses) <= {200, 503}
+        assert request(srv.base, "/api/ask", {"question": TEXT}).status == 200
+        health = request(srv.base, "/api/health").json()
+        assert health["chat_model"]["refused"] >= 1
+    finally:
+        gated.gate.set()
+        srv.stop()
+        service.close()
