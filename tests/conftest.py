@@ -142,3 +142,22 @@ def es_index(es_url):
     from elasticsearch import Elasticsearch
 
     Elasticsearch(es_url).options(ignore_status=404).indices.delete(index=name)
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True)
+
+
+TXT_REPORT = Path(__file__).resolve().parent / "data" / "parsers" / "finglm_statements.txt"
+
+
+@pytest.fixture(scope="session")
+def serve_store(tmp_path_factory, sample_pdf):
+    """The sample report (PDF) and a FinGLM txt report, ingested with `fin-qa ingest`."""
+    d = tmp_path_factory.mktemp("serve")
+    store = d / "store"
+    r = _cli("ingest", str(sample_pdf), "--store", str(store), "-q")
+    assert r.returncode == 0, r.stderr
+    r = _cli("ingest", str(TXT_REPORT), "--store", str(store), "-q", "--code", "000099", "--year", "2019", "--company", "示例股份")
+    assert r.returncode == 0, r.stderr
+    return store

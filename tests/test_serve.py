@@ -3,21 +3,17 @@ FinGLM txt report; the API's round trips, its page images and their highlight, b
 and the chat model's bounded queue (a real tiny transformers model)."""
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from serving import ServerProcess, ServerThread, request
+from serving import ServerProcess, ServerThread, red_pixels, request
 
-ROOT = Path(__file__).resolve().parent.parent
-TXT = ROOT / "tests" / "data" / "parsers" / "finglm_statements.txt"
 CASH = "2021年星河精密的货币资金是多少元?"
 TEXT = "请简要介绍星河精密2021年的核心竞争力。"
 
@@ -27,34 +23,11 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def serve_store(tmp_path_factory, sample_pdf):
-    """The sample report (PDF) and a FinGLM txt report, ingested with `fin-qa ingest`."""
-    d = tmp_path_factory.mktemp("serve")
-    store = d / "store"
-    r = cli("ingest", str(sample_pdf), "--store", str(store), "-q")
-    assert r.returncode == 0, r.stderr
-    r = cli("ingest", str(TXT), "--store", str(store), "-q", "--code", "000099", "--year", "2019", "--company", "示例股份")
-    assert r.returncode == 0, r.stderr
-    return store
-
-
-@pytest.fixture(scope="module")
 def server(serve_store):
     srv = ServerProcess("--store", str(serve_store), "--workers", "4")
     yield srv
     assert srv.stop() in (0, -15), "".join(srv.log)
     assert "Traceback" not in "".join(srv.log), "".join(srv.log)
-
-
-def red_pixels(png: bytes) -> int:
-    """Pixels of the highlight's frame colour in a PNG."""
-    from PIL import Image, ImageChops
-
-    r, g, b = Image.open(io.BytesIO(png)).convert("RGB").split()
-    mask = ImageChops.multiply(ImageChops.multiply(r.point(lambda v: 255 if v > 200 else 0),
-                                                   g.point(lambda v: 255 if v < 40 else 0)),
-                               b.point(lambda v: 255 if v < 40 else 0))
-    return mask.histogram()[255]
 
 
 def without_images(record: dict) -> dict:
