@@ -74,7 +74,8 @@ def test_ask_on_the_page_and_see_the_cited_page_boxed(browser, server, tmp_path)
 
     browser.get(server.base + "/")
     # the reports in the store, with their checks
-    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#reports tbody tr")) == 2)
+    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#reports tbody tr")) == 2
+          and "✓" in b.find_element(By.ID, "reports").text)
     rows = {r.find_elements(By.TAG_NAME, "td")[0].text: r.text for r in browser.find_elements(By.CSS_SELECTOR, "#reports tbody tr")}
     assert "✓" in rows["688999:2021"] and "pdf" in rows["688999:2021"] and "txt" in rows["000099:2019"]
 

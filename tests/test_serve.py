@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import quote
 
@@ -98,7 +99,13 @@ def test_search_reports_facts_check(server):
     found = request(server.base, "/api/search?q=" + quote("核心竞争力") + "&company=" + quote("星河精密")).json()
     assert found["results"] and "核心竞争力" in found["results"][0]["heading"]
     assert request(server.base, "/api/search?q=" + quote("核心竞争力") + "&company=nobody").status == 404
-    reports = {r["key"]: r for r in request(server.base, "/api/reports").json()["reports"]}
+    listed = request(server.base, "/api/reports").json()
+    deadline = time.time() + 60
+    while not listed["checks_ready"] and time.time() < deadline:   # the checks run in the background
+        time.sleep(0.2)
+        listed = request(server.base, "/api/reports").json()
+    assert listed["checks_ready"] and listed["count"] == 2
+    reports = {r["key"]: r for r in listed["reports"]}
     assert set(reports) == {"688999:2021", "000099:2019"}
     sample, txt = reports["688999:2021"], reports["000099:2019"]
     assert sample["page_images"] and sample["kinds"] == ["pdf"] and sample["check"]["checks"] > 0
@@ -110,6 +117,9 @@ def test_search_reports_facts_check(server):
     checks = request(server.base, "/api/check?company=688999").json()["reports"]
     assert len(checks) == 1 and checks[0]["key"] == "688999:2021" and checks[0]["failed"] == 0
     assert request(server.base, "/api/check?year=1999").status == 404
+    only = request(server.base, "/api/reports?company=" + quote("示例股份")).json()
+    assert [r["key"] for r in only["reports"]] == ["000099:2019"] and only["count"] == 1
+    assert request(server.base, "/api/reports?limit=1").json()["count"] == 2
 
 
 def test_a_txt_report_has_no_page_image(server):

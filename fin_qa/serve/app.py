@@ -125,8 +125,9 @@ def create_app(service: Service) -> FastAPI:
         return {"results": service.search_sections(q, company, year, n)}
 
     @app.get("/api/reports", summary="The reports in the store, with their checks' outcome")
-    def reports() -> dict[str, Any]:
-        return {"reports": service.reports()}
+    def reports(company: str | None = None, year: int | None = None,
+                limit: int = Query(1000, ge=1, le=100000)) -> dict[str, Any]:
+        return service.reports(company, year, limit)
 
     @app.get("/api/facts", summary="Stored facts")
     def facts(company: str | None = None, year: int | None = None, item: str | None = None,

@@ -9,6 +9,7 @@ calls are serialised (pages.PDFIUM_LOCK).
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import queue
 import threading
@@ -33,6 +34,7 @@ from ..store import Store
 from .pages import DEFAULT_SCALE, Box, locate, render_png
 from .queue import ModelQueue
 
+log = logging.getLogger("fin_qa.serve")
 STYLES = ("human", "finglm")
 MAX_QUESTION = 1000       # characters of a question
 MAX_BATCH = 100           # questions of one /api/batch request
@@ -78,11 +80,13 @@ class Service:
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._images: OrderedDict[tuple, PageImage] = OrderedDict()
         self._files_checked: dict[tuple[str, int, int], str] = {}   # (path, mtime, size) → sha256
-        self._checks: tuple[tuple, list[dict[str, Any]]] | None = None
+        self._checks: tuple[tuple, dict[str, dict[str, int]]] | None = None   # (store state, summary)
+        self._checking = False
         self.started = time.time()
         # one worker now: a store that cannot be opened is said before the server listens
         self._pool.put(self._new_worker())
         self._made = 1
+        self._check_summary()   # the checks of every report, run in the background from now
 
     # ------------------------------------------------------------------ the pool
 
@@ -176,32 +180,56 @@ class Service:
             raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
         return keys
 
-    def reports(self) -> list[dict[str, Any]]:
-        """Every report with its files' kinds, whether its pages can be shown, and its checks' outcome."""
-        checks = {c["key"]: c for c in self.checks()}
+    def reports(self, company: str | None = None, year: int | None = None, limit: int = 1000) -> dict[str, Any]:
+        """The reports (of this company and year; the first `limit`), each with its files' kinds, whether its
+        pages can be shown and its checks' outcome — None while the checks of every report are still being
+        run after a start or a change of the store (they run in the background: a FinGLM store of 11,000
+        reports takes half a minute)."""
+        summary = self._check_summary()
         with self.worker() as w:
-            rows = w.store.reports()
-            for r in rows:
+            keys = set(self._keys(w.store, company, year) or []) if company or year else None
+            every = w.store.reports()
+            rows = [r for r in every if keys is None or r["key"] in keys]
+            for r in rows[:limit]:
                 files = w.store.report_files(r["id"])
                 r["kinds"] = sorted({f["kind"] for f in files})
                 r["pages"] = next((f["pages"] for f in files if f["kind"] in ("pdf", "txt")), None)
                 r["page_images"] = "pdf" in r["kinds"]
-                c = checks.get(r["key"])
-                r["check"] = {"checks": c["checks"], "failed": c["failed"]} if c else None
-        return rows
+                r["check"] = summary.get(r["key"]) if summary is not None else None
+        return {"reports": rows[:limit], "count": len(rows), "checks_ready": summary is not None}
 
     def checks(self, company: str | None = None, year: int | None = None, show_all: bool = False) -> list[dict[str, Any]]:
-        """`fin-qa check --json` records; every report's, unfiltered, computed once per state of the store."""
+        """`fin-qa check --json` records of the reports of this company and year (all when None)."""
         with self.worker() as w:
-            if company or year or show_all:
-                rows = [rc.record(show_all) for rc in check_reports(w.store, self.catalog.checks, company, year)]
-                if not rows:
-                    raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
-                return rows
-            state = self._store_state()
-            if self._checks is None or self._checks[0] != state:
-                self._checks = (state, [rc.record() for rc in check_reports(w.store, self.catalog.checks)])
-            return self._checks[1]
+            rows = [rc.record(show_all) for rc in check_reports(w.store, self.catalog.checks, company, year)]
+        if not rows and (company or year):
+            raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
+        return rows
+
+    def _check_summary(self) -> dict[str, dict[str, int]] | None:
+        """Each report's number of checks and failures, for the current state of the store; None while they
+        are being run (a thread is started to run them when the store changed)."""
+        state = self._store_state()
+        with self._lock:
+            if self._checks is not None and self._checks[0] == state:
+                return self._checks[1]
+            if self._checking:
+                return None
+            self._checking = True
+
+        def run() -> None:
+            try:
+                rows = self.checks()
+                with self._lock:
+                    self._checks = (state, {r["key"]: {"checks": r["checks"], "failed": r["failed"]} for r in rows})
+            except Exception:  # noqa: BLE001 - the list shows no outcome; /api/check says the error
+                log.exception("the checks of the stored reports failed")
+            finally:
+                with self._lock:
+                    self._checking = False
+
+        threading.Thread(target=run, name="fin-qa-checks", daemon=True).start()
+        return None
 
     def _store_state(self) -> tuple:
         out: list[tuple[int, int] | None] = []
