@@ -406,9 +406,11 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 @SEARCH_OPTION
 @RULES_OPTION
 @click.option("--workers", default=4, show_default=True, type=click.IntRange(1, 64),
-              help="Requests answered at once (each with its own read-only store connection).")
+              help="Questions answered at once, each by a worker with its own read-only store connection (on a "
+                   "GPU, at least --batch-size: the model batches what the workers ask together).")
 @click.option("--queue", "queue_size", default=64, show_default=True, type=click.IntRange(1, 100000),
-              help="Chat-model requests that may wait; beyond it a request gets 503.")
+              help="Questions that may wait for a worker, and chat-model requests that may wait for the model; "
+                   "beyond either a request gets 503.")
 @click.option("--batch-size", type=click.IntRange(1, 256), default=None,
               help="Chat-model requests generated together (default: 8 on a GPU, 1 on a CPU).")
 def serve(store_path, host, port, llm, device, search, rules_path, workers, queue_size, batch_size):
@@ -423,21 +425,26 @@ def serve(store_path, host, port, llm, device, search, rules_path, workers, queu
         raise FinQAError(f"fin-qa serve needs {exc.name}: pip install fastapi uvicorn") from None
 
     catalog = _catalog(rules_path)
-    _open_store(store_path, readonly=True).close()   # a store that cannot be read is said before the model loads
-    model = _chat_model(catalog, llm, device, batch_size)
-    service = Service(store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), model,
-                      workers=workers, queue_size=queue_size, batch_size=(batch_size or getattr(model, "batch_size", 1)))
-    health = service.health()
-    server = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False))
+    # what can be wrong is said before the model loads (minutes, for a large one): the store, the address
+    _open_store(store_path, readonly=True).close()
+    sock = _listen(host, port)
+    service = None
     try:
-        sock = _listen(host, port)
+        model = _chat_model(catalog, llm, device, batch_size)
+        service = Service(store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), model,
+                          workers=workers, queue_size=queue_size,
+                          batch_size=(batch_size or getattr(model, "batch_size", 1)))
+        health = service.health()
+        server = uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False))
         shown = f"[{host}]" if ":" in host else host
         click.echo(f"fin-qa serving http://{shown}:{sock.getsockname()[1]}/ ({plural(health['reports'], 'report')} "
                    f"in {service.store_dir}; chat model {model.name if model else 'none'}; search {service.search}); "
                    "Ctrl-C stops", err=True)
         server.run(sockets=[sock])
     finally:
-        service.close()
+        sock.close()
+        if service is not None:
+            service.close()
 
 
 def _listen(host: str, port: int):

@@ -63,6 +63,8 @@ def run(base: str, calls: list[tuple[str, dict | None]], clients: int, seconds: 
     with ThreadPoolExecutor(clients) as pool:
         list(pool.map(client, range(clients)))
     wall = time.perf_counter() - t0
+    if not latencies:
+        return {"n": 0, "qps": 0.0, "p50": float("nan"), "p95": float("nan"), "errors": errors}
     latencies.sort()
     q = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
     return {"n": len(latencies), "qps": len(latencies) / wall, "p50": q[49] * 1000, "p95": q[94] * 1000,
@@ -101,6 +103,7 @@ def main() -> int:
             if images:
                 kinds["page image, rendered"] = [(path + "&highlight=bench{n}", None) for path, _ in images]
                 kinds["page image, cached"] = images
+            kinds = {kind: calls for kind, calls in kinds.items() if calls}
             for _, calls in kinds.items():       # warm: every worker's routers built, caches filled
                 run(server.base, calls, max(args.clients), 1.0)
             print(f"fin-qa serve on {len(reports)} report(s) ({store}); {args.workers} workers, llm {args.llm}; "

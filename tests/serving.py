@@ -10,6 +10,14 @@ from typing import Any
 from fin_qa.serve.client import Reply, ServerProcess, request  # noqa: F401 - the tests' helpers
 
 
+def server_env() -> dict[str, str]:
+    """The environment a test's server runs in: the user's, less the settings that pick a chat model or a
+    search node (the tests name what they use)."""
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in ("FIN_QA_LLM", "FIN_QA_SEARCH", "FIN_QA_ES_URL")}
+
+
 class ServerThread:
     """uvicorn serving an app in a thread of the test process, on a free loopback port."""
 

@@ -46,7 +46,7 @@ def test_lookup_amount_both_styles(eng, fin):
     assert a.method == "lookup" and a.found and a.type == "1"
     assert "1,250,000,000.00元" in a.answer and "甲乙科技" in a.answer and "2021" in a.answer
     assert [e.to_dict() for e in a.evidence] == [{"item": "营业收入", "value": "1,250,000,000.00元", "year": 2021, "page": None,
-                           "source": "import:facts.csv"}]
+                           "source": "import:facts.csv", "report": "600111:2021"}]
     assert "1250000000.0元" in fin.answer("2021年甲乙科技的营业收入是多少元?").answer
 
 

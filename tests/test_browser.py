@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from serving import ServerProcess, red_pixels
+from serving import ServerProcess, red_pixels, server_env
 
 CASH = "2021年星河精密的货币资金是多少元?"
 
@@ -48,9 +48,10 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server(serve_store):
-    srv = ServerProcess("--store", str(serve_store))
+    srv = ServerProcess("--store", str(serve_store), env=server_env())
     yield srv
     srv.stop()
+    assert "Traceback" not in "".join(srv.log), "".join(srv.log)
 
 
 def _ask(browser, question: str):
@@ -60,6 +61,16 @@ def _ask(browser, question: str):
     box.clear()
     box.send_keys(question)
     browser.find_element(By.ID, "ask").click()
+
+
+def _click(element) -> bool:
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        element.click()
+        return True
+    except StaleElementReferenceException:
+        return False
 
 
 def _wait(browser, condition, timeout=60):
@@ -112,6 +123,13 @@ def test_ask_on_the_page_and_see_the_cited_page_boxed(browser, server, tmp_path)
 
     # the question is listed as recent; clicking it asks it again
     _wait(browser, lambda b: CASH in b.find_element(By.ID, "recent").text)
+    _ask(browser, "2021年天马科技的营业收入是多少元?")
+    _wait(browser, lambda b: "未查询到" in b.find_element(By.ID, "answer").text)
+    # the list is drawn again after each answer: click the entry once it lists the last question
+    _wait(browser, lambda b: "天马科技" in b.find_element(By.CSS_SELECTOR, "#recent li").text)
+    _wait(browser, lambda b: _click(next(li for li in b.find_elements(By.CSS_SELECTOR, "#recent li") if CASH in li.text)))
+    _wait(browser, lambda b: "123,456,700.00元" in b.find_element(By.ID, "answer").text)
+    assert browser.find_element(By.ID, "question").get_attribute("value") == CASH
 
 
 def test_a_report_without_pages_and_an_unknown_company(browser, server):

@@ -13,19 +13,16 @@ from urllib.parse import quote
 
 import pytest
 
-from serving import ServerProcess, ServerThread, red_pixels, request
+from conftest import _cli as cli
+from serving import ServerProcess, ServerThread, red_pixels, request, server_env
 
 CASH = "2021年星河精密的货币资金是多少元?"
 TEXT = "请简要介绍星河精密2021年的核心竞争力。"
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fin_qa.cli", *args], capture_output=True, text=True)
-
-
 @pytest.fixture(scope="module")
 def server(serve_store):
-    srv = ServerProcess("--store", str(serve_store), "--workers", "4")
+    srv = ServerProcess("--store", str(serve_store), "--workers", "4", env=server_env())
     yield srv
     assert srv.stop() in (0, -15), "".join(srv.log)
     assert "Traceback" not in "".join(srv.log), "".join(srv.log)
@@ -136,17 +133,23 @@ def test_a_txt_report_has_no_page_image(server):
     ("/api/ask", {"question": 5}, None, 422, "question"),
     ("/api/ask", {"q": CASH}, None, 422, "question"),
     ("/api/ask", {"question": CASH, "style": "fancy"}, None, 422, "style"),
-    ("/api/ask", None, b"[1, 2]", 422, ""),
+    ("/api/ask", None, b"[1, 2]", 422, "must be a JSON object"),
+    ("/api/ask", None, b'{"question": "\\ud800abc"}', 422, "not valid Unicode"),
     ("/api/batch", {"questions": "not a list"}, None, 422, "questions"),
     ("/api/batch", {"questions": [CASH, ""]}, None, 422, "questions[1] is empty"),
+    ("/api/batch", {"questions": [CASH, 5]}, None, 422, "questions[1] must be text"),
+    ("/api/batch", {"questions": [{"id": 1}]}, None, 422, "questions[0] has no question"),
     ("/api/reports/nope/pages/1.png", None, None, 404, "no report with key"),
     ("/api/reports/688999%3A2021/pages/0.png", None, None, 404, "out of range"),
     ("/api/reports/688999%3A2021/pages/9999.png", None, None, 404, "out of range"),
-    ("/api/reports/688999%3A2021/pages/x.png", None, None, 404, "not a page number"),
+    ("/api/reports/688999%3A2021/pages/x.png", None, None, 422, "not a page number"),
+    ("/api/reports/688999%3A2021/pages/%C2%B2.png", None, None, 422, "not a page number"),
+    ("/api/reports/688999%3A2021/pages/" + "9" * 5000 + ".png", None, None, 422, "not a page number"),
     ("/api/reports/688999%3A2021/pages/1.png?scale=100", None, None, 422, "scale"),
     ("/api/search?q=", None, None, 422, "empty"),
     ("/api/search?q=x&year=abc", None, None, 422, "year"),
     ("/api/facts?limit=0", None, None, 422, "limit"),
+    ("/api/facts?company=nobody", None, None, 404, "no report in the store matches"),
     ("/api/nothing", None, None, 404, "no such"),
 ])
 def test_bad_input_is_a_4xx_with_one_line(server, path, body, raw, status, words):
@@ -162,6 +165,19 @@ def test_a_huge_body_and_a_wrong_method(server):
     r = request(server.base, "/api/ask", raw=b'{"question": "' + b"x" * (2 << 20) + b'"}')
     assert r.status == 413 and "at most" in r.json()["error"]
     assert request(server.base, "/api/ask", method="GET").status == 405
+
+
+def test_a_huge_chunked_body_is_refused_too(server):
+    import http.client
+
+    host, port = server.base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60)
+    chunks = (b'{"question": "' if i == 0 else b"x" * 65536 for i in range(50))   # 3 MB, no Content-Length
+    conn.request("POST", "/api/ask", body=chunks, headers={"Content-Type": "application/json"}, encode_chunked=True)
+    res = conn.getresponse()
+    assert res.status == 413 and "over" in json.loads(res.read())["error"]
+    conn.close()
+    assert request(server.base, "/api/health").status == 200
 
 
 def test_parallel_requests_answer_as_serial_ones(server):
@@ -244,47 +260,74 @@ def test_queue_batches_waiting_requests_and_refuses_when_full(tiny_model):
                 threading.Event().wait(0.01)
             with pytest.raises(ModelBusy, match="busy"):
                 q.chat("问：多\n答：", (), 4)
-            with pytest.raises(ModelBusy, match="more than the queue holds"):
-                q.chat_batch([("问：a\n答：", ())] * 4, 4)
             gated.gate.set()
             replies = [f.result(timeout=60) for f in [first, *held]]
-        assert all(isinstance(r, str) for r in replies)
+            # more requests at once than the queue holds go a queue's worth at a time
+            many = q.chat_batch([(f"问：{i}\n答：", ()) for i in range(7)], 4)
+        assert all(isinstance(r, str) for r in replies) and len(many) == 7
         # the three that waited together were generated as one batch
-        assert gated.batches == [1, 3]
-        assert q.stats()["refused"] == 2 and q.stats()["served"] == 4
+        assert gated.batches == [1, 3, 3, 3, 1]
+        assert q.stats()["refused"] == 1 and q.stats()["served"] == 11
     finally:
         gated.gate.set()
         q.close()
 
 
-def test_a_full_queue_is_a_503_and_the_server_goes_on(serve_store, tiny_model, catalog):
+def test_a_model_that_does_not_answer_in_time_is_a_busy_error(tiny_model):
+    from fin_qa.serve.queue import ModelBusy, ModelQueue
+
+    gated = Gated(tiny_model)
+    q = ModelQueue(gated, capacity=4, batch_size=1, timeout=0.5)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            first = pool.submit(q.chat, "问：一\n答：", (), 4)
+            assert gated.entered.wait(30)
+            with pytest.raises(ModelBusy, match="did not answer within"):
+                q.chat("问：二\n答：", (), 4)      # waited in the queue: given up, never generated
+            gated.gate.set()
+            with pytest.raises(ModelBusy):
+                first.result(timeout=30)          # at the model when its time ran out
+        assert q.chat("问：三\n答：", (), 4) is not None
+        assert gated.batches == [1, 1]            # the first and the third: the second was dropped
+    finally:
+        gated.gate.set()
+        q.close()
+
+
+def test_busy_workers_are_a_503_and_the_other_reads_go_on(serve_store, tiny_model, catalog):
+    """Two answering workers held by questions at the chat model, one question waiting for a worker (the
+    --queue of 1): the next question is refused at once with 503; health, reports and page images are
+    answered meanwhile; once the model answers, the held and the waiting questions are answered."""
     from fin_qa.serve.app import create_app
     from fin_qa.serve.service import Service
 
     gated = Gated(tiny_model)
-    service = Service(serve_store, catalog, model=gated, workers=8, queue_size=1, batch_size=4)
+    service = Service(serve_store, catalog, model=gated, workers=2, queue_size=1, batch_size=4)
     srv = ServerThread(create_app(service))
     try:
         with ThreadPoolExecutor(8) as pool:
-            futures = [pool.submit(request, srv.base, "/api/ask", {"question": TEXT}) for _ in range(4)]
-            busy = None
-            for f in futures:
-                try:
-                    busy = f.result(timeout=5)
-                    break
-                except Exception:   # noqa: BLE001 - still waiting at the gate
-                    continue
-            assert busy is not None and busy.status == 503, busy
-            assert "busy" in busy.json()["error"] and busy.headers["retry-after"] == "5"
-            # a question the chat model is not needed for is answered meanwhile
-            assert request(srv.base, "/api/ask", {"question": CASH}).status == 200
+            held = [pool.submit(request, srv.base, "/api/ask", {"question": TEXT})]
+            assert gated.entered.wait(30)                       # the first at the model
+            held.append(pool.submit(request, srv.base, "/api/ask", {"question": TEXT}))
+            _until(lambda: service.queue.waiting == 1)          # the second's request waits for the model
+            held.append(pool.submit(request, srv.base, "/api/ask", {"question": CASH}))
+            _until(lambda: service._answering.waiting == 1)     # the third waits for a worker
+            busy = request(srv.base, "/api/ask", {"question": CASH}, timeout=10)
+            assert busy.status == 503 and "busy" in busy.json()["error"] and busy.headers["retry-after"] == "5"
+            assert request(srv.base, "/api/health", timeout=10).json()["questions_waiting"] == 1
+            assert request(srv.base, "/api/reports", timeout=10).status == 200
             gated.gate.set()
-            statuses = sorted(f.result(timeout=60).status for f in futures)
-        assert statuses.count(200) >= 1 and set(statuses) <= {200, 503}
-        assert request(srv.base, "/api/ask", {"question": TEXT}).status == 200
-        health = request(srv.base, "/api/health").json()
-        assert health["chat_model"]["refused"] >= 1
+            replies = [f.result(timeout=120) for f in held]
+        assert [r.status for r in replies] == [200, 200, 200]
+        assert "123,456,700.00元" in replies[2].json()["answer"]
     finally:
         gated.gate.set()
         srv.stop()
         service.close()
+
+
+def _until(condition, timeout: float = 30) -> None:
+    deadline = time.time() + timeout
+    while not condition():
+        assert time.time() < deadline, "timed out"
+        time.sleep(0.01)

@@ -15,6 +15,12 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 
+def _with_report(out: dict[str, Any], report: str | None) -> dict[str, Any]:
+    if report:
+        out["report"] = report
+    return out
+
+
 @dataclass
 class FactEvidence:
     item: str
@@ -33,12 +39,10 @@ class FactEvidence:
 
     def to_dict(self) -> dict[str, Any]:
         if self.company is not None:
-            out: dict[str, Any] = {"item": self.item, "company": self.company, "year": self.year, "value": self.value,
-                                   "page": self.page, "source": self.source}
-            return {**out, "report": self.report} if self.report else out
-        out = {"item": self.item, "value": self.value, "year": self.year, "page": self.page, "source": self.source}
-        if self.report:
-            out["report"] = self.report
+            return _with_report({"item": self.item, "company": self.company, "year": self.year, "value": self.value,
+                                 "page": self.page, "source": self.source}, self.report)
+        out = _with_report({"item": self.item, "value": self.value, "year": self.year, "page": self.page,
+                            "source": self.source}, self.report)
         if self.period != "current":
             out["period"] = self.period  # previous, or previous2 (the summary table's third year)
         if self.label is not None:
@@ -73,9 +77,7 @@ class PassageEvidence:
     report: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"page": self.page, "heading": self.heading, "text": self.text}
-        if self.report:
-            out["report"] = self.report
+        out = _with_report({"page": self.page, "heading": self.heading, "text": self.text}, self.report)
         if self.section_score is not None:
             out["section_score"] = self.section_score
         return out
@@ -96,8 +98,8 @@ class CellEvidence:
     cell: str | None = None        # the cell's text as printed (value is it with the table's unit)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"table": self.table, "row": self.row, "column": self.column, "value": self.value, "page": self.page}
-        return {**out, "report": self.report} if self.report else out
+        return _with_report({"table": self.table, "row": self.row, "column": self.column, "value": self.value,
+                             "page": self.page}, self.report)
 
     def describe(self) -> str:
         where = f"p.{self.page}" if self.page else "no page"

@@ -4,21 +4,23 @@ Endpoints (the OpenAPI schema is at /openapi.json, its pages at /docs):
   POST /api/ask      {question, style?}           the `ask --json` record, evidence with page image addresses
   POST /api/batch    {questions: [...], style?}   records in order (a question: text, or {id, question})
   GET  /api/search   ?q=&company=&year=&n=        sections, as `fin-qa search --json`
-  GET  /api/reports                               the reports, their files' kinds and their checks' outcome
+  GET  /api/reports  ?company=&year=&limit=         the reports, their files and their checks' outcome
   GET  /api/facts    ?company=&year=&item=&limit=  facts, as `fin-qa facts --json`
-  GET  /api/check    ?company=&year=&all=          `fin-qa check --json` records
+  GET  /api/check    ?company=&year=&all=&limit=   `fin-qa check --json` records
   GET  /api/health                                store, counts, chat-model queue
   GET  /api/recent                                the last questions asked
   GET  /api/reports/{key}/pages/{n}.png?highlight=…&scale=   the page, what is cited boxed
   GET  /                                          the page: ask, read the answer and the cited page
-Every error is a JSON object {"error": "one line"} with a 4xx status (5xx: the server's own trouble, it
-goes on serving).
+Every error the application answers is a JSON object {"error": "one line"} with a 4xx status (5xx: the
+server's own trouble; it goes on serving). A request HTTP itself cannot parse (a bad Content-Length) is
+refused by uvicorn before it reaches the application, in plain text.
 """
 from __future__ import annotations
 
 import logging
+import re
 from importlib import resources
-from typing import Any, Union
+from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,8 +30,8 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from .. import FinQAError, __version__
-from .queue import ModelBusy
-from .service import BadRequest, NotFound, Service
+from .queue import Busy
+from .service import InvalidInput, NotFound, Service
 
 log = logging.getLogger("fin_qa.serve")
 MAX_BODY = 1 << 20   # bytes of a request body
@@ -40,14 +42,62 @@ class AskRequest(BaseModel):
     style: str = Field("human", description="Number printing: human (1,516,034,246.28元) or finglm (1516034246.28元)")
 
 
-class BatchItem(BaseModel):
-    id: Any = None
-    question: str
-
-
 class BatchRequest(BaseModel):
-    questions: list[Union[str, BatchItem]] = Field(description="Questions: text, or {id, question}")
+    questions: list[Any] = Field(description="Questions: text, or {\"id\": …, \"question\": text}; at most 100")
     style: str = "human"
+
+
+def _batch_items(questions: list[Any]) -> list[tuple[Any, Any]]:
+    items = []
+    for i, q in enumerate(questions):
+        if isinstance(q, dict):
+            if "question" not in q:
+                raise InvalidInput(f"questions[{i}] has no question")
+            items.append((q.get("id"), q["question"]))
+        elif isinstance(q, str):
+            items.append((None, q))
+        else:
+            raise InvalidInput(f"questions[{i}] must be text or {{\"id\": …, \"question\": text}}, not {type(q).__name__}")
+    return items
+
+
+class BodyLimit:
+    """Refuses (413) a request body over `limit` bytes, however it is sent (Content-Length or chunked):
+    the body is read up to the limit before the application sees it."""
+
+    def __init__(self, app: Any, limit: int):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            return await self.app(scope, receive, send)
+        chunks: list[bytes] = []
+        size = 0
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await _error(413, f"the request body is {int(declared)} bytes: at most {self.limit}")(scope, receive, send)
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            chunks.append(message.get("body", b""))
+            size += len(chunks[-1])
+            if size > self.limit:
+                return await _error(413, f"the request body is over {self.limit} bytes")(scope, receive, send)
+            if not message.get("more_body"):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> dict:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
@@ -63,6 +113,8 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
     loc = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
     if first.get("type") == "missing" and not loc:
         return 400, "the request has no JSON body"
+    if not loc and first.get("type") in ("model_attributes_type", "dict_type", "model_type"):
+        return 422, "the request body must be a JSON object, e.g. {\"question\": \"…\"}"
     more = f" (and {len(errors) - 1} more problems)" if len(errors) > 1 else ""
     return 422, f"{loc + ': ' if loc else ''}{first.get('msg')}{more}"
 
@@ -71,12 +123,7 @@ def create_app(service: Service) -> FastAPI:
     app = FastAPI(title="fin-qa", version=__version__,
                   description="Exact, cited answers from annual reports (年度报告); each number with its page.")
 
-    @app.middleware("http")
-    async def body_limit(request: Request, call_next):
-        size = request.headers.get("content-length")
-        if size is not None and size.isdigit() and int(size) > MAX_BODY:
-            return _error(413, f"the request body is {int(size)} bytes: at most {MAX_BODY}")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(RequestValidationError)
     async def on_validation(_: Request, exc: RequestValidationError):
@@ -93,11 +140,11 @@ def create_app(service: Service) -> FastAPI:
 
     @app.exception_handler(FinQAError)
     async def on_finqa(request: Request, exc: FinQAError):
-        if isinstance(exc, BadRequest):
+        if isinstance(exc, InvalidInput):
             return _error(422, str(exc))
         if isinstance(exc, NotFound):
             return _error(404, str(exc))
-        if isinstance(exc, ModelBusy):
+        if isinstance(exc, Busy):
             return _error(503, str(exc), {"Retry-After": "5"})
         # a search node that cannot be reached, a model that fails: the server's trouble, said in one line
         log.warning("%s %s: %s", request.method, request.url.path, exc)
@@ -106,9 +153,7 @@ def create_app(service: Service) -> FastAPI:
     @app.exception_handler(Exception)
     async def on_crash(request: Request, exc: Exception):
         log.exception("%s %s failed", request.method, request.url.path)
-        first = str(exc).splitlines()[0] if str(exc) else ""
-        return _error(500, f"internal error ({type(exc).__name__}{': ' + first if first else ''}); "
-                           "the server goes on serving")
+        return _error(500, f"internal error ({type(exc).__name__}, in the server's log); the server goes on serving")
 
     @app.post("/api/ask", summary="Answer one question")
     def ask(req: AskRequest) -> dict[str, Any]:
@@ -116,8 +161,7 @@ def create_app(service: Service) -> FastAPI:
 
     @app.post("/api/batch", summary="Answer a list of questions, in order")
     def batch(req: BatchRequest) -> dict[str, Any]:
-        items = [(None, q) if isinstance(q, str) else (q.id, q.question) for q in req.questions]
-        return {"answers": service.batch(items, req.style)}
+        return {"answers": service.batch(_batch_items(req.questions), req.style)}
 
     @app.get("/api/search", summary="Search the reports' text (sections)")
     def search(q: str = "", company: str | None = None, year: int | None = None,
@@ -135,8 +179,9 @@ def create_app(service: Service) -> FastAPI:
         return service.facts(company, year, item, limit)
 
     @app.get("/api/check", summary="The accounting checks of the stored reports")
-    def check(company: str | None = None, year: int | None = None, all: bool = False) -> dict[str, Any]:
-        return {"reports": service.checks(company, year, all)}
+    def check(company: str | None = None, year: int | None = None, all: bool = False,
+              limit: int = Query(1000, ge=1, le=100000)) -> dict[str, Any]:
+        return service.checks(company, year, all, limit)
 
     @app.get("/api/health", summary="Whether the server answers, and with what")
     def health() -> dict[str, Any]:
@@ -150,12 +195,13 @@ def create_app(service: Service) -> FastAPI:
              response_class=Response, responses={200: {"content": {"image/png": {}}}})
     async def page_image(key: str, page: str, highlight: list[str] = Query(default=[]),
                          scale: float = Query(1.5)) -> Response:
-        if not page.isdigit():
-            raise NotFound(f"page {page!r} is not a page number")
+        if not re.fullmatch(r"[0-9]{1,6}", page):
+            raise InvalidInput(f"page {page[:20]!r} is not a page number")
         image = await run_in_threadpool(service.page_image, key, int(page), highlight, scale)
-        return Response(image.png, media_type="image/png",
-                        headers={"X-Highlight": image.placed, "X-Boxes": str(len(image.boxes)),
-                                 "Cache-Control": "private, max-age=300"})
+        headers = {"X-Highlight": image.placed, "X-Boxes": str(len(image.boxes)), "Cache-Control": "private, max-age=300"}
+        if image.note:
+            headers["X-Highlight-Note"] = image.note
+        return Response(image.png, media_type="image/png", headers=headers)
 
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index() -> HTMLResponse:

@@ -26,7 +26,9 @@ from ..store import PageWords, Word
 # the units a page may print an amount in, by their factor to 元
 _FACTORS = (Decimal(1), Decimal(1000), Decimal(10000), Decimal(1000000), Decimal(100000000))
 _SPACE = re.compile(r"\s+")
-_NUMBER_TAIL = re.compile(r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?$")
+_NUMBER_BODY = r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?"
+_NUMBER = re.compile(_NUMBER_BODY)
+_NUMBER_TAIL = re.compile(_NUMBER_BODY + "$")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 MIN_PART = 6          # the fewest characters of a passage boxed when the page holds only part of it
 MAX_BOXES = 12        # boxes of one highlight string (a label printed in many rows)
@@ -125,24 +127,23 @@ class _Flat:
 
 def _as_number(text: str) -> Decimal | None:
     s = text.strip()
-    if not re.fullmatch(r"[-+(（]?[\d,]+(?:\.\d+)?[)）]?%?", s):
+    if not _NUMBER.fullmatch(s):
         return None
     return parse_number(s)
 
 
-def _matches(printed: Decimal, target: Decimal, decimals: int) -> bool:
-    """Whether a printed number is the target (in 元) in some unit, at the printed precision. A number
-    of fewer than 3 significant digits is no match (a note number "五、1" is not 1亿元)."""
+def _matches(text: str, printed: Decimal, target: Decimal) -> bool:
+    """Whether a printed number is the target: itself at the printed precision (1,516,034,246.28 for
+    1516034246.28; 37.85% for 37.85), or the target in 元 printed in a larger unit (12,345.67 in 万元 for
+    123456700) — only a number printed as an amount is (grouped or with decimals, 4 significant digits or
+    more): a note number "五、1", a count "123" or a year "2021" is never 1亿元 or 2021万元."""
     printed, target = abs(printed), abs(target)
-    if len(printed.normalize().as_tuple().digits) < 3 and printed != target:
-        return False
+    decimals = len(text.split(".", 1)[1].rstrip("%)）")) if "." in text else 0
     half = Decimal(5) / Decimal(10) ** (decimals + 1)
-    return any(abs(printed - target / f) <= half for f in _FACTORS)
-
-
-def _decimals(text: str) -> int:
-    m = re.search(r"\.(\d+)", text)
-    return len(m.group(1)) if m else 0
+    if abs(printed - target) <= half:
+        return printed == target or len(printed.normalize().as_tuple().digits) >= 3
+    amount = ("," in text or "." in text) and len(printed.normalize().as_tuple().digits) >= 4
+    return amount and any(abs(printed - target / f) <= half for f in _FACTORS[1:])
 
 
 def _merged(boxes: list[Box]) -> list[Box]:
@@ -164,7 +165,8 @@ def _same_row(a: Box, b: Box) -> bool:
 
 def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
     """The boxes of the highlight strings on the page, and how they were placed: "row" (a number on its
-    label's line), "found", "partial" (some strings not found) or "none"."""
+    label's line), "found" (every string, whole), "partial" (some strings not found, or a passage's head
+    or tail only) or "none"."""
     flat = _Flat(page.words)
     numbers: list[tuple[str, Decimal]] = []
     texts: list[str] = []
@@ -175,12 +177,14 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
         elif _norm(h):
             texts.append(h)
     text_boxes: dict[str, list[Box]] = {}
+    fragments = 0    # passages of which the page holds a head or a tail only
     for t in texts:
         needle = _norm(t)
         spans = flat.find_all(needle)
         if not spans and len(needle) > MIN_PART:
             part = flat.find_part(needle)
             spans = [part] if part else []
+            fragments += part is not None
         text_boxes[t] = _merged([b for s, e in spans for b in flat.boxes(s, e, t)])
     number_boxes: dict[str, list[Box]] = {}
     for h, n in numbers:
@@ -192,7 +196,7 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
             if m is None or (m.start() and not (_CJK.match(w.text[m.start() - 1]) and re.search(r"[,.]", m.group(0)))):
                 continue
             printed = _as_number(m.group(0))
-            if printed is not None and printed != 0 and _matches(printed, n, _decimals(m.group(0))):
+            if printed is not None and printed != 0 and _matches(m.group(0), printed, n):
                 found.append(_sub_box(w, m.start(), len(w.text), h) if m.start() else Box(w.x0, w.top, w.x1, w.bottom, h))
         number_boxes[h] = found[:MAX_BOXES]
     # a label and a number: the number on the label's row (the first to its right)
@@ -208,7 +212,7 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
     boxes = [b for bs in text_boxes.values() for b in bs] + [b for bs in number_boxes.values() for b in bs]
     wanted = len(text_boxes) + len(number_boxes)
     hit = sum(bool(bs) for bs in text_boxes.values()) + sum(bool(bs) for bs in number_boxes.values())
-    status = "none" if not boxes else ("found" if hit == wanted else "partial")
+    status = "none" if not boxes else ("found" if hit == wanted and not fragments else "partial")
     return boxes, status
 
 
@@ -224,6 +228,8 @@ def render_png(pdf: Path, page: int, boxes: list[Box], scale: float = DEFAULT_SC
             pg = doc[page - 1]
             try:
                 image = pg.render(scale=scale).to_pil().convert("RGB")
+                # the words were measured from the page's origin, the image shows its crop box
+                left, bottom = (pg.get_cropbox()[:2] if pg.get_rotation() % 360 == 0 else (0.0, 0.0))
             finally:
                 pg.close()
         finally:
@@ -233,7 +239,8 @@ def render_png(pdf: Path, page: int, boxes: list[Box], scale: float = DEFAULT_SC
         draw = ImageDraw.Draw(overlay)
         pad = 2
         for b in boxes:
-            rect = (b.x0 * scale - pad, b.top * scale - pad, b.x1 * scale + pad, b.bottom * scale + pad)
+            rect = ((b.x0 - left) * scale - pad, (b.top + bottom) * scale - pad, (b.x1 - left) * scale + pad,
+                    (b.bottom + bottom) * scale + pad)
             draw.rectangle(rect, fill=(255, 230, 0, 90), outline=(220, 0, 0, 255), width=3)
         image = Image.alpha_composite(image.convert("RGBA"), overlay).convert("RGB")
     out = io.BytesIO()

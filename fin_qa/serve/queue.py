@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+import time
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Sequence
 
 from .. import FinQAError
@@ -19,8 +21,12 @@ from ..llm.base import ChatModel, History
 _Item = tuple[str, History, "int | None", "Future[str]"]
 
 
-class ModelBusy(FinQAError):
-    """The chat model's queue is full: the request was not queued (HTTP 503)."""
+class Busy(FinQAError):
+    """The server cannot take the request now (HTTP 503, to be tried again shortly)."""
+
+
+class ModelBusy(Busy):
+    """The chat model's queue is full, or it did not answer in time: the request is not generated."""
 
 
 class ModelQueue:
@@ -43,22 +49,33 @@ class ModelQueue:
         return self.chat_batch([(prompt, history)], max_new_tokens)[0]
 
     def chat_batch(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None = None) -> list[str]:
-        """Queue the requests (all or none) and wait for their replies."""
+        """Queue the requests and wait for their replies; more than the queue holds go in turn, a queue's
+        worth at a time."""
+        out: list[str] = []
+        for i in range(0, len(requests), self.capacity):
+            out += self._submit(requests[i:i + self.capacity], max_new_tokens)
+        return out
+
+    def _submit(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None) -> list[str]:
+        """Queue the requests (all or none: ModelBusy when they do not fit) and wait for their replies."""
         futures: list[Future[str]] = [Future() for _ in requests]
         with self._cond:
             if self._closed:
                 raise ModelBusy("the chat model is shutting down")
             if len(self._items) + len(requests) > self.capacity:
                 self.refused += 1
-                if len(requests) > self.capacity:
-                    raise ModelBusy(f"{len(requests)} chat-model requests at once are more than the queue holds "
-                                    f"({self.capacity}): send fewer questions at a time")
                 raise ModelBusy(f"the chat model is busy ({len(self._items)} requests waiting, the queue holds "
                                 f"{self.capacity}): try again shortly")
             for (prompt, history), fut in zip(requests, futures):
                 self._items.append((prompt, history, max_new_tokens, fut))
             self._cond.notify()
-        return [f.result(timeout=self.timeout) for f in futures]
+        deadline = time.monotonic() + self.timeout
+        try:
+            return [f.result(timeout=max(0.0, deadline - time.monotonic())) for f in futures]
+        except FutureTimeout:
+            for f in futures:
+                f.cancel()   # not generated when still waiting; dropped when taken
+            raise ModelBusy(f"the chat model did not answer within {self.timeout:.0f} s; try again later") from None
 
     # ------------------------------------------------------------------ the model's thread
 
@@ -69,12 +86,17 @@ class ModelQueue:
                 self._cond.wait()
             if not self._items:
                 return []
-            first = self._items.popleft()
-            batch = [first]
+            batch: list[_Item] = []
             rest: deque[_Item] = deque()
             while self._items and len(batch) < self.batch_size:
                 item = self._items.popleft()
-                (batch if item[2] == first[2] else rest).append(item)
+                if item[3].cancelled():
+                    continue   # its asker stopped waiting
+                if batch and item[2] != batch[0][2]:
+                    rest.append(item)   # another token budget: a batch of its own
+                    continue
+                if item[3].set_running_or_notify_cancel():
+                    batch.append(item)
             self._items.extendleft(reversed(rest))
             return batch
 
@@ -82,7 +104,9 @@ class ModelQueue:
         while True:
             batch = self._take()
             if not batch:
-                return
+                if self._closed:
+                    return
+                continue
             try:
                 replies = self.model.chat_batch([(p, h) for p, h, _, _ in batch], batch[0][2])
             except BaseException as exc:  # noqa: BLE001 - every waiting request gets the model's error

@@ -1,10 +1,13 @@
 """What `fin-qa serve` answers with: the catalog and the chat model loaded once, a pool of read-only
 store connections with their routers, and the reads every endpoint makes.
 
-Concurrency: each request takes a worker (a read-only SQLite connection of its own, its routers, its
-search backend) from a pool of `workers`, uses it alone and gives it back; a request finding every
-worker busy waits for one. The chat model is one, behind a bounded queue (queue.ModelQueue). PDFium
-calls are serialised (pages.PDFIUM_LOCK).
+Concurrency: a question (ask, batch) takes an answering worker — a read-only SQLite connection of its
+own, its search backend and its routers — from a pool of `workers`, uses it alone and gives it back; it
+waits for one when all are busy, unless `queue_size` questions already wait (then Busy: HTTP 503). The
+other reads (search, reports, facts, check, health, page images) take a connection of a second pool,
+made as they are needed (one per request at a time: never held up by a question waiting for the chat
+model). The chat model is one, behind a bounded queue (queue.ModelQueue). PDFium calls are serialised
+(pages.PDFIUM_LOCK), at most RENDERS pages are drawn at once.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, ContextManager, Iterator
 from urllib.parse import quote, urlencode
 
 from .. import FinQAError
@@ -30,23 +33,26 @@ from ..check import check_reports
 from ..llm.base import ChatModel
 from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
-from ..store import Store
+from ..store import DB_NAME, Store
 from .pages import DEFAULT_SCALE, Box, locate, render_png
-from .queue import ModelQueue
+from .queue import Busy, ModelQueue
 
 log = logging.getLogger("fin_qa.serve")
 STYLES = ("human", "finglm")
+ANSWER_WAIT = 120.0       # seconds a question waits for an answering worker before it is refused (503)
+RENDERS = 4               # pages drawn at once (a page at scale 3 is a 30 MB bitmap)
 MAX_QUESTION = 1000       # characters of a question
 MAX_BATCH = 100           # questions of one /api/batch request
 RECENT = 20               # questions the page lists as recent
 IMAGE_CACHE = 64          # rendered page images kept
+MAX_SCALE = 3.0           # pixels per point of a page image, at most
 
 
 class NotFound(FinQAError):
     """A report, page or file the request names does not exist (HTTP 404)."""
 
 
-class BadRequest(FinQAError):
+class InvalidInput(FinQAError):
     """A parameter the request gives is not usable (HTTP 422)."""
 
 
@@ -57,11 +63,68 @@ class _Worker:
     routers: dict[str, Router] = field(default_factory=dict)
 
 
+class _Pool:
+    """Workers made on demand up to `size` (None: as many as are asked for at once), reused last-in first-out."""
+
+    def __init__(self, make: Callable[[], _Worker], size: int | None = None):
+        self.make = make
+        self.size = size
+        self.made = 0
+        self.waiting = 0
+        self._free: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._lock = threading.Lock()
+
+    def put(self, w: _Worker) -> None:
+        with self._lock:
+            self.made += 1
+        self._free.put(w)
+
+    @contextmanager
+    def take(self, max_waiting: int | None = None, timeout: float | None = None) -> Iterator[_Worker]:
+        try:
+            w = self._free.get_nowait()
+        except queue.Empty:
+            with self._lock:
+                make = self.size is None or self.made < self.size
+                self.made += make
+                if not make and max_waiting is not None and self.waiting >= max_waiting:
+                    raise Busy(f"busy: {self.waiting} questions are waiting for the {self.size} answering workers; "
+                               "try again shortly")
+                self.waiting += not make
+            if make:
+                try:
+                    w = self.make()
+                except BaseException:
+                    with self._lock:
+                        self.made -= 1
+                    raise
+            else:
+                try:
+                    w = self._free.get(timeout=timeout)
+                except queue.Empty:
+                    raise Busy(f"busy: no answering worker was free within {timeout:.0f} s; try again shortly") from None
+                finally:
+                    with self._lock:
+                        self.waiting -= 1
+        try:
+            yield w
+        finally:
+            self._free.put(w)
+
+    def close(self) -> None:
+        while True:
+            try:
+                self._free.get_nowait().store.close()
+            except queue.Empty:
+                return
+
+
 @dataclass
 class PageImage:
     png: bytes
     boxes: list[Box]
-    placed: str               # how the highlight was placed (pages.locate), or why it was not
+    placed: str               # how the highlight was placed: row, found, partial, none, unavailable, not asked
+    note: str = ""            # why it was not placed, when it was not
 
 
 class Service:
@@ -74,39 +137,31 @@ class Service:
         self._es = (es_url, es_index)
         self.queue = ModelQueue(model, queue_size, batch_size) if model is not None else None
         self.workers = workers
-        self._pool: queue.LifoQueue[_Worker] = queue.LifoQueue()
-        self._made = 0
+        self.queue_size = queue_size
+        self._answering = _Pool(self._new_worker, workers)
+        self._reading = _Pool(self._new_worker)
         self._lock = threading.Lock()
         self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
         self._images: OrderedDict[tuple, PageImage] = OrderedDict()
-        self._files_checked: dict[tuple[str, int, int], str] = {}   # (path, mtime, size) → sha256
-        self._checks: tuple[tuple, dict[str, dict[str, int]]] | None = None   # (store state, summary)
+        self._files_checked: OrderedDict[tuple[str, int, int], str] = OrderedDict()   # (path, mtime, size) → sha256
+        self._renders = threading.BoundedSemaphore(RENDERS)
+        # (store state, each report's check record, or the error the run met)
+        self._checks: tuple[tuple, dict[str, dict[str, Any]] | str] | None = None
         self._checking = False
         self.started = time.time()
         # one worker now: a store that cannot be opened is said before the server listens
-        self._pool.put(self._new_worker())
-        self._made = 1
+        self._reading.put(self._new_worker())
         self._check_summary()   # the checks of every report, run in the background from now
-
-    # ------------------------------------------------------------------ the pool
 
     def _new_worker(self) -> _Worker:
         store = Store(self.store_dir, readonly=True, any_thread=True)
         return _Worker(store, make_backend(self.search, store, self.catalog, *self._es))
 
-    @contextmanager
-    def worker(self) -> Iterator[_Worker]:
-        try:
-            w = self._pool.get_nowait()
-        except queue.Empty:
-            with self._lock:
-                make = self._made < self.workers
-                self._made += make
-            w = self._new_worker() if make else self._pool.get()
-        try:
-            yield w
-        finally:
-            self._pool.put(w)
+    def answering(self) -> ContextManager[_Worker]:
+        return self._answering.take(self.queue_size, ANSWER_WAIT)
+
+    def reading(self) -> ContextManager[_Worker]:
+        return self._reading.take()
 
     def _router(self, w: _Worker, style: str) -> Router:
         if style not in w.routers:
@@ -117,7 +172,7 @@ class Service:
 
     def ask(self, question: str, style: str = "human") -> dict[str, Any]:
         question = check_question(question)
-        with self.worker() as w:
+        with self.answering() as w:
             ans = self._router(w, check_style(style)).answer(question)
             record = self.record(w.store, ans)
         self._remember(record)
@@ -126,9 +181,10 @@ class Service:
     def batch(self, questions: list[tuple[Any, str]], style: str = "human") -> list[dict[str, Any]]:
         """Answers to (id, question) pairs, in order; the chat model's requests generated in batches first."""
         if len(questions) > MAX_BATCH:
-            raise BadRequest(f"{len(questions)} questions: at most {MAX_BATCH} in one batch request")
-        checked = [(qid, check_question(q, f"questions[{i}]")) for i, (qid, q) in enumerate(questions)]
-        with self.worker() as w:
+            raise InvalidInput(f"{len(questions)} questions: at most {MAX_BATCH} in one batch request")
+        checked = [(check_text(qid, f"questions[{i}].id") if isinstance(qid, str) else qid,
+                    check_question(q, f"questions[{i}]")) for i, (qid, q) in enumerate(questions)]
+        with self.answering() as w:
             router = self._router(w, check_style(style))
             router.prefetch([q for _, q in checked])
             out = [self.record(w.store, router.answer(q), qid) for qid, q in checked]
@@ -163,16 +219,14 @@ class Service:
     # ------------------------------------------------------------------ reading the store
 
     def search_sections(self, q: str, company: str | None, year: int | None, size: int = 5) -> list[dict[str, Any]]:
-        if not q or not q.strip():
-            raise BadRequest("q is empty: give the words to search for")
-        if len(q) > MAX_QUESTION:
-            raise BadRequest(f"q is {len(q)} characters long: at most {MAX_QUESTION}")
-        with self.worker() as w:
+        q = check_question(q, "q")
+        with self.reading() as w:
             keys = self._keys(w.store, company, year)
             retriever = Retriever(w.store, w.backend, self.catalog.topics, self.catalog.search)
             return retriever.search_rows(q, keys, size)
 
     def _keys(self, store: Store, company: str | None, year: int | None) -> list[str] | None:
+        """The keys of the reports of this company and year (None: no filter); naming none is NotFound."""
         if not (company or year):
             return None
         keys = store.report_keys(company, year)
@@ -181,34 +235,40 @@ class Service:
         return keys
 
     def reports(self, company: str | None = None, year: int | None = None, limit: int = 1000) -> dict[str, Any]:
-        """The reports (of this company and year; the first `limit`), each with its files' kinds, whether its
-        pages can be shown and its checks' outcome — None while the checks of every report are still being
-        run after a start or a change of the store (they run in the background: a FinGLM store of 11,000
-        reports takes half a minute)."""
+        """The reports (of this company and year; the first `limit`), each with its files' names and kinds,
+        whether its pages can be shown and its checks' outcome — None while the checks of every report are
+        still being run after a start or a change of the store (they run in the background: a FinGLM store
+        of 11,000 reports takes half a minute)."""
         summary = self._check_summary()
-        with self.worker() as w:
-            keys = set(self._keys(w.store, company, year) or []) if company or year else None
-            every = w.store.reports()
-            rows = [r for r in every if keys is None or r["key"] in keys]
+        with self.reading() as w:
+            keys = self._keys(w.store, company, year)
+            rows = [r for r in w.store.reports() if keys is None or r["key"] in keys]
             for r in rows[:limit]:
                 files = w.store.report_files(r["id"])
+                r["files"] = [Path(f["path"]).name for f in files]
                 r["kinds"] = sorted({f["kind"] for f in files})
                 r["pages"] = next((f["pages"] for f in files if f["kind"] in ("pdf", "txt")), None)
                 r["page_images"] = "pdf" in r["kinds"]
-                r["check"] = summary.get(r["key"]) if summary is not None else None
+                c = summary.get(r["key"]) if isinstance(summary, dict) else None
+                r["check"] = {"checks": c["checks"], "failed": c["failed"]} if c else None
         return {"reports": rows[:limit], "count": len(rows), "checks_ready": summary is not None}
 
-    def checks(self, company: str | None = None, year: int | None = None, show_all: bool = False) -> list[dict[str, Any]]:
-        """`fin-qa check --json` records of the reports of this company and year (all when None)."""
-        with self.worker() as w:
-            rows = [rc.record(show_all) for rc in check_reports(w.store, self.catalog.checks, company, year)]
-        if not rows and (company or year):
-            raise NotFound(f"no report in the store matches company {company or '*'}, year {year or '*'}")
-        return rows
+    def checks(self, company: str | None = None, year: int | None = None, show_all: bool = False,
+               limit: int = 1000) -> dict[str, Any]:
+        """`fin-qa check --json` records of the reports of this company and year (all when None; the first
+        `limit`); every report's failures come from the background run when it is current."""
+        summary = None if company or year or show_all else self._check_summary()
+        if isinstance(summary, dict):
+            rows = list(summary.values())
+        else:
+            with self.reading() as w:
+                self._keys(w.store, company, year)
+                rows = [rc.record(show_all) for rc in check_reports(w.store, self.catalog.checks, company, year)]
+        return {"reports": rows[:limit], "count": len(rows)}
 
-    def _check_summary(self) -> dict[str, dict[str, int]] | None:
-        """Each report's number of checks and failures, for the current state of the store; None while they
-        are being run (a thread is started to run them when the store changed)."""
+    def _check_summary(self) -> dict[str, dict[str, Any]] | str | None:
+        """Each report's check record for the current state of the store, or the error their run met; None
+        while they are being run (a thread is started to run them when the store changed)."""
         state = self._store_state()
         with self._lock:
             if self._checks is not None and self._checks[0] == state:
@@ -218,31 +278,34 @@ class Service:
             self._checking = True
 
         def run() -> None:
+            result: dict[str, dict[str, Any]] | str
             try:
-                rows = self.checks()
-                with self._lock:
-                    self._checks = (state, {r["key"]: {"checks": r["checks"], "failed": r["failed"]} for r in rows})
-            except Exception:  # noqa: BLE001 - the list shows no outcome; /api/check says the error
+                with self.reading() as w:
+                    result = {rc.report["key"]: rc.record() for rc in check_reports(w.store, self.catalog.checks)}
+            except Exception as exc:  # noqa: BLE001 - kept, so that the same state is not checked again
                 log.exception("the checks of the stored reports failed")
-            finally:
-                with self._lock:
-                    self._checking = False
+                result = f"{type(exc).__name__}: {exc}"
+            with self._lock:
+                self._checks = (state, result)
+                self._checking = False
 
         threading.Thread(target=run, name="fin-qa-checks", daemon=True).start()
         return None
 
     def _store_state(self) -> tuple:
+        """What changes when the store is written (the database file and its write-ahead log)."""
         out: list[tuple[int, int] | None] = []
         for suffix in ("", "-wal"):
             try:
-                st = os.stat(str(self.store_dir / "fin_qa.sqlite") + suffix)
+                st = os.stat(str(self.store_dir / DB_NAME) + suffix)
                 out.append((st.st_mtime_ns, st.st_size))
             except OSError:
                 out.append(None)
         return tuple(out)
 
     def facts(self, company: str | None, year: int | None, item: str | None, limit: int = 200) -> dict[str, Any]:
-        with self.worker() as w:
+        with self.reading() as w:
+            self._keys(w.store, company, year)
             rows: list[dict[str, Any]] = []
             for f in w.store.facts(company, year, item):
                 if len(rows) == limit:
@@ -251,27 +314,25 @@ class Service:
         return {"facts": rows, "count": len(rows), "truncated": False}
 
     def health(self) -> dict[str, Any]:
-        with self.worker() as w:
+        with self.reading() as w:
             counts = w.store.counts()
             version = w.store.schema_version()
         return {"status": "ok", "store": str(self.store_dir), "schema_version": version,
                 "reports": counts["reports"], "facts": counts["facts"], "search": self.search,
                 "chat_model": self.queue.stats() if self.queue else None, "workers": self.workers,
-                "uptime_s": round(time.time() - self.started, 1)}
+                "questions_waiting": self._answering.waiting, "uptime_s": round(time.time() - self.started, 1)}
 
     # ------------------------------------------------------------------ page images
 
     def page_image(self, key: str, page: int, highlights: list[str], scale: float = DEFAULT_SCALE) -> PageImage:
-        if not 0.25 <= scale <= 4:
-            raise BadRequest(f"scale {scale}: between 0.25 and 4")
+        if not 0.25 <= scale <= MAX_SCALE:
+            raise InvalidInput(f"scale {scale}: between 0.25 and {MAX_SCALE}")
+        scale = round(scale * 4) / 4   # a few sizes only: the cache holds them
         if len(highlights) > 8 or any(len(h) > 2000 for h in highlights):
-            raise BadRequest("highlight: at most 8 strings of at most 2000 characters")
-        cache_key = (key, page, tuple(highlights), scale)
-        with self._lock:
-            if cache_key in self._images:
-                self._images.move_to_end(cache_key)
-                return self._images[cache_key]
-        with self.worker() as w:
+            raise InvalidInput("highlight: at most 8 strings of at most 2000 characters")
+        for i, h in enumerate(highlights):
+            check_text(h, f"highlight[{i}]")
+        with self.reading() as w:
             rid = w.store.report_id(key)
             if rid is None:
                 raise NotFound(f"no report with key {key!r} in the store (GET /api/reports lists them)")
@@ -282,63 +343,85 @@ class Service:
                 raise NotFound(f"report {key} was read from {how}: it has no page images")
             if not 1 <= page <= (pdf["pages"] or 0):
                 raise NotFound(f"page {page} is out of range: report {key} has {pdf['pages']} pages")
+            path, signature = self._current_file(pdf)
+            # the image of this page of this file, as this state of the store boxes it
+            cache_key = (key, page, tuple(highlights), scale, signature, self._store_state())
+            with self._lock:
+                if cache_key in self._images:
+                    self._images.move_to_end(cache_key)
+                    return self._images[cache_key]
             words = w.store.page_words(rid, page)
-        path = self._current_file(pdf)
         boxes: list[Box] = []
+        note = ""
         if words is None:
-            placed = "no word boxes stored for this page (ingest the report again to have them)"
+            placed, note = "unavailable", "no word boxes stored for this page: ingest the report again to have them"
         elif highlights:
             boxes, placed = locate(words, highlights)
         else:
-            placed = "nothing asked"
-        image = PageImage(render_png(path, page, boxes, scale), boxes, placed)
+            placed = "not asked"
+        with self._renders:
+            image = PageImage(render_png(path, page, boxes, scale), boxes, placed, note)
         with self._lock:
             self._images[cache_key] = image
             while len(self._images) > IMAGE_CACHE:
                 self._images.popitem(last=False)
         return image
 
-    def _current_file(self, f: dict[str, Any]) -> Path:
-        """The report's PDF, when it is still the file that was ingested."""
+    def _current_file(self, f: dict[str, Any]) -> tuple[Path, tuple[str, int, int]]:
+        """The report's PDF and its signature (path, mtime, size), when it is still the file ingested."""
         path = Path(f["path"])
         try:
             st = path.stat()
         except OSError:
-            raise NotFound(f"the report's PDF {path} is no longer there (moved or deleted since it was ingested)") from None
+            raise NotFound(f"the report's PDF {path.name} is no longer where it was ingested from "
+                           "(moved or deleted since)") from None
         sig = (str(path), st.st_mtime_ns, st.st_size)
-        if self._files_checked.get(sig) is None:
+        with self._lock:
+            known = self._files_checked.get(sig)
+        if known is None:
             h = hashlib.sha256()
             with open(path, "rb") as fh:
                 for block in iter(lambda: fh.read(1 << 20), b""):
                     h.update(block)
-            self._files_checked[sig] = h.hexdigest()
-        if self._files_checked[sig] != f["sha256"]:
-            raise NotFound(f"the report's PDF {path} has changed since it was ingested: ingest it again")
-        return path
+            known = h.hexdigest()
+            with self._lock:
+                self._files_checked[sig] = known
+                while len(self._files_checked) > 4096:
+                    self._files_checked.popitem(last=False)
+        if known != f["sha256"]:
+            raise NotFound(f"the report's PDF {path.name} has changed since it was ingested: ingest it again")
+        return path, sig
 
     def close(self) -> None:
         if self.queue is not None:
             self.queue.close()
-        while True:
-            try:
-                self._pool.get_nowait().store.close()
-            except queue.Empty:
-                return
+        self._answering.close()
+        self._reading.close()
+
+
+def check_text(text: str, name: str) -> str:
+    """Text that can be written back as UTF-8 (a lone surrogate, "\\ud800" in JSON, cannot)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InvalidInput(f"{name} holds a character that is not valid Unicode (a lone surrogate)") from None
+    return text
 
 
 def check_question(question: Any, name: str = "question") -> str:
     if not isinstance(question, str):
-        raise BadRequest(f"{name} must be text, not {type(question).__name__}")
+        raise InvalidInput(f"{name} must be text, not {type(question).__name__}")
+    check_text(question, name)
     if not question.strip():
-        raise BadRequest(f"{name} is empty")
+        raise InvalidInput(f"{name} is empty")
     if len(question) > MAX_QUESTION:
-        raise BadRequest(f"{name} is {len(question)} characters long: at most {MAX_QUESTION}")
+        raise InvalidInput(f"{name} is {len(question)} characters long: at most {MAX_QUESTION}")
     return question
 
 
 def check_style(style: str) -> str:
     if style not in STYLES:
-        raise BadRequest(f"style {style!r}: one of {', '.join(STYLES)}")
+        raise InvalidInput(f"style {style!r}: one of {', '.join(STYLES)}")
     return style
 
 
@@ -355,6 +438,8 @@ def highlight(ev: Any) -> list[str]:
     quoted passage's text, a cell's row label and printed value."""
     if isinstance(ev, FactEvidence):
         label = ev.printed_label or ev.item
+        if "; " in ev.source:
+            return [label]   # computed from other rows at answer time (values.derived): not printed as such
         if _is_number(ev.stored):
             return [label, str(ev.stored)]
         # a key disclosure read from a sentence keeps that sentence as its label; a name its own text

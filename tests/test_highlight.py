@@ -1,0 +1,50 @@
+"""Where a cited value or passage is boxed on its page (fin_qa/serve/pages.locate), from word boxes like
+the ones ingest stores: a value on its label's row in any unit, never a year, a count or a note number
+that happens to share its digits; a passage whole, or the part of it the page holds."""
+from __future__ import annotations
+
+from fin_qa.serve.pages import locate
+from fin_qa.store import PageWords, Word
+
+
+def page(*rows: list[str]) -> PageWords:
+    """A page of rows of words, each row 20 points below the last, words 100 points apart."""
+    words = [Word(text, 50 + 100 * i, 100 + 20 * r, 50 + 100 * i + 10 * len(text), 110 + 20 * r)
+             for r, row in enumerate(rows) for i, text in enumerate(row)]
+    return PageWords(1, 595, 842, words)
+
+
+BALANCE = page(["合并资产负债表"], ["单位：万元"], ["项目", "附注", "2021年12月31日", "2020年12月31日"],
+               ["货币资金", "五、1", "12,345.67", "10,234.56"], ["应收账款", "五、2", "4,567.89", "3,987.65"],
+               ["研发人员", "123", "人"], ["报告期", "2021"])
+
+
+def test_a_value_on_its_rows_label_in_the_unit_the_page_prints():
+    boxes, how = locate(BALANCE, ["货币资金", "123456700"])
+    assert how == "row" and [b.what for b in boxes] == ["货币资金", "123456700"]
+    assert boxes[1].x0 == 250 and boxes[1].top == 160   # 12,345.67 (万元), not 10,234.56 or anything else
+
+
+def test_a_year_a_count_or_a_note_number_is_never_a_scaled_amount():
+    assert locate(BALANCE, ["20210000"]) == ([], "none")     # 2021 is no 2021万元
+    assert locate(BALANCE, ["123000000"]) == ([], "none")    # a count of 123 is no 1.23亿元
+    assert locate(BALANCE, ["100000000"]) == ([], "none")    # 五、1 is no 1亿元
+    boxes, how = locate(BALANCE, ["123"])                    # but 123 itself is 123
+    assert how == "found" and len(boxes) == 1
+
+
+def test_an_amount_alone_is_found_but_not_as_a_row():
+    boxes, how = locate(BALANCE, ["45678900"])
+    assert how == "found" and len(boxes) == 1 and boxes[0].x0 == 250
+    boxes, how = locate(BALANCE, ["存货", "45678900"])          # the label is not on the page
+    assert how == "partial" and len(boxes) == 1
+
+
+def test_a_passage_whole_or_the_part_the_page_holds():
+    text = page(["本年度公司无重大诉讼、仲裁事项。"], ["公司不存在控股股东及实际控制人。"])
+    boxes, how = locate(text, ["本年度公司无重大诉讼、仲裁事项。"])
+    assert how == "found" and len(boxes) == 1 and boxes[0].top == 100
+    # a passage going on to the next page: the head this page holds is boxed, and said to be partial
+    boxes, how = locate(text, ["公司不存在控股股东及实际控制人。报告期内控股股东未变更。"])
+    assert how == "partial" and len(boxes) == 1 and boxes[0].top == 120
+    assert locate(text, ["利润分配预案已经股东大会审议通过"]) == ([], "none")
