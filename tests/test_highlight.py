@@ -48,3 +48,12 @@ def test_a_passage_whole_or_the_part_the_page_holds():
     boxes, how = locate(text, ["公司不存在控股股东及实际控制人。报告期内控股股东未变更。"])
     assert how == "partial" and len(boxes) == 1 and boxes[0].top == 120
     assert locate(text, ["利润分配预案已经股东大会审议通过"]) == ([], "none")
+
+
+def test_a_label_wrapped_over_two_lines_beside_its_value():
+    words = [Word("所有者权益（或股东权益）：", 50, 100, 190, 110),            # a heading that starts alike
+             Word("所有者权益（或股东权", 60, 300, 160, 310), Word("1,745,401,890.46", 330, 305, 410, 315),
+             Word("益）合计", 60, 312, 100, 322), Word("1,745,401,890.46", 330, 400, 410, 410)]
+    boxes, how = locate(PageWords(1, 595, 842, words), ["所有者权益（或股东权益）合计", "1745401890.46"])
+    assert how == "row"
+    assert {(b.x0, b.top) for b in boxes} == {(60, 300), (60, 312), (330, 305)}   # not the heading, not p.400

@@ -159,8 +159,30 @@ def _merged(boxes: list[Box]) -> list[Box]:
 
 
 def _same_row(a: Box, b: Box) -> bool:
+    """Whether a number stands on a label's row: its middle within a line of the label's (a label wrapped
+    over two lines has its value set between them; the value must be the one cited all the same)."""
     mid = (b.top + b.bottom) / 2
-    return a.top - 1 <= mid <= a.bottom + 1
+    h = a.bottom - a.top
+    return a.top - h <= mid <= a.bottom + h
+
+
+def _wrapped_rows(words: list[Word], text_boxes: dict[str, list[Box]],
+                  number_boxes: dict[str, list[Box]]) -> list[Box]:
+    """A label wrapped over lines beside its value (所有者权益（或股东权 / 益）合计): the words left of a
+    number found, within a line of it, that are pieces of the label — as many of its characters as
+    MIN_PART, or all of them."""
+    out: list[Box] = []
+    for t in text_boxes:
+        needle = _norm(t)
+        for nbs in number_boxes.values():
+            for nb in nbs:
+                h = nb.bottom - nb.top
+                pieces = [w for w in words if w.x1 <= nb.x0 and nb.top - h <= (w.top + w.bottom) / 2 <= nb.bottom + h
+                          and _norm(w.text) and _norm(w.text) in needle]
+                if sum(len(_norm(w.text)) for w in pieces) >= min(len(needle), MIN_PART):
+                    out += [Box(w.x0, w.top, w.x1, w.bottom, t) for w in pieces] + [nb]
+                    break
+    return out
 
 
 def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
@@ -207,6 +229,8 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
                 on_row = sorted((nb for nb in nbs if _same_row(tb, nb) and nb.x0 >= tb.x0), key=lambda b: b.x0)
                 if on_row:
                     rows += [tb, on_row[0]]
+    if not rows:
+        rows = _wrapped_rows(page.words, text_boxes, number_boxes)
     if rows:
         return list(dict.fromkeys(rows)), "row"
     boxes = [b for bs in text_boxes.values() for b in bs] + [b for bs in number_boxes.values() for b in bs]

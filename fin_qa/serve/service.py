@@ -442,8 +442,8 @@ def highlight(ev: Any) -> list[str]:
             return [label]   # computed from other rows at answer time (values.derived): not printed as such
         if _is_number(ev.stored):
             return [label, str(ev.stored)]
-        # a key disclosure read from a sentence keeps that sentence as its label; a name its own text
-        return [label] if ev.printed_label and len(ev.printed_label) > len(ev.value) else [ev.value]
+        # a text value: its label (a key disclosure's is the sentence it was read from) and the value itself
+        return list(dict.fromkeys([label, ev.stored or ev.value]))
     if isinstance(ev, PassageEvidence):
         return [ev.text]
     if isinstance(ev, CellEvidence):
