@@ -195,6 +195,7 @@ class CellAnswerer:
         asks = sorted(words.ask_words, key=len, reverse=True)
         self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
+        self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
 
     # --------------------------------------------------------------------------- words
 
@@ -456,12 +457,25 @@ class CellAnswerer:
         return cols, True
 
     def _marks(self, ask: str, words: tuple[str, ...]) -> list[bool]:
-        marks = [False] * len(ask)
-        for w in words:
-            for m in re.finditer(re.escape(w), ask):
-                if not any(marks[m.start():m.end()]):
-                    marks[m.start():m.end()] = [True] * (m.end() - m.start())
-        return marks
+        """The characters of the ask that the words cover (the words in their order, each occurrence not
+        overlapping a marked one); kept per (ask, words): a question's asks meet every table."""
+        key = (ask, words)
+        got = self._marks_made.get(key)
+        if got is None:
+            got = [False] * len(ask)
+            for w in words:
+                if not w or w not in ask:
+                    continue
+                at = ask.find(w)
+                while at >= 0:
+                    end = at + len(w)
+                    if not any(got[at:end]):
+                        got[at:end] = [True] * len(w)
+                    at = ask.find(w, end)
+            if len(self._marks_made) > 20000:
+                self._marks_made.clear()
+            self._marks_made[key] = got
+        return list(got)
 
     def _appositives(self, ask: str, taken: list[bool]) -> list[bool]:
         """The words just before a name that say what it is ("子公司", "股东", "第一大供应商"), or an ask of
