@@ -78,6 +78,8 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=10.0, help="Seconds each (kind, clients) cell runs.")
     ap.add_argument("--workers", type=int, default=4, help="fin-qa serve --workers")
     ap.add_argument("--llm", default="none", help="fin-qa serve --llm")
+    ap.add_argument("--only", nargs="+", choices=["structured", "text", "images"],
+                    help="Only these kinds of request (default: all).")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -95,7 +97,7 @@ def main() -> int:
             # the cited pages of the structured answers: rendered and boxed each time (a word no page holds
             # added to the highlight makes every call new to the server's cache), and as the cache keeps them
             images: list[tuple[str, dict | None]] = []
-            for _, body in kinds["structured"]:
+            for _, body in kinds["structured"] if not args.only or "images" in args.only else []:
                 for ev in request(server.base, "/api/ask", body).json().get("evidence", []):
                     if ev.get("image"):
                         images.append((ev["image"], None))
@@ -103,7 +105,8 @@ def main() -> int:
             if images:
                 kinds["page image, rendered"] = [(path + "&highlight=bench{n}", None) for path, _ in images]
                 kinds["page image, cached"] = images
-            kinds = {kind: calls for kind, calls in kinds.items() if calls}
+            kinds = {kind: calls for kind, calls in kinds.items()
+                     if calls and (not args.only or kind.split(",")[0].replace("page image", "images") in args.only)}
             for _, calls in kinds.items():       # warm: every worker's routers built, caches filled
                 run(server.base, calls, max(args.clients), 1.0)
             print(f"fin-qa serve on {len(reports)} report(s) ({store}); {args.workers} workers, llm {args.llm}; "

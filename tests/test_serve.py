@@ -45,6 +45,10 @@ def test_health_and_openapi(server):
     for path in ("/api/ask", "/api/batch", "/api/search", "/api/reports", "/api/facts", "/api/check",
                  "/api/health", "/api/reports/{key}/pages/{page}.png"):
         assert path in schema["paths"], path
+    docs = request(server.base, "/docs")
+    assert docs.status == 200 and docs.headers["content-type"].startswith("text/html")
+    page = docs.body.decode("utf-8")
+    assert "POST /api/ask" in page and "question" in page and "<script" not in page   # nothing from a CDN
 
 
 def test_ask_is_the_ask_json_record_with_the_cited_page(server, serve_store):

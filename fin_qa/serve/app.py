@@ -1,6 +1,6 @@
 """The HTTP API and the page of `fin-qa serve` (FastAPI on uvicorn).
 
-Endpoints (the OpenAPI schema is at /openapi.json, its pages at /docs):
+Endpoints (the OpenAPI schema is at /openapi.json; /docs lists the endpoints, with no script from a CDN):
   POST /api/ask      {question, style?}           the `ask --json` record, evidence with page image addresses
   POST /api/batch    {questions: [...], style?}   records in order (a question: text, or {id, question})
   GET  /api/search   ?q=&company=&year=&n=        sections, as `fin-qa search --json`
@@ -120,7 +120,9 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
 
 
 def create_app(service: Service) -> FastAPI:
-    app = FastAPI(title="fin-qa", version=__version__,
+    # the stack's own /docs and /redoc load their scripts from a CDN, which a box off the internet cannot
+    # reach: /docs is a page of the schema's endpoints made here instead
+    app = FastAPI(title="fin-qa", version=__version__, docs_url=None, redoc_url=None,
                   description="Exact, cited answers from annual reports (年度报告); each number with its page.")
 
     app.add_middleware(BodyLimit, limit=MAX_BODY)
@@ -203,8 +205,43 @@ def create_app(service: Service) -> FastAPI:
             headers["X-Highlight-Note"] = image.note
         return Response(image.png, media_type="image/png", headers=headers)
 
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse(_docs_page(app.openapi()))
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index() -> HTMLResponse:
         return HTMLResponse(resources.files("fin_qa.serve").joinpath("static/index.html").read_text("utf-8"))
 
     return app
+
+
+def _docs_page(schema: dict[str, Any]) -> str:
+    """The endpoints of the OpenAPI schema as one plain page: method, path, summary, parameters, body."""
+    from html import escape
+
+    def schema_name(s: dict[str, Any]) -> str:
+        ref = s.get("$ref") or (s.get("items") or {}).get("$ref")
+        return ref.rsplit("/", 1)[-1] if ref else str(s.get("type", ""))
+
+    parts = [f"<h1>{escape(schema['info']['title'])} {escape(schema['info']['version'])} — API</h1>",
+             f"<p>{escape(schema['info'].get('description', ''))} The schema: <a href='/openapi.json'>/openapi.json</a>."
+             " Errors are <code>{\"error\": \"…\"}</code> with a 4xx status (503: busy, try again).</p>"]
+    for path, ops in schema["paths"].items():
+        for method, op in ops.items():
+            parts.append(f"<h3><code>{method.upper()} {escape(path)}</code> — {escape(op.get('summary', ''))}</h3><ul>")
+            for prm in op.get("parameters", []):
+                req = " (required)" if prm.get("required") else ""
+                parts.append(f"<li><code>{escape(prm['name'])}</code> in {prm['in']}: "
+                             f"{escape(schema_name(prm.get('schema', {})))}{req}</li>")
+            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema")
+            if body:
+                name = schema_name(body)
+                fields = schema.get("components", {}).get("schemas", {}).get(name, {}).get("properties", {})
+                for field, spec in fields.items():
+                    parts.append(f"<li>body <code>{escape(field)}</code>: {escape(spec.get('description', schema_name(spec)))}</li>")
+            parts.append("</ul>")
+    return ("<!doctype html><html><head><meta charset='utf-8'><title>fin-qa API</title><style>body{font-family:"
+            "system-ui,sans-serif;max-width:60em;margin:2em auto;color:#1d2733}code{background:#eef2f7;padding:0 3px}"
+            "</style></head><body>" + "".join(parts) + "</body></html>")
+
