@@ -335,3 +335,22 @@ def _until(condition, timeout: float = 30) -> None:
     while not condition():
         assert time.time() < deadline, "timed out"
         time.sleep(0.01)
+
+
+def test_an_imported_report_has_no_page_image_and_its_answers_no_image(tmp_path, catalog):
+    from fin_qa.serve.service import NotFound, Service
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("股票代码,股票简称,年份,营业收入\n603339,四方科技,2019,1175301034.32\n", encoding="utf-8")
+    r = cli("import-tables", str(csv), "--store", str(tmp_path / "s"))
+    assert r.returncode == 0, r.stderr
+    service = Service(tmp_path / "s", catalog)
+    try:
+        record = service.ask("2019年四方科技的营业收入是多少元?")
+        assert "1,175,301,034.32元" in record["answer"]
+        ev = record["evidence"][0]
+        assert ev["report"] == "603339:2019" and "image" not in ev
+        with pytest.raises(NotFound, match="imported tables: it has no page images"):
+            service.page_image("603339:2019", 1, [])
+    finally:
+        service.close()
