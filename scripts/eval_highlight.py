@@ -23,6 +23,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", type=Path, required=True)
     ap.add_argument("--cells", type=int, default=2000, help="Table cells sampled per report (seeded).")
+    ap.add_argument("--reports", nargs="+", metavar="KEY", help="Only these reports (stock_code:year).")
+    ap.add_argument("--skip", nargs="+", metavar="KEY", default=[], help="Leave these reports out.")
     args = ap.parse_args()
     store = Store(args.store, readonly=True)
     rnd = random.Random(0)
@@ -30,6 +32,8 @@ def main() -> int:
     examples: dict[tuple[str, str], str] = {}
     seconds = calls = 0.0
     for rep in store.report_list():
+        if (args.reports and rep.key not in args.reports) or rep.key in args.skip:
+            continue
         rid = rep.id
         if not any(f["kind"] == "pdf" for f in store.report_files(rid)):
             continue

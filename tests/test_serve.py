@@ -354,3 +354,28 @@ def test_an_imported_report_has_no_page_image_and_its_answers_no_image(tmp_path,
             service.page_image("603339:2019", 1, [])
     finally:
         service.close()
+
+
+def test_a_report_ingested_while_serving_is_answered(tmp_path, sample_pdf, catalog):
+    from fin_qa.sample import build_sample_pdf
+    from fin_qa.serve.app import create_app
+    from fin_qa.serve.service import Service
+
+    store = tmp_path / "store"
+    assert cli("ingest", str(sample_pdf), "--store", str(store), "-q").returncode == 0
+    service = Service(store, catalog)
+    srv = ServerThread(create_app(service))
+    try:
+        question = "星河二号2021年的法定代表人是谁?"
+        assert request(srv.base, "/api/ask", {"question": question}).json()["method"] == "not_found"
+        # another company's report (the sample without its statements: other bytes, named FinGLM's way)
+        other = build_sample_pdf(tmp_path / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf",
+                                 with_statements=False)
+        r = cli("ingest", str(other), "--store", str(store), "-q")
+        assert r.returncode == 0 and "1 ingested" in r.stdout + r.stderr, r.stdout + r.stderr
+        record = request(srv.base, "/api/ask", {"question": question}).json()
+        assert "林海峰" in record["answer"] and record["evidence"][0]["report"] == "688998:2021"
+        assert request(srv.base, "/api/reports").json()["count"] == 2
+    finally:
+        srv.stop()
+        service.close()

@@ -61,6 +61,7 @@ class _Worker:
     store: Store
     backend: SearchBackend
     routers: dict[str, Router] = field(default_factory=dict)
+    state: tuple = ()           # the store's state its routers were built in
 
 
 class _Pool:
@@ -164,6 +165,12 @@ class Service:
         return self._reading.take()
 
     def _router(self, w: _Worker, style: str) -> Router:
+        """The worker's router of this style; built again after the store changed (a report ingested while
+        the server runs is known to the next question: a router keeps the reports' names it was built with)."""
+        state = self._store_state()
+        if w.state != state:
+            w.routers.clear()
+            w.state = state
         if style not in w.routers:
             w.routers[style] = make_router(w.store, self.catalog, w.backend, style, self.queue)
         return w.routers[style]
