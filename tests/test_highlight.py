@@ -57,3 +57,13 @@ def test_a_label_wrapped_over_two_lines_beside_its_value():
     boxes, how = locate(PageWords(1, 595, 842, words), ["所有者权益（或股东权益）合计", "1745401890.46"])
     assert how == "row"
     assert {(b.x0, b.top) for b in boxes} == {(60, 300), (60, 312), (330, 305)}   # not the heading, not p.400
+
+
+def test_a_neighbouring_rows_equal_value_or_a_rate_is_not_the_row():
+    words = [Word("营业总收入", 50, 100, 100, 110), Word("1,234,567.89", 300, 100, 360, 110),
+             Word("营业收入", 50, 112, 90, 122), Word("1,234,567.89", 300, 112, 360, 122),
+             Word("增长率", 50, 124, 80, 134), Word("12.35%", 300, 124, 330, 134)]
+    boxes, how = locate(PageWords(1, 595, 842, words), ["营业收入", "1234567.89"])
+    assert how == "row" and {b.top for b in boxes} == {112}
+    # a rate is never an amount in a larger unit (12.35% is not 12,350,000元 in 百万元)
+    assert locate(PageWords(1, 595, 842, words), ["12350000"]) == ([], "none")

@@ -143,6 +143,8 @@ def test_a_txt_report_has_no_page_image(server):
     ("/api/batch", {"questions": [CASH, ""]}, None, 422, "questions[1] is empty"),
     ("/api/batch", {"questions": [CASH, 5]}, None, 422, "questions[1] must be text"),
     ("/api/batch", {"questions": [{"id": 1}]}, None, 422, "questions[0] has no question"),
+    ("/api/batch", None, b'{"questions": [{"id": NaN, "question": "x"}]}', 422, "questions[0].id"),
+    ("/api/batch", None, b'{"questions": [{"id": {"a": "\\ud800"}, "question": "x"}]}', 422, "questions[0].id"),
     ("/api/reports/nope/pages/1.png", None, None, 404, "no report with key"),
     ("/api/reports/688999%3A2021/pages/0.png", None, None, 404, "out of range"),
     ("/api/reports/688999%3A2021/pages/9999.png", None, None, 404, "out of range"),
@@ -254,24 +256,43 @@ def test_queue_batches_waiting_requests_and_refuses_when_full(tiny_model):
     from fin_qa.serve.queue import ModelBusy, ModelQueue
 
     gated = Gated(tiny_model)
-    q = ModelQueue(gated, capacity=3, batch_size=8)
+    q = ModelQueue(gated, capacity=4, batch_size=8)
     try:
-        with ThreadPoolExecutor(4) as pool:
+        with ThreadPoolExecutor(6) as pool:
             first = pool.submit(q.chat, "问：一\n答：", (), 4)      # taken by the model's thread, held at the gate
             assert gated.entered.wait(30)
-            held = [pool.submit(q.chat, f"问：{i}\n答：", (), 4) for i in range(3)]   # wait in the queue
-            while q.waiting < 3:
+            held = [pool.submit(q.chat, f"问：{i}\n答：", (), 4) for i in range(4)]   # wait in the queue
+            while q.waiting < 4:
                 threading.Event().wait(0.01)
             with pytest.raises(ModelBusy, match="busy"):
                 q.chat("问：多\n答：", (), 4)
             gated.gate.set()
             replies = [f.result(timeout=60) for f in [first, *held]]
-            # more requests at once than the queue holds go a queue's worth at a time
+            # more requests at once than fit go a part at a time (a batch's worth, at most half the queue)
             many = q.chat_batch([(f"问：{i}\n答：", ()) for i in range(7)], 4)
         assert all(isinstance(r, str) for r in replies) and len(many) == 7
-        # the three that waited together were generated as one batch
-        assert gated.batches == [1, 3, 3, 3, 1]
-        assert q.stats()["refused"] == 1 and q.stats()["served"] == 11
+        # the four that waited together were generated as one batch
+        assert gated.batches == [1, 4, 2, 2, 2, 1]
+        assert q.stats()["refused"] == 1 and q.stats()["served"] == 12
+    finally:
+        gated.gate.set()
+        q.close()
+
+
+def test_a_batchs_later_parts_wait_for_room(tiny_model):
+    """A batch's first part is let in; its later parts wait for room rather than fail it (and a question
+    asked meanwhile is refused only when there is no room for it)."""
+    from fin_qa.serve.queue import ModelQueue
+
+    gated = Gated(tiny_model)
+    q = ModelQueue(gated, capacity=4, batch_size=2)
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            big = pool.submit(q.chat_batch, [(f"问：{i}\n答：", ()) for i in range(9)], 4)
+            assert gated.entered.wait(30)
+            gated.gate.set()
+            assert len(big.result(timeout=120)) == 9
+        assert sum(gated.batches) == 9 and q.stats()["refused"] == 0
     finally:
         gated.gate.set()
         q.close()
@@ -379,3 +400,34 @@ def test_a_report_ingested_while_serving_is_answered(tmp_path, sample_pdf, catal
     finally:
         srv.stop()
         service.close()
+
+
+def test_the_pool_serves_in_turn_and_survives_a_worker_that_cannot_be_made():
+    from fin_qa.serve.queue import Busy
+    from fin_qa.serve.service import _Pool
+
+    made = []
+
+    def make():
+        made.append(1)
+        if len(made) == 1:
+            time.sleep(0.3)
+            raise OSError("cannot open")
+        return object()
+
+    pool = _Pool(make, 1)   # type: ignore[arg-type]
+    with ThreadPoolExecutor(2) as ex:
+        first = ex.submit(lambda: pool.take(4, 5).__enter__())
+        time.sleep(0.1)
+        second = ex.submit(lambda: pool.take(4, 5).__enter__())   # waits in line while the first makes one
+        with pytest.raises(OSError):
+            first.result(timeout=10)
+        assert second.result(timeout=10) is not None                # made in its place, not left waiting
+    # a full line is refused at once
+    with pool.take():
+        pool_waiters = [threading.Thread(target=lambda: pool.take(1, 2).__enter__()) for _ in range(1)]
+        pool_waiters[0].start()
+        _until(lambda: pool.waiting == 1)
+        with pytest.raises(Busy, match="waiting"):
+            pool.take(1, 2).__enter__()
+    pool_waiters[0].join(timeout=10)

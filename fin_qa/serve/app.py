@@ -22,6 +22,8 @@ import re
 from importlib import resources
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -157,13 +159,23 @@ def create_app(service: Service) -> FastAPI:
         log.exception("%s %s failed", request.method, request.url.path)
         return _error(500, f"internal error ({type(exc).__name__}, in the server's log); the server goes on serving")
 
+    # questions run in threads of their own, as many as may answer or wait (--workers + --queue): the other
+    # endpoints keep Starlette's thread pool, never filled by questions waiting for a worker or the model
+    questions = anyio.CapacityLimiter(service.workers + service.queue_size)
+
+    async def answering(fn: Any, *args: Any) -> Any:
+        if questions.borrowed_tokens >= questions.total_tokens:
+            raise Busy(f"busy: {service.queue_size} questions are waiting for the {service.workers} answering "
+                       "workers; try again shortly")
+        return await anyio.to_thread.run_sync(fn, *args, limiter=questions)
+
     @app.post("/api/ask", summary="Answer one question")
-    def ask(req: AskRequest) -> dict[str, Any]:
-        return service.ask(req.question, req.style)
+    async def ask(req: AskRequest) -> dict[str, Any]:
+        return await answering(service.ask, req.question, req.style)
 
     @app.post("/api/batch", summary="Answer a list of questions, in order")
-    def batch(req: BatchRequest) -> dict[str, Any]:
-        return {"answers": service.batch(_batch_items(req.questions), req.style)}
+    async def batch(req: BatchRequest) -> dict[str, Any]:
+        return {"answers": await answering(service.batch, _batch_items(req.questions), req.style)}
 
     @app.get("/api/search", summary="Search the reports' text (sections)")
     def search(q: str = "", company: str | None = None, year: int | None = None,

@@ -142,7 +142,8 @@ def _matches(text: str, printed: Decimal, target: Decimal) -> bool:
     half = Decimal(5) / Decimal(10) ** (decimals + 1)
     if abs(printed - target) <= half:
         return printed == target or len(printed.normalize().as_tuple().digits) >= 3
-    amount = ("," in text or "." in text) and len(printed.normalize().as_tuple().digits) >= 4
+    amount = ("," in text or "." in text) and not text.endswith(("%", "％")) \
+        and len(printed.normalize().as_tuple().digits) >= 4
     return amount and any(abs(printed - target / f) <= half for f in _FACTORS[1:])
 
 
@@ -159,29 +160,36 @@ def _merged(boxes: list[Box]) -> list[Box]:
 
 
 def _same_row(a: Box, b: Box) -> bool:
-    """Whether a number stands on a label's row: its middle within a line of the label's (a label wrapped
-    over two lines has its value set between them; the value must be the one cited all the same)."""
+    """Whether a number stands on a label's line: its middle within the label's height."""
     mid = (b.top + b.bottom) / 2
-    h = a.bottom - a.top
-    return a.top - h <= mid <= a.bottom + h
+    return a.top - 1 <= mid <= a.bottom + 1
 
 
 def _wrapped_rows(words: list[Word], text_boxes: dict[str, list[Box]],
                   number_boxes: dict[str, list[Box]]) -> list[Box]:
-    """A label wrapped over lines beside its value (所有者权益（或股东权 / 益）合计): the words left of a
-    number found, within a line of it, that are pieces of the label — as many of its characters as
-    MIN_PART, or all of them."""
+    """A label wrapped over lines beside its value (所有者权益（或股东权 / 益）合计, the value set between the
+    lines): the words left of a number found, their middles within a line of its, that are pieces of the
+    label — as many of its characters as MIN_PART, or all of them. Of several numbers, the one whose pieces
+    hold most of the label, then the nearest to them."""
     out: list[Box] = []
     for t in text_boxes:
         needle = _norm(t)
+        best: tuple[tuple[int, float], list[Word], Box] | None = None
         for nbs in number_boxes.values():
             for nb in nbs:
                 h = nb.bottom - nb.top
-                pieces = [w for w in words if w.x1 <= nb.x0 and nb.top - h <= (w.top + w.bottom) / 2 <= nb.bottom + h
+                mid = (nb.top + nb.bottom) / 2
+                pieces = [w for w in words if w.x1 <= nb.x0 and abs((w.top + w.bottom) / 2 - mid) <= max(h, w.bottom - w.top)
                           and _norm(w.text) and _norm(w.text) in needle]
-                if sum(len(_norm(w.text)) for w in pieces) >= min(len(needle), MIN_PART):
-                    out += [Box(w.x0, w.top, w.x1, w.bottom, t) for w in pieces] + [nb]
-                    break
+                held = sum(len(_norm(w.text)) for w in pieces)
+                if held < min(len(needle), MIN_PART):
+                    continue
+                centre = sum((w.top + w.bottom) / 2 for w in pieces) / len(pieces)
+                rank = (-held, abs(centre - mid))
+                if best is None or rank < best[0]:
+                    best = (rank, pieces, nb)
+        if best is not None:
+            out += [Box(w.x0, w.top, w.x1, w.bottom, t) for w in best[1]] + [best[2]]
     return out
 
 
@@ -199,11 +207,14 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
         elif _norm(h):
             texts.append(h)
     text_boxes: dict[str, list[Box]] = {}
+    whole: set[str] = set()   # the texts found whole (a row's label must be, on the strict path)
     fragments = 0    # passages of which the page holds a head or a tail only
     for t in texts:
         needle = _norm(t)
         spans = flat.find_all(needle)
-        if not spans and len(needle) > MIN_PART:
+        if spans:
+            whole.add(t)
+        elif len(needle) > MIN_PART:
             part = flat.find_part(needle)
             spans = [part] if part else []
             fragments += part is not None
@@ -224,6 +235,8 @@ def locate(page: PageWords, highlights: list[str]) -> tuple[list[Box], str]:
     # a label and a number: the number on the label's row (the first to its right)
     rows: list[Box] = []
     for t, tbs in text_boxes.items():
+        if t not in whole:
+            continue
         for tb in tbs:
             for h, nbs in number_boxes.items():
                 on_row = sorted((nb for nb in nbs if _same_row(tb, nb) and nb.x0 >= tb.x0), key=lambda b: b.x0)

@@ -49,27 +49,37 @@ class ModelQueue:
         return self.chat_batch([(prompt, history)], max_new_tokens)[0]
 
     def chat_batch(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None = None) -> list[str]:
-        """Queue the requests and wait for their replies; more than the queue holds go in turn, a queue's
-        worth at a time."""
+        """Queue the requests and wait for their replies. Many at once (a batch's prefetch) go a part at a
+        time — a batch's worth, at most half the queue — the first refused when the queue has no room for
+        it, the later ones waiting for room (they were let in)."""
+        step = max(1, min(self.batch_size, self.capacity // 2))
+        deadline = time.monotonic() + self.timeout
         out: list[str] = []
-        for i in range(0, len(requests), self.capacity):
-            out += self._submit(requests[i:i + self.capacity], max_new_tokens)
+        for i in range(0, len(requests), step):
+            out += self._submit(requests[i:i + step], max_new_tokens, deadline, wait=i > 0)
         return out
 
-    def _submit(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None) -> list[str]:
-        """Queue the requests (all or none: ModelBusy when they do not fit) and wait for their replies."""
+    def _waiting(self) -> int:
+        return sum(not item[3].cancelled() for item in self._items)
+
+    def _submit(self, requests: Sequence[tuple[str, History]], max_new_tokens: int | None, deadline: float,
+                wait: bool) -> list[str]:
+        """Queue the requests (all or none: ModelBusy when they do not fit, unless `wait`) and wait for their
+        replies until the deadline."""
         futures: list[Future[str]] = [Future() for _ in requests]
         with self._cond:
             if self._closed:
                 raise ModelBusy("the chat model is shutting down")
-            if len(self._items) + len(requests) > self.capacity:
+            room = lambda: self._closed or self._waiting() + len(requests) <= self.capacity  # noqa: E731
+            if not room() and not (wait and self._cond.wait_for(room, max(0.0, deadline - time.monotonic()))):
                 self.refused += 1
-                raise ModelBusy(f"the chat model is busy ({len(self._items)} requests waiting, the queue holds "
+                raise ModelBusy(f"the chat model is busy ({self._waiting()} requests waiting, the queue holds "
                                 f"{self.capacity}): try again shortly")
+            if self._closed:
+                raise ModelBusy("the chat model is shutting down")
             for (prompt, history), fut in zip(requests, futures):
                 self._items.append((prompt, history, max_new_tokens, fut))
-            self._cond.notify()
-        deadline = time.monotonic() + self.timeout
+            self._cond.notify_all()
         try:
             return [f.result(timeout=max(0.0, deadline - time.monotonic())) for f in futures]
         except FutureTimeout:
@@ -98,6 +108,7 @@ class ModelQueue:
                 if item[3].set_running_or_notify_cancel():
                     batch.append(item)
             self._items.extendleft(reversed(rest))
+            self._cond.notify_all()   # room made: a part of a batch may be waiting for it
             return batch
 
     def _run(self) -> None:
@@ -120,7 +131,8 @@ class ModelQueue:
 
     @property
     def waiting(self) -> int:
-        return len(self._items)
+        with self._cond:
+            return self._waiting()
 
     def stats(self) -> dict:
         return {"model": self.name, "capacity": self.capacity, "batch_size": self.batch_size, "waiting": self.waiting,

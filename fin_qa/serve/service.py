@@ -12,9 +12,9 @@ model). The chat model is one, behind a bounded queue (queue.ModelQueue). PDFium
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
-import queue
 import threading
 import time
 from collections import OrderedDict, deque
@@ -64,60 +64,95 @@ class _Worker:
     state: tuple = ()           # the store's state its routers were built in
 
 
+class _Waiter:
+    """A request waiting for a worker: handed one (or leave to make one) by whoever frees it, first come first
+    served."""
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self.worker: _Worker | None = None
+        self.make = False
+
+
 class _Pool:
-    """Workers made on demand up to `size` (None: as many as are asked for at once), reused last-in first-out."""
+    """Workers made on demand up to `size` (None: as many as are asked for at once), reused last-in first-out;
+    a request finding none free waits in line (at most `max_waiting` of them) and is handed the next one."""
 
     def __init__(self, make: Callable[[], _Worker], size: int | None = None):
         self.make = make
         self.size = size
         self.made = 0
-        self.waiting = 0
-        self._free: queue.LifoQueue[_Worker] = queue.LifoQueue()
+        self._free: list[_Worker] = []
+        self._line: deque[_Waiter] = deque()
         self._lock = threading.Lock()
+
+    @property
+    def waiting(self) -> int:
+        return len(self._line)
 
     def put(self, w: _Worker) -> None:
         with self._lock:
             self.made += 1
-        self._free.put(w)
+        self._give_back(w)
+
+    def _give_back(self, w: _Worker) -> None:
+        with self._lock:
+            if self._line:
+                waiter = self._line.popleft()
+                waiter.worker = w
+                waiter.event.set()
+            else:
+                self._free.append(w)
+
+    def _made_none(self) -> None:
+        """A worker could not be made: its place goes to the first in line, who tries in turn."""
+        with self._lock:
+            self.made -= 1
+            if self._line:
+                waiter = self._line.popleft()
+                waiter.make = True
+                self.made += 1
+                waiter.event.set()
+
+    def _acquire(self, max_waiting: int | None, timeout: float | None) -> _Worker:
+        with self._lock:
+            if self._free and not self._line:
+                return self._free.pop()
+            if self.size is None or self.made < self.size:
+                self.made += 1
+                waiter = None
+            else:
+                if max_waiting is not None and len(self._line) >= max_waiting:
+                    raise Busy(f"busy: {len(self._line)} questions are waiting for the {self.size} answering "
+                               "workers; try again shortly")
+                waiter = _Waiter()
+                self._line.append(waiter)
+        if waiter is not None and not waiter.event.wait(timeout):
+            with self._lock:
+                if waiter in self._line:   # not served in time (else it was served just now)
+                    self._line.remove(waiter)
+                    raise Busy(f"busy: no answering worker was free within {timeout:.0f} s; try again shortly")
+        if waiter is not None and waiter.worker is not None:
+            return waiter.worker
+        try:
+            return self.make()
+        except BaseException:
+            self._made_none()
+            raise
 
     @contextmanager
     def take(self, max_waiting: int | None = None, timeout: float | None = None) -> Iterator[_Worker]:
-        try:
-            w = self._free.get_nowait()
-        except queue.Empty:
-            with self._lock:
-                make = self.size is None or self.made < self.size
-                self.made += make
-                if not make and max_waiting is not None and self.waiting >= max_waiting:
-                    raise Busy(f"busy: {self.waiting} questions are waiting for the {self.size} answering workers; "
-                               "try again shortly")
-                self.waiting += not make
-            if make:
-                try:
-                    w = self.make()
-                except BaseException:
-                    with self._lock:
-                        self.made -= 1
-                    raise
-            else:
-                try:
-                    w = self._free.get(timeout=timeout)
-                except queue.Empty:
-                    raise Busy(f"busy: no answering worker was free within {timeout:.0f} s; try again shortly") from None
-                finally:
-                    with self._lock:
-                        self.waiting -= 1
+        w = self._acquire(max_waiting, timeout)
         try:
             yield w
         finally:
-            self._free.put(w)
+            self._give_back(w)
 
     def close(self) -> None:
-        while True:
-            try:
-                self._free.get_nowait().store.close()
-            except queue.Empty:
-                return
+        with self._lock:
+            free, self._free = self._free, []
+        for w in free:
+            w.store.close()
 
 
 @dataclass
@@ -189,8 +224,8 @@ class Service:
         """Answers to (id, question) pairs, in order; the chat model's requests generated in batches first."""
         if len(questions) > MAX_BATCH:
             raise InvalidInput(f"{len(questions)} questions: at most {MAX_BATCH} in one batch request")
-        checked = [(check_text(qid, f"questions[{i}].id") if isinstance(qid, str) else qid,
-                    check_question(q, f"questions[{i}]")) for i, (qid, q) in enumerate(questions)]
+        checked = [(check_id(qid, f"questions[{i}].id"), check_question(q, f"questions[{i}]"))
+                    for i, (qid, q) in enumerate(questions)]
         with self.answering() as w:
             router = self._router(w, check_style(style))
             router.prefetch([q for _, q in checked])
@@ -413,6 +448,15 @@ def check_text(text: str, name: str) -> str:
     except UnicodeEncodeError:
         raise InvalidInput(f"{name} holds a character that is not valid Unicode (a lone surrogate)") from None
     return text
+
+
+def check_id(qid: Any, name: str) -> Any:
+    """An id written back as it came: JSON (no NaN or infinity) that can be written as UTF-8."""
+    try:
+        json.dumps(qid, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError):
+        raise InvalidInput(f"{name} cannot be written back as JSON (NaN, infinity or a lone surrogate)") from None
+    return qid
 
 
 def check_question(question: Any, name: str = "question") -> str:
