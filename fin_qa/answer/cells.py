@@ -39,13 +39,14 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
 from ..numbers import UNIT_FACTORS, parse_number, to_yuan
-from ..numbers import is_number   # a whole number as printed: "8,591,28" (cut by a column) is none
+from ..numbers import is_number as _printed_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
@@ -88,6 +89,18 @@ MAX_ROWS = 12          # a list answer gives at most this many rows
 MAX_COLUMNS = 4        # columns one ask may name
 
 
+# a question is matched against every cell of every table of its report: the functions of a cell's text
+# alone are kept (thread-safe caches, shared by every router)
+_CACHED = 1 << 16
+
+
+@lru_cache(maxsize=_CACHED)
+def is_number(text: str) -> bool:
+    """A whole number as printed: "8,591,28" (cut by a column) is none."""
+    return _printed_number(text)
+
+
+@lru_cache(maxsize=_CACHED)
 def norm(text: str) -> str:
     """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks)."""
     s = unicodedata.normalize("NFKC", text or "").lower()
@@ -95,6 +108,7 @@ def norm(text: str) -> str:
     return _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)
 
 
+@lru_cache(maxsize=_CACHED)
 def core(label: str) -> str:
     """A cell's words for matching: normalised, without bracketed parts, enumerators and a final colon."""
     s = _ENUM.sub("", unicodedata.normalize("NFKC", label or "").strip())
@@ -196,6 +210,7 @@ class CellAnswerer:
         self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
+        self._labels: dict[str, str] = {}
 
     # --------------------------------------------------------------------------- words
 
@@ -213,7 +228,12 @@ class CellAnswerer:
         return self._spell_rx.sub(sub, text)
 
     def label_text(self, cell: str) -> str:
-        return content(self.spell(content(core(cell))))
+        got = self._labels.get(cell)
+        if got is None:
+            if len(self._labels) > _CACHED:
+                self._labels.clear()
+            got = self._labels[cell] = content(self.spell(content(core(cell))))
+        return got
 
     def question_text(self, u: Understanding, masked: bool = True, spelled: bool = True) -> str:
         """The question's words as rows are matched: normalised, spelled one way (unless not `spelled`: as
