@@ -287,3 +287,28 @@ def test_import_placeholders_are_missing_and_rows_counted_as_the_file_has_them(t
     assert f"{f}: row 4, column 净利润: 'x1' is not a number" in r.stderr and r.stderr.count("bad cell") == 1, r.stderr
     # a file not imported (the other was): exit 1
     assert r.returncode == 1 and "failed" in r.stdout and "imported" in r.stdout
+
+
+def test_a_batch_refused_by_the_lock_leaves_the_other_batchs_new_file(tmp_path, monkeypatch):
+    """Two batches start on a new output together: the one that loses the lock must not remove the file the
+    other has just made and is writing (it did: the winner's answers went to a removed file)."""
+    fcntl = pytest.importorskip("fcntl", reason="no fcntl here (not POSIX): no lock to test")
+    from fin_qa import FinQAError
+    from fin_qa.answer import batch
+
+    qs, out = tmp_path / "q.jsonl", tmp_path / "out.jsonl"
+    write(qs, [{"id": 1, "question": Q1}])
+    held = []
+    real_check = batch.check_output
+
+    def the_other_batch_starts(questions, output):
+        real_check(questions, output)
+        fh = open(output, "a+b")          # made and locked by the other batch after this one looked
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        held.append(fh)
+
+    monkeypatch.setattr(batch, "check_output", the_other_batch_starts)
+    with pytest.raises(FinQAError, match="another fin-qa batch is writing"):
+        batch.prepare(qs, out)
+    assert out.exists()
+    held[0].close()

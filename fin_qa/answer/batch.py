@@ -244,6 +244,11 @@ def prepare(questions: Path, output: Path, options: dict[str, Any] | None = None
         raise FinQAError(f"{output}: cannot write answers there ({exc.strerror or exc})") from None
     try:
         _lock(fh, output)
+    except BaseException:
+        # another batch holds the file (and may have made it a moment ago, still empty): it is left alone
+        fh.close()
+        raise
+    try:
         done, cut = _read_done(fh, output)
         _conflicts(items, done, output)
         _check_options(output, dict(options or {}, plain=not extra_fields), bool(done))
