@@ -1,6 +1,7 @@
 """How the page images of `fin-qa serve` box what answers cite, over every fact and table cell of a store's
 PDF reports: the share placed on its row (label and value on one line), found unanchored, partial or not
-at all — the same strings the server asks for (service.highlight), from the word boxes ingest stored.
+at all — the strings the server asks for (service.highlight of each fact's or cell's evidence), from the
+word boxes ingest stored.
 
     python scripts/eval_highlight.py --store S [--cells 2000]
 
@@ -14,8 +15,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from fin_qa.answer.model import CellEvidence, FactEvidence
 from fin_qa.numbers import is_number
 from fin_qa.serve.pages import locate
+from fin_qa.serve.service import highlight
 from fin_qa.store import Store
 
 
@@ -62,15 +65,15 @@ def main() -> int:
                 continue
             kind = "statement facts" if f["statement"] and ("表" in f["statement"] or f["statement"] == "主要会计数据") \
                 else "other facts"
-            label = f["raw_label"] or f["item"]
-            if is_number(f["value"]):
-                tally(kind, f["page"], [label, f["value"]])
-            else:
-                tally(kind, f["page"], list(dict.fromkeys([label, f["value"]])))
+            ev = FactEvidence(f["item"], f["value"], f["year"], f["page"], f["source"], report=rep.key,
+                              printed_label=f["raw_label"], stored=f["value"])
+            tally(kind, f["page"], highlight(ev))
         cells = [(t, r, k) for t in store.report_tables(rid) for r, row in enumerate(t.rows)
                  for k, cell in enumerate(row) if k and is_number(cell) and row[0] and not is_number(row[0])]
         for t, r, k in rnd.sample(cells, min(args.cells, len(cells))):
-            tally("table cells", t.pages[r] if r < len(t.pages) else t.page_start, [t.rows[r][0], t.rows[r][k]])
+            page_no = t.pages[r] if r < len(t.pages) else t.page_start
+            ev = CellEvidence("", t.rows[r][0], "", t.rows[r][k], page_no, rep.key, t.rows[r][k])
+            tally("table cells", page_no, highlight(ev))
     print(f"| evidence | n | row | found | partial | none |")
     print("|---|---|---|---|---|---|")
     for kind, c in tallies.items():

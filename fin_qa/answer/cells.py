@@ -39,8 +39,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from functools import lru_cache
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..bigrams import tokens

@@ -108,9 +108,9 @@ def _error(status: int, message: str, headers: dict[str, str] | None = None) -> 
 
 def _validation_message(exc: RequestValidationError) -> tuple[int, str]:
     errors = exc.errors()
-    if any(e.get("type") == "json_invalid" for e in errors):
-        e = next(e for e in errors if e.get("type") == "json_invalid")
-        return 400, f"malformed JSON: {e.get('ctx', {}).get('error', e.get('msg'))}"
+    bad_json = next((e for e in errors if e.get("type") == "json_invalid"), None)
+    if bad_json is not None:
+        return 400, f"malformed JSON: {bad_json.get('ctx', {}).get('error', bad_json.get('msg'))}"
     first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
     loc = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "path"))
     if first.get("type") == "missing" and not loc:

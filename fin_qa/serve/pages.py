@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from ..numbers import parse_number
+from ..numbers import UNIT_FACTORS, parse_number
 from ..store import PageWords, Word
 
-# the units a page may print an amount in, by their factor to 元
-_FACTORS = (Decimal(1), Decimal(1000), Decimal(10000), Decimal(1000000), Decimal(100000000))
+# the larger units a page may print an amount in (千元 … 亿元), by their factor to 元
+_LARGER = tuple(sorted(f for f in UNIT_FACTORS.values() if f > 1))
 _SPACE = re.compile(r"\s+")
 _NUMBER_BODY = r"[-(（]?[\d,]+(?:\.\d+)?[)）]?%?"
 _NUMBER = re.compile(_NUMBER_BODY)
@@ -45,10 +45,6 @@ class Box:
     x1: float
     bottom: float
     what: str            # the highlight string it boxes
-
-    def to_dict(self) -> dict:
-        return {"x0": round(self.x0, 1), "top": round(self.top, 1), "x1": round(self.x1, 1),
-                "bottom": round(self.bottom, 1), "what": self.what}
 
 
 def _norm(text: str) -> str:
@@ -144,7 +140,7 @@ def _matches(text: str, printed: Decimal, target: Decimal) -> bool:
         return printed == target or len(printed.normalize().as_tuple().digits) >= 3
     amount = ("," in text or "." in text) and not text.endswith(("%", "％")) \
         and len(printed.normalize().as_tuple().digits) >= 4
-    return amount and any(abs(printed - target / f) <= half for f in _FACTORS[1:])
+    return amount and any(abs(printed - target / f) <= half for f in _LARGER)
 
 
 def _merged(boxes: list[Box]) -> list[Box]:

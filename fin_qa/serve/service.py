@@ -11,7 +11,6 @@ model). The chat model is one, behind a bounded queue (queue.ModelQueue). PDFium
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -20,7 +19,6 @@ import time
 from collections import OrderedDict, deque
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
 from urllib.parse import quote, urlencode
@@ -30,7 +28,9 @@ from ..answer.model import Answer, CellEvidence, FactEvidence, PassageEvidence
 from ..answer.router import Router, make_router
 from ..catalog import Catalog
 from ..check import check_reports
+from ..ingest.pipeline import sha256_of
 from ..llm.base import ChatModel
+from ..numbers import is_number
 from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..store import DB_NAME, Store
@@ -65,13 +65,12 @@ class _Worker:
 
 
 class _Waiter:
-    """A request waiting for a worker: handed one (or leave to make one) by whoever frees it, first come first
-    served."""
+    """A request waiting for a worker, first come first served: handed one by whoever frees it, or woken
+    without one (worker None) to make one in the place of a worker that could not be made."""
 
     def __init__(self) -> None:
         self.event = threading.Event()
         self.worker: _Worker | None = None
-        self.make = False
 
 
 class _Pool:
@@ -109,10 +108,8 @@ class _Pool:
         with self._lock:
             self.made -= 1
             if self._line:
-                waiter = self._line.popleft()
-                waiter.make = True
                 self.made += 1
-                waiter.event.set()
+                self._line.popleft().event.set()
 
     def _acquire(self, max_waiting: int | None, timeout: float | None) -> _Worker:
         with self._lock:
@@ -238,16 +235,16 @@ class Service:
         """The answer's `ask --json` record, each piece of evidence from a PDF with its page image's address
         (`image`: the page with the value or passage boxed)."""
         record = ans.record(qid)
+        has_pages: dict[str, bool] = {}   # per report cited (its evidence is often several values of it)
         for ev, d in zip(ans.evidence, record.get("evidence", [])):
             key = getattr(ev, "report", None)
             page = getattr(ev, "page", None)
-            if key and page and self._has_pages(store, key):
+            if key and key not in has_pages:
+                rid = store.report_id(key)
+                has_pages[key] = rid is not None and any(f["kind"] == "pdf" for f in store.report_files(rid))
+            if key and page and has_pages[key]:
                 d["image"] = image_url(key, page, highlight(ev))
         return record
-
-    def _has_pages(self, store: Store, key: str) -> bool:
-        rid = store.report_id(key)
-        return rid is not None and any(f["kind"] == "pdf" for f in store.report_files(rid))
 
     def _remember(self, record: dict[str, Any]) -> None:
         with self._lock:
@@ -421,11 +418,7 @@ class Service:
         with self._lock:
             known = self._files_checked.get(sig)
         if known is None:
-            h = hashlib.sha256()
-            with open(path, "rb") as fh:
-                for block in iter(lambda: fh.read(1 << 20), b""):
-                    h.update(block)
-            known = h.hexdigest()
+            known = sha256_of(path)
             with self._lock:
                 self._files_checked[sig] = known
                 while len(self._files_checked) > 4096:
@@ -476,14 +469,6 @@ def check_style(style: str) -> str:
     return style
 
 
-def _is_number(text: str | None) -> bool:
-    try:
-        Decimal(text or "x")
-        return True
-    except InvalidOperation:
-        return False
-
-
 def highlight(ev: Any) -> list[str]:
     """What to box on the cited page for a piece of evidence: a value's row label and its stored amount, a
     quoted passage's text, a cell's row label and printed value."""
@@ -491,7 +476,7 @@ def highlight(ev: Any) -> list[str]:
         label = ev.printed_label or ev.item
         if "; " in ev.source:
             return [label]   # computed from other rows at answer time (values.derived): not printed as such
-        if _is_number(ev.stored):
+        if ev.stored is not None and is_number(ev.stored):
             return [label, str(ev.stored)]
         # a text value: its label (a key disclosure's is the sentence it was read from) and the value itself
         return list(dict.fromkeys([label, ev.stored or ev.value]))

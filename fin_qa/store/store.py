@@ -112,7 +112,7 @@ class Store:
         self.dir = Path(directory)
         self.path = self.dir / DB_NAME
         self.readonly = readonly
-        self._tables_known: bool | None = None   # whether the store has the tables table (_has_tables)
+        self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -428,15 +428,17 @@ class Store:
 
     # ------------------------------------------------------------------------------ tables
 
-    def _has_tables(self) -> bool:
-        """False for a read-only store written before the tables (migration 4 not applied); asked once."""
-        if self._tables_known is None:
-            self._tables_known = self.db.execute("SELECT 1 FROM sqlite_master WHERE name='tables'").fetchone() is not None
-        return self._tables_known
+    def _has_table(self, name: str) -> bool:
+        """False for a read-only store written before the migration adding the table (tables: 4, page_words:
+        5); asked once a table."""
+        if name not in self._tables_known:
+            self._tables_known[name] = self.db.execute("SELECT 1 FROM sqlite_master WHERE name=?",
+                                                       (name,)).fetchone() is not None
+        return self._tables_known[name]
 
     def report_tables(self, report_id: int, table_ids: Sequence[int] | None = None) -> list[TableRecord]:
         """The report's tables (only these ids, when given), in reading order."""
-        if not self._has_tables():
+        if not self._has_table("tables"):
             return []
         sql = ("SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
                " FROM tables WHERE report_id=?")
@@ -453,7 +455,7 @@ class Store:
                page: int | None = None) -> Iterator[dict[str, Any]]:
         """Table records with their report's names (`fin-qa tables`): filtered like report_keys, by words
         in the caption, heading path, header or cells, and by a page the table spans."""
-        if not self._has_tables():
+        if not self._has_table("tables"):
             return
         q = """SELECT r.stock_code, r.short_name, r.year, t.id, t.path, t.caption, t.unit, t.page_start, t.page_end,
                       t.header, t.rows, t.pages FROM tables t JOIN reports r ON r.id = t.report_id WHERE 1=1"""
@@ -474,7 +476,7 @@ class Store:
     def table_match(self, expression: str, report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for an FTS5 MATCH expression over their heading path
         and caption (weighted) and their header and cell words, best first."""
-        if not self._has_tables():
+        if not self._has_table("tables"):
             return []
         rows = self.db.execute(
             "SELECT t.id FROM tables_fts JOIN tables t ON t.id = tables_fts.rowid WHERE tables_fts MATCH ?"
@@ -487,7 +489,7 @@ class Store:
     def page_words(self, report_id: int, page: int) -> PageWords | None:
         """A PDF page's size and word boxes as ingest read them; None when the store has none for it (a txt
         or imported report, a page out of range, or a store written before migration 5)."""
-        if self.db.execute("SELECT 1 FROM sqlite_master WHERE name='page_words'").fetchone() is None:
+        if not self._has_table("page_words"):
             return None
         row = self.db.execute("SELECT width, height, words FROM page_words WHERE report_id=? AND page=?",
                               (report_id, page)).fetchone()
