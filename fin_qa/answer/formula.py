@@ -34,16 +34,17 @@ class FormulaAnswerer:
                        ("/", ("var", la), ("var", lb)), "question", 0)
 
     def _spelled_formula(self, u: Understanding) -> Formula:
-        """The formula the question spells out ("用A除以B来算"): sum of the numerator items over the sum of
-        the denominator items; named and printed as the formula it names (净资产收益率 as a percent)."""
+        """The formula the question spells out ("用A除以B来算", "按(流动资产-存货)/流动负债计算"): its numerator
+        terms over its denominator terms, each added or subtracted as written; named and printed as the
+        formula it names (净资产收益率 as a percent)."""
         assert u.frame.spelled is not None
         num, den = u.frame.spelled
         named = self.v.formulas.get(u.formulas[0]) if u.formulas else None
-        inputs = {i: Input(i, i, 0) for i in dict.fromkeys(num + den)}
-        expr = f"({' + '.join(num)}) / ({' + '.join(den)})"
+        inputs = {i.lstrip("-"): Input(i.lstrip("-"), i.lstrip("-"), 0) for i in dict.fromkeys(num + den)}
+        expr = f"({_terms(num)}) / ({_terms(den)})"
         tree: tuple = ("/", _sum_tree(num), _sum_tree(den))
         out = "percent" if u.percent or (named is not None and named.output == "percent") else "ratio"
-        name = named.name if named is not None else f"{'+'.join(num)}/{'+'.join(den)}"
+        name = named.name if named is not None else f"({_terms(num)})/({_terms(den)})".replace(" ", "")
         return Formula(name, (), inputs, expr, out, named.decimals if named is not None else 2, tree, "question", 0)
 
     def _binary_formula(self, u: Understanding) -> Formula:
@@ -115,7 +116,18 @@ class FormulaAnswerer:
 
 
 def _sum_tree(labels: list[str]) -> tuple:
-    tree: tuple = ("var", labels[0])
+    """The sum of the labels, a label written "-X" subtracted."""
+    first = labels[0]
+    tree: tuple = ("neg", ("var", first[1:])) if first.startswith("-") else ("var", first)
     for lbl in labels[1:]:
-        tree = ("+", tree, ("var", lbl))
+        tree = ("-", tree, ("var", lbl[1:])) if lbl.startswith("-") else ("+", tree, ("var", lbl))
     return tree
+
+
+def _terms(labels: list[str]) -> str:
+    """The labels as the expression prints them: "流动资产合计 - 存货"."""
+    out = ""
+    for i, lbl in enumerate(labels):
+        sign = "-" if lbl.startswith("-") else "+"
+        out += (f" {sign} " if i else ("-" if sign == "-" else "")) + lbl.lstrip("-")
+    return out

@@ -134,6 +134,7 @@ class Answer:
     partial: bool = False          # True when it gives some of the values asked and says the others are missing
     model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
     frame: dict[str, Any] | None = None   # what was understood (company, years, items, period, operation …)
+    asks: list[dict[str, Any]] | None = None   # a compound question: each ask with its words, answer, evidence
 
     def record(self, qid: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
@@ -144,4 +145,8 @@ class Answer:
             out["model_keywords"] = self.model_keywords
         if self.frame:
             out["frame"] = self.frame
+        if self.asks:
+            out["asks"] = self.asks
+        if self.partial:
+            out["partial"] = True
         return out

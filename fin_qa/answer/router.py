@@ -18,6 +18,7 @@ from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..store import Store
 from ..understand.llm_keywords import LLMKeywords
+from ..understand.plan import Planner
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer, content, norm, pairs
 from .change import ChangeAnswerer
@@ -28,7 +29,9 @@ from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .model import Answer
 from .open import OpenAnswerer
+from .plan import PlanExecutor
 from .prose import Prose
+from .review import Reviewer
 from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer
 from .text import TextAnswerer
@@ -89,6 +92,9 @@ class Router:
             "text": self.text,
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
+        self.reviewer = Reviewer(self.t)
+        self.planner = Planner(catalog.plan, self.understander)
+        self.executor = PlanExecutor(self.planner, self.answer_one, self.t)
 
     @property
     def retriever(self) -> Retriever:
@@ -100,14 +106,32 @@ class Router:
     # --------------------------------------------------------------------------- entry point
 
     def answer(self, question: str | None) -> Answer:
+        """The answer of a question: of each of its asks, composed, when it asks several things."""
         if question is None or not str(question).strip():
             return Answer(question or "", render(self.t, "empty"), "1", "bad_input", found=False)
-        u = self.understander.understand(str(question))
+        text, clash = self.planner.restate(str(question))
+        if clash is not None:
+            return Answer(str(question), render(self.t, "restated_clash", words=clash), "1", "declined", found=False)
+        plan = self.planner.plan(text)
+        if plan.compound:
+            ans = self.executor.run(plan)
+            ans.question = str(question)
+            return ans
+        ans = self.answer_one(text)[1]
+        ans.question = str(question)
+        return ans
+
+    def answer_one(self, question: str) -> tuple[Understanding, Answer]:
+        """One ask: understood, routed to its answerer, reviewed (answer/review.py)."""
+        u = self.understander.understand(question)
         ans = self.route(u)
+        reason = self.reviewer.review(u, ans)
+        if reason is not None:
+            ans = declined(u, render(self.t, "review_declined", reason=reason, understood=understood(u)))
         ans.model_keywords = list(u.model_keywords)
         if u.chinese:
             ans.frame = frame_record(u)
-        return ans
+        return u, ans
 
     def route(self, u: Understanding) -> Answer:
         if not u.chinese:
@@ -194,8 +218,11 @@ class Router:
                 fact.type = u.finglm_type()
                 if u.shape == "yes_no":
                     # the section's deciding sentence, quoted, when it says the same 是/否 as the fact
+                    # — or, when the fact is no 是/否 (控股股东 in "是否存在控股股东…占用资金"), the section's
+                    # own 是/否 (the reviewer declines an answer that has none)
                     quoted = self.text.answer(u)
-                    if quoted.found and quoted.answer[:1] == fact.answer[:1]:
+                    if quoted.found and quoted.answer[:1] in "是否" and (
+                            quoted.answer[:1] == fact.answer[:1] or fact.answer[:1] not in "是否"):
                         return quoted
                 fact.answer += self._disclosure_quotes(u)
                 return fact

@@ -7,7 +7,7 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
                      glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures),
                      cells.yaml (question words for table cells)
     formulas/        *.yaml (formulas, templates, derived items)
-    rules/           question_types.yaml, understanding.yaml, answer_templates.yaml, search.yaml,
+    rules/           question_types.yaml, understanding.yaml, plan.yaml, answer_templates.yaml, search.yaml,
                      llm.yaml, report_names.yaml, fewshot/keywords.yaml, prompts/*.txt
     es_mappings/     chunks.json (the Elasticsearch index body)
 
@@ -36,6 +36,7 @@ from .disclosures import Disclosure, load_disclosures
 from .glossary import Glossary, load_glossary
 from .cells import CellWords, load_cell_words
 from .places import Places, load_places
+from .plan_rules import PlanRules, load_plan_rules
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
 from .report_names import ReportNames, load_report_names
@@ -83,6 +84,7 @@ class Catalog:
     glossary: Glossary = field(default_factory=Glossary)
     disclosures: tuple[Disclosure, ...] = ()
     cells: CellWords = field(default_factory=CellWords)
+    plan: PlanRules | None = None             # rules/plan.yaml: how a question is cut into asks
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -170,6 +172,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     cells = part(kt / "cells.yaml", lambda: load_cell_words(kt / "cells.yaml"))
     rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
+    plan = part(rd / "plan.yaml", lambda: load_plan_rules(rd / "plan.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
     search = part(rd / "search.yaml", lambda: load_search_config(rd / "search.yaml"))
     names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
@@ -185,7 +188,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             and glossary is not None and disclosures is not None and cells is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells), problems, checked
+                   cells, plan), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

@@ -211,7 +211,8 @@ def _num(value: str) -> float | None:
 #    joined to its rows, cells set too close cut where PDFium saw a gap; 控股股东/实际控制人 read from the
 #    table whose header names them.
 # 10: every PDF page's word boxes stored (page_words: the page image's highlight).
-PARSER_VERSION = 10
+# 11: 现金分红总额 read from "预计派发的现金红利共计…", "派送现金红利" too.
+PARSER_VERSION = 11
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:

@@ -20,7 +20,7 @@ from ..catalog.understanding import UnderstandingConfig
 from .classify import classify
 from ..catalog.normalize import normalize_question, phrase_key
 from .entities import CompanyIndex, CompanyMatch, Years, find_years
-from .frame import Frame, mask, mask_phrase, read_frame, read_years_more, take, unused_cues
+from .frame import USED, Frame, mask, mask_phrase, read_frame, read_years_more, take, unused_cues
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
 from .ranking import Ranking, read_ranking
@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CLAUSE = re.compile(r"[^，,。？?；;！!]+")
-_LEADING_DU = re.compile(r"^度")   # "2012年度…": the year's 度, the year masked before it
+_LEADING_DU = re.compile(r"^度")
+_RELATIVE_YEAR = re.compile(r"上一?年度?|去年|前年|上年同期")   # the words find_years counts back from   # "2012年度…": the year's 度, the year masked before it
 
 
 @dataclass
@@ -233,6 +234,11 @@ class Understander:
             # the words the rule's regex read ("是否相同", "对比") named the type: they are used
             for r in rule.regex.finditer(norm):
                 rest = mask(rest, r.start(), r.end())
+        if rule is not None and rule.type == "compare" and len(years.years) >= 2:
+            # "法定代表人与上年相比相同吗": the relative year is one of the years compared (find_years
+            # counted it), not a period; the words the rule's regex read (有变化吗, 是否相同) name the type
+            if frame.period == "previous":
+                frame.period, frame.period_word = None, ""
         ranking = None
         if rule is not None and rule.type == "statistics" and cfg.statistics is not None:
             ranking = read_ranking(norm, cfg.statistics)
@@ -247,6 +253,13 @@ class Understander:
             frame.unused += unused_cues(rest, rules)
             if rule is not None and rule.type != "statistics" and not model_keywords:   # (the model read it all)
                 frame.unused += self._unasked(norm, rest, keywords, generalized, topics, rules)
+        if rule is not None and rule.type == "compare" and len(years.years) >= 2:
+            spans = [r.span() for r in rule.regex.finditer(norm)] if rule.regex is not None else []
+            frame.unused = [(slot, w) for slot, w in frame.unused
+                            if not (slot == "period" and _RELATIVE_YEAR.fullmatch(w))
+                            and not any(w in norm[a:b] for a, b in spans)]
+            if frame.operation in ("change", "growth") and any(frame.operation_word in norm[a:b] for a, b in spans):
+                frame.operation, frame.operation_word, frame.base_word = "value", "", ""   # 有变化吗: compared
         # no company found: did the question name one the store does not know, or none at all?
         unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
@@ -274,8 +287,9 @@ class Understander:
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
                                                            list[tuple[str, str]]] | None:
-        """A formula the question spells out: (numerator items, denominator items, span, words, unused cues
-        in its numerator or denominator — 平均净资产 is not 净资产)."""
+        """A formula the question spells out: (numerator terms, denominator terms, span, words, unused cues
+        in its numerator or denominator — 平均净资产 is not 净资产). A term is an item name, "-" before it
+        where the question subtracts it ("(流动资产-存货)/流动负债", "流动资产减去存货"): computed as written."""
         for rx in rules.spelled:
             for m in rx.finditer(text):
                 kw_a, kw_b = self.matcher.find(m.group("a"))[0], self.matcher.find(m.group("b"))[0]
@@ -285,9 +299,25 @@ class Understander:
                     left = m.group("a") + "，" + m.group("b")
                     for k in kw_a + kw_b:   # the formula it names (流动比率（流动资产除以流动负债）) is used too
                         left = mask_phrase(left, k.text)
+                    left = _MINUS.sub(lambda x: USED * len(x.group(0)), left)
                     for period, prx in rules.periods:
                         if period in ("closing", "current"):   # 期末归属于母公司所有者权益: the value as read
                             left = take(left, prx)[0]
-                    return ([k.name for k in found_a], [k.name for k in found_b], (m.start(), m.end()),
+                    return (_signed(m.group("a"), found_a), _signed(m.group("b"), found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
         return None
+
+
+# what subtracts the term after it in a spelled formula
+_MINUS = re.compile(r"[-－−]|减去|减掉|扣除|扣减|(?<![增])减(?![少值])")
+
+
+def _signed(text: str, keywords: list[Keyword]) -> list[str]:
+    """The item names of one side of a spelled formula in order, "-" before a subtracted one."""
+    key = phrase_key(text)
+    out, end = [], 0
+    for k in sorted(keywords, key=lambda k: k.start):
+        minus = _MINUS.search(key[end:k.start]) is not None
+        out.append(("-" if minus else "") + k.name)
+        end = k.end
+    return out

@@ -1,0 +1,236 @@
+"""Executing a plan (fin_qa/understand/plan.py): each ask answered on its own, reviewed, then composed.
+
+- A table whose cells answer every ask of the question at once (前五名客户合计销售金额 and its 占比 on one
+  row) answers the whole question: the cell answerer explains every ask of it or answers nothing.
+- Otherwise each ask, written as a question of its own, goes to the router's single-question path. An
+  inherited subject or a back-reference is filled first from the ask before: the name it answered
+  ("控股股东是谁？其持股比例是多少？") or else its subject ("罐式集装箱业务的营业收入").
+- An ask over a list of items that its answerer declines as a whole ("营业收入和净利润同比增长了多少")
+  is answered item by item.
+- A comparison ("哪一项更高") is answered from the values the asks before it read, never read again.
+- Every answer passes the reviewer (answer/review.py); one that fails is declined with the reason.
+
+Composition: the answers in the order asked, numbered; an ask that cannot be answered is said in its
+place and the others still stand. `found` only when every ask is answered; `partial` when some are.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, Callable
+
+from ..understand.plan import Ask, Plan, Planner
+from ..understand.question import Understanding
+from .compose import render, round_half_up
+from .model import Answer, CellEvidence, Evidence, FactEvidence
+
+DECLINED = ("declined", "not_found", "bad_input")
+# what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
+_NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
+# a name that says there is none ("不存在控股股东", "无"): nothing to refer back to
+_NONE = re.compile(r"^(?:不存在|无|没有|未)")
+_VALUE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*(亿元|百万元|千万元|万元|千元|元|%)?")
+_SCALE = {"亿元": Decimal(10) ** 8, "千万元": Decimal(10) ** 7, "百万元": Decimal(10) ** 6, "万元": Decimal(10) ** 4,
+          "千元": Decimal(1000), "元": Decimal(1), "%": Decimal(1), None: Decimal(1)}
+
+
+@dataclass
+class AskResult:
+    ask: Ask
+    answer: Answer
+    understanding: Understanding | None = None
+    entity: str = ""              # the name it answered, for a back-reference after it
+    carried: str = ""             # the subject the asks after it inherit
+
+    def record(self) -> dict[str, Any]:
+        out = self.ask.to_dict()
+        out.update({"answer": self.answer.answer, "method": self.answer.method, "found": self.answer.found})
+        if self.answer.evidence:
+            out["evidence"] = [e.to_dict() for e in self.answer.evidence]
+        if self.understanding is not None and self.understanding.frame.unused:
+            out["unused"] = [w for _, w in self.understanding.frame.unused]
+        return out
+
+
+class PlanExecutor:
+    """Runs the asks of a plan through `answer_one` (the router's single-question path: text → its
+    Understanding and reviewed Answer) and composes them with the templates."""
+
+    def __init__(self, planner: Planner, answer_one: Callable[[str], tuple[Understanding | None, Answer]],
+                 templates: dict[str, str]):
+        self.planner = planner
+        self.answer_one = answer_one
+        self.t = templates
+
+    def run(self, plan: Plan) -> Answer:
+        if not any(a.kind == "compare" for a in plan.asks):
+            # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
+            u, whole = self.answer_one(plan.question)
+            cells = {(e.table, e.row, e.column) for e in whole.evidence if isinstance(e, CellEvidence)}
+            if whole.found and not whole.partial and whole.method == "cell" and len(cells) >= len(plan.asks):
+                whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
+                return whole
+        results: list[AskResult] = []
+        for ask in plan.asks:
+            if ask.kind == "compare":
+                results.append(self._compare(ask, results, len(results) + 1))
+                continue
+            prev = next((r for r in reversed(results) if r.ask.kind != "compare"), None)
+            if prev is not None and (ask.inherits or ask.reference) and prev.entity and _NONE.match(prev.entity):
+                text = render(self.t, "plan_not_applicable", value=prev.entity)
+                results.append(AskResult(ask, Answer(ask.words, text, "1", "not_found", found=False)))
+                continue
+            ask.text = self._text(plan, ask, prev)
+            u, ans = self.answer_one(ask.text)
+            if not ans.found and u is not None:
+                ans = self._item_by_item(u, ans, ask)
+            if not ans.found and prev is not None and ask.inherits:
+                ans = self._share_of(plan, ask, prev, u) or ans
+            res = AskResult(ask, ans, u)
+            res.entity = _entity(u, ans)
+            res.carried = res.entity or (prev.carried if ask.inherits and prev is not None else ask.subject)
+            results.append(res)
+        return self._compose(plan, results)
+
+    # --------------------------------------------------------------------------- asks
+
+    def _text(self, plan: Plan, ask: Ask, prev: AskResult | None) -> str:
+        """The ask as a question of its own, the subject or name of the ask before filled in."""
+        every = "".join(w for w in plan.every if w not in ask.words)
+        if prev is None or not (ask.inherits or ask.reference):
+            return ask.text or self.planner.with_context(ask.words, plan) + every
+        fill = prev.carried
+        words = self.planner.strip_context(ask.words, plan)
+        if ask.reference:
+            ref = ask.reference
+            fill = fill if fill or not ref.endswith("公司") else ""
+            words = words.replace(ref, fill, 1)
+        else:
+            joint = "" if self.planner.starts_with_predicate(words) or fill.endswith("的") else "的"
+            words = fill + joint + words
+        return self.planner.with_context(words, plan) + every
+
+    def _item_by_item(self, u: Understanding, ans: Answer, ask: Ask) -> Answer:
+        """An ask over a list of items ("营业收入和净利润同比增长了多少") declined as a whole: each item on
+        its own, when the items stand in the question as a list (joined by 和/及/与/、)."""
+        variants = self.planner.list_variants(u)
+        if not variants:
+            return ans
+        parts = [self.answer_one(v)[1] for v in variants]
+        if not any(p.found for p in parts):
+            return ans
+        text = "；".join(p.answer.rstrip("。") for p in parts) + "。"
+        evidence: list[Evidence] = [e for p in parts for e in p.evidence]
+        found = all(p.found for p in parts)
+        return Answer(ans.question, text, parts[0].type, "items", evidence, found=found, partial=not found)
+
+    def _share_of(self, plan: Plan, ask: Ask, prev: AskResult, u: Understanding | None) -> Answer | None:
+        """"…的营业收入是多少？占营业收入的比重是多少？" where no table prints the share: the value the ask
+        before read over the whole the ask names (read as a question of its own), computed and said so."""
+        m = self.planner.share_of(self.planner.strip_context(ask.words, plan))
+        part = _values_of(prev)
+        if m is None or len(part) != 1:
+            return None
+        whole_u, whole = self.answer_one(self.planner.with_context(m + "是多少", plan))
+        total = _values_of(AskResult(ask, whole, whole_u))
+        if len(total) != 1 or total[0][1] == 0:
+            return None
+        (pname, pval, pshown, pev), (wname, wval, wshown, wev) = part[0], total[0]
+        decimals = u.decimals if u is not None and u.decimals is not None else 2
+        value = f"{round_half_up(pval / wval * 100, decimals)}%"
+        text = render(self.t, "plan_share", part=prev.carried or pname, whole=wname, value=value,
+                      a=pshown, b=wshown)
+        return Answer(ask.text, text, "2-1", "share_asks", [pev, wev])
+
+    def _compare(self, ask: Ask, results: list[AskResult], n: int) -> AskResult:
+        """哪一项更高: the values the asks before read, compared."""
+        values = _candidates(results)
+        if len(values) < 2:
+            return AskResult(ask, Answer(ask.words, render(self.t, "plan_compare_missing"), "1", "not_found", found=False))
+        ranked = sorted(values, key=lambda v: v[1], reverse=ask.order == "higher")
+        parts = "，".join(f"{name}{shown}" for name, _, shown, _ in values)
+        evidence = [e for *_, e in values]
+        if ranked[0][1] == ranked[1][1]:
+            text = render(self.t, "plan_compare_tie", n=n, parts=parts)
+        else:
+            order = render(self.t, "plan_compare_higher" if ask.order == "higher" else "plan_compare_lower")
+            text = render(self.t, "plan_compare", n=n, winner=ranked[0][0], order=order, parts=parts)
+        return AskResult(ask, Answer(ask.words, text, "2-2", "compare_asks", evidence), entity=ranked[0][0])
+
+    # --------------------------------------------------------------------------- composing
+
+    def _compose(self, plan: Plan, results: list[AskResult]) -> Answer:
+        lines, evidence = [], []
+        for n, r in enumerate(results, 1):
+            a = r.answer
+            if r.ask.kind == "compare" and a.found:
+                lines.append(a.answer)
+            elif a.found or a.partial:
+                lines.append(render(self.t, "plan_part", n=n, answer=a.answer.strip()))
+            else:
+                words = self.planner.subject(self.planner.strip_context(r.ask.words, plan)) or r.ask.words
+                lines.append(render(self.t, "plan_unanswered", n=n, words=words, reason=a.answer.strip()))
+            evidence += [e for e in a.evidence if e not in evidence]
+        found = [r.answer.found for r in results]
+        first = next((r.answer for r in results if r.answer.found), results[0].answer)
+        method = "plan" if any(found) else ("declined" if any(r.answer.method == "declined" for r in results)
+                                            else "not_found")
+        out = Answer(plan.question, "\n".join(lines), first.type, method, evidence, found=all(found),
+                     partial=any(found) and not all(found))
+        out.asks = [r.record() for r in results]
+        return out
+
+
+def _entity(u: Understanding | None, ans: Answer) -> str:
+    """The name an ask answered (控股股东 → 黄杰), when it asked for one."""
+    if u is None or not ans.found or not _NAME_ASK.search(u.norm):
+        return ""
+    for e in ans.evidence:
+        value = e.value if isinstance(e, (FactEvidence, CellEvidence)) else ""
+        if value and not _VALUE.fullmatch(value.strip()):
+            return value.strip()
+    return ""
+
+
+def _number(text: str) -> tuple[Decimal, str] | None:
+    m = _VALUE.search(text or "")
+    if m is None:
+        return None
+    try:
+        return Decimal(m.group(1).replace(",", "")) * _SCALE[m.group(2)], m.group(2) or ""
+    except ArithmeticError:
+        return None
+
+
+def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
+    """(name, value in 元 or as printed, value as printed, evidence): what an ask read, one per name."""
+    if r.answer.method not in ("lookup", "cell", "items", "stated") or not r.answer.found:
+        return []
+    out: dict[str, tuple[str, Decimal, str, Evidence]] = {}
+    for e in r.answer.evidence:
+        if isinstance(e, FactEvidence) and e.period == "current":
+            name, shown = e.label or e.item, e.value
+        elif isinstance(e, CellEvidence):
+            name, shown = e.row, e.value
+        else:
+            continue
+        num = _number(e.stored if isinstance(e, FactEvidence) and e.stored else shown)
+        if num is not None and name not in out:
+            out[name] = (name, num[0], shown, e)
+    return list(out.values())
+
+
+def _candidates(results: list[AskResult]) -> list[tuple[str, Decimal, str, Evidence]]:
+    """The values a comparison is over: those of the last ask that read several, else one per ask."""
+    asks = [r for r in results if r.ask.kind != "compare"]
+    if asks:
+        last = _values_of(asks[-1])
+        if len(last) >= 2:
+            return last
+    out = []
+    for r in asks:
+        vals = _values_of(r)
+        if len(vals) == 1:
+            out.append(vals[0])
+    return out

@@ -1,0 +1,86 @@
+"""Review before an answer leaves: one deterministic reviewer of what an answerer gave for an ask.
+
+The answerers are trusted to read and compute; the reviewer checks that what they give *answers the ask*:
+
+- a yes/no ask ("是否存在…", "有没有…") gets 是/否 (or 相同/不相同, 有/无 …) — never an item's value that
+  merely shares a word with it ("是否存在控股股东及其关联方非经营性占用资金" is not "控股股东是黄杰");
+- a value read for one year is the year asked (a previous-period column is said so by its answerer);
+- every number the answer states is in its evidence, or is what its answerer computed over the evidence
+  (a formula, a change, a comparison, a ranking): no number comes from nowhere (the chat model's prose);
+
+An answer failing review is declined with the reason (rules/answer_templates.yaml review_*). This is
+the "reflection" step of an LLM pipeline (answer, then judge the answer) made deterministic.
+"""
+from __future__ import annotations
+
+import re
+
+from ..catalog.normalize import phrase_key
+from ..numbers import UNIT_FACTORS, parse_number
+from ..understand.question import Understanding
+from .compose import render
+from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
+
+# how a yes/no answer starts
+_YES_NO = re.compile(r"^(?:是|否|相同|不相同|有|无|没有|存在|不存在|未|不)")
+# answerers that quote what they read (each number they state must be in the evidence as printed); the
+# others compute theirs, or print a read value in the unit asked, from their evidence
+QUOTING = ("stated", "text", "text+llm")
+# an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
+_SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
+_AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
+
+
+class Reviewer:
+    def __init__(self, templates: dict[str, str]):
+        self.t = templates
+
+    def review(self, u: Understanding, ans: Answer) -> str | None:
+        """None when the answer answers its ask; else why it does not (the decline's reason)."""
+        if not ans.found or ans.method in ("declined", "not_found", "bad_input"):
+            return None
+        text = ans.answer.strip()
+        if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(text):
+            return render(self.t, "review_yes_no")
+        if u.shape == "yes_no" and ans.method.startswith("text") and u.topics:
+            # the deciding sentence (or its section's title) must speak of every topic asked: a 否 read from
+            # "不存在实际控制人" does not answer "是否存在…非经营性占用资金"
+            said = phrase_key(text)
+            missed = [w for t, w in u.topics if not any(x in said for x in t.words + t.titles)]
+            if missed:
+                return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
+        if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
+                and u.frame.operation == "value":
+            years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None
+                     and e.period == "current"}
+            if years and not years & set(u.years.years):
+                return render(self.t, "review_year", found="、".join(map(str, sorted(years))),
+                              asked="、".join(map(str, u.years.years)))
+        if ans.method in QUOTING and ans.evidence:
+            stray = untraced(ans)
+            if stray:
+                return f"答案中的数值{'、'.join(stray)}在依据中找不到"
+        return None
+
+
+def _digits(text: str) -> str:
+    return text.replace(",", "").replace("，", "")
+
+
+def untraced(ans: Answer) -> list[str]:
+    """The amounts an answer states that none of its evidence holds (as printed, or as stored)."""
+    held = []
+    for e in ans.evidence:
+        if isinstance(e, FactEvidence):
+            held += [e.value, e.stored or ""]
+        elif isinstance(e, CellEvidence):
+            held += [e.value, e.cell or ""]
+        elif isinstance(e, PassageEvidence):
+            held.append(e.text)
+        held.append(str(e.to_dict()))
+    pool = _digits(" ".join(held)) + " " + _digits(ans.question)
+    # an amount printed in a larger unit ("5,595万元") stands for its value in 元 too
+    scaled = {parse_number(m.group(1)) * UNIT_FACTORS[m.group(2)] for m in _SCALED.finditer(pool)
+              if parse_number(m.group(1)) is not None}
+    return [m.group(0) for m in _AMOUNT.finditer(ans.answer)
+            if _digits(m.group(0)) not in pool and parse_number(m.group(0)) not in scaled]

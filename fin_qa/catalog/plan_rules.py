@@ -1,0 +1,51 @@
+"""rules/plan.yaml: how a question is cut into asks — clause ends, the ask words, clauses that apply to
+every ask, back-references, clauses without a subject of their own, comparisons over earlier asks, the
+words that join a list of items (fin_qa/understand/plan.py reads them). Every regex is compiled with its
+file:line, so a broken one is reported by `fin-qa rules check`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .frame_rules import _rx, _word_list
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+_REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
+            "subject_tail", "share_of", "whole", "restated")
+
+
+@dataclass(frozen=True)
+class PlanRules:
+    clause_end: re.Pattern
+    comma: re.Pattern
+    ask: re.Pattern
+    every_ask: re.Pattern
+    reference: re.Pattern
+    predicate_start: re.Pattern
+    compare: re.Pattern
+    list_join: re.Pattern
+    subject_tail: re.Pattern
+    share_of: re.Pattern
+    whole: re.Pattern
+    restated: re.Pattern
+    higher: tuple[str, ...]
+    lower: tuple[str, ...]
+
+
+def load_plan_rules(path: Path) -> PlanRules | None:
+    """The plan rules, or None where the rules folder has no plan.yaml (every question is one ask)."""
+    if not path.is_file():
+        return None
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):
+        raise RuleError(path, 1, f"expected a mapping of {', '.join(_REGEXES)}, higher and lower")
+    out = {}
+    for key in _REGEXES:
+        line = data.key_lines.get(key, line_of(data))
+        if key not in data:
+            raise RuleError(path, line, f"missing `{key}:` (see the shipped plan.yaml)")
+        out[key] = _rx(path, line, key, data[key], names={"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start")}.get(key, ()))
+    for key in ("higher", "lower"):
+        out[key] = _word_list(path, data.key_lines.get(key, line_of(data)), key, data.get(key))
+    return PlanRules(**out)

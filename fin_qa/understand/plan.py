@@ -1,0 +1,303 @@
+"""A question → its plan: the shared context (company and years as written) and the asks, in order.
+
+An analyst asks two or three things at once: "营业收入和净利润分别是多少？同比增长了多少？", "控股股东是谁？
+其持股比例是多少？", "销售费用和管理费用分别是多少？哪一项更高？". The rules of rules/plan.yaml cut the
+question into clauses (？；。！, and a comma where both sides ask something); a clause asking nothing is a
+modifier: of every ask when it says how to answer (保留两位小数, 以万元为单位), else of the ask beside it
+(按(流动资产-存货)/流动负债计算). Each ask is then written as a question of its own:
+
+- the context (the company and the years, with a period word right after them: 2019年末) is put in front
+  of an ask that does not name its own;
+- an ask without a subject of its own ("占营业收入的比重是多少", "同比增长了多少", "持股比例是多少": it
+  starts with a predicate, or names no item, formula or topic) takes the subject of the ask before it;
+- a back-reference (其, 该产品, 上述) is replaced by that subject — by the name the ask before answered
+  when it asked for a name (the executor knows it: `Ask.inherits` / `Ask.reference` say what to fill);
+- a comparison over the asks before ("哪一项更高") is an ask of kind `compare`, answered from their values.
+
+A question of one ask is planned as itself: its answer is exactly the single question's.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..catalog.normalize import normalize_question
+from ..catalog.plan_rules import PlanRules
+from .entities import find_years
+from .frame import read_years_more
+
+if TYPE_CHECKING:
+    from .question import Understander, Understanding
+
+# a period word right after the context's year ("2019年末", "2019年度", "2019年初")
+_PERIOD_AFTER = re.compile(r"(?:度|年末|年初|年底|末|初|底)")
+# a period word of an ask's own: the context's period word ("2019年末") is then not put in front
+_OWN_PERIOD = re.compile(r"年初|期初|年末|期末|年底|上年|去年|上期|本期|本年|当年")
+# the year a period word belongs to: the last year written before it ("2022年初", "2022年…的年初")
+_YEAR_BEFORE = re.compile(r"((?:19|20)\d\d)\s*年(?!.*(?:19|20)\d\d\s*年)")
+
+
+@dataclass
+class Ask:
+    words: str                    # the ask's own words, as the question wrote them (its clause or clauses)
+    kind: str = "value"           # value (any single question) | compare (over the asks before)
+    order: str = ""               # compare: higher | lower
+    text: str = ""                # the question it is answered as (context + subject + words; the
+                                  # executor fills an inherited subject or a back-reference first)
+    inherits: bool = False        # no subject of its own: it takes the subject of the ask before
+    reference: str = ""           # the back-reference word it holds (其, 该产品 …)
+    subject: str = ""             # what it asks about, for the asks after it (its words less the ask)
+    modifiers: list[str] = field(default_factory=list)   # clauses asking nothing that belong to it
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"words": self.words, "kind": self.kind}
+        if self.text and self.text != self.words:
+            out["question"] = self.text
+        if self.inherits:
+            out["inherits"] = True
+        if self.reference:
+            out["reference"] = self.reference
+        if self.order:
+            out["order"] = self.order
+        return out
+
+
+@dataclass
+class Plan:
+    question: str
+    norm: str
+    context: str = ""             # the company and years as written ("四方科技2019年")
+    company: str = ""
+    years: str = ""
+    years_bare: str = ""          # the years without the period word after them
+    asks: list[Ask] = field(default_factory=list)
+    every: list[str] = field(default_factory=list)   # clauses that apply to every ask (保留两位小数)
+
+    @property
+    def compound(self) -> bool:
+        return len(self.asks) > 1
+
+
+class Planner:
+    """Cuts questions into asks with rules/plan.yaml; the Understander finds the context (company, years)
+    and tells whether an ask names something of its own."""
+
+    def __init__(self, rules: PlanRules | None, understander: "Understander"):
+        self.rules = rules
+        self.understander = understander
+
+    # ------------------------------------------------------------------------------------ brackets
+
+    def restate(self, question: str) -> tuple[str, str | None]:
+        """The question with each bracket that restates its period as a date taken out, when the date is
+        the period's own day ("2022年初（即2021年末）"); (question, the disagreeing bracket) when it is not."""
+        norm = normalize_question(question or "")
+        if self.rules is None:
+            return norm, None
+        out, last = "", 0
+        for m in self.rules.restated.finditer(norm):
+            before = _YEAR_BEFORE.search(norm[:m.end("period")])
+            year = int(before.group(1)) if before else None
+            if year is None:
+                return norm, m.group(0)
+            opening = m.group("period") in ("年初", "期初", "初")
+            meant = year - 1 if opening else year          # the year whose 12月31日 the period names
+            said = int(m.group("y")) - (1 if m.group("start") else 0)
+            if meant != said:
+                return norm, m.group(0)
+            out += norm[last:m.start("period") + len(m.group("period"))]
+            last = m.end()
+        return out + norm[last:], None
+
+    # ------------------------------------------------------------------------------------ clauses
+
+    def clauses(self, norm: str) -> list[str]:
+        """The question's clauses: cut after clause ends, and at a comma whose two sides each ask."""
+        r = self.rules
+        assert r is not None
+        out: list[str] = []
+        start = 0
+        for m in r.clause_end.finditer(norm):
+            out.append(norm[start:m.end()])
+            start = m.end()
+        if norm[start:].strip():
+            out.append(norm[start:])
+        cut: list[str] = []
+        for clause in out:
+            pieces = [p for p in _split_keep(clause, r.comma)]
+            merged: list[str] = []
+            for p in pieces:
+                if merged and not (self._asks(merged[-1]) and self._asks(p)):
+                    merged[-1] += p
+                else:
+                    merged.append(p)
+            cut += merged
+        return [c for c in cut if c.strip(" ，,。？?；;！!")]
+
+    def _asks(self, text: str) -> bool:
+        r = self.rules
+        assert r is not None
+        return bool(r.ask.search(text.strip().rstrip("，,。；;！!")))
+
+    # ------------------------------------------------------------------------------------ the plan
+
+    def plan(self, question: str) -> Plan:
+        norm = normalize_question(question or "")
+        plan = Plan(question, norm)
+        if self.rules is None or not norm:
+            plan.asks = [Ask(norm, text=norm)]
+            return plan
+        r = self.rules
+        if r.whole.search(norm):
+            # an explanation, a reason, a description: the text and open answerers take it whole
+            plan.asks = [Ask(norm, text=norm)]
+            return plan
+        asks: list[Ask] = []
+        lead: list[str] = []
+        for clause in self.clauses(norm):
+            body = clause.strip()
+            if not self._asks(body):
+                if r.every_ask.search(body.lstrip("，,")):
+                    plan.every.append(body)
+                elif asks:
+                    asks[-1].words += body
+                    asks[-1].modifiers.append(body)
+                else:
+                    lead.append(body)
+                continue
+            ask = Ask("".join(lead) + body)
+            lead = []
+            m = r.compare.search(body)
+            if asks and m and not self._names_own(body):
+                ask.kind = "compare"
+                ask.order = "higher" if m.group("order") in r.higher else "lower"
+            asks.append(ask)
+        if lead:
+            if asks:
+                asks[-1].words += "".join(lead)
+            else:
+                asks.append(Ask("".join(lead)))
+        if not asks:
+            asks = [Ask(norm)]
+        plan.asks = asks
+        if len(asks) == 1 and not plan.every:
+            asks[0].text = norm
+            return plan
+        self._context(plan)
+        if not plan.company:
+            # no company the store knows (or a ranking across companies): the single path says so once
+            plan.asks = [Ask(norm, text=norm)]
+            return plan
+        every = "".join(plan.every)
+        for i, ask in enumerate(asks):
+            if ask.kind == "compare":
+                continue
+            words = ask.words
+            ref = r.reference.search(words)
+            if i > 0 and ref:
+                ask.reference = ref.group(0)
+            elif i > 0 and (self.starts_with_predicate(self.strip_context(words, plan)) or not self._names_own(words)):
+                ask.inherits = True
+            ask.text = self.with_context(words, plan) + (every if every and every not in words else "")
+            ask.subject = self.subject(self.strip_context(words, plan))
+        return plan
+
+    def _context(self, plan: Plan) -> None:
+        """The company and the years the question names first, as written, with a period word after them."""
+        u = self.understander
+        companies = u.companies.find(plan.norm)
+        if companies:
+            plan.company = companies[0].text
+        cfg = u.config.frame
+        years = find_years(plan.norm, read_years_more(plan.norm, cfg) if cfg else ())
+        if years.spans:
+            s = min(a for a, _ in years.spans)
+            e = max(b for _, b in years.spans)
+            first_clause_end = len(plan.asks[0].words)
+            spans = [(a, b) for a, b in years.spans if a < first_clause_end] or years.spans
+            s, e = min(a for a, _ in spans), max(b for _, b in spans)
+            text = plan.norm[s:e]
+            if not text.endswith(("年", "度")):
+                text += "年"
+            plan.years_bare = text
+            m = _PERIOD_AFTER.match(plan.norm, e)
+            if m and text.endswith("年"):
+                text += m.group(0)
+            plan.years = text
+        plan.context = plan.company + plan.years
+
+    def strip_context(self, words: str, plan: Plan) -> str:
+        out = words
+        for part in (plan.company, plan.years):
+            if part:
+                out = out.replace(part, "", 1)
+        out = re.sub(r"^(?:(?:19|20)\d\d年(?:度|末|初|底)?)+", "", out)
+        return out.lstrip("的，, ")
+
+    def with_context(self, words: str, plan: Plan) -> str:
+        """The ask as a question of its own: the company and years in front where it names neither."""
+        u = self.understander
+        has_company = bool(u.companies.find(words)) if plan.company else True
+        cfg = u.config.frame
+        has_year = bool(find_years(words, read_years_more(words, cfg) if cfg else ()).spans) if plan.years else True
+        years = plan.years_bare if _OWN_PERIOD.search(words) else plan.years   # "年初呢": its own period
+        head = ("" if has_company else plan.company) + ("" if has_year else years)
+        return head + words if head and not words.startswith(head) else words
+
+    def starts_with_predicate(self, words: str) -> bool:
+        """Whether an ask's words (its context taken out) start with a predicate: no subject of their own."""
+        assert self.rules is not None
+        return bool(self.rules.predicate_start.match(words))
+
+    def list_variants(self, u: "Understanding") -> list[str]:
+        """An ask naming a list of items ("营业收入和净利润同比增长了多少") as one question per item, the
+        list replaced by each item's words; [] when its items do not stand in it as one list."""
+        assert self.rules is not None
+        words = [w for w in dict.fromkeys(u.item_words.values()) if w]
+        if len(words) < 2:
+            return []
+        text = u.norm
+        spots = sorted((text.find(w), w) for w in words)
+        if any(i < 0 for i, _ in spots):
+            return []
+        start, end = spots[0][0], spots[-1][0] + len(spots[-1][1])
+        for (i, w), (j, _) in zip(spots, spots[1:]):
+            between = text[i + len(w):j].replace("的", "")
+            if not self.rules.list_join.fullmatch(between):
+                return []
+        return [text[:start] + w + text[end:] for _, w in spots]
+
+    def share_of(self, words: str) -> str | None:
+        """The whole an ask measures the ask before against ("占营业收入的比重是多少" → 营业收入), or None."""
+        assert self.rules is not None
+        m = self.rules.share_of.match(words)
+        return m.group("whole") if m else None
+
+    def _names_own(self, words: str) -> bool:
+        """Whether an ask names an item, a formula or a text topic of its own."""
+        u = self.understander.understand(words)
+        return bool(u.items or u.formulas or u.topics)
+
+    def subject(self, words: str) -> str:
+        """What an ask asks about: its words less the asking tail (是多少, 分别是多少万元, 呢)."""
+        r = self.rules
+        assert r is not None
+        out = words.strip().rstrip("？?。；;！!，, ")
+        for _ in range(3):
+            new = r.subject_tail.sub("", out).rstrip("的，, ")
+            if new == out:
+                break
+            out = new
+        return out
+
+
+def _split_keep(text: str, rx: re.Pattern) -> list[str]:
+    """text cut after every match of rx, the match kept with the piece before it."""
+    out, start = [], 0
+    for m in rx.finditer(text):
+        out.append(text[start:m.end()])
+        start = m.end()
+    if text[start:]:
+        out.append(text[start:])
+    return out
