@@ -11,6 +11,8 @@ filter-slot questions against the tables store, the rest against STORE. Each ans
 - right: not declined and every expected number (one of its alternatives), name and text appears in the answer
   (commas and spaces removed; numbers compare by value, so 1,234.50元 matches 1234.5, a "%" must match
   a "%"); for {"decline": true}: right when declined;
+- partly: a compound question some of whose asks the engine said it could not answer (the record's
+  `partial`), the others holding expected values;
 - wrong: everything else.
 Prints a table per file and slot, then the totals. Always exits 0: it is a measurement, not a test.
 """
@@ -80,23 +82,26 @@ def verdict(q: dict, a: dict | None) -> str:
     if declined:
         return "declined"
     text = clean(a.get("answer", ""))
-    ok = all(has(text, e, True) for e in expect.get("numbers", [])) and \
-        all(has(text, e, False) for e in expect.get("names", []) + expect.get("text", []))
-    return "right" if ok else "wrong"
+    hits = [has(text, e, True) for e in expect.get("numbers", [])] + \
+        [has(text, e, False) for e in expect.get("names", []) + expect.get("text", [])]
+    if all(hits):
+        return "right"
+    # a compound question some of whose asks were said unanswered: the answered ones hold expected values
+    return "partly" if a.get("partial") and any(hits) else "wrong"
 
 
 def table(title: str, rows: dict[str, dict[str, int]]) -> None:
-    print(f"\n{title}\n{'slot':30} {'total':>6} {'right':>6} {'declined':>9} {'wrong':>6} {'% right':>8}")
+    print(f"\n{title}\n{'slot':30} {'total':>6} {'right':>6} {'partly':>6} {'declined':>9} {'wrong':>6} {'% right':>8}")
     total = defaultdict(int)
     for slot in sorted(rows):
         r = rows[slot]
         n = sum(r.values())
-        print(f"{slot:30} {n:6} {r['right']:6} {r['declined']:9} {r['wrong']:6} {100 * r['right'] / n:7.1f}%")
+        print(f"{slot:30} {n:6} {r['right']:6} {r['partly']:6} {r['declined']:9} {r['wrong']:6} {100 * r['right'] / n:7.1f}%")
         for k, v in r.items():
             total[k] += v
     n = sum(total.values())
     if n:
-        print(f"{'total':30} {n:6} {total['right']:6} {total['declined']:9} {total['wrong']:6} "
+        print(f"{'total':30} {n:6} {total['right']:6} {total['partly']:6} {total['declined']:9} {total['wrong']:6} "
               f"{100 * total['right'] / n:7.1f}%")
 
 
@@ -128,7 +133,8 @@ def main(argv=None) -> int:
                     continue
                 a = answers.get(q["id"])
                 results.append({**q, "file": str(path), "answer": a and a.get("answer"),
-                                "method": a and a.get("method"), "verdict": verdict(q, a)})
+                                "method": a and a.get("method"), "asks": a and a.get("asks"),
+                                "verdict": verdict(q, a)})
 
     overall: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for path in dict.fromkeys(r["file"] for r in results):

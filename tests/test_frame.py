@@ -122,7 +122,8 @@ def test_spelled_formula(und):
     ("四方科技2019年营业收入比去年高还是低", "还是"),
     ("四方科技2019年营业收入减营业成本是多少", "减"),
     ("四方科技2019年中报的营业收入", "中报"),
-    ("四方科技2019年每10股派发现金红利多少元？总计派发多少元？", "派发"),   # an ask no slot read
+    # an ask no slot read (总计派发 now names 现金分红总额: keyword_tables/disclosures.yaml)
+    ("四方科技2019年每10股派发现金红利多少元？股权登记日是什么时候？", "登记日"),
     ("四方科技2019年营业收入是多少，评估价值是多少？", "评估"),
 ])
 def test_unused_cues_are_reported(und, q, word):

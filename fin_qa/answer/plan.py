@@ -30,6 +30,9 @@ DECLINED = ("declined", "not_found", "bad_input")
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
 # a name that says there is none ("不存在控股股东", "无"): nothing to refer back to
 _NONE = re.compile(r"^(?:不存在|无|没有|未)")
+# a row label that is a name (a shareholder, a customer), not a year or a number
+_NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
+_YEAR_ROW = re.compile(r"^\s*(?:19|20)\d\d\s*年?度?\s*$")
 _VALUE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*(亿元|百万元|千万元|万元|千元|元|%)?")
 _SCALE = {"亿元": Decimal(10) ** 8, "千万元": Decimal(10) ** 7, "百万元": Decimal(10) ** 6, "万元": Decimal(10) ** 4,
           "千元": Decimal(1000), "元": Decimal(1), "%": Decimal(1), None: Decimal(1)}
@@ -42,6 +45,7 @@ class AskResult:
     understanding: Understanding | None = None
     entity: str = ""              # the name it answered, for a back-reference after it
     carried: str = ""             # the subject the asks after it inherit
+    modifier: str = ""            # what narrows its items (a subsidiary, a segment): the asks after it too
 
     def record(self) -> dict[str, Any]:
         out = self.ask.to_dict()
@@ -67,8 +71,7 @@ class PlanExecutor:
         if not any(a.kind == "compare" for a in plan.asks):
             # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
             u, whole = self.answer_one(plan.question)
-            cells = {(e.table, e.row, e.column) for e in whole.evidence if isinstance(e, CellEvidence)}
-            if whole.found and not whole.partial and whole.method == "cell" and len(cells) >= len(plan.asks):
+            if whole.found and not whole.partial and _answers_every_ask(whole, plan):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
         results: list[AskResult] = []
@@ -90,6 +93,10 @@ class PlanExecutor:
             res = AskResult(ask, ans, u)
             res.entity = _entity(u, ans)
             res.carried = res.entity or (prev.carried if ask.inherits and prev is not None else ask.subject)
+            if prev is not None and (ask.inherits or ask.reference or ask.narrowed):
+                res.modifier = prev.modifier
+            elif not _NAME_ASK.search(ask.words):   # an ask for a name names no part of the company
+                res.modifier = self.planner.modifier(self.planner.strip_context(ask.words, plan))
             results.append(res)
         return self._compose(plan, results)
 
@@ -99,6 +106,11 @@ class PlanExecutor:
         """The ask as a question of its own, the subject or name of the ask before filled in."""
         every = "".join(w for w in plan.every if w not in ask.words)
         if prev is None or not (ask.inherits or ask.reference):
+            words = self.planner.strip_context(ask.words, plan)
+            if prev is not None and prev.modifier and not self.planner.modifier(words):
+                # "金宇保灵生物药品有限公司净利润多少？营业收入多少？": the subsidiary's, never the company's
+                ask.narrowed = prev.modifier
+                return self.planner.with_context(prev.modifier + words, plan) + every
             return ask.text or self.planner.with_context(ask.words, plan) + every
         fill = prev.carried
         words = self.planner.strip_context(ask.words, plan)
@@ -180,6 +192,23 @@ class PlanExecutor:
                      partial=any(found) and not all(found))
         out.asks = [r.record() for r in results]
         return out
+
+
+def _answers_every_ask(whole: Answer, plan: Plan) -> bool:
+    """Whether the answer of the whole question answers each of its asks: a table's cells, one for each
+    ask (a name asked is the row's label: "第一大股东是谁？持股比例多少？"), or sentences stating a value
+    for each ask."""
+    asks = [a for a in plan.asks if a.kind != "compare"]
+    if whole.method == "cell":
+        cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
+        names = [a for a in asks if _NAME_ASK.search(a.words)]
+        if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row) for e in cells):
+            return False
+        return len({(e.table, e.row, e.column) for e in cells}) >= max(1, len(asks) - len(names))
+    if whole.method == "stated":
+        values = whole.answer.split("」：", 1)[-1].split("。原文", 1)[0]
+        return len(_VALUE.findall(values)) >= len(asks)
+    return False
 
 
 def _entity(u: Understanding | None, ans: Answer) -> str:

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import re
 
+from ..catalog.cells import CellWords
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
+from .cells import content, norm, pairs
 from .compose import render
 from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
 
@@ -32,8 +34,14 @@ _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\
 
 
 class Reviewer:
-    def __init__(self, templates: dict[str, str]):
+    def __init__(self, templates: dict[str, str], cells: CellWords | None = None):
         self.t = templates
+        cells = cells or CellWords()
+        # words naming what a row is, before its name (控股股东常州投资集团有限公司): no item of their own
+        self.appositives = frozenset(cells.appositives)
+        # a label's last words saying what kind of value it is (研发投入金额 is the row 研发投入)
+        self.suffix = re.compile("(?:" + "|".join(map(re.escape, cells.value_suffixes)) + ")$") \
+            if cells.value_suffixes else None
 
     def review(self, u: Understanding, ans: Answer) -> str | None:
         """None when the answer answers its ask; else why it does not (the decline's reason)."""
@@ -49,6 +57,28 @@ class Reviewer:
             missed = [w for t, w in u.topics if not any(x in said for x in t.words + t.titles)]
             if missed:
                 return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
+        if ans.method == "cell":
+            # the item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in
+            # the table, row or column its cells were read from: 营业收入合计 does not answer 营业外收入
+            first = min((k for k in u.keywords if k.kind == "item" and k.text not in self.appositives),
+                        key=lambda k: k.start, default=None)
+            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+            if first is not None and cells:
+                held = content(norm(" ".join(e.table + e.row + e.column for e in cells)))
+                words = [content(norm(w)) for w in (first.name, first.text)]
+                if self.suffix is not None:
+                    words += [self.suffix.sub("", w) for w in words]
+                if not any(w and w in held for w in words):
+                    return render(self.t, "review_item", word=first.text, row=cells[0].row)
+        if ans.method in ("text", "text+llm") and u.shape == "value":
+            # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted
+            # from (its character pairs, for the most part: a name is quoted without its appositive); table
+            # cells and stated values account for such words themselves
+            said = pairs(content(norm(ans.answer)))
+            missing = [w for slot, w in u.frame.unused if slot in ("modifier", "entity")
+                       and not _held(pairs(content(norm(w))), said)]
+            if missing:
+                return render(self.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
         if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
                 and u.frame.operation == "value":
             years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None
@@ -61,6 +91,11 @@ class Reviewer:
             if stray:
                 return f"答案中的数值{'、'.join(stray)}在依据中找不到"
         return None
+
+
+def _held(want: set[str], said: set[str]) -> bool:
+    """Three quarters of a word's character pairs said (a single character: itself)."""
+    return not want or len(want & said) >= 0.75 * len(want)
 
 
 def _digits(text: str) -> str:

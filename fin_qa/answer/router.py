@@ -27,7 +27,7 @@ from .compose import render
 from .facts import FactSource
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .model import Answer
+from .model import Answer, FactEvidence
 from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -47,6 +47,7 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
+_NONE = re.compile(r"^(?:不存在|无|没有|未)")   # a text fact saying there is none (不存在控股股东)
 
 
 def _cue_words(words) -> str:
@@ -92,7 +93,7 @@ class Router:
             "text": self.text,
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
-        self.reviewer = Reviewer(self.t)
+        self.reviewer = Reviewer(self.t, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t)
 
@@ -144,6 +145,8 @@ class Router:
         if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
             cell, entity = self.cells.answer(u)
+            if cell is not None and self.reviewer.review(u, cell) is not None:
+                cell = None   # cells the reviewer would decline (营业收入合计 for 营业外收入) take no answer's place
             if entity:
                 # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
                 # decline naming it — never the company's total
@@ -217,13 +220,19 @@ class Router:
             if fact.found:
                 fact.type = u.finglm_type()
                 if u.shape == "yes_no":
-                    # the section's deciding sentence, quoted, when it says the same 是/否 as the fact
-                    # — or, when the fact is no 是/否 (控股股东 in "是否存在控股股东…占用资金"), the section's
-                    # own 是/否 (the reviewer declines an answer that has none)
+                    # a topic beyond the fact's own item ("是否存在控股股东…非经营性占用资金": 资金占用): the
+                    # section's 是/否 answers it, never the item's value (the reviewer declines a value)
+                    yes_no = fact.answer[:1] in "是否"   # a 是/否 fact (是否属于重点排污单位), or a value
+                    beyond = not yes_no and any(not any(i == t.name or i in t.words for i in u.items)
+                                                for t, _ in u.topics)
                     quoted = self.text.answer(u)
                     if quoted.found and quoted.answer[:1] in "是否" and (
-                            quoted.answer[:1] == fact.answer[:1] or fact.answer[:1] not in "是否"):
+                            quoted.answer[:1] == fact.answer[:1] or beyond):
                         return quoted
+                    if not beyond and not yes_no:
+                        # "有没有控股股东": the value says it ("不存在控股股东" → 否, a name → 是)
+                        value = next((e.value for e in fact.evidence if isinstance(e, FactEvidence)), "")
+                        fact.answer = ("否。" if _NONE.match(value) else "是。") + fact.answer
                 fact.answer += self._disclosure_quotes(u)
                 return fact
             answerer = self.text  # no such fact in the report: its section's text may still say it

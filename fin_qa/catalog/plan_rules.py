@@ -12,7 +12,7 @@ from .frame_rules import _rx, _word_list
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
-            "subject_tail", "share_of", "whole", "restated")
+            "subject_tail", "share_of", "whole", "restated", "each")
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class PlanRules:
     share_of: re.Pattern
     whole: re.Pattern
     restated: re.Pattern
+    each: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..catalog.normalize import normalize_question
+from ..catalog.normalize import normalize_question, phrase_key
 from ..catalog.plan_rules import PlanRules
 from .entities import find_years
 from .frame import read_years_more
@@ -47,6 +47,7 @@ class Ask:
                                   # executor fills an inherited subject or a back-reference first)
     inherits: bool = False        # no subject of its own: it takes the subject of the ask before
     reference: str = ""           # the back-reference word it holds (其, 该产品 …)
+    narrowed: str = ""            # the words of the ask before that narrow it too (a subsidiary, a segment)
     subject: str = ""             # what it asks about, for the asks after it (its words less the ask)
     modifiers: list[str] = field(default_factory=list)   # clauses asking nothing that belong to it
 
@@ -60,6 +61,8 @@ class Ask:
             out["reference"] = self.reference
         if self.order:
             out["order"] = self.order
+        if self.narrowed:
+            out["narrowed"] = self.narrowed
         return out
 
 
@@ -266,13 +269,44 @@ class Planner:
             between = text[i + len(w):j].replace("的", "")
             if not self.rules.list_join.fullmatch(between):
                 return []
-        return [text[:start] + w + text[end:] for _, w in spots]
+        # each variant asks one item: 分别/各自 ("同比分别增长了多少") no longer applies
+        return [self.rules.each.sub("", text[:start] + w + text[end:]) for _, w in spots]
 
     def share_of(self, words: str) -> str | None:
         """The whole an ask measures the ask before against ("占营业收入的比重是多少" → 营业收入), or None."""
         assert self.rules is not None
         m = self.rules.share_of.match(words)
         return m.group("whole") if m else None
+
+    def modifier(self, words: str) -> str:
+        """What narrows an ask's items to a part of the company, as written: an organisation it names
+        ("南通四方罐式储运设备制造有限公司总资产多少" → the subsidiary) or the words before its first item
+        ("罐式集装箱业务的营业收入", "海外业务收入" → 罐式集装箱业务, 海外业务); "" when it asks about the
+        company itself. The asks after it that name no such words of their own are about it too."""
+        assert self.rules is not None
+        u = self.understander.understand(words)
+        frame = self.understander.config.frame
+        items = [k for k in u.keywords if k.kind == "item"]
+        key = phrase_key(u.norm)
+        for slot, rx in frame.cues if frame is not None else ():
+            m = rx.search(key) if slot == "entity" else None
+            # an organisation named, unless an item's words (会计师事务所 of 会计师事务所名称) hold it
+            if m and not any(k.text in m.group(0) or m.group(0) in k.text for k in items):
+                return m.group(0)
+        if items:
+            first = min(items, key=lambda k: k.start)
+            i = key.find(first.text)
+            head = key[:i] if i > 0 else ""
+        else:
+            # no item word ("海外(国外)业务收入多少"): up to the last word that narrows one (业务, 海外 …)
+            marks = [m for slot, rx in (frame.cues if frame is not None else ()) if slot == "modifier"
+                     for m in rx.finditer(key)]
+            head = key[:max(m.end() for m in marks)] if marks else ""
+        head = _OWN_PERIOD.sub("", head)
+        head = re.sub(r"^(?:其|在|对|中|里|公司|本公司|该公司|合并报表|合并)+", "", head)
+        if len(head) < 2 or self.rules.ask.search(head) or re.search(r"[0-9#]", head):
+            return ""
+        return head
 
     def _names_own(self, words: str) -> bool:
         """Whether an ask names an item, a formula or a text topic of its own."""
