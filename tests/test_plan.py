@@ -163,8 +163,10 @@ def test_relative_year_comparison_of_a_text_fact(router):
 
 def test_planner_cuts_clauses_and_modifiers(router):
     p = router.planner.plan("四方科技2019年末流动比率是多少？速动比率呢？请保留两位小数。")
-    assert [a.words for a in p.asks] == ["四方科技2019年末流动比率是多少?", "速动比率呢?"]
-    assert p.every == ["请保留两位小数。"] and p.asks[1].text == "四方科技2019年末速动比率呢?请保留两位小数。"
+    assert [a.words for a in p.asks] == ["四方科技2019年末流动比率是多少?", "速动比率呢?请保留两位小数。"]
+    assert p.asks[1].text == "四方科技2019年末速动比率呢?请保留两位小数。" and not p.every
+    p = router.planner.plan("四方科技2019年营业收入是多少？净利润是多少？均以万元为单位。")
+    assert p.every == ["均以万元为单位。"] and all(a.text.endswith("均以万元为单位。") for a in p.asks)
     p = router.planner.plan("四方科技2019年末速动比率是多少？按(流动资产-存货)/流动负债计算，保留两位小数。")
     assert len(p.asks) == 1
     p = router.planner.plan("华锦股份2019年前五名客户合计销售金额是多少，占年度销售总额的比例是多少？")
@@ -204,3 +206,30 @@ def test_ask_json_and_api_carry_the_asks(all_store):
         assert body["answer"] == record["answer"] and [a["kind"] for a in body["asks"]] == ["value", "compare"]
     finally:
         srv.stop()
+
+
+# ------------------------------------------------------------------------------------------- company names
+
+def test_company_names_full_width_letters_regions_and_groups():
+    from fin_qa.store import Report
+    from fin_qa.understand.entities import CompanyIndex
+
+    reports = [Report(1, "000002:2012", "000002", 2012, "万科企业股份有限公司", "万科Ａ"),
+               Report(2, "600519:2021", "600519", 2021, "贵州茅台酒股份有限公司", "贵州茅台"),
+               Report(3, "002099:2019", "002099", 2019, "浙江海翔药业股份有限公司", "海翔药业"),
+               Report(4, "601600:2019", "601600", 2019, "中国铝业股份有限公司", "中国铝业")]
+    idx = CompanyIndex(reports, 80, CATALOG.understanding.company_names)
+
+    def named(q: str) -> list[str]:
+        return [m.company.stock_code for m in idx.find(q)]
+
+    # a name printed with a full-width letter is found typed with A, without the letter, or as printed
+    for q in ("万科A2012年营业收入是多少？", "万科2012年营业收入是多少？", "万科Ａ2012年营业收入是多少？"):
+        assert named(q) == ["000002"], q
+    # a region-prefixed short name by its core, where it stands as a name
+    assert named("茅台2021年营业收入是多少？") == ["600519"]
+    assert named("2021年，茅台的营业收入是多少？") == ["600519"]
+    # … never inside another company's registered name ("云南铝业股份有限公司" is not 中国铝业)
+    assert named("2019年云南铝业股份有限公司的营业收入是多少？") == []
+    # the trade name of the group
+    assert named("海翔集团2019年营业收入是多少？") == ["002099"]

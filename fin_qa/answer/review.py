@@ -29,6 +29,9 @@ _YES_NO = re.compile(r"^(?:是|否|相同|不相同|有|无|没有|存在|不存
 # others compute theirs, or print a read value in the unit asked, from their evidence
 QUOTING = ("stated", "text", "text+llm")
 # an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
+# a column of changes, and a share column naming its whole
+_CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
+_SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
 _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
 
@@ -59,17 +62,31 @@ class Reviewer:
                 return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
         if ans.method == "cell":
             # the item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in
-            # the table, row or column its cells were read from: 营业收入合计 does not answer 营业外收入
+            # the table's caption, the row or the column its cells were read from: 营业收入合计 does not
+            # answer 营业外收入
             first = min((k for k in u.keywords if k.kind == "item" and k.text not in self.appositives),
                         key=lambda k: k.start, default=None)
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
             if first is not None and cells:
-                held = content(norm(" ".join(e.table + e.row + e.column for e in cells)))
+                # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it
+                held = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column for e in cells)))
                 words = [content(norm(w)) for w in (first.name, first.text)]
                 if self.suffix is not None:
                     words += [self.suffix.sub("", w) for w in words]
                 if not any(w and w in held for w in words):
                     return render(self.t, "review_item", word=first.text, row=cells[0].row)
+        if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
+            # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
+            cols = [e.column for e in ans.evidence if isinstance(e, CellEvidence) and _CHANGE_COLUMN.search(e.column)]
+            if cols:
+                return render(self.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cols[0])
+        if ans.method == "cell" and u.frame.operation == "share" and len(u.items) >= 2:
+            # a share column naming its whole ("占利润总额比例") answers a share of that whole only
+            whole = content(norm(u.item_words.get(u.items[-1], u.items[-1])))
+            for e in ans.evidence:
+                m = _SHARE_OF.search(content(norm(e.column))) if isinstance(e, CellEvidence) else None
+                if m and whole not in m.group(1) and content(norm(u.items[-1])) not in m.group(1):
+                    return render(self.t, "review_item", word=u.frame.operation_word, row=e.column)
         if ans.method in ("text", "text+llm") and u.shape == "value":
             # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted
             # from (its character pairs, for the most part: a name is quoted without its appositive); table

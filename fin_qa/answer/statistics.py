@@ -113,7 +113,9 @@ class StatisticsAnswerer:
             if keep or not r.place_loose:
                 df = df[df["report_id"].isin(keep)]
             else:
-                r.place = None   # "2019年营业收入的公司": no address names it, so it was no place
+                # "2019年营业收入的公司": no address names it, so it was no place (answer() declines one
+                # that is no item's words either: "两家火星公司")
+                r.place_unknown, r.place = r.place, None
         return df
 
     def _show(self, target: str, is_formula: bool, d: Decimal) -> str:
@@ -148,6 +150,10 @@ class StatisticsAnswerer:
             return Answer(u.question, render(t, "declined", words="、".join(asked[1:]), understood=asked[0]),
                           u.finglm_type(), "declined", found=False)
         df = self.values(name, is_formula, year, r)
+        unknown = r.place_unknown
+        if unknown and not any(unknown in w or w in unknown for w in u.item_words.values()):
+            return Answer(u.question, render(t, "declined", words=unknown, understood=name), u.finglm_type(),
+                          "declined", found=False)
         scope = f"注册地址在{r.place}的" if r.place and r.place_field == "注册地址" else (
             f"办公地址在{r.place}的" if r.place and r.place_field else (f"{r.place}的" if r.place else ""))
         if df.empty:

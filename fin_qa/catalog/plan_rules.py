@@ -12,7 +12,7 @@ from .frame_rules import _rx, _word_list
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
-            "subject_tail", "share_of", "whole", "restated", "each")
+            "subject_tail", "share_of", "whole", "restated", "each", "connective")
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,7 @@ class PlanRules:
     whole: re.Pattern
     restated: re.Pattern
     each: re.Pattern
+    connective: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

@@ -47,6 +47,7 @@ class StatisticsCues:
     threshold_after: re.Pattern
     places: list[re.Pattern]
     office_words: tuple[str, ...]
+    several: int = 3                    # how many "哪几家…最高" lists (a top-N whose N is 几)
 
 
 def _regex(path: Path, line: int, key: str, text: object, groups: int | None = None) -> re.Pattern:
@@ -107,7 +108,14 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
         threshold_after=_regex(path, line("threshold_after"), "statistics.threshold_after", fill("threshold_after"), 4),
         places=place_rx,
         office_words=_words(path, line("office_words"), "statistics.office_words", data["office_words"]),
+        several=_count(path, line("several"), data.get("several", 3)),
     )
+
+
+def _count(path: Path, line: int, value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise RuleError(path, line, f"statistics.several must be a whole number ≥ 1, not {value!r}")
+    return value
 
 
 def load_understanding_config(path: Path) -> UnderstandingConfig:

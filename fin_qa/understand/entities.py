@@ -80,12 +80,23 @@ def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None
     return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
 
 
+def regionless_short(short: str | None, rules: CompanyNameRules) -> str | None:
+    """A short name without its leading region (贵州茅台 → 茅台): a spoken form read only where something
+    that is no part of a name stands before it ("云南铝业股份有限公司" is not 中国铝业's 铝业)."""
+    if not short:
+        return None
+    name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+    region = _leading_region(name, rules, 2)
+    return name[len(region):] if region else None
+
+
 def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
     """Names people use besides the registered ones: the full name without its legal form (常柴股份有限公司
     → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物),
     its first four characters when it is longer (安靠智能输电工程科技 → 安靠智能);
-    the short name without its share-class letter or 股份/集团 (华锦股份 → 华锦). Forms cut by trade words
-    keep at least three characters."""
+    the short name without its share-class letter or 股份/集团 (华锦股份 → 华锦) or its leading region (贵州茅台 →
+    茅台); the trade name of the group (海翔药业 → 海翔集团). Forms cut by trade words keep at least three
+    characters (the trade name two, with 集团 after it)."""
     out: set[str] = set()
     if full:
         core = _without_legal_form(full, rules)
@@ -99,13 +110,21 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
             out.add(c)
             if len(c) >= 6 and (region is None or c != core):
                 out.add(c[:4])   # brand + trade: 安靠智能 of 安靠智能输电工程科技 (never 上海复旦 of 上海复旦微电子)
+            brand = c
             while (cut := _strip_end(c, rules.trade_words)) is not None and len(cut) >= 3:
                 out.add(cut)
                 c = cut
+            while (cut := _strip_end(brand, rules.trade_words)) is not None and len(cut) >= 2:
+                brand = cut
+            if brand != c or len(brand) < len(core):
+                out.add(brand + "集团")   # the group by its trade name: 四方科技集团股份有限公司 → 四方集团
     if short:
         name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
         if (cut := _strip_end(name, rules.share_suffixes)) is not None:
             out.add(cut)
+        region = _leading_region(name, rules, 2)
+        if region:
+            out.add(name[len(region):])   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
     return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
 
 
@@ -121,6 +140,7 @@ class CompanyIndex:
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
+        strict: set[str] = set()      # spoken forms that need a boundary before them too
         seen: set[tuple[str | None, str | None]] = set()
         for r in sorted(reports, key=lambda r: r.year or 0):
             key = r.company
@@ -135,7 +155,11 @@ class CompanyIndex:
                 seen.add((r.full_name, r.short_name))   # a company's reports of other years name it alike
                 for form in spoken_forms(r.full_name, r.short_name, name_rules):
                     spoken[form].add(key)
+                bare = regionless_short(r.short_name, name_rules)
+                if bare:
+                    strict.add(bare)
         self._spoken: set[str] = set()
+        self._strict = strict
         # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now
         for key, olds in (former or {}).items():
             for old in olds:
@@ -237,6 +261,8 @@ class CompanyIndex:
             and not reserved(q[end - 1:end + 1])
         before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None) \
             and not reserved(q[start - 1:start + 1])
+        if q[start:end] in self._strict:
+            return after and before
         # the name must end there ("唐山冀东装备" is not 唐山冀东 of 唐山冀东水泥); what stands before it may be
         # any word ("请问惠威电声2019年") that does not run into it
         return after and (before or not reserved(q[start - 1:start + 1]))

@@ -158,10 +158,13 @@ class Planner:
             return plan
         asks: list[Ask] = []
         lead: list[str] = []
-        for clause in self.clauses(norm):
+        clauses = self.clauses(norm)
+        for n, clause in enumerate(clauses):
             body = clause.strip()
             if not self._asks(body):
-                if r.every_ask.search(body.lstrip("，,")):
+                last = not any(self._asks(c) for c in clauses[n + 1:])
+                if last and r.every_ask.search(body.lstrip("，,")):
+                    # 保留两位小数 after the last ask: of every ask (in the middle: of the ask before it)
                     plan.every.append(body)
                 elif asks:
                     asks[-1].words += body
@@ -236,10 +239,14 @@ class Planner:
             if part:
                 out = out.replace(part, "", 1)
         out = re.sub(r"^(?:(?:19|20)\d\d年(?:度|末|初|底)?)+", "", out)
-        return out.lstrip("的，, ")
+        out = out.lstrip("的，, ")
+        assert self.rules is not None
+        return self.rules.connective.sub("", out).lstrip("的，, ")
 
     def with_context(self, words: str, plan: Plan) -> str:
         """The ask as a question of its own: the company and years in front where it names neither."""
+        assert self.rules is not None
+        words = self.rules.connective.sub("", words.lstrip("，, ")).lstrip("，, ")
         u = self.understander
         has_company = bool(u.companies.find(words)) if plan.company else True
         cfg = u.config.frame
@@ -302,11 +309,13 @@ class Planner:
             marks = [m for slot, rx in (frame.cues if frame is not None else ()) if slot == "modifier"
                      for m in rx.finditer(key)]
             head = key[:max(m.end() for m in marks)] if marks else ""
-        head = _OWN_PERIOD.sub("", head)
+        for _, rx in frame.periods if frame is not None else ():
+            head = rx.sub("", head)   # 上一年度, 年末: the period, not a part of the company
         head = re.sub(r"^(?:其|在|对|中|里|公司|本公司|该公司|合并报表|合并)+", "", head)
         if len(head) < 2 or self.rules.ask.search(head) or re.search(r"[0-9#]", head):
             return ""
-        return head
+        # words said to the reader (根据, 年报, 请问 …: understanding.yaml filler) narrow nothing
+        return head if self.understander.generalizer.residue(head) else ""
 
     def _names_own(self, words: str) -> bool:
         """Whether an ask names an item, a formula or a text topic of its own."""

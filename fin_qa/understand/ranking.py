@@ -33,6 +33,7 @@ class Ranking:
     place_field: str | None = None   # 注册地址 | 办公地址 | None (either)
     place: str | None = None
     place_loose: bool = False        # a bare place word: a filter only when some company's address names it
+    place_unknown: str = ""          # a bare place word no address names (set when the filter is tried)
     percent: bool = False            # the threshold was written with % (points: 20% → 20)
     spans: list[tuple[int, int]] = field(default_factory=list)   # the question's characters these cues used
 
@@ -51,7 +52,8 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
         r.descending = False
     m = cues.top.search(q) or cues.extreme_n.search(q)
     if m:
-        r.top = max(1, int(cn_number(m.group(1)) or 1))
+        # 哪几家 / 前几名: several, as many as the rules say
+        r.top = cues.several if m.group(1) == "几" else max(1, int(cn_number(m.group(1)) or 1))
         r.top_asked = True
         r.spans.append(m.span())
     m = cues.nth.search(q)
