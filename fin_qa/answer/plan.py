@@ -52,8 +52,15 @@ class AskResult:
         out.update({"answer": self.answer.answer, "method": self.answer.method, "found": self.answer.found})
         if self.answer.evidence:
             out["evidence"] = [e.to_dict() for e in self.answer.evidence]
-        if self.understanding is not None and self.understanding.frame.unused:
-            out["unused"] = [w for _, w in self.understanding.frame.unused]
+        u = self.understanding
+        if u is not None:
+            target = list(u.items) + list(u.formulas) + [t.name for t, _ in u.topics]
+            if target:
+                out["target"] = target
+            if u.frame.unused:
+                out["unused"] = [w for _, w in u.frame.unused]
+            if u.left:
+                out["left"] = list(u.left)
         return out
 
 

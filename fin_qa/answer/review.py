@@ -77,15 +77,17 @@ class Reviewer:
                     return render(self.t, "review_item", word=first.text, row=cells[0].row)
         if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
             # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
-            cols = [e.column for e in ans.evidence if isinstance(e, CellEvidence) and _CHANGE_COLUMN.search(e.column)]
-            if cols:
-                return render(self.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cols[0])
+            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+            if cells and all(_CHANGE_COLUMN.search(e.column) for e in cells):
+                return render(self.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cells[0].column)
         if ans.method == "cell" and u.frame.operation == "share" and len(u.items) >= 2:
             # a share column naming its whole ("占利润总额比例") answers a share of that whole only
-            whole = content(norm(u.item_words.get(u.items[-1], u.items[-1])))
+            # (said another way is the same whole: 合并报表中归属于上市公司普通股股东的净利润 for 归母净利润)
+            whole = pairs(content(norm(u.item_words.get(u.items[-1], u.items[-1])))) | \
+                pairs(content(norm(u.items[-1])))
             for e in ans.evidence:
                 m = _SHARE_OF.search(content(norm(e.column))) if isinstance(e, CellEvidence) else None
-                if m and whole not in m.group(1) and content(norm(u.items[-1])) not in m.group(1):
+                if m and whole and not whole & pairs(m.group(1)):
                     return render(self.t, "review_item", word=u.frame.operation_word, row=e.column)
         if ans.method in ("text", "text+llm") and u.shape == "value":
             # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted

@@ -52,6 +52,9 @@ class Understanding:
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
+    # the words no slot used and no neutral word (understanding.yaml filler) covers: what the answer does
+    # not account for (a text question's search words; for a value answer, a word it may have dropped)
+    left: list[str] = field(default_factory=list)
 
     @property
     def decimals(self) -> int | None:
@@ -261,11 +264,12 @@ class Understander:
             if frame.operation in ("change", "growth") and any(frame.operation_word in norm[a:b] for a, b in spans):
                 frame.operation, frame.operation_word, frame.base_word = "value", "", ""   # 有变化吗: compared
         # no company found: did the question name one the store does not know, or none at all?
-        unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
+        left = self.generalizer.residue(phrase_key(rest)) if chinese else []
+        unnamed = chinese and not companies and not left
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
-                             company_unnamed=unnamed)
+                             company_unnamed=unnamed, left=left)
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
