@@ -43,6 +43,11 @@ def main(argv=None) -> int:
 
     from fin_qa.store import Store
 
+    if args.sets:
+        if args.store is None:
+            print("--sets needs --store (a store of ingested reports)", file=sys.stderr)
+            return 2
+        return bench_sets(args.store, args.sets, args.rounds)
     if not args.questions.is_file():
         print(f"no question file at {args.questions}", file=sys.stderr)
         return 2
@@ -67,8 +72,6 @@ def main(argv=None) -> int:
                 import_table(f, s, catalog)
         print(f"import {len(files)} tables: {time.perf_counter() - t:.1f} s")
 
-    if args.sets:
-        return bench_sets(store_dir, args.sets, args.rounds)
     questions = [json.loads(l)["question"] for l in args.questions.read_text(encoding="utf-8").splitlines() if l.strip()]
     loads, rates = [], []
     for _ in range(args.rounds):

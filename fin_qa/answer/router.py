@@ -298,8 +298,6 @@ def frame_record(u: Understanding) -> dict:
     if u.formulas:
         out["formulas"] = list(u.formulas)
     out.update(u.frame.to_dict())
-    if u.left:
-        out["left"] = list(u.left)   # words no slot used and no neutral word covers: shown, never hidden
     return out
 
 

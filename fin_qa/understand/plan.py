@@ -96,7 +96,7 @@ class Planner:
         """The question with each bracket that restates its period as a date taken out, when the date is
         the period's own day ("2022年初（即2021年末）"); (question, the disagreeing bracket) when it is not."""
         norm = normalize_question(question or "")
-        if self.rules is None:
+        if self.rules is None or "(" not in norm:
             return norm, None
         out, last = "", 0
         for m in self.rules.restated.finditer(norm):
@@ -152,8 +152,11 @@ class Planner:
             plan.asks = [Ask(norm, text=norm)]
             return plan
         r = self.rules
-        if r.whole.search(norm):
-            # an explanation, a reason, a description: the text and open answerers take it whole
+        inner = norm.rstrip("?？。.!！；; ")
+        if (not r.clause_end.search(inner) and (not r.comma.search(inner) or len(r.ask.findall(inner)) < 2)) \
+                or r.whole.search(norm):
+            # one clause (or commas with one ask word): one ask, the usual question planned at the cost of
+            # a few regexes; an explanation, a reason, a description: the text and open answerers take it whole
             plan.asks = [Ask(norm, text=norm)]
             return plan
         asks: list[Ask] = []

@@ -9,8 +9,9 @@ asked, the unit an amount is asked in, and for statistics the rank/count/top-N/t
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..catalog import Catalog
@@ -52,9 +53,15 @@ class Understanding:
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
-    # the words no slot used and no neutral word (understanding.yaml filler) covers: what the answer does
-    # not account for (a text question's search words; for a value answer, a word it may have dropped)
-    left: list[str] = field(default_factory=list)
+    rest: str = ""                  # the question with every used character marked '#'
+    residue: Callable[[str], list[str]] | None = field(default=None, repr=False)   # the filler cut out of a text
+
+    @cached_property
+    def left(self) -> list[str]:
+        """The words no slot used and no neutral word (understanding.yaml filler) covers: what the answer
+        does not account for (a text question's search words; for a value answer, a word it may have
+        dropped). Read only for records (--json), so computed on demand."""
+        return self.residue(phrase_key(self.rest)) if self.residue is not None and self.rest else []
 
     @property
     def decimals(self) -> int | None:
@@ -264,12 +271,11 @@ class Understander:
             if frame.operation in ("change", "growth") and any(frame.operation_word in norm[a:b] for a, b in spans):
                 frame.operation, frame.operation_word, frame.base_word = "value", "", ""   # 有变化吗: compared
         # no company found: did the question name one the store does not know, or none at all?
-        left = self.generalizer.residue(phrase_key(rest)) if chinese else []
-        unnamed = chinese and not companies and not left
+        unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
-                             company_unnamed=unnamed, left=left)
+                             company_unnamed=unnamed, rest=rest if chinese else "", residue=self.generalizer.residue)
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
