@@ -208,3 +208,21 @@ def test_bad_thread_count_is_one_message_only_when_a_model_is_asked_for(sample_s
     r = ask("default")
     assert r.returncode == 2 and "FIN_QA_LLM_THREADS='many'" in r.stderr and "Traceback" not in r.stderr
     assert ask("none").returncode == 0
+
+
+def test_plan_rules_are_checked_with_file_and_line(rules_copy):
+    """rules/plan.yaml: a broken regex or a missing group is one file:line problem; no plan.yaml at all
+    plans every question as one ask."""
+    path = rules_copy / "rules" / "plan.yaml"
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    n = next(i for i, l in enumerate(lines) if l.startswith("compare:")) + 1
+    path.write_text(text.replace("(?P<order>", "(?P<winner>"), encoding="utf-8")
+    problems, _ = Catalog.check(rules_copy)
+    assert len(problems) == 1 and problems[0].startswith(f"{path}:{n}: compare: regex ")
+    assert problems[0].endswith("needs a group (?P<order>…)")
+    path.write_text(text.replace("clause_end: '[？?；;！!。]'", "clause_end: '[？?'"), encoding="utf-8")
+    problems, _ = Catalog.check(rules_copy)
+    assert len(problems) == 1 and problems[0].startswith(f"{path}:") and "clause_end: bad regex" in problems[0]
+    path.unlink()
+    assert Catalog.load(rules_copy).plan is None

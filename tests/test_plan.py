@@ -96,6 +96,9 @@ def test_two_values_and_which_is_higher(router):
     assert a.asks[1]["kind"] == "compare" and a.asks[1]["method"] == "compare_asks"
     a = ask(router, "生物股份2020年销售费用和管理费用分别是多少？哪个更低？")
     assert "管理费用更低" in a.answer
+    # after a change asked, the growth rates computed from the values read (40.39% and 86.16%)
+    a = ask(router, "生物股份2020年营业收入和净利润同比增长了多少？哪个增长更快？")
+    assert a.found and "净利润更快" in a.answer and "40.39%" in a.answer and "86.16%" in a.answer
 
 
 def test_segment_revenue_and_its_share(router):

@@ -173,8 +173,7 @@ class PlanExecutor:
         if ranked[0][1] == ranked[1][1]:
             text = render(self.t, "plan_compare_tie", n=n, parts=parts)
         else:
-            order = render(self.t, "plan_compare_higher" if ask.order == "higher" else "plan_compare_lower")
-            text = render(self.t, "plan_compare", n=n, winner=ranked[0][0], order=order, parts=parts)
+            text = render(self.t, "plan_compare", n=n, winner=ranked[0][0], order=ask.order_word, parts=parts)
         return AskResult(ask, Answer(ask.words, text, "2-2", "compare_asks", evidence), entity=ranked[0][0])
 
     # --------------------------------------------------------------------------- composing
@@ -239,8 +238,30 @@ def _number(text: str) -> tuple[Decimal, str] | None:
         return None
 
 
+def _rates_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
+    """(name, growth rate, rate as printed, evidence): the rates a change ask computed, one per item,
+    from the two values it read of each (this year's and the base's)."""
+    facts = [e for e in r.answer.evidence if isinstance(e, FactEvidence) and e.year is not None]
+    out: list[tuple[str, Decimal, str, Evidence]] = []
+    for name in dict.fromkeys(e.label or e.item for e in facts):
+        pair = sorted((e for e in facts if (e.label or e.item) == name), key=lambda e: (e.year, e.period != "previous"))
+        nums = [_number(e.stored or e.value) for e in pair]
+        if len(pair) != 2 or None in nums or nums[0] is None or nums[0][0] == 0:
+            continue
+        base, now = nums[0][0], nums[1][0] if nums[1] is not None else None
+        if now is None:
+            continue
+        rate = (now - base) / abs(base) * 100
+        out.append((name, rate, f"{round_half_up(rate, 2)}%", pair[1]))
+    return out
+
+
 def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
-    """(name, value in 元 or as printed, value as printed, evidence): what an ask read, one per name."""
+    """(name, value in 元 or as printed, value as printed, evidence): what an ask read, one per name; a
+    change ask's growth rates."""
+    if r.answer.found and r.answer.method in ("change", "items") and \
+            any(isinstance(e, FactEvidence) and e.period == "previous" for e in r.answer.evidence):
+        return _rates_of(r)
     if r.answer.method not in ("lookup", "cell", "items", "stated") or not r.answer.found:
         return []
     out: dict[str, tuple[str, Decimal, str, Evidence]] = {}

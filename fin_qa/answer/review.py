@@ -85,17 +85,17 @@ class Reviewer:
             # (said another way is the same whole: 合并报表中归属于上市公司普通股股东的净利润 for 归母净利润)
             whole = pairs(content(norm(u.item_words.get(u.items[-1], u.items[-1])))) | \
                 pairs(content(norm(u.items[-1])))
-            for e in ans.evidence:
-                m = _SHARE_OF.search(content(norm(e.column))) if isinstance(e, CellEvidence) else None
+            for c in (e for e in ans.evidence if isinstance(e, CellEvidence)):
+                m = _SHARE_OF.search(content(norm(c.column)))
                 if m and whole and not whole & pairs(m.group(1)):
-                    return render(self.t, "review_item", word=u.frame.operation_word, row=e.column)
+                    return render(self.t, "review_item", word=u.frame.operation_word, row=c.column)
         if ans.method in ("text", "text+llm") and u.shape == "value":
             # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted
             # from (its character pairs, for the most part: a name is quoted without its appositive); table
             # cells and stated values account for such words themselves
-            said = pairs(content(norm(ans.answer)))
+            spoken = pairs(content(norm(ans.answer)))
             missing = [w for slot, w in u.frame.unused if slot in ("modifier", "entity")
-                       and not _held(pairs(content(norm(w))), said)]
+                       and not _held(pairs(content(norm(w))), spoken)]
             if missing:
                 return render(self.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
         if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
@@ -134,7 +134,6 @@ def untraced(ans: Answer) -> list[str]:
         held.append(str(e.to_dict()))
     pool = _digits(" ".join(held)) + " " + _digits(ans.question)
     # an amount printed in a larger unit ("5,595万元") stands for its value in 元 too
-    scaled = {parse_number(m.group(1)) * UNIT_FACTORS[m.group(2)] for m in _SCALED.finditer(pool)
-              if parse_number(m.group(1)) is not None}
+    scaled = {n * UNIT_FACTORS[m.group(2)] for m in _SCALED.finditer(pool) if (n := parse_number(m.group(1))) is not None}
     return [m.group(0) for m in _AMOUNT.finditer(ans.answer)
             if _digits(m.group(0)) not in pool and parse_number(m.group(0)) not in scaled]

@@ -13,6 +13,8 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective")
+# the named groups a regex must have
+_GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start")}
 
 
 @dataclass(frozen=True)
@@ -42,12 +44,12 @@ def load_plan_rules(path: Path) -> PlanRules | None:
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):
         raise RuleError(path, 1, f"expected a mapping of {', '.join(_REGEXES)}, higher and lower")
-    out = {}
+    regexes: dict[str, re.Pattern] = {}
     for key in _REGEXES:
         line = data.key_lines.get(key, line_of(data))
         if key not in data:
             raise RuleError(path, line, f"missing `{key}:` (see the shipped plan.yaml)")
-        out[key] = _rx(path, line, key, data[key], names={"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start")}.get(key, ()))
-    for key in ("higher", "lower"):
-        out[key] = _word_list(path, data.key_lines.get(key, line_of(data)), key, data.get(key))
-    return PlanRules(**out)
+        regexes[key] = _rx(path, line, key, data[key], names=_GROUPS.get(key, ()))
+    words = {key: _word_list(path, data.key_lines.get(key, line_of(data)), key, data.get(key))
+             for key in ("higher", "lower")}
+    return PlanRules(**regexes, **words)  # type: ignore[arg-type]  # the keys are the fields, by name

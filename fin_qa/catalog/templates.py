@@ -64,7 +64,7 @@ PLACEHOLDERS = {
     "open_formula": {"name", "expr"}, "open_definition": {"term", "definition"},
     "open_refused": set(),
     "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
-    "plan_compare": {"n", "winner", "order", "parts"}, "plan_compare_higher": set(), "plan_compare_lower": set(),
+    "plan_compare": {"n", "winner", "order", "parts"},
     "plan_compare_tie": {"n", "parts"}, "plan_compare_missing": set(), "restated_clash": {"words"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
     "review_declined": {"reason", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_entity": {"entity"}, "review_year": {"found", "asked"},
 }

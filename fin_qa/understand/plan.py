@@ -43,6 +43,7 @@ class Ask:
     words: str                    # the ask's own words, as the question wrote them (its clause or clauses)
     kind: str = "value"           # value (any single question) | compare (over the asks before)
     order: str = ""               # compare: higher | lower
+    order_word: str = ""          # compare: the question's word for it (高, 多, 快 …)
     text: str = ""                # the question it is answered as (context + subject + words; the
                                   # executor fills an inherited subject or a back-reference first)
     inherits: bool = False        # no subject of its own: it takes the subject of the ask before
@@ -181,6 +182,7 @@ class Planner:
             if asks and m and not self._names_own(body):
                 ask.kind = "compare"
                 ask.order = "higher" if m.group("order") in r.higher else "lower"
+                ask.order_word = m.group("order")
             asks.append(ask)
         if lead:
             if asks:
