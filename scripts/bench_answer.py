@@ -113,6 +113,9 @@ def bench_sets(store_dir: Path, sets: list[Path], rounds: int) -> int:
     engine = Router(FactSource(store), Catalog.shipped())
     for path in sets:
         questions = [json.loads(l)["question"] for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
+        if not questions or rounds < 1:
+            print(f"{path.name}: no questions to time (or --rounds below 1)")
+            continue
         for q in questions:   # warm-up: caches filled as a serving process has them
             engine.answer(q)
         times: list[float] = []

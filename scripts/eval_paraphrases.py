@@ -12,7 +12,7 @@ filter-slot questions against the tables store, the rest against STORE. Each ans
   (commas and spaces removed; numbers compare by value, so 1,234.50元 matches 1234.5, a "%" must match
   a "%"); for {"decline": true}: right when declined;
 - partly: a compound question some of whose asks the engine said it could not answer (the record's
-  `partial`), the others holding expected values;
+  `partial`), with at least one expected value in what it did answer;
 - wrong: everything else.
 Prints a table per file and slot, then the totals. Always exits 0: it is a measurement, not a test.
 """

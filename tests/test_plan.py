@@ -236,3 +236,53 @@ def test_company_names_full_width_letters_regions_and_groups():
     assert named("2019年云南铝业股份有限公司的营业收入是多少？") == []
     # the trade name of the group
     assert named("海翔集团2019年营业收入是多少？") == ["002099"]
+
+
+# ------------------------------------------------------------------------------------------- the planner alone
+# (no store: the company index is built from report records, so these run in every clone)
+
+@pytest.fixture(scope="module")
+def planner():
+    from fin_qa.store import Report
+    from fin_qa.understand.plan import Planner
+    from fin_qa.understand.question import Understander
+
+    reports = [Report(1, "603339:2019", "603339", 2019, "四方科技集团股份有限公司", "四方科技"),
+               Report(2, "600201:2020", "600201", 2020, "金宇生物技术股份有限公司", "生物股份")]
+    return Planner(CATALOG.plan, Understander(reports, CATALOG))
+
+
+def test_planner_store_free(planner):
+    # 该公司 is the company named, not the ask before's subject; 尤其 is no back-reference
+    p = planner.plan("四方科技2019年营业收入是多少？该公司净利润是多少？")
+    assert len(p.asks) == 2 and not p.asks[1].reference and not p.asks[1].inherits
+    p = planner.plan("四方科技2019年营业收入是多少？尤其是净利润是多少？")
+    assert not p.asks[1].reference
+    # a unit clause after a comma applies to every ask
+    p = planner.plan("四方科技2019年营业收入是多少？净利润是多少，均以万元为单位")
+    assert p.every == ["均以万元为单位"] and all("万元" in a.text for a in p.asks)
+    # 影响 and 分析 inside item or section names do not keep a compound question whole
+    p = planner.plan("四方科技2019年汇率变动对现金及现金等价物的影响是多少？净利润是多少？")
+    assert len(p.asks) == 2
+    # a "其" share ask refers back
+    p = planner.plan("四方科技2019年罐式集装箱业务的营业收入是多少？其占营业收入的比重是多少？")
+    assert p.asks[1].reference == "其" and planner.share_of(planner.strip_context(p.asks[1].words, p)) is not None
+    # a comparison: its order and the question's word
+    p = planner.plan("生物股份2020年销售费用和管理费用分别是多少？哪个增长更快？")
+    assert p.asks[1].kind == "compare" and p.asks[1].order == "higher" and p.asks[1].order_word == "快"
+
+
+def test_restate_brackets_store_free(planner):
+    assert planner.restate("四方科技2019年年初（即2018年末）的存货是多少？") == ("四方科技2019年年初的存货是多少?", None)
+    assert planner.restate("四方科技2022年初（2021年12月31日）的存货是多少？")[1] is None
+    assert planner.restate("四方科技2019年末（2018年12月31日）的存货是多少？")[1] is not None
+    # 上年末 is no 年末 of the year written before it
+    assert planner.restate("四方科技2019年上年末（即2018年末）的存货是多少？")[1] is None
+
+
+def test_none_value_and_yes_no_words():
+    from fin_qa.answer.review import _YES_NO, NONE_VALUE
+
+    assert NONE_VALUE.match("不存在控股股东") and NONE_VALUE.match("无") and NONE_VALUE.match("无实际控制人")
+    assert not NONE_VALUE.match("无锡产业发展集团有限公司")
+    assert _YES_NO.match("否。…") and _YES_NO.match("是，…") and not _YES_NO.match("无锡产业发展集团有限公司")

@@ -8,7 +8,9 @@
 - An ask over a list of items that its answerer declines as a whole ("营业收入和净利润同比增长了多少")
   is answered item by item.
 - A comparison ("哪一项更高") is answered from the values the asks before it read, never read again.
-- Every answer passes the reviewer (answer/review.py); one that fails is declined with the reason.
+- Every ask's answer from the router passes the reviewer (answer/review.py) there; one that fails is
+  declined with the reason. What the executor computes itself (a comparison, a share of the value
+  before, growth rates to compare) is computed from those reviewed answers' evidence, and said so.
 
 Composition: the answers in the order asked, numbered; an ask that cannot be answered is said in its
 place and the others still stand. `found` only when every ask is answered; `partial` when some are.
@@ -24,12 +26,10 @@ from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import Answer, CellEvidence, Evidence, FactEvidence
+from .review import NONE_VALUE
 
-DECLINED = ("declined", "not_found", "bad_input")
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
-# a name that says there is none ("不存在控股股东", "无"): nothing to refer back to
-_NONE = re.compile(r"^(?:不存在|无|没有|未)")
 # a row label that is a name (a shareholder, a customer), not a year or a number
 _NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
 _YEAR_ROW = re.compile(r"^\s*(?:19|20)\d\d\s*年?度?\s*$")
@@ -77,7 +77,7 @@ class PlanExecutor:
     def run(self, plan: Plan) -> Answer:
         if not any(a.kind == "compare" for a in plan.asks):
             # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
-            u, whole = self.answer_one(plan.question)
+            _, whole = self.answer_one(plan.question)
             if whole.found and not whole.partial and _answers_every_ask(whole, plan):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
@@ -87,7 +87,8 @@ class PlanExecutor:
                 results.append(self._compare(ask, results, len(results) + 1))
                 continue
             prev = next((r for r in reversed(results) if r.ask.kind != "compare"), None)
-            if prev is not None and (ask.inherits or ask.reference) and prev.entity and _NONE.match(prev.entity):
+            refers = prev is not None and (ask.inherits or ask.reference)
+            if refers and prev is not None and NONE_VALUE.match(prev.entity):
                 text = render(self.t, "plan_not_applicable", value=prev.entity)
                 results.append(AskResult(ask, Answer(ask.words, text, "1", "not_found", found=False)))
                 continue
@@ -95,7 +96,7 @@ class PlanExecutor:
             u, ans = self.answer_one(ask.text)
             if not ans.found and u is not None:
                 ans = self._item_by_item(u, ans, ask)
-            if not ans.found and prev is not None and ask.inherits:
+            if not ans.found and prev is not None and (ask.inherits or ask.reference):
                 ans = self._share_of(plan, ask, prev, u) or ans
             res = AskResult(ask, ans, u)
             res.entity = _entity(u, ans)
@@ -122,9 +123,7 @@ class PlanExecutor:
         fill = prev.carried
         words = self.planner.strip_context(ask.words, plan)
         if ask.reference:
-            ref = ask.reference
-            fill = fill if fill or not ref.endswith("公司") else ""
-            words = words.replace(ref, fill, 1)
+            words = words.replace(ask.reference, fill, 1)
         else:
             joint = "" if self.planner.starts_with_predicate(words) or fill.endswith("的") else "的"
             words = fill + joint + words
@@ -170,8 +169,8 @@ class PlanExecutor:
         ranked = sorted(values, key=lambda v: v[1], reverse=ask.order == "higher")
         parts = "，".join(f"{name}{shown}" for name, _, shown, _ in values)
         evidence = [e for *_, e in values]
-        if ranked[0][1] == ranked[1][1]:
-            text = render(self.t, "plan_compare_tie", n=n, parts=parts)
+        if ranked[0][1] == ranked[1][1]:   # no one value is the highest (lowest)
+            text = render(self.t, "plan_compare_tie", n=n, order=ask.order_word, parts=parts)
         else:
             text = render(self.t, "plan_compare", n=n, winner=ranked[0][0], order=ask.order_word, parts=parts)
         return AskResult(ask, Answer(ask.words, text, "2-2", "compare_asks", evidence), entity=ranked[0][0])
@@ -212,8 +211,9 @@ def _answers_every_ask(whole: Answer, plan: Plan) -> bool:
             return False
         return len({(e.table, e.row, e.column) for e in cells}) >= max(1, len(asks) - len(names))
     if whole.method == "stated":
+        # the stated answer's "label：value" pairs (rules/answer_templates.yaml stated_answer: {values})
         values = whole.answer.split("」：", 1)[-1].split("。原文", 1)[0]
-        return len(_VALUE.findall(values)) >= len(asks)
+        return values.count("：") >= len(asks)
     return False
 
 
@@ -245,13 +245,10 @@ def _rates_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
     out: list[tuple[str, Decimal, str, Evidence]] = []
     for name in dict.fromkeys(e.label or e.item for e in facts):
         pair = sorted((e for e in facts if (e.label or e.item) == name), key=lambda e: (e.year, e.period != "previous"))
-        nums = [_number(e.stored or e.value) for e in pair]
-        if len(pair) != 2 or None in nums or nums[0] is None or nums[0][0] == 0:
+        base, now = (_number(e.stored or e.value) for e in pair) if len(pair) == 2 else (None, None)
+        if base is None or now is None or base[0] == 0:
             continue
-        base, now = nums[0][0], nums[1][0] if nums[1] is not None else None
-        if now is None:
-            continue
-        rate = (now - base) / abs(base) * 100
+        rate = (now[0] - base[0]) / abs(base[0]) * 100
         out.append((name, rate, f"{round_half_up(rate, 2)}%", pair[1]))
     return out
 
@@ -273,21 +270,22 @@ def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
         else:
             continue
         num = _number(e.stored if isinstance(e, FactEvidence) and e.stored else shown)
-        if num is not None and name not in out:
-            out[name] = (name, num[0], shown, e)
+        if num is None:
+            continue
+        if name in out and out[name][1] != num[0]:
+            return []   # two values of one name (two years, two columns): which one is meant is unsaid
+        out[name] = (name, num[0], shown, e)
     return list(out.values())
 
 
 def _candidates(results: list[AskResult]) -> list[tuple[str, Decimal, str, Evidence]]:
-    """The values a comparison is over: those of the last ask that read several, else one per ask."""
+    """The values a comparison is over: those of the last ask that read several, else one of each ask
+    before it — none when one of those asks read no single value (a comparison over part of what was
+    asked would name a winner it cannot know)."""
     asks = [r for r in results if r.ask.kind != "compare"]
     if asks:
         last = _values_of(asks[-1])
         if len(last) >= 2:
             return last
-    out = []
-    for r in asks:
-        vals = _values_of(r)
-        if len(vals) == 1:
-            out.append(vals[0])
-    return out
+    each = [_values_of(r) for r in asks]
+    return [v[0] for v in each] if all(len(v) == 1 for v in each) else []

@@ -3,10 +3,16 @@
 The answerers are trusted to read and compute; the reviewer checks that what they give *answers the ask*:
 
 - a yes/no ask ("是否存在…", "有没有…") gets 是/否 (or 相同/不相同, 有/无 …) — never an item's value that
-  merely shares a word with it ("是否存在控股股东及其关联方非经营性占用资金" is not "控股股东是黄杰");
+  merely shares a word with it ("是否存在控股股东及其关联方非经营性占用资金" is not "控股股东是黄杰"); a
+  quoted 是/否 speaks of every topic asked (资金占用);
+- a table cell answers the item the ask is about (its first item stands in the table's caption, the row
+  or the column: 营业收入合计 never answers 营业外收入); a change column answers a change only; a share
+  column naming its whole (占利润总额比例) answers a share of that whole only;
+- a quote answering a value ask speaks of what narrows it (海外, a subsidiary's name);
 - a value read for one year is the year asked (a previous-period column is said so by its answerer);
-- every number the answer states is in its evidence, or is what its answerer computed over the evidence
-  (a formula, a change, a comparison, a ranking): no number comes from nowhere (the chat model's prose);
+- every number a quoting answer states is in its evidence (an amount printed in 万元 stands for its 元):
+  no number comes from nowhere (the chat model's prose); the answerers that compute (a formula, a change,
+  a ranking) print what they computed from their evidence.
 
 An answer failing review is declined with the reason (rules/answer_templates.yaml review_*). This is
 the "reflection" step of an LLM pipeline (answer, then judge the answer) made deterministic.
@@ -23,11 +29,14 @@ from .cells import content, norm, pairs
 from .compose import render
 from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
 
-# how a yes/no answer starts
-_YES_NO = re.compile(r"^(?:是|否|相同|不相同|有|无|没有|存在|不存在|未|不)")
+# how a yes/no answer starts: the word, then a stop (无锡…, 有研新材 are names, not 无/有)
+_YES_NO = re.compile(r"^(?:是|否|相同|不相同|有|无|没有|存在|不存在)[。，,：:；;]")
+# a text fact saying there is none (不存在控股股东, 无实际控制人, 无): 否, and nothing to refer back to
+NONE_VALUE = re.compile(r"^(?:不存在|没有|无)(?:控股股东|实际控制人|控股股东(?:和|及|与)实际控制人)?[。.]?$")
 # answerers that quote what they read (each number they state must be in the evidence as printed); the
 # others compute theirs, or print a read value in the unit asked, from their evidence
 QUOTING = ("stated", "text", "text+llm")
+DECLINED = ("declined", "not_found", "bad_input")   # methods that give no value: nothing to review
 # an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
 # a column of changes, and a share column naming its whole
 _CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
@@ -48,7 +57,7 @@ class Reviewer:
 
     def review(self, u: Understanding, ans: Answer) -> str | None:
         """None when the answer answers its ask; else why it does not (the decline's reason)."""
-        if not ans.found or ans.method in ("declined", "not_found", "bad_input"):
+        if not ans.found or ans.method in DECLINED:
             return None
         text = ans.answer.strip()
         if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(text):

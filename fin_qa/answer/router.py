@@ -31,7 +31,7 @@ from .model import Answer, FactEvidence
 from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
-from .review import Reviewer
+from .review import NONE_VALUE, Reviewer
 from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer
 from .text import TextAnswerer
@@ -47,7 +47,6 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
-_NONE = re.compile(r"^(?:不存在|无|没有|未)")   # a text fact saying there is none (不存在控股股东)
 
 
 def _cue_words(words) -> str:
@@ -232,7 +231,7 @@ class Router:
                     if not beyond and not yes_no:
                         # "有没有控股股东": the value says it ("不存在控股股东" → 否, a name → 是)
                         value = next((e.value for e in fact.evidence if isinstance(e, FactEvidence)), "")
-                        fact.answer = ("否。" if _NONE.match(value) else "是。") + fact.answer
+                        fact.answer = ("否。" if NONE_VALUE.match(value) else "是。") + fact.answer
                 fact.answer += self._disclosure_quotes(u)
                 return fact
             answerer = self.text  # no such fact in the report: its section's text may still say it

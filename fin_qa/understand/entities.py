@@ -122,9 +122,9 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
         if (cut := _strip_end(name, rules.share_suffixes)) is not None:
             out.add(cut)
-        region = _leading_region(name, rules, 2)
-        if region:
-            out.add(name[len(region):])   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
+        bare = regionless_short(short, rules)
+        if bare:
+            out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
     return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
 
 

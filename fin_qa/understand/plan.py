@@ -3,8 +3,9 @@
 An analyst asks two or three things at once: "营业收入和净利润分别是多少？同比增长了多少？", "控股股东是谁？
 其持股比例是多少？", "销售费用和管理费用分别是多少？哪一项更高？". The rules of rules/plan.yaml cut the
 question into clauses (？；。！, and a comma where both sides ask something); a clause asking nothing is a
-modifier: of every ask when it says how to answer (保留两位小数, 以万元为单位), else of the ask beside it
-(按(流动资产-存货)/流动负债计算). Each ask is then written as a question of its own:
+modifier: of every ask when it names the unit of every amount after the last ask (均以万元为单位), else of
+the ask before it (保留两位小数, 按(流动资产-存货)/流动负债计算; leading the question: of the ask after it).
+Each ask is then written as a question of its own:
 
 - the context (the company and the years, with a period word right after them: 2019年末) is put in front
   of an ask that does not name its own;
@@ -76,7 +77,7 @@ class Plan:
     years: str = ""
     years_bare: str = ""          # the years without the period word after them
     asks: list[Ask] = field(default_factory=list)
-    every: list[str] = field(default_factory=list)   # clauses that apply to every ask (保留两位小数)
+    every: list[str] = field(default_factory=list)   # clauses that apply to every ask (均以万元为单位)
 
     @property
     def compound(self) -> bool:
@@ -129,10 +130,11 @@ class Planner:
             out.append(norm[start:])
         cut: list[str] = []
         for clause in out:
-            pieces = [p for p in _split_keep(clause, r.comma)]
             merged: list[str] = []
-            for p in pieces:
-                if merged and not (self._asks(merged[-1]) and self._asks(p)):
+            for p in _split_keep(clause, r.comma):
+                # a piece naming the unit of every amount ("…，均以万元为单位") stays a clause of its own
+                if merged and not (self._asks(merged[-1]) and self._asks(p)) \
+                        and not r.every_ask.search(p.lstrip("，, ")):
                     merged[-1] += p
                 else:
                     merged.append(p)
@@ -168,7 +170,7 @@ class Planner:
             if not self._asks(body):
                 last = not any(self._asks(c) for c in clauses[n + 1:])
                 if last and r.every_ask.search(body.lstrip("，,")):
-                    # 保留两位小数 after the last ask: of every ask (in the middle: of the ask before it)
+                    # 均以万元为单位 after the last ask: of every ask (in the middle: of the ask before it)
                     plan.every.append(body)
                 elif asks:
                     asks[-1].words += body
@@ -223,8 +225,6 @@ class Planner:
         cfg = u.config.frame
         years = find_years(plan.norm, read_years_more(plan.norm, cfg) if cfg else ())
         if years.spans:
-            s = min(a for a, _ in years.spans)
-            e = max(b for _, b in years.spans)
             first_clause_end = len(plan.asks[0].words)
             spans = [(a, b) for a, b in years.spans if a < first_clause_end] or years.spans
             s, e = min(a for a, _ in spans), max(b for _, b in spans)

@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _CLAUSE = re.compile(r"[^，,。？?；;！!]+")
-_LEADING_DU = re.compile(r"^度")
-_RELATIVE_YEAR = re.compile(r"上一?年度?|去年|前年|上年同期")   # the words find_years counts back from   # "2012年度…": the year's 度, the year masked before it
+_LEADING_DU = re.compile(r"^度")   # "2012年度…": the year's 度, the year masked before it
+_RELATIVE_YEAR = re.compile(r"上一?年度?|去年|前年|上年同期")   # the words find_years counts back from
 
 
 @dataclass
@@ -244,11 +244,6 @@ class Understander:
             # the words the rule's regex read ("是否相同", "对比") named the type: they are used
             for r in rule.regex.finditer(norm):
                 rest = mask(rest, r.start(), r.end())
-        if rule is not None and rule.type == "compare" and len(years.years) >= 2:
-            # "法定代表人与上年相比相同吗": the relative year is one of the years compared (find_years
-            # counted it), not a period; the words the rule's regex read (有变化吗, 是否相同) name the type
-            if frame.period == "previous":
-                frame.period, frame.period_word = None, ""
         ranking = None
         if rule is not None and rule.type == "statistics" and cfg.statistics is not None:
             ranking = read_ranking(norm, cfg.statistics)
@@ -264,6 +259,10 @@ class Understander:
             if rule is not None and rule.type != "statistics" and not model_keywords:   # (the model read it all)
                 frame.unused += self._unasked(norm, rest, keywords, generalized, topics, rules)
         if rule is not None and rule.type == "compare" and len(years.years) >= 2:
+            # "法定代表人与上年相比相同吗": the relative year is one of the years compared (find_years
+            # counted it), not a period; the words the rule's regex read (有变化吗, 是否相同) name the type
+            if frame.period == "previous":
+                frame.period, frame.period_word = None, ""
             spans = [r.span() for r in rule.regex.finditer(norm)] if rule.regex is not None else []
             frame.unused = [(slot, w) for slot, w in frame.unused
                             if not (slot == "period" and _RELATIVE_YEAR.fullmatch(w))
