@@ -278,6 +278,7 @@ def test_restate_brackets_store_free(planner):
     assert planner.restate("四方科技2019年末（2018年12月31日）的存货是多少？")[1] is not None
     # 上年末 is no 年末 of the year written before it
     assert planner.restate("四方科技2019年上年末（即2018年末）的存货是多少？")[1] is None
+    assert planner.restate("What was 四方科技's revenue in 2019?") == ("What was 四方科技's revenue in 2019?", None)
 
 
 def test_none_value_and_yes_no_words():

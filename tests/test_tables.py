@@ -375,9 +375,12 @@ def test_an_ask_no_slot_reads_is_never_dropped(all_store):
     # 邮储银行 p.7: the second ask (派息总额) is answered from the sentence, not dropped after the first
     rec = json.loads(CliRunner().invoke(cli, [*ask, "中国邮政储蓄银行2019年度每10股派发现金股利多少元，派息总额约多少？"]).output)
     assert "182.83亿元" in rec["answer"] or "18,283,000,000" in rec["answer"]
-    # 苏常柴: "2018年度每10股派多少元" is no part of 是否派发现金红利 — declined, named, not left out
+    # 苏常柴: "2018年度每10股派多少元" is no part of 是否派发现金红利 — an ask of its own (issue 23), said
+    # unanswered in its place (the 2018 report is not in the store), never left out
     rec = json.loads(CliRunner().invoke(cli, [*ask, "苏常柴2019年度是否派发现金红利？2018年度每10股派多少元？"]).output)
-    assert rec["method"] == "declined" and "每10股派" in rec["answer"], rec["answer"]
+    first, second = rec["answer"].splitlines()
+    assert rec["partial"] and first.startswith("（1）否") and second.startswith("（2）每10股派"), rec["answer"]
+    assert "2018年的年报" in second and [a["found"] for a in rec["asks"]] == [True, False]
 
 
 def test_the_tables_command_lists_what_cells_are_read_from(all_store):

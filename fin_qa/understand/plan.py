@@ -96,10 +96,11 @@ class Planner:
 
     def restate(self, question: str) -> tuple[str, str | None]:
         """The question with each bracket that restates its period as a date taken out, when the date is
-        the period's own day ("2022年初（即2021年末）"); (question, the disagreeing bracket) when it is not."""
+        the period's own day ("2022年初（即2021年末）"); (question, the disagreeing bracket) when it is not.
+        A question without such a bracket comes back as written."""
         norm = normalize_question(question or "")
         if self.rules is None or "(" not in norm:
-            return norm, None
+            return question, None   # as written: an answer echoing its words keeps their spaces
         out, last = "", 0
         for m in self.rules.restated.finditer(norm):
             before = _YEAR_BEFORE.search(norm[:m.end("period")])
@@ -113,7 +114,7 @@ class Planner:
                 return norm, m.group(0)
             out += norm[last:m.start("period") + len(m.group("period"))]
             last = m.end()
-        return out + norm[last:], None
+        return (out + norm[last:], None) if last else (question, None)
 
     # ------------------------------------------------------------------------------------ clauses
 
