@@ -77,8 +77,9 @@ class FormulaAnswerer:
             f = self._spelled_formula(u)
         elif op in ("sum", "difference") and len(u.items) >= 2 and not u.formulas:
             f = self._binary_formula(u)
-        elif u.formulas and u.items:
-            return self.lookup.answer(u)  # 每股收益和每股净资产: several values, some of them computed
+        elif u.formulas and (u.items or len(u.formulas) > 1):
+            # 每股收益和每股净资产, 资产负债率和流动比率: several values, some or all of them computed
+            return self.lookup.answer(u)
         else:
             f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
         return self._answer(u, f)

@@ -26,12 +26,14 @@ from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import Answer, CellEvidence, Evidence, FactEvidence
-from .review import NONE_VALUE
+from .cells import content, norm
+from .review import CHANGE_COLUMN, NONE_VALUE
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
 # a row label that is a name (a shareholder, a customer), not a year or a number
 _NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
+_CHANGE_ASK = re.compile(r"增长|增减|变动|变化|同比|下降|减少|增加|提高|降低|增幅|降幅")
 _YEAR_ROW = re.compile(r"^\s*(?:19|20)\d\d\s*年?度?\s*$")
 _VALUE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*(亿元|百万元|千万元|万元|千元|元|%)?")
 _SCALE = {"亿元": Decimal(10) ** 8, "千万元": Decimal(10) ** 7, "百万元": Decimal(10) ** 6, "万元": Decimal(10) ** 4,
@@ -78,7 +80,8 @@ class PlanExecutor:
         if not any(a.kind == "compare" for a in plan.asks):
             # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
             _, whole = self.answer_one(plan.question)
-            if whole.found and not whole.partial and _answers_every_ask(whole, plan):
+            first = self.planner.modifier(self.planner.strip_context(plan.asks[0].words, plan))
+            if whole.found and not whole.partial and _answers_every_ask(whole, plan, first):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
         results: list[AskResult] = []
@@ -199,15 +202,22 @@ class PlanExecutor:
         return out
 
 
-def _answers_every_ask(whole: Answer, plan: Plan) -> bool:
+def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
     """Whether the answer of the whole question answers each of its asks: a table's cells, one for each
-    ask (a name asked is the row's label: "第一大股东是谁？持股比例多少？"), or sentences stating a value
-    for each ask."""
+    ask (a name asked is the row's label: "第一大股东是谁？持股比例多少？" — a label the question does not
+    hold), never only change columns for an ask of a value, every row naming what narrows the first ask
+    (耳机系列: not the 营业收入合计 row); or sentences stating a value for each ask."""
     asks = [a for a in plan.asks if a.kind != "compare"]
     if whole.method == "cell":
         cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
         names = [a for a in asks if _NAME_ASK.search(a.words)]
-        if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row) for e in cells):
+        said = content(norm(plan.norm))
+        if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row)
+                             and content(norm(e.row)) not in said for e in cells):
+            return False
+        if all(CHANGE_COLUMN.search(e.column) for e in cells) and not all(_CHANGE_ASK.search(a.words) for a in asks):
+            return False
+        if narrowed and any(content(norm(narrowed)) not in content(norm(e.row)) for e in cells):
             return False
         return len({(e.table, e.row, e.column) for e in cells}) >= max(1, len(asks) - len(names))
     if whole.method == "stated":

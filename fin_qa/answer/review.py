@@ -39,7 +39,7 @@ QUOTING = ("stated", "text", "text+llm")
 DECLINED = ("declined", "not_found", "bad_input")   # methods that give no value: nothing to review
 # an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
 # a column of changes, and a share column naming its whole
-_CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
+CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
 _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
@@ -87,7 +87,7 @@ class Reviewer:
         if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
             # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-            if cells and all(_CHANGE_COLUMN.search(e.column) for e in cells):
+            if cells and all(CHANGE_COLUMN.search(e.column) for e in cells):
                 return render(self.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cells[0].column)
         if ans.method == "cell" and u.frame.operation == "share" and len(u.items) >= 2:
             # a share column naming its whole ("占利润总额比例") answers a share of that whole only
@@ -98,11 +98,13 @@ class Reviewer:
                 m = _SHARE_OF.search(content(norm(c.column)))
                 if m and whole and not whole & pairs(m.group(1)):
                     return render(self.t, "review_item", word=u.frame.operation_word, row=c.column)
-        if ans.method in ("text", "text+llm") and u.shape == "value":
+        if ans.method in QUOTING and u.shape == "value":
             # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted
             # from (its character pairs, for the most part: a name is quoted without its appositive); table
-            # cells and stated values account for such words themselves
-            spoken = pairs(content(norm(ans.answer)))
+            # cells account for such words themselves
+            # (the report's words: the quoted passages and their headings, not a label echoing the question)
+            quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
+            spoken = pairs(content(norm(" ".join(quoted) if quoted else ans.answer)))
             missing = [w for slot, w in u.frame.unused if slot in ("modifier", "entity")
                        and not _held(pairs(content(norm(w))), spoken)]
             if missing:

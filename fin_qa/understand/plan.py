@@ -244,8 +244,7 @@ class Planner:
         for part in (plan.company, plan.years):
             if part:
                 out = out.replace(part, "", 1)
-        out = re.sub(r"^(?:(?:19|20)\d\d年(?:度|末|初|底)?)+", "", out)
-        out = out.lstrip("的，, ")
+        out = out.lstrip("的，, ")   # (a year of the ask's own stays: "2018年是多少" asks 2018)
         assert self.rules is not None
         return self.rules.connective.sub("", out).lstrip("的，, ")
 
