@@ -26,8 +26,8 @@ from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import Answer, CellEvidence, Evidence, FactEvidence
-from .cells import content, norm
-from .review import CHANGE_COLUMN, NONE_VALUE
+from .cells import content, norm, pairs
+from .review import CHANGE_COLUMN, NONE_VALUE, held
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
@@ -206,7 +206,8 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
     """Whether the answer of the whole question answers each of its asks: a table's cells, one for each
     ask (a name asked is the row's label: "第一大股东是谁？持股比例多少？" — a label the question does not
     hold), never only change columns for an ask of a value, every row naming what narrows the first ask
-    (耳机系列: not the 营业收入合计 row); or sentences stating a value for each ask."""
+    (for the most part, with the table's caption: 耳机系列 is not the 营业收入合计 row of 营业收入构成); or
+    sentences stating a value for each ask."""
     asks = [a for a in plan.asks if a.kind != "compare"]
     if whole.method == "cell":
         cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
@@ -217,7 +218,8 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
             return False
         if all(CHANGE_COLUMN.search(e.column) for e in cells) and not all(_CHANGE_ASK.search(a.words) for a in asks):
             return False
-        if narrowed and any(content(norm(narrowed)) not in content(norm(e.row)) for e in cells):
+        want = pairs(content(norm(narrowed)))
+        if want and any(not held(want, pairs(content(norm(e.row + e.table.split(" > ")[-1])))) for e in cells):
             return False
         return len({(e.table, e.row, e.column) for e in cells}) >= max(1, len(asks) - len(names))
     if whole.method == "stated":

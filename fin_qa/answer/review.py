@@ -55,6 +55,13 @@ class Reviewer:
         self.suffix = re.compile("(?:" + "|".join(map(re.escape, cells.value_suffixes)) + ")$") \
             if cells.value_suffixes else None
 
+    def _bare(self, name: str) -> str:
+        """A name without the appositive before it (全资子公司金宇保灵… → 金宇保灵…)."""
+        for a in sorted(self.appositives, key=len, reverse=True):
+            if name.startswith(a) and len(name) > len(a):
+                return name[len(a):]
+        return name
+
     def review(self, u: Understanding, ans: Answer) -> str | None:
         """None when the answer answers its ask; else why it does not (the decline's reason)."""
         if not ans.found or ans.method in DECLINED:
@@ -78,11 +85,11 @@ class Reviewer:
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
             if first is not None and cells:
                 # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it
-                held = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column for e in cells)))
+                where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column for e in cells)))
                 words = [content(norm(w)) for w in (first.name, first.text)]
                 if self.suffix is not None:
                     words += [self.suffix.sub("", w) for w in words]
-                if not any(w and w in held for w in words):
+                if not any(w and w in where for w in words):
                     return render(self.t, "review_item", word=first.text, row=cells[0].row)
         if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
             # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
@@ -105,8 +112,11 @@ class Reviewer:
             # (the report's words: the quoted passages and their headings, not a label echoing the question)
             quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
             spoken = pairs(content(norm(" ".join(quoted) if quoted else ans.answer)))
-            missing = [w for slot, w in u.frame.unused if slot in ("modifier", "entity")
-                       and not _held(pairs(content(norm(w))), spoken)]
+            # (a stated value's answerer holds a name against the sentences before it too: only the words
+            # narrowing an item — 业务, 海外 — are checked for it here)
+            slots = ("modifier",) if ans.method == "stated" else ("modifier", "entity")
+            missing = [w for slot, w in u.frame.unused if slot in slots
+                       and not held(pairs(content(norm(self._bare(w)))), spoken)]
             if missing:
                 return render(self.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
         if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
@@ -123,7 +133,7 @@ class Reviewer:
         return None
 
 
-def _held(want: set[str], said: set[str]) -> bool:
+def held(want: set[str], said: set[str]) -> bool:
     """Three quarters of a word's character pairs said (a single character: itself)."""
     return not want or len(want & said) >= 0.75 * len(want)
 
@@ -134,16 +144,16 @@ def _digits(text: str) -> str:
 
 def untraced(ans: Answer) -> list[str]:
     """The amounts an answer states that none of its evidence holds (as printed, or as stored)."""
-    held = []
+    read: list[str] = []
     for e in ans.evidence:
         if isinstance(e, FactEvidence):
-            held += [e.value, e.stored or ""]
+            read += [e.value, e.stored or ""]
         elif isinstance(e, CellEvidence):
-            held += [e.value, e.cell or ""]
+            read += [e.value, e.cell or ""]
         elif isinstance(e, PassageEvidence):
-            held.append(e.text)
-        held.append(str(e.to_dict()))
-    pool = _digits(" ".join(held)) + " " + _digits(ans.question)
+            read.append(e.text)
+        read.append(str(e.to_dict()))
+    pool = _digits(" ".join(read)) + " " + _digits(ans.question)
     # an amount printed in a larger unit ("5,595万元") stands for its value in 元 too
     scaled = {n * UNIT_FACTORS[m.group(2)] for m in _SCALED.finditer(pool) if (n := parse_number(m.group(1))) is not None}
     return [m.group(0) for m in _AMOUNT.finditer(ans.answer)
