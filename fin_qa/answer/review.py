@@ -80,17 +80,20 @@ class Reviewer:
             # the item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in
             # the table's caption, the row or the column its cells were read from: 营业收入合计 does not
             # answer 营业外收入
-            first = min((k for k in u.keywords if k.kind == "item" and k.text not in self.appositives),
-                        key=lambda k: k.start, default=None)
+            # — and so does every item of a list asked ("营业收入和营业总收入同比分别增长了多少": a row of
+            # 营业收入 alone answers half of it); of a share, its first (the whole may be implied: 占比)
+            named = sorted((k for k in u.keywords if k.kind == "item" and k.text not in self.appositives),
+                           key=lambda k: k.start)
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-            if first is not None and cells:
+            if named and cells:
                 # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it
                 where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column for e in cells)))
-                words = [content(norm(w)) for w in (first.name, first.text)]
-                if self.suffix is not None:
-                    words += [self.suffix.sub("", w) for w in words]
-                if not any(w and w in where for w in words):
-                    return render(self.t, "review_item", word=first.text, row=cells[0].row)
+                for k in named[:1] if u.frame.operation == "share" else named:
+                    words = [content(norm(w)) for w in (k.name, k.text)]
+                    if self.suffix is not None:
+                        words += [self.suffix.sub("", w) for w in words]
+                    if not any(w and w in where for w in words):
+                        return render(self.t, "review_item", word=k.text, row=cells[0].row)
         if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
             # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
