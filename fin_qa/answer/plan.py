@@ -80,7 +80,9 @@ class PlanExecutor:
         if not any(a.kind == "compare" for a in plan.asks):
             # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
             _, whole = self.answer_one(plan.question)
-            first = self.planner.modifier(self.planner.strip_context(plan.asks[0].words, plan))
+            # what narrows the first ask narrows the asks that take its subject: their cells name it too
+            later = any(a.inherits or a.reference for a in plan.asks[1:])
+            first = self.planner.modifier(self.planner.strip_context(plan.asks[0].words, plan)) if later else ""
             if whole.found and not whole.partial and _answers_every_ask(whole, plan, first):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole

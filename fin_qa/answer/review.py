@@ -86,8 +86,9 @@ class Reviewer:
                            key=lambda k: k.start)
             cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
             if named and cells:
-                # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it
-                where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column for e in cells)))
+                # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it; a text
+                # cell's own words too ("国内审计师：…签字会计师：叶少宽、邹彦")
+                where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column + e.value for e in cells)))
                 for k in named[:1] if u.frame.operation == "share" else named:
                     words = [content(norm(w)) for w in (k.name, k.text)]
                     if self.suffix is not None:
