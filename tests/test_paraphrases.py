@@ -102,3 +102,44 @@ def test_table_question_sets(stores, tmp_path, name):
         right = sum(r["verdict"] == "right" for r in part)
         wrong = [(r["question"], r["answer"][:120]) for r in part if r["verdict"] == "wrong"]
         assert part and right >= least and len(wrong) <= most, (split, right, len(part), wrong)
+
+
+# The compound-question sets of issue 23: compound_questions.jsonl made by scripts/compound_corpus.py from
+# the single sets' page-read values (its "heldout" third never tuned on), and two sets a helper wrote from
+# the PDFs alone, never tuned on (compound_heldout2.jsonl never even looked at). "partly": some asks said
+# unanswered in their place. The bounds guard against regressions; the figures are reported apart.
+COMPOUND_SETS = [
+    # file, split, at least right, at most wrong
+    ("compound_questions.jsonl", "dev", 190, 10),
+    ("compound_questions.jsonl", "heldout", 80, 5),
+    ("compound_heldout.jsonl", "heldout", 65, 19),
+    ("compound_heldout2.jsonl", "heldout", 60, 11),
+]
+
+
+def test_compound_corpus_is_reproducible(tmp_path):
+    """scripts/compound_corpus.py writes the compound set byte for byte (it reads tests/data only)."""
+    out = tmp_path / "c.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "compound_corpus.py"), "-o", str(out)],
+                   check=True, capture_output=True)
+    assert out.read_bytes() == (ROOT / "tests" / "data" / "compound_questions.jsonl").read_bytes()
+    rows = [json.loads(l) for l in out.read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 300 and all(len(r["question"]) > 10 for r in rows)
+
+
+@needs_corpora
+@pytest.mark.parametrize("name", sorted({f for f, *_ in COMPOUND_SETS}))
+def test_compound_question_sets(stores, tmp_path, name):
+    rows = score(stores, tmp_path, name)
+    for f, split, least, most in COMPOUND_SETS:
+        if f != name:
+            continue
+        part = [r for r in rows if r.get("split", "heldout") == split]
+        right = sum(r["verdict"] == "right" for r in part)
+        wrong = [(r["question"], (r["answer"] or "")[:120]) for r in part if r["verdict"] == "wrong"]
+        assert part and right >= least and len(wrong) <= most, (split, right, len(part), wrong)
+        # a compound answer says what each ask got: found asks and the partial mark agree
+        for r in part:
+            asks = r.get("asks") or []
+            if asks and not any(a.get("answered_with") for a in asks):
+                assert (r["verdict"] != "partly") or not all(a["found"] for a in asks)
