@@ -99,6 +99,15 @@ def test_two_values_and_which_is_higher(router):
     # after a change asked, the growth rates computed from the values read (40.39% and 86.16%)
     a = ask(router, "生物股份2020年营业收入和净利润同比增长了多少？哪个增长更快？")
     assert a.found and "净利润更快" in a.answer and "40.39%" in a.answer and "86.16%" in a.answer
+    # …never the amounts when no change was asked: their rates were never read
+    a = ask(router, "生物股份2020年营业收入是多少？净利润是多少？两者哪个增长更快？")
+    assert a.partial and "更快" not in a.answer
+
+
+def test_a_reference_to_every_ask_before(router):
+    # 二者: both subjects, answered item by item (张家界 2016: 营业收入 -12.25%, 归母净利润 -46.54%)
+    a = ask(router, "张家界2016年营业收入是多少？归属于上市公司股东的净利润是多少？二者同比各变动了多少？")
+    assert a.found and a.asks[2]["together"] and "-12.25%" in a.answer and "-46.54%" in a.answer
 
 
 def test_segment_revenue_and_its_share(router):

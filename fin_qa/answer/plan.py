@@ -33,6 +33,7 @@ from .review import CHANGE_COLUMN, NONE_VALUE, held
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
 # a row label that is a name (a shareholder, a customer), not a year or a number
 _NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
+_RATE_WANTED = re.compile(r"增长|增速|增幅|变动|变化|下降|降幅")   # a comparison of growth rates
 _CHANGE_ASK = re.compile(r"增长|增减|变动|变化|同比|下降|减少|增加|提高|降低|增幅|降幅")
 _YEAR_ROW = re.compile(r"^\s*(?:19|20)\d\d\s*年?度?\s*$")
 _VALUE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)\s*(亿元|百万元|千万元|万元|千元|元|%)?")
@@ -97,7 +98,7 @@ class PlanExecutor:
                 text = render(self.t, "plan_not_applicable", value=prev.entity)
                 results.append(AskResult(ask, Answer(ask.words, text, "1", "not_found", found=False)))
                 continue
-            ask.text = self._text(plan, ask, prev)
+            ask.text = self._text(plan, ask, prev, results)
             u, ans = self.answer_one(ask.text)
             if not ans.found and u is not None:
                 ans = self._item_by_item(u, ans, ask)
@@ -115,8 +116,9 @@ class PlanExecutor:
 
     # --------------------------------------------------------------------------- asks
 
-    def _text(self, plan: Plan, ask: Ask, prev: AskResult | None) -> str:
-        """The ask as a question of its own, the subject or name of the ask before filled in."""
+    def _text(self, plan: Plan, ask: Ask, prev: AskResult | None, results: list[AskResult]) -> str:
+        """The ask as a question of its own, the subject or name of the ask before filled in (of every ask
+        before it, as a list, for 二者/上述两项)."""
         every = "".join(w for w in plan.every if w not in ask.words)
         if prev is None or not (ask.inherits or ask.reference):
             words = self.planner.strip_context(ask.words, plan)
@@ -126,6 +128,8 @@ class PlanExecutor:
                 return self.planner.with_context(prev.modifier + words, plan) + every
             return ask.text or self.planner.with_context(ask.words, plan) + every
         fill = prev.carried
+        if ask.together:
+            fill = "和".join(dict.fromkeys(r.carried for r in results if r.ask.kind != "compare" and r.carried))
         words = self.planner.strip_context(ask.words, plan)
         if ask.reference:
             words = words.replace(ask.reference, fill, 1)
@@ -169,6 +173,9 @@ class PlanExecutor:
     def _compare(self, ask: Ask, results: list[AskResult], n: int) -> AskResult:
         """哪一项更高: the values the asks before read, compared."""
         values = _candidates(results)
+        if _RATE_WANTED.search(ask.words) and not all(r.answer.method in ("change", "items") and _rates_of(r)
+                                                     for r in results if r.ask.kind != "compare"):
+            values = []   # "哪个增长更快" over values no change was asked of: their rates were never read
         if len(values) < 2:
             return AskResult(ask, Answer(ask.words, render(self.t, "plan_compare_missing"), "1", "not_found", found=False))
         ranked = sorted(values, key=lambda v: v[1], reverse=ask.order == "higher")

@@ -50,6 +50,7 @@ class Ask:
     inherits: bool = False        # no subject of its own: it takes the subject of the ask before
     reference: str = ""           # the back-reference word it holds (其, 该产品 …)
     narrowed: str = ""            # the words of the ask before that narrow it too (a subsidiary, a segment)
+    together: bool = False        # its back-reference (二者, 上述两项) stands for every ask before it
     subject: str = ""             # what it asks about, for the asks after it (its words less the ask)
     modifiers: list[str] = field(default_factory=list)   # clauses asking nothing that belong to it
 
@@ -61,6 +62,8 @@ class Ask:
             out["inherits"] = True
         if self.reference:
             out["reference"] = self.reference
+        if self.together:
+            out["together"] = True
         if self.order:
             out["order"] = self.order
         if self.narrowed:
@@ -208,9 +211,10 @@ class Planner:
             if ask.kind == "compare":
                 continue
             words = ask.words
-            ref = r.reference.search(words)
+            ref = r.together.search(words) or r.reference.search(words)
             if i > 0 and ref:
                 ask.reference = ref.group(0)
+                ask.together = r.together.fullmatch(ref.group(0)) is not None
             elif i > 0 and (self.starts_with_predicate(self.strip_context(words, plan)) or not self._names_own(words)):
                 ask.inherits = True
             ask.text = self.with_context(words, plan) + (every if every and every not in words else "")
@@ -272,7 +276,7 @@ class Planner:
         words = [w for w in dict.fromkeys(u.item_words.values()) if w]
         if len(words) < 2:
             return []
-        text = u.norm
+        text = phrase_key(u.norm)   # as the item words were matched: without 的
         spots = sorted((text.find(w), w) for w in words)
         if any(i < 0 for i, _ in spots):
             return []
