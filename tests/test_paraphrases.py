@@ -91,17 +91,24 @@ TABLE_SETS = [
 ]
 
 
-@needs_corpora
-@pytest.mark.parametrize("name", sorted({f for f, *_ in TABLE_SETS}))
-def test_table_question_sets(stores, tmp_path, name):
-    rows = score(stores, tmp_path, name)
-    for f, split, least, most in TABLE_SETS:
+def within_bounds(rows: list[dict], sets: list[tuple[str, str, int, int]], name: str) -> list[dict]:
+    """Each split of the set `name` has at least its right answers and at most its wrong ones; its rows."""
+    checked = []
+    for f, split, least, most in sets:
         if f != name:
             continue
         part = [r for r in rows if r.get("split", "heldout") == split]
         right = sum(r["verdict"] == "right" for r in part)
-        wrong = [(r["question"], r["answer"][:120]) for r in part if r["verdict"] == "wrong"]
+        wrong = [(r["question"], (r["answer"] or "")[:120]) for r in part if r["verdict"] == "wrong"]
         assert part and right >= least and len(wrong) <= most, (split, right, len(part), wrong)
+        checked += part
+    return checked
+
+
+@needs_corpora
+@pytest.mark.parametrize("name", sorted({f for f, *_ in TABLE_SETS}))
+def test_table_question_sets(stores, tmp_path, name):
+    within_bounds(score(stores, tmp_path, name), TABLE_SETS, name)
 
 
 # The compound-question sets of issue 23: compound_questions.jsonl made by scripts/compound_corpus.py from
@@ -130,16 +137,8 @@ def test_compound_corpus_is_reproducible(tmp_path):
 @needs_corpora
 @pytest.mark.parametrize("name", sorted({f for f, *_ in COMPOUND_SETS}))
 def test_compound_question_sets(stores, tmp_path, name):
-    rows = score(stores, tmp_path, name)
-    for f, split, least, most in COMPOUND_SETS:
-        if f != name:
-            continue
-        part = [r for r in rows if r.get("split", "heldout") == split]
-        right = sum(r["verdict"] == "right" for r in part)
-        wrong = [(r["question"], (r["answer"] or "")[:120]) for r in part if r["verdict"] == "wrong"]
-        assert part and right >= least and len(wrong) <= most, (split, right, len(part), wrong)
+    for r in within_bounds(score(stores, tmp_path, name), COMPOUND_SETS, name):
         # a compound answer says what each ask got: found asks and the partial mark agree
-        for r in part:
-            asks = r.get("asks") or []
-            if asks and not any(a.get("answered_with") for a in asks):
-                assert (r["verdict"] != "partly") or not all(a["found"] for a in asks)
+        asks = r.get("asks") or []
+        if asks and not any(a.get("answered_with") for a in asks):
+            assert (r["verdict"] != "partly") or not all(a["found"] for a in asks)

@@ -93,7 +93,7 @@ class PlanExecutor:
                 results.append(self._compare(ask, results, len(results) + 1))
                 continue
             prev = next((r for r in reversed(results) if r.ask.kind != "compare"), None)
-            refers = prev is not None and (ask.inherits or ask.reference)
+            refers = bool(ask.inherits or ask.reference)   # it takes the subject or name of the ask before
             if refers and prev is not None and NONE_VALUE.match(prev.entity):
                 text = render(self.t, "plan_not_applicable", value=prev.entity)
                 results.append(AskResult(ask, Answer(ask.words, text, "1", "not_found", found=False)))
@@ -102,12 +102,12 @@ class PlanExecutor:
             u, ans = self.answer_one(ask.text)
             if not ans.found and u is not None:
                 ans = self._item_by_item(u, ans, ask)
-            if not ans.found and prev is not None and (ask.inherits or ask.reference):
+            if not ans.found and prev is not None and refers:
                 ans = self._share_of(plan, ask, prev, u) or ans
             res = AskResult(ask, ans, u)
             res.entity = _entity(u, ans)
             res.carried = res.entity or (prev.carried if ask.inherits and prev is not None else ask.subject)
-            if prev is not None and (ask.inherits or ask.reference or ask.narrowed):
+            if prev is not None and (refers or ask.narrowed):
                 res.modifier = prev.modifier
             elif not _NAME_ASK.search(ask.words):   # an ask for a name names no part of the company
                 res.modifier = self.planner.modifier(self.planner.strip_context(ask.words, plan))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..catalog.normalize import normalize_question, phrase_key
@@ -52,7 +53,6 @@ class Ask:
     narrowed: str = ""            # the words of the ask before that narrow it too (a subsidiary, a segment)
     together: bool = False        # its back-reference (二者, 上述两项) stands for every ask before it
     subject: str = ""             # what it asks about, for the asks after it (its words less the ask)
-    modifiers: list[str] = field(default_factory=list)   # clauses asking nothing that belong to it
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"words": self.words, "kind": self.kind}
@@ -94,6 +94,8 @@ class Planner:
     def __init__(self, rules: PlanRules | None, understander: "Understander"):
         self.rules = rules
         self.understander = understander
+        # an ask's narrowing words are asked for before it is answered and after (one understanding each)
+        self._modifier = lru_cache(maxsize=1024)(self._read_modifier)
 
     # ------------------------------------------------------------------------------------ brackets
 
@@ -178,7 +180,6 @@ class Planner:
                     plan.every.append(body)
                 elif asks:
                     asks[-1].words += body
-                    asks[-1].modifiers.append(body)
                 else:
                     lead.append(body)
                 continue
@@ -295,6 +296,10 @@ class Planner:
         return m.group("whole") if m else None
 
     def modifier(self, words: str) -> str:
+        """What narrows an ask's items to a part of the company (_read_modifier), read once per words."""
+        return self._modifier(words)
+
+    def _read_modifier(self, words: str) -> str:
         """What narrows an ask's items to a part of the company, as written: an organisation it names
         ("南通四方罐式储运设备制造有限公司总资产多少" → the subsidiary) or the words before its first item
         ("罐式集装箱业务的营业收入", "海外业务收入" → 罐式集装箱业务, 海外业务); "" when it asks about the
