@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, list[str]]] = [
     ("search, models, ingest", ["fin_qa.search", "fin_qa.llm", "fin_qa.ingest", "fin_qa.check"]),
     ("store", ["fin_qa.store"]),
     ("catalog", ["fin_qa.catalog"]),
-    ("leaves", ["fin_qa", "fin_qa.numbers", "fin_qa.config", "fin_qa.jsonl", "fin_qa.jsonfix", "fin_qa.bigrams"]),
+    ("leaves", ["fin_qa", "fin_qa.numbers", "fin_qa.config", "fin_qa.jsonl", "fin_qa.jsonfix", "fin_qa.bigrams", "fin_qa.vocab"]),
 ]
 # Modules outside the layering altogether (they may import anything, and anything may import them).
 EXCLUDED: frozenset[str] = frozenset({"fin_qa.sample"})

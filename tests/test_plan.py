@@ -297,3 +297,67 @@ def test_none_value_and_yes_no_words():
     assert NONE_VALUE.match("不存在控股股东") and NONE_VALUE.match("无") and NONE_VALUE.match("无实际控制人")
     assert not NONE_VALUE.match("无锡产业发展集团有限公司")
     assert _YES_NO.match("否。…") and _YES_NO.match("是，…") and not _YES_NO.match("无锡产业发展集团有限公司")
+
+
+# ------------------------------------------------------------------------------------------- the report's words
+
+def test_report_vocabulary_is_indexed_at_ingest(all_store):
+    """Every table's row labels, names and headers are stored as the report's vocabulary (store table
+    vocab), as fin_qa.vocab.label_key spells them; a store without those rows reads them from its tables."""
+    from fin_qa.vocab import label_key, table_vocabulary
+
+    store, _ = all_store
+    rid = store.report_id("603339:2019")
+    vocab = store.vocabulary(rid)
+    assert {"库存商品", "原材料", "罐式集装箱", "账面余额"} <= set(vocab)
+    assert any(e.kind == "row" for e in vocab["库存商品"]) and any(e.kind == "header" for e in vocab["账面余额"])
+    stored = store.db.execute("SELECT COUNT(*) FROM vocab WHERE report_id=?", (rid,)).fetchone()[0]
+    assert stored == sum(map(len, vocab.values()))
+    # the words as a question writes them: enumerators, brackets, 的 and spaces left out
+    assert label_key("（一）库存 商品（注1）") == "库存商品" and label_key("1、应收账款的余额") == "应收账款余额"
+    assert table_vocabulary(["项目", "2019年"], [["原材料", "1,000.00"], ["2018年", "—"], ["说明文字", ""]]) == \
+        [("项目", -1, 0, "header"), ("原材料", 0, 0, "row"), ("说明文字", 2, 0, "text")]
+
+
+def test_a_row_the_question_names_is_never_answered_with_the_total(router):
+    """库存商品 is no item of the catalog but a row of the report's 存货 note: its cell answers, or the ask
+    is declined naming the word and the table — never the company's 存货 (637,768,124.78)."""
+    a = ask(router, "四方科技2019年存货中库存商品的账面余额是多少？")
+    assert a.found and a.method == "cell" and "244,542,883.88" in a.answer and "637,768,124.78" not in a.answer
+    a = ask(router, "四方科技2019年末存货中原材料的账面价值是多少？")
+    assert a.found and "239,376,413.99" in a.answer
+    # a row whose cell the tables cannot give (1年以内 of the aging note, printed across its header here)
+    a = ask(router, "四方科技2019年末应收账款中1年以内的账面余额是多少？")
+    assert not a.found and a.method == "declined" and "年以内" in a.answer and "第" in a.answer
+    # words no table names as a row of what is asked, and neutral words, change nothing
+    for q, v in (("根据四方科技2019年年报，上一年度的财务费用是多少？", "-34,606,861.02"),
+                 ("海翔药业2019年应付账款年初余额为多少元？", "301,908,929.93")):
+        a = ask(router, q)
+        assert a.found and v in a.answer, (q, a.answer)
+
+
+def test_a_clause_asking_by_its_question_mark(router):
+    """"另外，原油加工及石油制品营业收入及毛利率？" asks without an ask word; "精确到小数点后一位？" does not
+    (it says how the ask before is shown); an ask naming only a row of the tables is answered from it, not
+    with the subject of the ask before."""
+    q = ("华锦股份2019年末应收账款折合多少万元？精确到小数点后一位？另外，原油加工及石油制品营业收入及毛利率？"
+         "2019年末第一大股东持股比例和持股数量是多少？")
+    p = router.planner.plan(q)
+    assert len(p.asks) == 3 and "精确到小数点后一位" in p.asks[0].words
+    a = ask(router, q)
+    text = digits(a.answer)
+    for v in ("13362.1万元", "28092363762.07", "14.75%", "32.16%", "514417536"):
+        assert v in text, (v, a.answer)
+    assert a.found and not a.asks[2].get("inherits")
+
+
+def test_quoted_rows_speak_of_what_is_asked(router):
+    """Rows quoted for a value asked must speak of the question's words: 第一名 and 供应商 rows ("5 第五名 …")
+    quoted for 前五名供应商采购额 are declined; a quote that does speak of them stands."""
+    a = ask(router, "四方科技2019年前五名供应商采购额多少万元？占年度采购总额比例？")
+    assert "第五名" not in a.answer and "49,828,248.50" not in a.answer
+    a = ask(router, "惠威科技2019年的碳排放总量是多少吨？")
+    assert not a.found and "碳排放总量" in a.answer
+    a = ask(router, "张家界2016年第一大供应商是谁，采购额多少？")
+    assert "中国石化销售有限公司湖南张家界石油分公司" in a.answer and "8,963,500.00" in a.answer
+    assert "康辉" not in a.answer   # the first customer is no supplier

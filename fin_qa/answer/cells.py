@@ -371,7 +371,11 @@ class CellAnswerer:
         # 第一大客户 is ranked in a table about 客户 (the noun after the rank, or before it: "客户中排第一")
         after = re.sub(r"^的", "", q[m.end():])[:2]
         before = re.sub(r"[中里的]+$", "", q[:m.start()])[-2:]
-        noun = next((w for w in (after, before) if len(w) == 2 and w in context), "")
+        # (in the table's own caption when it has one: "公司前5大客户资料" under the section 主要销售客户和主要
+        # 供应商情况 ranks no 供应商)
+        caption = norm(t.caption)
+        where = caption + norm("".join(t.header)) if len(re.findall(r"[\u4e00-\u9fff]", caption)) >= 4 else context
+        noun = next((w for w in (after, before) if len(w) == 2 and w in where), "")
         if not noun:
             return None
         n = int(m.group(1) or m.group(2) or 1)
@@ -542,7 +546,7 @@ class CellAnswerer:
         row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c)))) for c in row_words))
         row_chars = {ch for c in row_words for ch in content(norm(c))}
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
-        runs = [self._base(x, chars=True) for x in _runs(ask, taken) if len(x) >= 2]
+        runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2]
         # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成; 煤 of the
         # row's 煤、化学品, a character of its own)
         heads = {k: pairs(self.label_text(t.header[k])) for k in candidates if k < len(t.header)}
@@ -602,6 +606,19 @@ class CellAnswerer:
             cols, whole = self._default_columns(t, candidates, when)
             return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs)
         return Pick(ask, r, chosen, explained, label_chars, True)
+
+    @staticmethod
+    def _topic_run(run: str, around: set[str]) -> str:
+        """A run naming where the question looks ("存货中" before 库存商品, "末存货中" after a masked
+        "2019年", the table's title holding 存货): its topic marker (中/里) and the 末 of 年末 before it ask
+        nothing of their own."""
+        head = run
+        m = _TOPIC.search(head)
+        if m is not None and len(head) - len(m.group(0)) >= 2:
+            head = head[:m.start()]
+            if head[:1] in "末底" and len(head) >= 3:
+                head = head[1:]
+        return head if head != run and sum(cover(head, around)) >= EXPLAINED * len(head) else run
 
     def _denominator_only(self, p: Pick, n: Named) -> bool:
         """Whether the ask names the row only as what it is measured against: "净利润占营业收入的比例"

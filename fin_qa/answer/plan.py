@@ -102,6 +102,16 @@ class PlanExecutor:
             u, ans = self.answer_one(ask.text)
             if not ans.found and u is not None:
                 ans = self._item_by_item(u, ans, ask)
+            if not ans.found and ask.inherits and not self.planner.starts_with_predicate(
+                    self.planner.strip_context(ask.words, plan)):
+                # it took the subject before only for naming nothing the catalog knows; its own words may
+                # name a row of the report's tables ("第一大股东持股比例和持股数量是多少"): that row's cells
+                # (a quote or a sentence found for its words alone may be of anything)
+                own_u, own = self.answer_one(self.planner.with_context(ask.words, plan) + "".join(
+                    w for w in plan.every if w not in ask.words))
+                if own.found and own.method == "cell":
+                    u, ans, ask.inherits = own_u, own, False
+                    ask.text = own.question
             if not ans.found and prev is not None and refers:
                 ans = self._share_of(plan, ask, prev, u) or ans
             res = AskResult(ask, ans, u)

@@ -8,7 +8,8 @@ The answerers are trusted to read and compute; the reviewer checks that what the
 - a table cell answers the item the ask is about (its first item stands in the table's caption, the row
   or the column: 营业收入合计 never answers 营业外收入); a change column answers a change only; a share
   column naming its whole (占利润总额比例) answers a share of that whole only;
-- a quote answering a value ask speaks of what narrows it (海外, a subsidiary's name);
+- a quote answering a value ask speaks of what narrows it (海外, a subsidiary's name), and the rows quoted
+  for a value speak of each word the question asks beyond its slots (第一大供应商 is not 前五名供应商合计);
 - a value read for one year is the year asked (a previous-period column is said so by its answerer);
 - every number a quoting answer states is in its evidence (an amount printed in 万元 stands for its 元):
   no number comes from nowhere (the chat model's prose); the answerers that compute (a formula, a change,
@@ -25,7 +26,7 @@ from ..catalog.cells import CellWords
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
-from .cells import content, norm, pairs
+from .cells import content, cover, norm, pairs
 from .compose import render
 from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
 
@@ -52,6 +53,10 @@ class Reviewer:
         # words naming what a row is, before its name (控股股东常州投资集团有限公司): no item of their own
         self.appositives = frozenset(cells.appositives)
         # a label's last words saying what kind of value it is (研发投入金额 is the row 研发投入)
+        # words no row needs to speak of (periods, the company, verbs, asking words): longest first
+        # (of two characters or more: 有 and 股 inside 有限公司 and 持股 are no words of their own)
+        self.neutral = tuple(sorted({w for w in (content(norm(x)) for x in (*cells.neutral_words, *cells.ask_words))
+                                     if len(w) >= 2}, key=len, reverse=True))
         self.suffix = re.compile("(?:" + "|".join(map(re.escape, cells.value_suffixes)) + ")$") \
             if cells.value_suffixes else None
 
@@ -61,6 +66,17 @@ class Reviewer:
             if name.startswith(a) and len(name) > len(a):
                 return name[len(a):]
         return name
+
+    def _spoken(self, rest: str, spoken: set[str]) -> bool:
+        """Whether the words no slot used (`rest`: the used characters '#') are spoken of: three quarters
+        of their characters, less neutral and asking words, in character pairs said; fewer than 3 such
+        characters always are."""
+        w = "|".join(content(norm(part)) for part in rest.split("#"))
+        for n in self.neutral:
+            w = w.replace(n, "|")
+        runs = [r for r in w.split("|") if r]
+        chars = sum(map(len, runs))
+        return chars < 3 or sum(sum(cover(r, spoken)) for r in runs) >= 0.75 * chars
 
     def review(self, u: Understanding, ans: Answer) -> str | None:
         """None when the answer answers its ask; else why it does not (the decline's reason)."""
@@ -123,6 +139,15 @@ class Reviewer:
                        and not held(pairs(content(norm(self._bare(w)))), spoken)]
             if missing:
                 return render(self.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
+        if ans.method.startswith("text") and u.shape == "value":
+            # the rows quoted for a value asked speak of what the question asks beyond its slots (the words
+            # the text was searched with: "第一大供应商", "前五名供应商采购额"), each for the most part
+            # (less neutral and asking words: 一共, 报披露, 如何; most of its characters in a pair the rows
+            # hold: "前五大客户" is spoken of by "前五名客户", "第一大供应商" is not by "前五名供应商合计")
+            quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
+            if quoted and not self._spoken(u.rest, pairs(content(norm(" ".join(quoted))))):
+                words = [w for w in u.left if len(w) >= 2] or [u.rest.strip("#")]
+                return render(self.t, "review_quote", words="”“".join(dict.fromkeys(words)))
         if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
                 and u.frame.operation == "value":
             years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None

@@ -21,6 +21,7 @@ from ..understand.llm_keywords import LLMKeywords
 from ..understand.plan import Planner
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer, content, norm, pairs
+from .anchors import ReportWords
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
@@ -47,6 +48,9 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
+# the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
+# the report's tables that the question names is not
+COMPANY_VALUES = ("lookup", "formula", "change")
 
 
 def _cue_words(words) -> str:
@@ -93,6 +97,7 @@ class Router:
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
         self.reviewer = Reviewer(self.t, catalog.cells)
+        self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t)
 
@@ -134,6 +139,19 @@ class Router:
         return u, ans
 
     def route(self, u: Understanding) -> Answer:
+        ans = self._route_kinds(u)
+        if ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies:
+            # a row of the report's own tables named by words no slot used (库存商品 in "存货中库存商品的
+            # 账面余额"): the ask is about that row, the company's total does not answer it
+            rep = self.values.report(u)[0]
+            topics = (*u.items, *u.item_words.values(), *u.formulas)
+            where = self.report_words.named_row(rep.id, u.rest, topics) if rep is not None else None
+            if where is not None:
+                return declined(u, render(self.t, "report_row", word=where.word, table=where.caption,
+                                          page=where.page, understood=understood(u)))
+        return ans
+
+    def _route_kinds(self, u: Understanding) -> Answer:
         if not u.chinese:
             return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type

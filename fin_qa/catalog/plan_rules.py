@@ -12,7 +12,7 @@ from .frame_rules import _rx, _word_list
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
-            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together")
+            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start")}
 
@@ -34,6 +34,7 @@ class PlanRules:
     each: re.Pattern
     connective: re.Pattern
     together: re.Pattern
+    modifier: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

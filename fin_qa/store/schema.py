@@ -55,6 +55,15 @@ CREATE TABLE IF NOT EXISTS page_words(
 );
 """
 
+# the report's own vocabulary (fin_qa/vocab.py): each text cell of its tables, as label_key spells it
+VOCAB_SQL = """
+CREATE TABLE IF NOT EXISTS vocab(
+    report_id INTEGER NOT NULL REFERENCES reports(id), word TEXT NOT NULL, table_id INTEGER NOT NULL,
+    row INTEGER NOT NULL, col INTEGER NOT NULL, kind TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS vocab_report ON vocab(report_id, word);
+"""
+
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS reports(
@@ -99,6 +108,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               TABLES_SQL, needed_to_read=False),
     Migration(5, "page_words: the word boxes of every PDF page (the cited value boxed on the page image)",
               PAGE_WORDS_SQL, needed_to_read=False),
+    Migration(6, "vocab: the words of every table of a report (row labels, names, headers), by report",
+              VOCAB_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -107,7 +118,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
-              "tables_fts_docsize", "tables_fts_config", "page_words"}
+              "tables_fts_docsize", "tables_fts_config", "page_words", "vocab"}
 
 
 class NotAStore(Exception):

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Iterator, Sequence
 
 from .. import FinQAError
 from ..bigrams import analyze
+from ..vocab import VocabEntry, table_vocabulary
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
@@ -256,6 +257,7 @@ class Store:
             old = [r[0] for r in db.execute("SELECT id FROM tables WHERE report_id=?", (rid,))]
             db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
             db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM vocab WHERE report_id=?", (rid,))
             db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
             db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
             db.executemany("INSERT INTO page_words(report_id, page, width, height, words) VALUES(?,?,?,?,?)",
@@ -290,9 +292,12 @@ class Store:
                     (rid, sid_map.get(t["section"]), json.dumps(t["path"], ensure_ascii=False), t["caption"], t["unit"],
                      t["page_start"], t["page_end"], json.dumps(t["header"], ensure_ascii=False),
                      json.dumps(t["rows"], ensure_ascii=False), json.dumps(t["pages"])))
+                tid = int(cur.lastrowid or 0)
                 db.execute("INSERT INTO tables_fts(rowid, heading, body) VALUES(?,?,?)",
-                           (int(cur.lastrowid or 0), analyze(" ".join(t["path"]) + " " + t["caption"]),
+                           (tid, analyze(" ".join(t["path"]) + " " + t["caption"]),
                             analyze(table_words(t["header"], t["rows"]))))
+                db.executemany("INSERT INTO vocab(report_id, word, table_id, row, col, kind) VALUES(?,?,?,?,?,?)",
+                               [(rid, w, tid, r, k, kind) for w, r, k, kind in table_vocabulary(t["header"], t["rows"])])
             db.execute(
                 "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
@@ -472,6 +477,21 @@ class Store:
             yield {"stock_code": code, "short_name": short, "year": yr, "id": tid, "path": _path(path),
                    "caption": caption or "", "unit": unit, "page_start": p0, "page_end": p1,
                    "header": json.loads(header), "rows": json.loads(rows), "pages": json.loads(pages)}
+
+    def vocabulary(self, report_id: int) -> dict[str, list[VocabEntry]]:
+        """The words of the report's tables (fin_qa/vocab.py): word → where it stands. A report ingested
+        before the index existed has its words read from its tables."""
+        out: dict[str, list[VocabEntry]] = {}
+        rows: Iterable[tuple[str, int, int, int, str]] = ()
+        if self._has_table("vocab"):
+            rows = self.db.execute("SELECT word, table_id, row, col, kind FROM vocab WHERE report_id=?",
+                                   (report_id,)).fetchall()
+        if not rows:
+            rows = [(w, t.id, r, k, kind) for t in self.report_tables(report_id)
+                    for w, r, k, kind in table_vocabulary(t.header, t.rows)]
+        for w, tid, r, k, kind in rows:
+            out.setdefault(w, []).append(VocabEntry(tid, r, k, kind))
+        return out
 
     def table_match(self, expression: str, report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for an FTS5 MATCH expression over their heading path

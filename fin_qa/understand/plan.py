@@ -173,7 +173,7 @@ class Planner:
         clauses = self.clauses(norm)
         for n, clause in enumerate(clauses):
             body = clause.strip()
-            if not self._asks(body):
+            if not self._asks(body) and not self._bare_ask(body, plan):
                 last = not any(self._asks(c) for c in clauses[n + 1:])
                 if last and r.every_ask.search(body.lstrip("，,")):
                     # 均以万元为单位 after the last ask: of every ask (in the middle: of the ask before it)
@@ -330,6 +330,16 @@ class Planner:
             return ""
         # words said to the reader (根据, 年报, 请问 …: understanding.yaml filler) narrow nothing
         return head if self.understander.generalizer.residue(head) else ""
+
+    def _bare_ask(self, body: str, plan: Plan) -> bool:
+        """A clause with no ask word that asks by its question mark: it names an item of its own and says
+        nothing of how another is computed ("另外，原油加工及石油制品营业收入及毛利率？")."""
+        r = self.rules
+        assert r is not None
+        if not body.endswith(("?", "？")):
+            return False
+        words = r.connective.sub("", body.lstrip("，, ")).lstrip("，, ")
+        return not r.modifier.search(words) and self._names_own(words)
 
     def _names_own(self, words: str) -> bool:
         """Whether an ask names an item, a formula or a text topic of its own."""

@@ -1,0 +1,102 @@
+"""The report's own words in a question: a row of the report's tables named by words no slot used.
+
+"四方科技2019年存货中库存商品的账面余额是多少" names the item 存货; 库存商品 is no item of the catalog, but a
+row of the report's 存货分类 table (its vocabulary, fin_qa/vocab.py, indexed at ingest). Such a word
+narrows the ask to that row: the company's total (存货) does not answer it. The router then answers from
+the row's cells or declines naming the word and where the report prints it — never with the total.
+
+A word the report prints only as a column header (账面余额), a generic label (合计, 其他), or a neutral word
+of the question (keyword_tables/cells.yaml neutral_words, value_suffixes) narrows nothing here.
+"""
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from typing import NamedTuple
+
+from ..catalog.cells import CellWords
+from ..store import Store
+from ..vocab import MAX_CHARS, VocabEntry, label_key
+
+_SPLIT = re.compile(r"#+|[,，、;；?？。:：!！()（）]")
+_SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
+REPORTS_KEPT = 64     # reports whose words are kept in memory (a store's reports are met again and again)
+
+
+class NamedRow(NamedTuple):
+    word: str          # as the question wrote it (label_key spelling)
+    caption: str       # the table's caption or section title
+    page: int
+
+
+class _Table(NamedTuple):
+    title: str         # caption or section, as shown
+    context: str       # its sections, caption and header, as label_key spells them
+    skipped: bool      # a statement (the lookup's) or a 释义 table
+    pages: list[int]
+    page_start: int
+
+
+class ReportWords:
+    def __init__(self, store: Store, cells: CellWords):
+        self.store = store
+        self._plain = frozenset(cells.generic_labels) | frozenset(cells.neutral_words) | \
+            frozenset(cells.value_suffixes) | frozenset(cells.ask_words) | frozenset(cells.change_words)
+        self._neutral = tuple(sorted(set(cells.neutral_words) | set(cells.value_suffixes) | set(cells.ask_words),
+                                     key=len, reverse=True))
+        self._reports: OrderedDict[int, tuple[dict[str, list[VocabEntry]], dict[int, _Table]]] = OrderedDict()
+
+    def _report(self, report_id: int) -> tuple[dict[str, list[VocabEntry]], dict[int, _Table]]:
+        got = self._reports.get(report_id)
+        if got is None:
+            tables = {t.id: _Table((t.caption or (t.path[-1] if t.path else "")).strip(),
+                                   label_key(" ".join(t.path[-2:]) + t.caption + "".join(t.header)),
+                                   any(_SKIP_TABLE.search(x) for x in [*t.path[-1:], t.caption]), t.pages, t.page_start)
+                      for t in self.store.report_tables(report_id)}
+            got = self._reports[report_id] = (self.store.vocabulary(report_id), tables)
+            if len(self._reports) > REPORTS_KEPT:
+                self._reports.popitem(last=False)
+        else:
+            self._reports.move_to_end(report_id)
+        return got
+
+    def _narrows(self, word: str) -> bool:
+        """Whether a label says something of its own: not a generic or neutral word, nor made of them."""
+        if word in self._plain:
+            return False
+        rest = word
+        for w in self._neutral:
+            rest = rest.replace(w, "")
+        return len(rest) >= 2
+
+    def named_row(self, report_id: int, rest: str, topics: tuple[str, ...]) -> NamedRow | None:
+        """The first row label of the report's tables that the unused words of a question hold (`rest`: its
+        used characters '#'; the longest label at each place), in a table about what the question asks
+        (its sections, caption or header hold one of the `topics`: 存货 over 库存商品, 净利润 over a
+        subsidiary's name) — the statements and 释义 tables aside."""
+        vocab, tables = self._report(report_id)
+        keys = [k for k in (label_key(x) for x in topics) if len(k) >= 2]
+        if not vocab or not keys:
+            return None
+        for run in _SPLIT.split(rest):
+            run = label_key(run)
+            i = 0
+            while i < len(run) - 1:
+                hit = None
+                for j in range(min(len(run), i + MAX_CHARS), i + 1, -1):
+                    w = run[i:j]
+                    if w in vocab and self._narrows(w):
+                        hit = self._where(w, vocab[w], tables, keys)
+                        if hit is not None:
+                            return hit
+                i += 1
+        return None
+
+    @staticmethod
+    def _where(word: str, entries: list[VocabEntry], tables: dict[int, _Table], keys: list[str]) -> NamedRow | None:
+        for e in entries:
+            t = tables.get(e.table_id)
+            if e.kind == "row" and t is not None and not t.skipped and any(k in t.context for k in keys):
+                page = t.pages[e.row] if e.row < len(t.pages) else t.page_start
+                return NamedRow(word, t.title, page)
+        return None
