@@ -86,8 +86,8 @@ TABLE_SETS = [
     ("table_questions.jsonl", "dev", 96, 1),
     ("table_questions.jsonl", "heldout", 25, 7),
     ("table_questions_dev2.jsonl", "dev", 83, 2),
-    ("table_questions_dev3.jsonl", "dev", 56, 16),
-    ("table_questions_fresh.jsonl", "heldout", 46, 20),
+    ("table_questions_dev3.jsonl", "dev", 57, 12),
+    ("table_questions_fresh.jsonl", "heldout", 46, 15),
 ]
 
 
@@ -112,15 +112,17 @@ def test_table_question_sets(stores, tmp_path, name):
 
 
 # The compound-question sets of issue 23: compound_questions.jsonl made by scripts/compound_corpus.py from
-# the single sets' page-read values (its "heldout" third never tuned on), and two sets a helper wrote from
-# the PDFs alone, never tuned on (compound_heldout2.jsonl never even looked at). "partly": some asks said
+# the single sets' page-read values (its "heldout" third never tuned on), and three sets a helper wrote from
+# the PDFs alone, never tuned on (compound_heldout2.jsonl and compound_heldout3.jsonl — the report's own
+# words, yes/no and declines — never even looked at). "partly": some asks said
 # unanswered in their place. The bounds guard against regressions; the figures are reported apart.
 COMPOUND_SETS = [
     # file, split, at least right, at most wrong
-    ("compound_questions.jsonl", "dev", 190, 10),
-    ("compound_questions.jsonl", "heldout", 80, 5),
-    ("compound_heldout.jsonl", "heldout", 65, 19),
-    ("compound_heldout2.jsonl", "heldout", 60, 11),
+    ("compound_questions.jsonl", "dev", 200, 9),
+    ("compound_questions.jsonl", "heldout", 90, 5),
+    ("compound_heldout.jsonl", "heldout", 69, 15),
+    ("compound_heldout2.jsonl", "heldout", 60, 9),
+    ("compound_heldout3.jsonl", "heldout", 53, 19),
 ]
 
 
