@@ -181,6 +181,7 @@ class Pick:
     label_chars: int
     named: bool = False      # its columns named by the ask's words (not the row's default ones)
     row_only: bool = False   # the ask is the row's name and nothing more
+    own: int = 0             # the ask's characters the row's own words hold (销售量 of 柴油机 | 销售量)
 
 
 @dataclass
@@ -318,6 +319,36 @@ class CellAnswerer:
                     if ok:
                         keep(i, Named(c, 1, pairs(c), cell))
         return found
+
+    @staticmethod
+    def _merged_down(t: TableRecord, named: dict[int, Named]) -> None:
+        """A label printed once for a group of rows (a merged cell, centred: "柴油机" beside 销售量 | 生产量 |
+        库存量) names every row of its group: the rows next to it whose cell in that column is empty and
+        that each hold a word and a number of their own in the columns after it."""
+        def own(row: list[str], k: int) -> bool:
+            return any(c and not is_number(c) for c in row[k + 1:]) and any(is_number(c) for c in row if c)
+
+        for i, n in sorted(named.items(), key=lambda x: -len(x[1].label)):
+            row = t.rows[i]
+            k = next((k for k, c in enumerate(row) if c and n.shown and c == n.shown), None)
+            if k is None or not own(row, k):
+                continue
+            group = [i]
+            for step in (-1, 1):
+                j = i + step
+                while 0 <= j < len(t.rows) and k < len(t.rows[j]) and not t.rows[j][k] and own(t.rows[j], k):
+                    if j in named:   # named by its own word too (销售量): the group's label is its as well
+                        named[j].words |= n.words
+                    else:
+                        named[j] = Named(n.label, n.strength, set(n.words), n.shown)
+                    group.append(j)
+                    j += step
+            if len(group) > 1:
+                # each row shown with its own word ("柴油机 销售量"), the group's label alone names none
+                shown = n.shown
+                for j in group:
+                    word = next(c for c in t.rows[j][k + 1:] if c and not is_number(c))
+                    named[j].shown = f"{shown} {word}"
 
     def _base(self, label: str, keep: int = 2, chars: bool = False) -> str:
         """A label without the words saying what kind of value it is (研发人员数量 → 研发人员), when `keep`
@@ -602,10 +633,11 @@ class CellAnswerer:
         alone = [i for i in range(1, len(ask) - 1) if not taken[i] and taken[i - 1] and taken[i + 1]
                  and ask[i] not in held and not neutral[i]]
         explained = 1 - (unexplained + len(alone)) / max(sum(len(x) for x in runs) + len(alone), 1)
+        own = sum(a and not b for a, b in zip(cover(ask, row_pairs), label))   # beyond its label
         if not chosen:
             cols, whole = self._default_columns(t, candidates, when)
-            return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs)
-        return Pick(ask, r, chosen, explained, label_chars, True)
+            return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs, own)
+        return Pick(ask, r, chosen, explained, label_chars, True, own=own)
 
     @staticmethod
     def _topic_run(run: str, around: set[str]) -> str:
@@ -730,6 +762,7 @@ class CellAnswerer:
             need = 0 if len(n.label) >= 5 else 1 if len(n.label) >= 3 else 2
             if len((qb - _bigrams(n.label)) & ctx_pairs) < need:
                 del named[i]
+        self._merged_down(t, named)
         if not named:
             return None
         title_pairs = pairs(title)
@@ -756,7 +789,7 @@ class CellAnswerer:
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
-                k = (p.label_chars > 0, round(p.explained, 3), p.label_chars, frac, r == last_row, n.strength)
+                k = (p.label_chars > 0, round(p.explained, 3), p.label_chars, frac, r == last_row, p.own, n.strength)
                 if best is None or k > best_key:
                     best, best_key = p, k
             if best is None:

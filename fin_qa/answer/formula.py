@@ -29,7 +29,9 @@ class FormulaAnswerer:
         la, lb = words.get(a, a), words.get(b, b)
         if la == lb:
             la, lb = a, b
-        out = "percent" if u.percent else "ratio"
+        # an analyst reads a share as a percent ("占营业收入的比例 4.12%"); the contest's style writes the
+        # ratio its answers hold (研发人员占职工人数比例 0.14) unless a percent is asked
+        out = "percent" if u.percent or self.v.style != "finglm" else "ratio"
         return Formula(f"{la}占{lb}的比例", (), {la: Input(la, a, 0), lb: Input(lb, b, 0)}, f"{la}/{lb}", out, 2,
                        ("/", ("var", la), ("var", lb)), "question", 0)
 
