@@ -361,3 +361,47 @@ def test_quoted_rows_speak_of_what_is_asked(router):
     a = ask(router, "张家界2016年第一大供应商是谁，采购额多少？")
     assert "中国石化销售有限公司湖南张家界石油分公司" in a.answer and "8,963,500.00" in a.answer
     assert "康辉" not in a.answer   # the first customer is no supplier
+
+
+# ------------------------------------------------------------------------------------------- positive accounting
+
+def test_a_word_nothing_accounts_for_is_never_dropped(router):
+    """Every word of a question is the company, a year, an item or formula, a slot, filler or a neutral word
+    (rules/understanding.yaml): a company's value is never given for a question with a word beyond them."""
+    for q, total in (("万科2012年最大的客户贡献了多少收入？", "103,116,245,136.42"),
+                     ("惠威科技2019年股本基数多少？", "124,676,400.00"),
+                     ("海翔药业2019年现金分红总额(含其他方式)是多少？", "466,712,809.50")):
+        a = ask(router, q)
+        assert total not in a.answer and a.method == "declined", (q, a.answer)
+    # a 是/否 fact never answers a question asking a name
+    a = ask(router, "海翔药业2019年重大诉讼中，起诉公司的是哪家公司？")
+    assert not a.found and not a.answer.startswith("是")
+    # words said to the reader are neutral
+    for q, v in (("请提供四方科技2019年的营业收入，结果需要保留两位小数。", "1,175,301,034.32"),
+                 ("根据2019年的财务数据，四方科技的营业收入是多少元？", "1,175,301,034.32"),
+                 ("2019年苏常柴三费（销售+管理+财务）一共多少？", "198,843,379.29"),
+                 ("生物股份2020年销售、管理、研发、财务四项期间费用之和是多少？", "511,396,062.02")):
+        a = ask(router, q)
+        assert a.found and v in a.answer, (q, a.answer)
+
+
+def test_positive_accounting_holds_over_every_question_set(router):
+    """The invariant, over every question of tests/data: an ask for a value answered with a company's own
+    number (a statement line, a formula, a change — text facts such as 会计师事务所名称 aside) leaves no word
+    unaccounted for (`left`, which --json shows)."""
+    from fin_qa.answer.router import COMPANY_VALUES, frame_record
+
+    questions = []
+    for f in sorted(DATA.glob("*.jsonl")):
+        questions += [json.loads(l)["question"] for l in f.read_text(encoding="utf-8").splitlines() if l.strip()]
+    answered = 0
+    for q in questions:
+        p = router.planner.plan(router.planner.restate(q)[0])
+        for a in p.asks:
+            if a.kind != "value":
+                continue
+            u, ans = router.answer_one(a.text or a.words)
+            if ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and not router.text_items(u):
+                answered += 1
+                assert not u.left and "left" not in frame_record(u), (q, u.left, ans.answer)
+    assert answered > 500

@@ -2,6 +2,7 @@
 
 The answerers are trusted to read and compute; the reviewer checks that what they give *answers the ask*:
 
+- an ask that is no yes/no question never gets a 是/否 fact ("起诉公司的是哪家" is not 是否存在重大诉讼);
 - a yes/no ask ("是否存在…", "有没有…") gets 是/否 (or 相同/不相同, 有/无 …) — never an item's value that
   merely shares a word with it ("是否存在控股股东及其关联方非经营性占用资金" is not "控股股东是黄杰"); a
   quoted 是/否 speaks of every topic asked (资金占用);
@@ -41,6 +42,8 @@ DECLINED = ("declined", "not_found", "bad_input")   # methods that give no value
 # an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
 # a column of changes, and a share column naming its whole
 CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
+# a question asking a name, a value or a kind (not whether): what a 是/否 fact never answers
+_ASKS_OTHER = re.compile(r"哪|谁|多少|什么|几[个家名人项位]|名称")
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
 _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
@@ -85,6 +88,11 @@ class Reviewer:
         text = ans.answer.strip()
         if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(text):
             return render(self.t, "review_yes_no")
+        facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
+        if u.shape != "yes_no" and _ASKS_OTHER.search(u.norm) and ans.method == "lookup" and facts \
+                and all(e.value in ("是", "否") for e in facts):
+            # a 是/否 fact (是否存在重大诉讼) does not answer "起诉公司的是哪家公司"
+            return render(self.t, "review_not_yes_no")
         if u.shape == "yes_no" and ans.method.startswith("text") and u.topics:
             # the deciding sentence (or its section's title) must speak of every topic asked: a 否 read from
             # "不存在实际控制人" does not answer "是否存在…非经营性占用资金"

@@ -139,19 +139,6 @@ class Router:
         return u, ans
 
     def route(self, u: Understanding) -> Answer:
-        ans = self._route_kinds(u)
-        if ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies:
-            # a row of the report's own tables named by words no slot used (库存商品 in "存货中库存商品的
-            # 账面余额"): the ask is about that row, the company's total does not answer it
-            rep = self.values.report(u)[0]
-            topics = (*u.items, *u.item_words.values(), *u.formulas)
-            where = self.report_words.named_row(rep.id, u.rest, topics) if rep is not None else None
-            if where is not None:
-                return declined(u, render(self.t, "report_row", word=where.word, table=where.caption,
-                                          page=where.page, understood=understood(u)))
-        return ans
-
-    def _route_kinds(self, u: Understanding) -> Answer:
         if not u.chinese:
             return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
@@ -169,6 +156,11 @@ class Router:
                 # decline naming it — never the company's total
                 return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
+        unaccounted = self._unaccounted(u, ans)
+        if unaccounted is not None:
+            # a company's value for a question naming more than it (a row of its tables, a word nothing
+            # reads): declined — the row's cells, when they named it, answered above (an entity)
+            return unaccounted
         if cell is not None and (not ans.found or ans.partial or (kind == "text" and ans.method.startswith("text"))
                                  or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
             # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
@@ -187,6 +179,28 @@ class Router:
                 words = _cue_words(w for k, w in u.frame.unused if k == "entity")
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         return ans
+
+    def text_items(self, u: Understanding) -> bool:
+        """Whether every item asked is a text fact (法定代表人, 会计师事务所名称, 审计意见类型), or none is
+        (a formula's own words: 资产负债率)."""
+        return all(self.values.info(i).kind == "text" for i in u.items)
+
+    def _unaccounted(self, u: Understanding, ans: Answer) -> Answer | None:
+        """The decline of a company's own value (a statement line, a formula, a change) answering a question
+        that says more than it: a row of the report's tables named by words no slot used (库存商品 in
+        "存货中库存商品的账面余额": answer/anchors.py), or a word that is no slot, filler or neutral word
+        (positive accounting: "最大的客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
+        if not (ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
+            return None
+        rep = self.values.report(u)[0]
+        topics = (*u.items, *u.item_words.values(), *u.formulas)
+        where = self.report_words.named_row(rep.id, u.rest, topics) if rep is not None else None
+        if where is not None:
+            return declined(u, render(self.t, "report_row", word=where.word, table=where.caption, page=where.page,
+                                      understood=understood(u)))
+        if u.left and not self.text_items(u):
+            return declined(u, render(self.t, "declined", words=_cue_words(u.left), understood=understood(u)))
+        return None
 
     def _route(self, u: Understanding, kind: str) -> Answer:
         answerer = self.answerers.get(kind)
@@ -315,6 +329,8 @@ def frame_record(u: Understanding) -> dict:
     if u.formulas:
         out["formulas"] = list(u.formulas)
     out.update(u.frame.to_dict())
+    if u.left:
+        out["left"] = list(u.left)   # the words no slot, filler or neutral word accounts for
     return out
 
 

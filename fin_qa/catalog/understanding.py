@@ -17,6 +17,8 @@ class UnderstandingConfig:
     prefer_longer: bool = True
     meaning_words: tuple[str, ...] = ()   # a phrase holding one the residue lacks is not what it means
     filler: list[str] = field(default_factory=list)
+    neutral: list[re.Pattern] = field(default_factory=list)   # said to the reader: no slot, no meaning
+    neutral_spans: list[re.Pattern] = field(default_factory=list)   # the same, read before the filler cuts
     decimals: list[re.Pattern] = field(default_factory=list)
     pair_ratio: re.Pattern | None = None
     ask_model: re.Pattern | None = None
@@ -135,7 +137,7 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
     if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
         raise RuleError(path, line_of(fuzzy), "fuzzy.meaning_words must be a list [..] of words")
     cfg.meaning_words = tuple(words)
-    for key in ("filler", "decimals"):
+    for key in ("filler", "decimals", "neutral", "neutral_spans"):
         pats = data.get(key) or []
         if not isinstance(pats, list):
             raise RuleError(path, line_of(pats), f"{key} must be a list of regexes")
@@ -148,6 +150,8 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
                 raise RuleError(path, line_of(pats), f"decimals: regex {p!r} needs exactly one group")
             if key == "filler":
                 cfg.filler.append(str(p))
+            elif key in ("neutral", "neutral_spans"):
+                getattr(cfg, key).append(rx)
             else:
                 cfg.decimals.append(rx)
     for key in ("pair_ratio", "ask_model", "percent", "unit"):

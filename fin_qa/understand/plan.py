@@ -328,6 +328,9 @@ class Planner:
         head = re.sub(r"^(?:其|在|对|中|里|公司|本公司|该公司|合并报表|合并)+", "", head)
         if len(head) < 2 or self.rules.ask.search(head) or re.search(r"[0-9#]", head):
             return ""
+        where = re.sub(r"(?:中|里|当中|之中)[,，]?$", "", head)
+        if where != head and any(where in w or w in where for _, w in u.topics):
+            return ""   # "利润分配中，…": where the question looks (a text topic), no part of the company
         # words said to the reader (根据, 年报, 请问 …: understanding.yaml filler) narrow nothing
         return head if self.understander.generalizer.residue(head) else ""
 

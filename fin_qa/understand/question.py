@@ -54,7 +54,7 @@ class Understanding:
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
     rest: str = ""                  # the question with every used character marked '#'
-    residue: Callable[[str], list[str]] | None = field(default=None, repr=False)   # the filler cut out of a text
+    residue: Callable[[str], list[str]] | None = field(default=None, repr=False)   # filler, neutral words cut out
 
     @cached_property
     def left(self) -> list[str]:
@@ -274,7 +274,18 @@ class Understander:
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
-                             company_unnamed=unnamed, rest=rest if chinese else "", residue=self.generalizer.residue)
+                             company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left)
+
+    def _left(self, text: str) -> list[str]:
+        """The words of a question's unused text (its used characters '#') that are neither filler nor
+        neutral (rules/understanding.yaml `neutral_spans`, `neutral`: 结果需要, 记得要, 精确到 … said to the
+        reader)."""
+        for rx in self.config.neutral_spans:
+            text = rx.sub(" ", text)
+        pieces = self.generalizer.residue(text)
+        for rx in self.config.neutral:
+            pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
+        return [p for p in pieces if len(p) >= self.config.min_residue]
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
