@@ -633,11 +633,11 @@ class CellAnswerer:
         alone = [i for i in range(1, len(ask) - 1) if not taken[i] and taken[i - 1] and taken[i + 1]
                  and ask[i] not in held and not neutral[i]]
         explained = 1 - (unexplained + len(alone)) / max(sum(len(x) for x in runs) + len(alone), 1)
-        own = sum(a and not b for a, b in zip(cover(ask, row_pairs), label))   # beyond its label
+        beyond = sum(a and not b for a, b in zip(cover(ask, row_pairs), label))   # its own words, past its label
         if not chosen:
             cols, whole = self._default_columns(t, candidates, when)
-            return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs, own)
-        return Pick(ask, r, chosen, explained, label_chars, True, own=own)
+            return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs, beyond)
+        return Pick(ask, r, chosen, explained, label_chars, True, own=beyond)
 
     @staticmethod
     def _topic_run(run: str, around: set[str]) -> str:

@@ -198,7 +198,8 @@ class Router:
         if where is not None:
             return declined(u, render(self.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                       understood=understood(u)))
-        if u.left and not self.text_items(u):
+        if u.left and not self.text_items(u) and not u.model_keywords:
+            # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
             return declined(u, render(self.t, "declined", words=_cue_words(u.left), understood=understood(u)))
         return None
 
