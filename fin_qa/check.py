@@ -21,6 +21,7 @@ from .store import Store
 
 PERIODS = ("current", "previous")
 STATEMENTS = ("资产负债表", "利润表", "现金流量表")
+DOCUMENTS = ("pdf", "txt")   # the files a report is read from (not an imported table)
 SUMMARY = "主要会计数据"
 PARENT_STATEMENTS = tuple(PARENT_PREFIX + s for s in STATEMENTS)
 
@@ -33,18 +34,25 @@ class CheckResult:
     left: Decimal
     right: Decimal
     pages: list[int] = field(default_factory=list)
+    missing: str = ""       # a completeness check: the essential item not read (left and right unused)
 
     @property
     def difference(self) -> Decimal:
         return self.left - self.right
 
     def to_dict(self) -> dict[str, Any]:
+        if self.missing:
+            return {"check": self.name, "period": self.period, "ok": self.ok, "missing": self.missing}
         return {"check": self.name, "period": self.period, "ok": self.ok, "left": str(self.left),
                 "right": str(self.right), "difference": str(self.difference), "pages": self.pages}
 
     def describe(self) -> str:
         where = ", ".join(f"p.{p}" for p in self.pages) or "no page"
         column = {"current": "本期", "previous": "上期"}.get(self.period, self.period)
+        if self.missing:
+            return f"FAILED {self.name}（{column}）: {self.missing} not read"
+        if self.name.startswith("完整性"):
+            return f"ok     {self.name}（{column}）: {self.left:,} ({where})"
         status = "ok    " if self.ok else "FAILED"
         return (f"{status} {self.name}（{column}）: {self.left:,} vs {self.right:,}"
                 + ("" if self.ok else f", difference {self.difference:,}") + f" ({where})")
@@ -128,26 +136,57 @@ def _all_checks(statements: Values, summary: Values, parent: Values, rules: Chec
     return out
 
 
-def check_facts(rows: Iterable[Any], rules: CheckRules) -> list[CheckResult]:
-    """Every check over a parsed report's facts (ingest)."""
-    return _all_checks(*_split(rows), rules)
+def completeness(statements: Values, names: str, items: set[str], rules: CheckRules) -> list[CheckResult]:
+    """A failed check for each essential item of the report's kind (rules/checks.yaml essentials) that its
+    consolidated statements lack, in either period; `items`: every item among its facts (its kind's
+    markers)."""
+    kind = rules.kind_of(names, items)
+    if kind is None:
+        return []
+    out = []
+    for item in kind.items:
+        for period in PERIODS:
+            got = next((statements[(i, period)] for i in item.split("|") if (i, period) in statements), None)
+            if got is None:
+                out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, False, Decimal(0), Decimal(0),
+                                       missing=item))
+            else:
+                out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, True, got[0], got[0],
+                                       [got[1]] if got[1] else []))
+    return out
+
+
+def check_facts(rows: Iterable[Any], rules: CheckRules, names: str = "") -> list[CheckResult]:
+    """Every check over a parsed report's facts (ingest), its completeness included."""
+    rows = list(rows)
+    statements, summary, parent = _split(rows)
+    return _all_checks(statements, summary, parent, rules) + completeness(
+        statements, names, {r.item for r in rows}, rules)
 
 
 def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values, Values]:
-    items = sorted({i for c in rules.checks for i in c.items} | set(rules.summary) | set(rules.previous_report))
+    items = sorted({i for c in rules.checks for i in c.items} | set(rules.summary) | set(rules.previous_report)
+                   | {i for e in rules.essentials for x in e.items for i in x.split("|")})
     rows = [f for period in PERIODS for f in store.report_facts(report_id, items, period)]
     rows += [f for period in PERIODS for f in store.report_facts(report_id, items, period, parent=True)]
     return _split(rows)
 
 
 def check_report(store: Store, report_id: int, rules: CheckRules,
-                 previous_report_id: int | None = None) -> list[CheckResult]:
+                 previous_report_id: int | None = None, names: str = "") -> list[CheckResult]:
     """Every check of a stored report (`fin-qa check`); with the previous year's report of the company,
-    its previous-period column against that report too."""
+    its previous-period column against that report too; read from a document, its completeness (`names`:
+    the company's names, which may say its kind)."""
     stored = _stored(store, report_id, rules)
     out = _all_checks(*stored, rules)
     if previous_report_id is not None:
         out += previous_report_checks(stored[0], _stored(store, previous_report_id, rules)[0], rules)
+    if any(f["kind"] in DOCUMENTS for f in store.report_files(report_id)):
+        # a report read from its document is complete or says what it lacks (an imported table holds
+        # what it holds)
+        markers = {i for e in rules.essentials for i in e.markers}
+        held = {f.item for p in PERIODS for f in store.report_facts(report_id, sorted(markers), p)}
+        out += completeness(stored[0], names, held, rules)
     return out
 
 
@@ -181,5 +220,6 @@ def check_reports(store: Store, rules: CheckRules, company: str | None = None,
     rows = [r for r in every if (year is None or r["year"] == year) and (
         not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
     by_key = {(r["stock_code"], r["year"]): r["id"] for r in every if r["stock_code"]}
-    return [ReportCheck(r, check_report(store, r["id"], rules, by_key.get((r["stock_code"], r["year"] - 1))))
+    return [ReportCheck(r, check_report(store, r["id"], rules, by_key.get((r["stock_code"], r["year"] - 1)),
+                                        " ".join(r.get(k) or "" for k in ("short_name", "full_name"))))
             for r in rows]

@@ -45,3 +45,47 @@ def test_shared_reports_hold_their_identities(all_store):
     assert rows["000002"]["checks"] >= 18
     # and ingest warned of no failed check
     assert not [o for o in summary.outcomes if "check failed" in o.detail]
+
+
+# ------------------------------------------------------------------------------------------ completeness (issue 24)
+
+def test_a_report_missing_essentials_fails_naming_them():
+    """rules/checks.yaml essentials: each item of the report's kind in both periods; a missing one is a
+    failed check naming it, and a report with no statements fails every one."""
+    from fin_qa.check import completeness
+
+    full = {(i, p): (Decimal(1), 3) for i in ("资产总计", "负债合计", "所有者权益合计", "负债和所有者权益总计",
+                                             "营业总收入", "利润总额", "所得税费用", "净利润", "经营活动产生的现金流量净额",
+                                             "投资活动产生的现金流量净额", "筹资活动产生的现金流量净额",
+                                             "期末现金及现金等价物余额") for p in ("current", "previous")}
+    results = completeness(full, "星河精密", set(), CATALOG.checks)
+    assert results and all(r.ok for r in results)   # 营业总收入 stands for 营业收入|营业总收入
+    del full[("负债合计", "previous")]
+    failed = [r for r in completeness(full, "星河精密", set(), CATALOG.checks) if not r.ok]
+    assert [(r.missing, r.period) for r in failed] == [("负债合计", "previous")]
+    assert "负债合计" in failed[0].describe() and "FAILED" in failed[0].describe()
+    # a bank (by its name or its items) needs its deposits and loans too; nothing read fails them all
+    bank = [r for r in completeness(full, "某某银行", set(), CATALOG.checks) if not r.ok]
+    assert {"吸收存款", "发放贷款和垫款"} <= {r.missing for r in bank} and "bank" in bank[0].name
+    assert {r.missing for r in completeness(full, "甲乙科技", {"吸收存款"}, CATALOG.checks) if not r.ok} >= {"吸收存款"}
+    empty = completeness({}, "甲乙科技", set(), CATALOG.checks)
+    assert empty and not any(r.ok for r in empty) and len(empty) == 2 * len(CATALOG.checks.kind_of("", set()).items)
+
+
+BANKS = REPORTS.parent / "banks"
+
+
+def test_check_fails_on_the_banks_missing_statement_lines(tmp_path):
+    """The shared banks' PDFs lose statement lines; `fin-qa check` says which, ingest warns of them, and the
+    run ends with a non-zero status — never "0/0 checks hold"."""
+    if not BANKS.is_dir():
+        pytest.skip("../shared/data/banks is absent")
+    store = tmp_path / "banks"
+    r = CliRunner().invoke(cli, ["ingest", str(BANKS), "--store", str(store)])
+    assert r.exit_code == 0 and "incomplete:" in r.output
+    r = CliRunner().invoke(cli, ["check", "--store", str(store), "--json"])
+    rows = [json.loads(line) for line in r.output.splitlines() if line.startswith("{")]
+    assert r.exit_code == 1 and len(rows) == 2 and all(row["failed"] > 0 for row in rows)
+    for row in rows:
+        missing = {x["missing"] for x in row["results"] if "missing" in x}
+        assert missing and all(m for m in missing), row

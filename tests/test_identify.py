@@ -21,7 +21,9 @@ MORE = SHARED / "data" / "reports_more"
 
 
 def doc(*pages: str):
-    return SimpleNamespace(pages=[SimpleNamespace(text=t) for t in pages])
+    """A document of these pages' text (no table lines: no statement header to read a year from)."""
+    return SimpleNamespace(pages=[SimpleNamespace(text=t, number=i, lines=[]) for i, t in enumerate(pages, 1)],
+                           table_rows=lambda n: [])
 
 
 @pytest.mark.parametrize("cover, year", [
@@ -142,3 +144,57 @@ def test_a_file_read_by_an_older_parser_is_read_again(sample_pdf, tmp_path):
         db.execute("UPDATE files SET parser = 0")
     r = CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", str(store)])
     assert "1 ingested, 0 skipped" in r.output
+
+
+# ------------------------------------------------------------------------------------------ issue 24
+
+@pytest.mark.parametrize("page, code, short", [
+    ("公司代码：600519                    公司简称：贵州茅台\n贵州茅台酒股份有限公司", "600519", "贵州茅台"),
+    ("公司代码 ： 600519   公司简称 ： 贵州茅台\n", "600519", "贵州茅台"),
+    ("（A 股代码：601166）\n法定中文名称：兴业银行股份有限公司\n（简称：兴业银行）", "601166", "兴业银行"),
+    ("A股： 上海证券交易所 股票简称 ：民生银行股 票代码 ：600016\n", "600016", "民生银行"),
+    ("股票简称 苏常柴 A、苏常柴 B 股票代码 000570、200570", "000570", None),
+    ("公司代码：688981 公司简称：中芯国际", "688981", "中芯国际"),
+    ("证券代码：430047 证券简称：诺思兰德", "430047", "诺思兰德"),
+])
+def test_cover_code_and_short_name(page, code, short):
+    meta, _ = identify(doc("2022年年度报告", page), Path("report.pdf"), {}, CATALOG)
+    assert meta.stock_code == code and (short is None or meta.short_name == short), meta
+
+
+def test_a_code_must_look_like_one_and_a_short_name_like_a_name():
+    # six digits of no exchange's range, a header run into the name field
+    meta, _ = identify(doc("2022年年度报告", "股票代码：123456 股票简称和股票代码：见下表"), Path("report.pdf"), {}, CATALOG)
+    assert meta.stock_code is None and meta.short_name == "report"
+
+
+def test_the_statements_dates_decide_a_disagreeing_year():
+    text = "报告期指2021年1月1日至2021年12月31日；2021年12月31日；2021年12月31日"
+    meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("2022.pdf"), {}, CATALOG)
+    assert meta.year == 2021 and "cover -" in warnings[0] and "dates 2021" in warnings[0] and "file name 2022" in warnings[0]
+
+
+def test_renamed_copies_are_identified_from_their_content(tmp_path):
+    """Every shared PDF copied under a name that says nothing ("2020.pdf", "年报.pdf", "report.pdf") is
+    identified as under its own name: code, short name, full name and year (a company printing several
+    codes — 苏常柴 A、B: 000570、200570 — by the first, its A share's)."""
+    from fin_qa.ingest.pages import open_document
+    from fin_qa.ingest.profile import extract_profile
+
+    files = sorted(p for d in ("reports", "reports_more", "banks") for p in (SHARED / "data" / d).glob("*.pdf"))
+    if not files:
+        pytest.skip("../shared/data has no report PDFs")
+    names = ["2020.pdf", "年报.pdf", "report.pdf"]
+    for i, f in enumerate(files):
+        copy = tmp_path / str(i) / names[i % 3]
+        copy.parent.mkdir()
+        shutil.copy(f, copy)
+        got = []
+        for p in (f, copy):
+            d = open_document(p)
+            profile = {x.item: x.value for x in extract_profile(d, CATALOG)}
+            meta, _ = identify(d, p, profile, CATALOG)
+            got.append((meta.stock_code, meta.short_name, meta.full_name, meta.year))
+        (code, short, full, year), (code2, short2, full2, year2) = got
+        printed = {code, code2} == {"200570", "000570"}
+        assert (short, full, year) == (short2, full2, year2) and (code == code2 or printed), (f.name, got)

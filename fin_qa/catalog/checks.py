@@ -1,6 +1,7 @@
 """rules/checks.yaml: the accounting identities every report's statements must satisfy."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,12 +20,31 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Essentials:
+    """The items a kind of report (general, bank, insurer, broker) must print in its consolidated
+    statements, in both periods; a report is of the first kind whose name pattern or marker items match."""
+    kind: str
+    items: tuple[str, ...]                 # "A|B": either one
+    names: re.Pattern | None = None        # the company's name says the kind (银行, 保险, 证券)
+    markers: tuple[str, ...] = ()          # … or one of these items is among its facts (吸收存款)
+    line: int = 0
+
+
+@dataclass(frozen=True)
 class CheckRules:
     checks: tuple[Check, ...] = ()
     tolerance: float = 1.0
     relative: float = 1e-5
     summary: tuple[str, ...] = ()          # items the summary table must print as the statements do
     previous_report: tuple[str, ...] = ()  # items the previous-period column must print as last year's report
+    essentials: tuple[Essentials, ...] = ()  # by kind, the last one the default (general)
+
+    def kind_of(self, names: str, items: set[str]) -> Essentials | None:
+        """The essentials of a report whose names are `names` and whose facts hold `items`."""
+        for e in self.essentials:
+            if (e.names is not None and e.names.search(names)) or any(m in items for m in e.markers):
+                return e
+        return next((e for e in self.essentials if e.names is None and not e.markers), None)
 
 
 def _items(tree: tuple) -> list[str]:
@@ -71,4 +91,32 @@ def load_checks(path: Path, vocab: Vocabulary) -> CheckRules:
         if unknown:
             raise RuleError(path, line, f"{key}: unknown item(s) {unknown}")
         lists[key] = tuple(value)
-    return CheckRules(tuple(out), float(data.get("tolerance", 1.0)), float(data.get("relative", 1e-5)), **lists)
+    return CheckRules(tuple(out), float(data.get("tolerance", 1.0)), float(data.get("relative", 1e-5)), **lists,
+                      essentials=_essentials(path, data, vocab))
+
+
+def _essentials(path: Path, data: LDict, vocab: Vocabulary) -> tuple[Essentials, ...]:
+    """`essentials:` kind → {items, names (regex), markers}; the kind with neither names nor markers is the
+    default, checked last."""
+    raw = data.get("essentials") or {}
+    if not isinstance(raw, dict):
+        raise RuleError(path, data.key_lines.get("essentials", 1), "essentials: expected kind → {items, names, markers}")
+    out = []
+    for kind, e in raw.items():
+        line = raw.key_lines.get(kind, 1) if isinstance(raw, LDict) else 1
+        if not isinstance(e, dict) or not isinstance(e.get("items"), list) or not e["items"]:
+            raise RuleError(path, line, f"essentials.{kind}: expected items: [..] (and names, markers)")
+        lists = {k: e.get(k) or [] for k in ("items", "markers")}
+        for k, value in lists.items():
+            unknown = [i for x in value for i in str(x).split("|") if i not in vocab.items]
+            if not all(isinstance(x, str) for x in value) or unknown:
+                raise RuleError(path, line, f"essentials.{kind}.{k}: unknown item(s) {unknown}")
+        names = None
+        if e.get("names"):
+            try:
+                names = re.compile(str(e["names"]))
+            except re.error as exc:
+                raise RuleError(path, line, f"essentials.{kind}.names: bad regex: {exc}") from None
+        out.append(Essentials(str(kind), tuple(lists["items"]), names, tuple(lists["markers"]), line))
+    # the default kind (no names, no markers) last
+    return tuple(sorted(out, key=lambda x: x.names is None and not x.markers))

@@ -25,7 +25,7 @@ from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .profile import extract_employees, extract_profile
-from .statements import STATEMENT_KINDS, extract_statements
+from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
 from .summary import extract_summary, reconcile
 
@@ -39,8 +39,20 @@ _YEAR_END = re.compile(r"(20\d{2}|19\d{2})\s*年\s*12\s*月\s*31\s*日")
 # folders a folder walk never enters: hidden ones, virtualenvs, caches
 _SKIP_DIRS = re.compile(r"^(?:\..*|venv|env|site-packages|node_modules|__pycache__|build|dist)$")
 # "股票代码：603339", "股票简称及代码：万科 A 000002" (older layouts)
-_CODE = re.compile(r"(?:股票|证券)(?:简称及)?代码\s*[:：]?\s*(?:[\u4e00-\u9fff]{2,6}\s?[AB]?\s*)?(\d{6})")
-_SHORT = re.compile(r"(?:股票|证券)简称(?:及代码)?\s*[:：]?\s*([\u4e00-\u9fff*＊ST]{2,8}(?:\s?[AB](?![a-z]))?)")
+# the code and short name as the cover or 公司信息 print them ("股票简称：四方科技 股票代码：603339", Shanghai's
+# cover "公司代码：600519 公司简称：贵州茅台", "（A 股代码：601166）", "股票简称 ：民生银行股 票代码 ：600016"), read
+# with spaces taken out (a line's end still ends a name)
+_CODE = re.compile(r"(?:股票|证券|公司|[ABH]股(?:股票)?)(?:简称及)?代码[:：]?(?:[\u4e00-\u9fff]{2,6}[AB]?)?(\d{6})")
+_SHORT = re.compile(r"(?:股票|证券|公司)简称(?:及代码)?[:：]?([\u4e00-\u9fff*＊ST]{2,8}?(?:[AB](?![a-z]))?)"
+                    r"(?=股票代码|证券代码|公司代码|代码|股份代号|[,，、;；()（）\r\n]|[A-Za-z0-9]|$)")
+# … and a bracketed 简称 after the registered name ("兴业银行股份有限公司（简称：兴业银行）"), when no 股票简称 is printed
+_SHORT_BRACKET = re.compile(r"[（(]简称[:：]([\u4e00-\u9fff*＊ST]{2,8}(?:[AB](?![a-z]))?)[)）]")
+_SPACES = re.compile(r"[ \t\u3000]+")
+COVER_PAGES = 3        # the cover's pages: the year, the names, the code
+PROFILE_PAGES = 25     # 公司信息 lies within these: the code and short name when the cover has none
+# a stock code of a Chinese exchange: Shenzhen 000-003 (B: 200), ChiNext 300/301, Shanghai 600-605 (B: 900),
+# STAR 688/689, Beijing 43x/83x-89x/92x
+_EXCHANGE_CODE = re.compile(r"(?:00[0-3]|30[01]|60[0-5]|68[89]|200|900|43\d|8[3-9]\d|92\d)\d{3}")
 _FULL = re.compile(r"(?:公司)?(?:法定)?中文名称\s*[:：]\s*([\u4e00-\u9fff（）()]{2,40}?(?:股份有限公司|有限责任公司|有限公司))")
 
 
@@ -106,7 +118,7 @@ def read_manifest(path: Path) -> dict[str, Hint]:
 def _plausible_short(name: str | None) -> str | None:
     """A short name as printed (万科A, *ST华锦): two to eight characters, no table header run into it."""
     name = (name or "").replace(" ", "")
-    return name if 2 <= len(name) <= 8 and not re.search(r"金额|比例|代码|简称|名称", name) else None
+    return name if 2 <= len(name) <= 8 and not re.search(r"金额|比例|代码|简称|名称|股票|^[和及与或]", name) else None
 
 
 def _plausible_full(name: str | None) -> str | None:
@@ -116,7 +128,11 @@ def _plausible_full(name: str | None) -> str | None:
 
 
 def _plausible_code(code: str | None) -> str | None:
-    return code if code and re.fullmatch(r"\d{6}", code) else None
+    """A code as a stock code looks: six digits in a known exchange's range (the first such of a list
+    "000570、200570")."""
+    m = _EXCHANGE_CODE.search(code or "")
+    return m.group(0) if m and re.fullmatch(r"[\dA-Za-z、,，/ ]*", code or "") and not re.search(r"\d{7}", code or "") \
+        else None
 
 
 def _name_parts(path: Path) -> tuple[int | None, str | None, str | None]:
@@ -159,38 +175,60 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     code = hint.code or _plausible_code(profile.get("股票代码"))
     short = hint.company or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
     full = _plausible_full(profile.get("中文名称"))
-    for page in doc.pages[:3]:
+    for n, page in enumerate(doc.pages[:PROFILE_PAGES]):
         text = half_width_digits(page.text)
-        if full is None:
+        if n < COVER_PAGES and full is None:
             fm = _FULL.search(text)
             full = fm.group(1) if fm else None
-        if year is None:
+        if n < COVER_PAGES and year is None:
             ym = _COVER_YEAR.search(text)
             year = int(ym.group(1)) if ym else None
+        if code and short:
+            if n >= COVER_PAGES:
+                break
+            continue
+        tight = _SPACES.sub("", text)
         if code is None:
-            cm = _CODE.search(text)
-            code = cm.group(1) if cm else None
+            code = next((c for c in (m.group(1) for m in _CODE.finditer(tight)) if _plausible_code(c)), None)
         if short is None:
-            sm = _SHORT.search(text)
-            short = sm.group(1).replace(" ", "") if sm else None
+            short = next((x for x in (m.group(1) for m in _SHORT.finditer(tight)) if _plausible_short(x)), None)
+    if short is None:
+        for page in doc.pages[:PROFILE_PAGES]:
+            sm = _SHORT_BRACKET.search(_SPACES.sub("", half_width_digits(page.text)))
+            if sm and _plausible_short(sm.group(1)):
+                short = sm.group(1)
+                break
     name_year, name_code, name_short = _name_parts(path)
-    if year is None and name_year is not None:
-        year = name_year
-        warnings.append(f"report year {year} read from the file name")
-    if year is None:
-        year = _statement_year(doc)
-        if year is not None:
-            warnings.append(f"report year {year} read from the report's dates (no \"YYYY年年度报告\" on its cover)")
+    if hint.year is None:
+        year, said = _report_year(year, statement_year(doc) or (None if year else _statement_year(doc)), name_year)
+        warnings += said
     if year is None:
         raise IngestError("cannot tell the report year (no \"YYYY年年度报告\" on the first pages, no year in the "
                           "file name or the report's dates): give it with --year or a --manifest line")
-    code = code or name_code
+    code = code or _plausible_code(name_code)
     short = short or name_short
     if not (code or full or short):
         short = name_short or path.stem
         warnings.append(f"company not named in the report: ingested as {short!r} (the file name); give --company "
                         f"or --code to name it")
     return ReportMeta(code, year, full, short, None), warnings
+
+
+def _report_year(cover: int | None, dates: int | None, name: int | None) -> tuple[int | None, list[str]]:
+    """The report year from its cover ("2019年年度报告"), its statements' dates (the balance sheet's current
+    column: 2019年12月31日; without a cover, else the year its first pages' dates name most) and its file
+    name, with warnings: the cover's when the dates agree or say nothing; the dates' when they disagree with
+    it (a file named "2020.pdf", a cover misread), naming all three."""
+    said = f"cover {cover or '-'}, the report's dates {dates or '-'}, file name {name or '-'}"
+    if cover is not None and (dates is None or dates == cover):
+        return cover, []
+    if dates is not None:
+        if cover is not None or (name is not None and name != dates):
+            return dates, [f"report year {dates} read from the report's dates ({said})"]
+        return dates, [f"report year {dates} read from the report's dates (no \"YYYY年年度报告\" on its cover)"]
+    if name is not None:
+        return name, [f"report year {name} read from the file name ({said})"]
+    return None, []
 
 
 def _num(value: str) -> float | None:
@@ -212,7 +250,9 @@ def _num(value: str) -> float | None:
 #    table whose header names them.
 # 10: every PDF page's word boxes stored (page_words: the page image's highlight).
 # 11: 现金分红总额 read from "预计派发的现金红利共计…", "派送现金红利" too.
-PARSER_VERSION = 11
+# 12: a statement ends at "此财务报表已于…批准" (its last line, 年末现金及现金等价物余额, was run into it);
+#     warnings name the essential items not read (rules/checks.yaml essentials).
+PARSER_VERSION = 12
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -262,7 +302,11 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
-        warnings.extend("check failed: " + r.describe()[7:] for r in check_facts(facts, catalog.checks) if not r.ok)
+        results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}")
+        warnings.extend("check failed: " + r.describe()[7:] for r in results if not r.ok and not r.missing)
+        lacking = list(dict.fromkeys(r.missing for r in results if r.missing))
+        if lacking:
+            warnings.append(f"incomplete: {len(lacking)} essential item(s) not read: " + "、".join(lacking))
         for f in profile_facts:
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
         for f in extract_employees(doc, catalog):

@@ -65,7 +65,7 @@ _ANY_TITLE = re.compile(
     r"^(?:合并|母公司|公司|银行|本行)?(?:及(?:母公司|公司|银行|本行))?"
     r"(?:资产负债表|利润表|损益表|现金流量表|所有者权益变动表|股东权益变动表|现金流量表补充资料)$"
 )
-_SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|单位负责人|董事长|后附|财务报表附注|载于第)")
+_SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|单位负责人|董事长|后附|财务报表附注|载于第|此财务报表|本财务报表已|此等财务报表)")
 _DATE = re.compile(r"(\d{4})年(?:(\d{1,2})月(\d{1,2})日|度)?")
 _NOTE = re.compile(
     r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
@@ -120,6 +120,22 @@ def find_title_candidates(doc: Document, kind: str, consolidated: bool | None) -
     return out
 
 
+def statement_year(doc: Document, pages: int = 2) -> int | None:
+    """The year of the consolidated balance sheet's current column, as its header prints it ("2021年12月31日
+    | 2020年12月31日": the later one), on the pages after a title; None when no such header is found."""
+    last = max((p.number for p in doc.pages), default=0)
+    for page_no, title in find_title_candidates(doc, "资产负债表", True)[:3]:
+        for pn in range(page_no, min(page_no + pages, last + 1)):
+            rows = doc.table_rows(pn)
+            start = _start_index(rows, title) if pn == page_no else 0
+            for row in rows[start:start + 12]:
+                years = [int(m.group(1)) for c in row.cells for m in [_DATE.search(c.text.replace(" ", ""))]
+                         if m and (m.group(2) or "年度" in c.text or "年末" in c.text)]
+                if years and parse_header(row, None) is not None:
+                    return max(years)
+    return None
+
+
 # ------------------------------------------------------------------------------------- header
 
 
@@ -159,6 +175,8 @@ def _classify_header_cell(text: str, year: int | None) -> str:
 
 
 def parse_header(row: Row, year: int | None) -> list[Column] | None:
+    if any(parse_number(c.text.strip()) is not None and re.search(r"\d[,.]\d", c.text) for c in row.cells):
+        return None   # a row printing amounts ("六、年末现金及现金等价物余额 46(5) 51,120,223,950.88 …") is no header
     cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0, c.x1) for c in row.cells]
     # without a known report year the later year is the current one
     years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
