@@ -75,17 +75,35 @@ def test_a_report_missing_essentials_fails_naming_them():
 BANKS = REPORTS.parent / "banks"
 
 
-def test_check_fails_on_the_banks_missing_statement_lines(tmp_path):
-    """The shared banks' PDFs lose statement lines; `fin-qa check` says which, ingest warns of them, and the
-    run ends with a non-zero status — never "0/0 checks hold"."""
+def test_check_fails_on_a_report_missing_essentials(sample_pdf, tmp_path):
+    """A report whose statements lack an essential line (here deleted from a real store after ingest)
+    fails `fin-qa check` naming it, in both periods, with a non-zero status."""
+    import sqlite3
+
+    store = tmp_path / "s"
+    assert CliRunner().invoke(cli, ["ingest", str(sample_pdf), "--store", str(store), "-q"]).exit_code == 0
+    with sqlite3.connect(store / "fin_qa.sqlite") as db:
+        db.execute("DELETE FROM facts WHERE item IN ('负债合计', '经营活动产生的现金流量净额')")
+    r = CliRunner().invoke(cli, ["check", "--store", str(store), "--json"])
+    rows = [json.loads(line) for line in r.output.splitlines() if line.startswith("{")]
+    missing = {(x["missing"], x["period"]) for x in rows[0]["results"] if "missing" in x}
+    assert r.exit_code == 1 and missing == {(i, p) for i in ("负债合计", "经营活动产生的现金流量净额")
+                                            for p in ("current", "previous")}, rows
+
+
+def test_the_banks_statements_are_complete(tmp_path):
+    """Both shared banks: every line of the consolidated statements over their pages (the title printed on
+    each page, 续 pages, 本集团 | 本行 columns, a font whose characters read shifted — 合幵 for 合并), the
+    essentials read in both periods and every identity holding."""
     if not BANKS.is_dir():
         pytest.skip("../shared/data/banks is absent")
     store = tmp_path / "banks"
     r = CliRunner().invoke(cli, ["ingest", str(BANKS), "--store", str(store)])
-    assert r.exit_code == 0 and "incomplete:" in r.output
-    r = CliRunner().invoke(cli, ["check", "--store", str(store), "--json"])
+    assert r.exit_code == 0 and "incomplete:" not in r.output, r.output
+    r = CliRunner().invoke(cli, ["check", "--store", str(store), "--json", "--all"])
     rows = [json.loads(line) for line in r.output.splitlines() if line.startswith("{")]
-    assert r.exit_code == 1 and len(rows) == 2 and all(row["failed"] > 0 for row in rows)
-    for row in rows:
-        missing = {x["missing"] for x in row["results"] if "missing" in x}
-        assert missing and all(m for m in missing), row
+    assert r.exit_code == 0 and len(rows) == 2 and all(row["failed"] == 0 and row["checks"] >= 38 for row in rows)
+    r = CliRunner().invoke(cli, ["facts", "--store", str(store), "--company", "兴业银行"])
+    facts = {tuple(line.split("\t")[3:7:3]): line.split("\t")[4] for line in r.output.splitlines()}
+    # read on the pages (人民币百万元): 吸收存款 4,788,754 (p.163), 营业收入 222,374 (p.165)
+    assert facts[("吸收存款", "current")] == "4788754000000" and facts[("营业收入", "current")] == "222374000000"

@@ -9,7 +9,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from conftest import CATALOG, MORE, fact
+from conftest import CATALOG, MORE, SHARED, fact
 from fin_qa.cli import cli
 from fin_qa.ingest.statement_model import StatementFact, normalise_signs
 
@@ -162,3 +162,32 @@ def test_rotated_pages_read_as_displayed():
     assert [r.text for r in rows_from_words(page_words(page), 58)] == expected
     page.close()
     doc.close()
+
+
+# ------------------------------------------------------------------------------------------ broken font maps
+
+def test_a_broken_font_map_is_read_back_and_only_its_font():
+    """keyword_tables/glyphs.yaml: a font showing signature characters (癿 for 的) is broken; its listed
+    characters are read back, another font's ordinary characters (不) are left as they are."""
+    from fin_qa.ingest.pages import GlyphFixer
+
+    g = CATALOG.glyphs
+    fixer = GlyphFixer(g.repairs, set(g.signature), g.min_signature)
+    fixer.seen = {"YaHei": 5, "SimSun": 0}
+    text = "合幵癿不确定"
+    fonts = {1: "YaHei", 2: "YaHei", 3: "SimSun"}
+    assert fixer.fix(text, fonts, fixer.broken) == "合并的不确定"
+    assert fixer.fix(text, {3: "YaHei"}, fixer.broken) == "合幵癿与确定"   # 不 of the broken font: 与
+    assert fixer.broken == {"YaHei"}
+
+
+def test_the_shifted_bank_pdf_reads_as_printed():
+    pdf = SHARED / "data" / "banks" / "SH601166 兴业银行 2022年年报.pdf"
+    if not pdf.is_file():
+        pytest.skip("../shared/data/banks is absent")
+    from fin_qa.ingest.pages import open_document
+
+    doc = open_document(pdf, CATALOG.glyphs)
+    assert doc.glyphs_fixed and "合并及银行资产负债表" in [line.text for line in doc.pages[161].lines]
+    assert any(r.text.startswith("现金及存放中央银行款项") for r in doc.table_rows(162))
+    assert not open_document(pdf).glyphs_fixed   # without the table: as the font map says (合幵)

@@ -36,6 +36,7 @@ from .disclosures import Disclosure, load_disclosures
 from .glossary import Glossary, load_glossary
 from .cells import CellWords, load_cell_words
 from .places import Places, load_places
+from .glyphs import GlyphRepairs, load_glyph_repairs
 from .plan_rules import PlanRules, load_plan_rules
 from .prompts import load_prompts
 from .question_rules import Rule, load_rules
@@ -85,6 +86,7 @@ class Catalog:
     disclosures: tuple[Disclosure, ...] = ()
     cells: CellWords = field(default_factory=CellWords)
     plan: PlanRules | None = None             # rules/plan.yaml: how a question is cut into asks
+    glyphs: GlyphRepairs = field(default_factory=GlyphRepairs)   # keyword_tables/glyphs.yaml: broken font maps
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -173,6 +175,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     rules = part(rd / "question_types.yaml", lambda: tuple(load_rules(rd / "question_types.yaml")))
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
     plan = part(rd / "plan.yaml", lambda: load_plan_rules(rd / "plan.yaml"))
+    glyphs = part(kt / "glyphs.yaml", lambda: load_glyph_repairs(kt / "glyphs.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
     search = part(rd / "search.yaml", lambda: load_search_config(rd / "search.yaml"))
     names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
@@ -185,10 +188,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
-            and glossary is not None and disclosures is not None and cells is not None)
+            and glossary is not None and disclosures is not None and cells is not None and glyphs is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan), problems, checked
+                   cells, plan, glyphs), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

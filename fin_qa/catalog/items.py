@@ -11,6 +11,7 @@ _FULL_TO_HALF = str.maketrans({"（": "(", "）": ")", "：": ":", "，": ",", "
 _LEADING = re.compile(
     r"^(?:[△▲★☆*#]+"
     r"|[一二三四五六七八九十]+[、.．]"
+    r"|[\u4e00-\u9fff]、(?=[\u4e00-\u9fff]{2})"    # a numeral a broken font misread (事、营业支出 for 二、)
     r"|\([一二三四五六七八九十]+\)[、.．]?"
     r"|\d{1,2}[、.．](?!\d)"
     r"|\(\d{1,2}\)[、.．]?"
@@ -18,16 +19,19 @@ _LEADING = re.compile(
 )
 _PREFIX_WORDS = re.compile(r"^(?:其中[:]|其中|加[:]|减[:])")
 _REMARK = re.compile(r"\((?:[^()]*(?:填列|号|列示|以\"|以“)[^()]*)\)")
+# the other sign of a line written in (净增加/(减少)额, 经营活动产生／(使用)的现金流量净额, (使用)产生, 净(损失)收益)
+_OTHER_SIGN = re.compile(r"[/／]\((?:使用|减少|流出|支付|增加|亏损|损失|净额)\)|\((?:使用|减少|流出|支付|增加|亏损|损失)\)[/／]?"
+                         r"(?=产生|收益|增加|减少|流入|净)")
 
 
 def normalize_label(raw: str) -> str:
     """Canonical spelling of a printed line-item label, for comparison.
 
     "  其中：营业收入" → "营业收入";  "加：公允价值变动收益（损失以“－”号填列）" → "公允价值变动收益";
-    "实收资本（或股本）" → "实收资本(或股本)".
+    "实收资本（或股本）" → "实收资本(或股本)";  "经营活动产生／（使用）的现金流量净额" → "经营活动产生的现金流量净额".
     """
     s = raw.translate(_FULL_TO_HALF).strip()
-    s = _REMARK.sub("", s)
+    s = _OTHER_SIGN.sub("", _REMARK.sub("", s))
     prev = None
     while prev != s:
         prev = s

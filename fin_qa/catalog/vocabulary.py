@@ -43,6 +43,9 @@ class Vocabulary:
 DISCLOSURES = "重要事项"   # the statement of the facts read by keyword_tables/disclosures.yaml
 
 
+INDICATORS = "监管指标"   # keyword_tables/items.yaml: a bank's indicators, every one a percent
+
+
 def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[str, tuple[str, str]],
                      disclosures: Sequence[Disclosure] = ()) -> Vocabulary:
     """Every item the keyword tables know: statement items (items.yaml), company fields and the contact
@@ -51,7 +54,7 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
     for name, item in table.items.items():
         # a rate a report prints (加权平均净资产收益率, the summary table's) is a percent, not an amount
         kind, unit = ("per_share", "元/股") if "每股" in name else (
-            ("percent", "%") if name.endswith("率") else ("amount", "元"))
+            ("percent", "%") if name.endswith("率") or item.statement == INDICATORS else ("amount", "元"))
         vocab.add(ItemInfo(name, kind, item.statement, unit), item.synonyms)
     for name, labels in (prof.get("fields") or {}).items():
         vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from pypdfium2 import PdfTextPage
     from pypdfium2 import PdfPage
 
+    from ..catalog.glyphs import GlyphRepairs
+
 
 class IngestError(FinQAError):
     """A report file that cannot be ingested; the message is the reason shown to the user."""
@@ -142,7 +144,7 @@ def _strip_running_lines(pages: list[list[str]]) -> tuple[list[list[str]], set[s
 class PdfDocument(Document):
     kind = "pdf"
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, glyphs: "GlyphRepairs | None" = None):
         import pypdfium2 as pdfium
 
         try:
@@ -159,26 +161,50 @@ class PdfDocument(Document):
         # parsed: loading a page twice cost a quarter of the time); rows are made from them on demand
         self._words: list[list[dict]] = []
         self._sizes: list[tuple[float, float]] = []   # each page's width and height as displayed
+        fixer = GlyphFixer(glyphs.repairs, set(glyphs.signature), glyphs.min_signature) \
+            if glyphs is not None and glyphs.signature else None
+        texts: list[str] = []
+        # pages whose signature characters came before their font was known broken: read back at the end
+        pending: dict[int, tuple[list[list], dict[int, str]]] = {}
         try:
             for i in range(len(pdf)):
                 page = pdf[i]
                 tp = page.get_textpage()
-                text = _no_surrogates(tp.get_text_range())
-                self._words.append(page_words(page, textpage=tp))
+                codes = _char_codes(tp)
+                text = tp.get_text_range()
+                chars = page_chars(page, tp, codes)
+                if fixer is not None:
+                    fonts = fixer.note(tp, codes)
+                    if fonts and fixer.broken & set(fonts.values()):
+                        text = fixer.fix(text, fonts, fixer.broken)
+                        fixer.fix_chars(chars, fonts, fixer.broken)
+                    elif any(codes[k] < 0xD800 and chr(codes[k]) in fixer.signature for k in fonts):
+                        pending[i] = (chars, fonts)
+                self._words.append(group_words(chars))
                 self._sizes.append((page.get_width(), page.get_height()))
+                texts.append(text)
                 tp.close()
                 page.close()
-                raw.append([s.strip() for s in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
         except pdfium.PdfiumError as exc:
-            raise IngestError(f"corrupt PDF page {len(raw) + 1} ({exc})") from None
+            raise IngestError(f"corrupt PDF page {len(texts) + 1} ({exc})") from None
         finally:
             pdf.close()
+        if fixer is not None and fixer.broken:
+            for i, (chars, fonts) in pending.items():
+                if fixer.broken & set(fonts.values()):
+                    texts[i] = fixer.fix(texts[i], fonts, fixer.broken)
+                    fixer.fix_chars(chars, fonts, fixer.broken)
+                    self._words[i] = group_words(chars)
+        self.glyphs_fixed = sorted(fixer.broken) if fixer is not None else []
+        for text in texts:
+            text = _no_surrogates(text)
+            raw.append([s.strip() for s in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")])
         if not raw:
             raise IngestError("PDF has no pages")
-        chars = sum(len(s) for lines in raw for s in lines)
-        if chars < 20 * len(raw):
+        n_chars = sum(len(s) for lines in raw for s in lines)
+        if n_chars < 20 * len(raw):
             raise IngestError(
-                f"no text layer ({chars} characters on {len(raw)} pages): a scanned PDF needs OCR first"
+                f"no text layer ({n_chars} characters on {len(raw)} pages): a scanned PDF needs OCR first"
             )
         cleaned, self._running = _strip_running_lines([[s for s in lines if s] for lines in raw])
         pages = [Page(i + 1, [Line(s) for s in lines]) for i, lines in enumerate(cleaned)]
@@ -214,21 +240,89 @@ def _char_codes(textpage) -> list[int]:
     return codes
 
 
+def _font_name(textpage, i: int) -> str:
+    import ctypes
+
+    import pypdfium2.raw as raw
+
+    buf = ctypes.create_string_buffer(128)
+    flags = ctypes.c_int()
+    raw.FPDFText_GetFontInfo(textpage.raw, i, buf, 128, ctypes.byref(flags))
+    return buf.value.decode("latin-1", "replace")
+
+
+class GlyphFixer:
+    """Reads back what a broken font draws (catalog/glyphs.py): over a document's pages, the fonts of the
+    characters the repair table lists are noted; a font showing its `signature` characters is broken, and
+    the listed characters of a broken font are read as the ones they stand for — the report's other fonts
+    are left as they are."""
+
+    def __init__(self, repairs: dict[str, str], signature: set[str], min_signature: int = 3):
+        self.repairs = repairs
+        self.signature = signature
+        self.min_signature = min_signature
+        self.seen: dict[str, int] = {}   # font → signature characters in it
+
+    def note(self, textpage, codes: list[int]) -> dict[int, str]:
+        """The page's listed characters: index → font (their fonts' signature counts kept)."""
+        fonts: dict[int, str] = {}
+        for i, code in enumerate(codes):
+            ch = chr(code) if code < 0xD800 or code > 0xDFFF else ""
+            if ch in self.repairs:
+                font = fonts[i] = _font_name(textpage, i)
+                if ch in self.signature:
+                    self.seen[font] = self.seen.get(font, 0) + 1
+        return fonts
+
+    @property
+    def broken(self) -> set[str]:
+        return {f for f, n in self.seen.items() if n >= self.min_signature}
+
+    def fix_chars(self, chars: list[list], fonts: dict[int, str], broken: set[str]) -> None:
+        """page_chars' characters of broken fonts read back, in place."""
+        for c in chars:
+            font = fonts.get(c[6])
+            if font in broken and c[0] in self.repairs:
+                c[0] = self.repairs[c[0]]
+
+    def fix(self, text: str, fonts: dict[int, str], broken: set[str]) -> str:
+        """The text of a page (indexed as its characters) with the listed characters of broken fonts read
+        back."""
+        if not fonts or not broken:
+            return text
+        chars = list(text)
+        for i, font in fonts.items():
+            if font in broken and i < len(chars) and chars[i] in self.repairs:
+                chars[i] = self.repairs[chars[i]]
+        return "".join(chars)
+
+
 def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2.0,
-               textpage: "PdfTextPage | None" = None) -> list[dict]:
+               textpage: "PdfTextPage | None" = None, codes: list[int] | None = None) -> list[dict]:
     """The words of a PDF page with their boxes ({text, x0, x1, top, bottom}, top from the page's top),
     from PDFium's character boxes — what pdfplumber's extract_words(x_tolerance=2, y_tolerance=2) gives,
     at a fraction of its time: characters are grouped into lines by their top (within y_tolerance), a
     line's characters sorted left to right, and a word ends at a space or a gap wider than x_tolerance.
     The loose (font) box of each character is used, so a comma and a Chinese character of one line share
     their top and bottom as they do in pdfplumber."""
+    own = textpage is None   # the caller's text page stays open
+    if textpage is None:
+        textpage = page.get_textpage()
+    try:
+        chars = page_chars(page, textpage, codes)
+    finally:
+        if own:
+            textpage.close()
+    return group_words(chars, x_tolerance, y_tolerance)
+
+
+def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None = None) -> list[list]:
+    """A page's characters as displayed: [text, x0, x1, top, bottom, cut, index] (cut: a gap PDFium saw
+    before it; index: its place among the text page's characters)."""
     import ctypes
 
     import pypdfium2.raw as raw
 
-    own = textpage is None   # the caller's text page stays open
-    if textpage is None:
-        textpage = page.get_textpage()
     # PDFium's boxes are in the page's own space; a page shown rotated (/Rotate 90: landscape tables such
     # as 所有者权益变动表) is read as displayed, as pdfplumber reads it: (x0, x1, top, bottom) from the box
     rotation = page.get_rotation() % 360
@@ -242,25 +336,26 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     else:
         box = lambda r: (r.left, r.right, height - r.top, height - r.bottom)  # noqa: E731
     rect = raw.FS_RECTF()
-    chars: list[tuple[str, float, float, float, float, bool]] = []
+    chars: list[list] = []
     cut = False
-    try:
-        codes = _char_codes(textpage)
-        for i, code in enumerate(codes):
-            if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
-                # a space PDFium inferred from a gap is not in the page (pdfplumber has none); it still
-                # marks where a word may be cut (two table cells set closer than x_tolerance)
-                cut = code == 32
-                continue
-            raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
-            # a UTF-16 surrogate alone is no character (a damaged font map): the replacement character
-            chars.append(("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut))
-            cut = False
-    finally:
-        if own:
-            textpage.close()
-    chars.sort(key=lambda c: c[3])
-    lines: list[list[tuple[str, float, float, float, float, bool]]] = []
+    codes = _char_codes(textpage) if codes is None else codes
+    for i, code in enumerate(codes):
+        if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
+            # a space PDFium inferred from a gap is not in the page (pdfplumber has none); it still
+            # marks where a word may be cut (two table cells set closer than x_tolerance)
+            cut = code == 32
+            continue
+        raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
+        # a UTF-16 surrogate alone is no character (a damaged font map): the replacement character
+        chars.append(["\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut, i])
+        cut = False
+    return chars
+
+
+def group_words(chars: list[list], x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
+    """Characters (page_chars) grouped into words: lines by their top, a word ending at a space or a gap."""
+    chars = sorted(chars, key=lambda c: c[3])
+    lines: list[list[list]] = []
     line_top = 0.0
     for ch in chars:
         if lines and abs(ch[3] - line_top) <= y_tolerance:
@@ -272,7 +367,7 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     for line in lines:
         line.sort(key=lambda c: c[1])
         word: dict | None = None
-        for text, x0, x1, top, bottom, cut in line:
+        for text, x0, x1, top, bottom, cut, _ in line:
             if text.isspace():
                 word = None
                 continue
@@ -343,14 +438,14 @@ def _space(left: str, right: str) -> str:
     return " " if (left[-1:].isascii() and left[-1:].isalnum() and right[:1].isascii() and right[:1].isalnum()) else ""
 
 
-def open_pdf(path: Path) -> PdfDocument:
+def open_pdf(path: Path, glyphs: "GlyphRepairs | None" = None) -> PdfDocument:
     with open(path, "rb") as fh:
         head = fh.read(1024)
     if not head:
         raise IngestError("empty file")
     if b"%PDF-" not in head:
         raise IngestError("not a PDF (no %PDF- header)")
-    return PdfDocument(path)
+    return PdfDocument(path, glyphs)
 
 
 # ----------------------------------------------------------------------------------- FinGLM txt
@@ -459,8 +554,9 @@ def open_finglm_txt(path: Path) -> FinglmTxtDocument:
     return FinglmTxtDocument(path, [pages[k] for k in sorted(pages)])
 
 
-def open_document(path: Path) -> Document:
-    """Open a report file by its content (PDF magic) or its suffix (.txt/.jsonl = FinGLM txt)."""
+def open_document(path: Path, glyphs: "GlyphRepairs | None" = None) -> Document:
+    """Open a report file by its content (PDF magic) or its suffix (.txt/.jsonl = FinGLM txt); a PDF's
+    broken font maps read back with `glyphs` (keyword_tables/glyphs.yaml)."""
     path = Path(path)
     if not path.is_file():
         raise IngestError("not a file")
@@ -469,7 +565,7 @@ def open_document(path: Path) -> Document:
     with open(path, "rb") as fh:
         head = fh.read(1024)
     if b"%PDF-" in head:
-        return open_pdf(path)
+        return open_pdf(path, glyphs)
     if path.suffix.lower() == ".pdf":
         raise IngestError("not a PDF (no %PDF- header)")
     if path.suffix.lower() in (".txt", ".jsonl", ".json"):

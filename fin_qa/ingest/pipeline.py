@@ -24,6 +24,7 @@ from .headings import build_sections, chunk_sections, section_text
 from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
+from .indicators import extract_indicators
 from .profile import extract_employees, extract_profile
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
@@ -252,7 +253,11 @@ def _num(value: str) -> float | None:
 # 11: 现金分红总额 read from "预计派发的现金红利共计…", "派送现金红利" too.
 # 12: a statement ends at "此财务报表已于…批准" (its last line, 年末现金及现金等价物余额, was run into it);
 #     warnings name the essential items not read (rules/checks.yaml essentials).
-PARSER_VERSION = 12
+# 13: a statement whose title each page prints again (合并及银行资产负债表 over three pages) read to its end;
+#     "经营活动产生／(使用)的现金流量净额", "净增加/(减少)额" named without their other sign.
+# 14: a font whose map to Unicode is shifted (合幵 for 合并, 癿 for 的) read back (keyword_tables/glyphs.yaml).
+# 15: a bank's indicators (不良贷款率, 资本充足率, 净息差 …) read from its tables as facts (ingest/indicators.py).
+PARSER_VERSION = 15
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
@@ -260,7 +265,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
     t0 = time.perf_counter()
     path = Path(path)
     sha = sha256 or sha256_of(path)
-    doc = open_document(path)
+    doc = open_document(path, catalog.glyphs)
     try:
         profile_facts = extract_profile(doc, catalog)
         profile = {f.item: f.value for f in profile_facts}
@@ -312,6 +317,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         for f in extract_employees(doc, catalog):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         parsed_tables = extract_tables(doc)
+        facts.extend(extract_indicators(parsed_tables, meta.year, catalog.items, source))
         for f in extract_disclosures(doc, catalog.disclosures, parsed_tables):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         sections = build_sections(doc)

@@ -331,6 +331,13 @@ def _merge_wrapped(recs: list[StatementRow], table: ItemTable) -> list[Statement
 # ------------------------------------------------------------------------------------- parse
 
 
+def _title_opens(rows: list[Row], title: str) -> bool:
+    """Whether a page starts with this title, or with it continued ("…资产负债表(续)"), within its first lines."""
+    key = title.replace(" ", "")
+    return any(t == key or (t.startswith(key) and _CONTINUED.search(t))
+               for t in (r.text.replace(" ", "") for r in rows[:4]))
+
+
 def _start_index(rows: list[Row], title: str) -> int:
     key = title.replace(" ", "")
     for i, r in enumerate(rows):
@@ -374,8 +381,13 @@ def parse_statement_at(
         pages.append(pn)
         for row in rows[start:]:
             text = row.text
+            if pn > page_no and any(recs) and text.replace(" ", "") == title.replace(" ", ""):
+                continue   # the title printed again on each page of the statement (合并及银行资产负债表: its
+                # assets, liabilities and equity a page each): the same statement goes on
             if _is_end(text):
-                done = True
+                # the page's end ("后附财务报表附注…") of a statement whose title the next page prints again
+                # (its liabilities, then its equity): read on there
+                done = pn >= last_page or not _title_opens(doc.table_rows(pn + 1), title)
                 break
             u = find_unit(text) or _bracket_unit(text)
             if u and not any(recs):

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..catalog.items import ItemTable
+from ..catalog.vocabulary import INDICATORS
 from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
 from .pages import Document, Row
 from .statement_model import StatementFact
@@ -251,7 +252,7 @@ def extract_summary(doc: Document, year: int | None, table: ItemTable) -> list[S
                 if value is None or (item, period) in seen:
                     continue
                 seen.add((item, period))
-                if text.endswith("%") or "率" in item:
+                if text.endswith("%") or "率" in item or table.statement_of(item) == INDICATORS:
                     v, u = value, "%"
                 elif "每股" in item:
                     v, u = value, "元/股"

@@ -1,0 +1,48 @@
+"""A bank's indicators as facts (不良贷款率, 资本充足率, 净息差 …: keyword_tables/items.yaml 监管指标), read from
+the tables that print them — 主要会计数据和财务指标 and its supplements (补充财务指标, 监管指标, 资本充足率) — each
+with its page: the first table row naming the indicator, in the report year's column (the first value
+column whose header names that year, or names no year; 本集团 before 本行, a change column never)."""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from ..catalog.items import ItemTable
+from ..catalog.vocabulary import INDICATORS
+from ..numbers import parse_number
+from ..store import FactRow
+from .tables import Table, is_number
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_CHANGE = re.compile(r"增减|变动|变化|比上年|较上年")
+_PERCENT_CAP = Decimal(1000)   # a rate above 1,000% is an amount read in the wrong column
+
+
+def _value(cell: str) -> Decimal | None:
+    v = parse_number(cell.replace("%", "").strip())
+    return None if v is None or abs(v) >= _PERCENT_CAP else Decimal(str(v))
+
+
+def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, source: str) -> list[FactRow]:
+    """The indicators of the report's tables (FactRow, statement 监管指标, unit %)."""
+    if year is None:
+        return []
+    out: dict[str, FactRow] = {}
+    for t in tables:
+        for r, row in enumerate(t.rows):
+            label = next((c for c in row if c and not is_number(c)), "")
+            item = items.canonical(re.sub(r"[（(]\s*%\s*[)）]", "", label)) if label else None
+            if item is None or item in out or items.items[item].statement != INDICATORS:
+                continue
+            for k, cell in enumerate(row):
+                header = t.header[k] if k < len(t.header) else ""
+                years = _YEAR.findall(header)
+                if not cell or not is_number(cell) or _CHANGE.search(header) or (years and str(year) not in years):
+                    continue
+                value = _value(cell)
+                if value is not None:
+                    page = t.pages[r] if r < len(t.pages) else t.page_start
+                    out[item] = FactRow(item, str(value), float(value), "%", "current", INDICATORS, page, source,
+                                        label)
+                break
+    return list(out.values())
