@@ -1,0 +1,59 @@
+"""Banks (issue 24): the shared banks' statements read whole, their indicators as facts, and questions on
+them — bank_questions.jsonl (made from the values read, checked on their pages: dev) and
+bank_questions_heldout.jsonl (written by a helper from the PDFs alone, never tuned on)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import CATALOG, REPORTS, ROOT
+
+BANKS = REPORTS.parent / "banks"
+pytestmark = pytest.mark.skipif(not BANKS.is_dir(), reason="../shared/data/banks is absent")
+
+BANK_SETS = [
+    # file, split, at least right, at most wrong
+    ("bank_questions.jsonl", "dev", 64, 0),
+]
+
+
+@pytest.fixture(scope="module")
+def bank_store(tmp_path_factory):
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    d = tmp_path_factory.mktemp("banks")
+    store = Store(d / "store")
+    summary = ingest([BANKS], store, CATALOG, workers=2)
+    assert summary.count("ingested") == 2, [o.detail for o in summary.outcomes]
+    yield store
+    store.close()
+
+
+def test_the_issue_table_on_the_banks(bank_store):
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(bank_store), CATALOG)
+    for q, want, page in (("民生银行2021年末的负债合计是多少元？", "6,366,247,000,000.00元", 209),
+                          ("兴业银行2022年末吸收存款是多少亿元？", "47,887.54亿元", 163),
+                          ("兴业银行2022年的净息差是多少？", "2.1", 51),
+                          ("兴业银行2022年的不良贷款率是多少？", "1.09%", 14),
+                          ("兴业银行2022年的资本充足率是多少？", "14.44%", 15),
+                          ("民生银行2021年的资本充足率是多少？", "13.64%", 25)):
+        a = router.answer(q)
+        assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)
+
+
+@pytest.mark.parametrize("name", sorted({f for f, *_ in BANK_SETS}))
+def test_bank_question_sets(bank_store, tmp_path, name):
+    from test_paraphrases import within_bounds
+
+    out = tmp_path / f"{name}.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(bank_store.dir),
+                    "--tables-store", str(bank_store.dir), str(ROOT / "tests" / "data" / name), "--json", str(out)],
+                   check=True, capture_output=True, text=True)
+    within_bounds(json.loads(out.read_text(encoding="utf-8")), BANK_SETS, name)
