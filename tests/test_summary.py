@@ -41,11 +41,15 @@ def test_summary_values(all_store, short, item, period, value, page):
     assert Decimal(f["value"]) == Decimal(value) and f["page"] == page
 
 
-def test_summary_rows_of_unknown_items_are_not_kept(all_store):
-    # a bank's "净利差 2.45" and "成本收入比 56.57" carry no % sign: not kept rather than guessed in 元
+def test_summary_rows_of_indicators_are_percents(all_store):
+    # a bank's "净利差 2.45" and "成本收入比 56.57" carry no % sign: indicators (items.yaml 监管指标) are kept as
+    # the percents they are, never guessed in 元; a row of no known item is not kept
     store, _ = all_store
-    items = {f["item"] for f in store.facts("邮储银行", 2019) if f["statement"] == "主要会计数据"}
-    assert "营业收入" in items and not {"净利差", "成本收入比"} & items
+    facts = {(f["item"], f["period"]): f for f in store.facts("邮储银行", 2019) if f["statement"] == "主要会计数据"}
+    assert ("营业收入", "current") in facts
+    for item, value in (("净利差", "2.45"), ("成本收入比", "56.57")):
+        f = facts[(item, "current")]
+        assert f["unit"] == "%" and f["value"] == value, f
 
 
 def test_statement_value_wins_and_a_year_two_back_is_answered(all_store):

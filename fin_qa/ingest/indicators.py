@@ -23,6 +23,17 @@ def _value(cell: str) -> Decimal | None:
     return None if v is None or abs(v) >= _PERCENT_CAP else Decimal(str(v))
 
 
+def _indicator(label: str, items: ItemTable) -> str | None:
+    """The indicator a row's label names: as printed less its "(%)", or the words after a group heading run
+    into it ("资产质量指标(%)不良贷款率")."""
+    bare = re.sub(r"[（(]\s*%\s*[)）]", "", label)
+    for text in (bare, re.split(r"[)）]", label)[-1]):
+        item = items.canonical(text) if text else None
+        if item is not None:
+            return item
+    return None
+
+
 def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, source: str) -> list[FactRow]:
     """The indicators of the report's tables (FactRow, statement 监管指标, unit %)."""
     if year is None:
@@ -31,7 +42,7 @@ def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, 
     for t in tables:
         for r, row in enumerate(t.rows):
             label = next((c for c in row if c and not is_number(c)), "")
-            item = items.canonical(re.sub(r"[（(]\s*%\s*[)）]", "", label)) if label else None
+            item = _indicator(label, items) if label else None
             if item is None or item in out or items.items[item].statement != INDICATORS:
                 continue
             for k, cell in enumerate(row):

@@ -256,7 +256,8 @@ def _num(value: str) -> float | None:
 # 13: a statement whose title each page prints again (合并及银行资产负债表 over three pages) read to its end;
 #     "经营活动产生／(使用)的现金流量净额", "净增加/(减少)额" named without their other sign.
 # 14: a font whose map to Unicode is shifted (合幵 for 合并, 癿 for 的) read back (keyword_tables/glyphs.yaml).
-# 15: a bank's indicators (不良贷款率, 资本充足率, 净息差 …) read from its tables as facts (ingest/indicators.py).
+# 15: a bank's indicators (不良贷款率, 资本充足率, 净息差 …) read from its tables as facts (ingest/indicators.py),
+#     also under a group heading run into the label (资产质量指标(%)不良贷款率).
 PARSER_VERSION = 15
 
 
