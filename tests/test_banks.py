@@ -17,6 +17,7 @@ pytestmark = pytest.mark.skipif(not BANKS.is_dir(), reason="../shared/data/banks
 BANK_SETS = [
     # file, split, at least right, at most wrong
     ("bank_questions.jsonl", "dev", 64, 0),
+    ("bank_questions_heldout.jsonl", "heldout", 21, 2),
 ]
 
 
