@@ -49,6 +49,22 @@ def test_the_issue_table_on_the_banks(bank_store):
         assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)
 
 
+def test_the_banks_own_columns_are_the_parent_scope(bank_store):
+    """合并及银行…表 print 本集团 | 本行 side by side: 本行's columns are the parent scope (read on the pages:
+    民生 本行 资产总计 6,754,867 and 净利润 33,636 百万元; 兴业 本银行 资产总计 9,027,091), asked as 本行, 银行本部
+    or 母公司; 归属于本行股东的净利润 stays the group's item."""
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(bank_store), CATALOG)
+    for q, want in (("民生银行2021年本行的净利润是多少？", "33,636,000,000.00元"),
+                    ("民生银行2021年母公司的资产总计是多少？", "6,754,867,000,000.00元"),
+                    ("兴业银行2022年银行本部的资产总计是多少？", "9,027,091,000,000.00元"),
+                    ("民生银行2021年归属于本行股东的净利润是多少？", "34,381,000,000.00元")):
+        a = router.answer(q)
+        assert a.found and want in a.answer, (q, a.answer)
+
+
 @pytest.mark.parametrize("name", sorted({f for f, *_ in BANK_SETS}))
 def test_bank_question_sets(bank_store, tmp_path, name):
     from test_paraphrases import within_bounds

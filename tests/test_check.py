@@ -104,6 +104,7 @@ def test_the_banks_statements_are_complete(tmp_path):
     rows = [json.loads(line) for line in r.output.splitlines() if line.startswith("{")]
     assert r.exit_code == 0 and len(rows) == 2 and all(row["failed"] == 0 and row["checks"] >= 38 for row in rows)
     r = CliRunner().invoke(cli, ["facts", "--store", str(store), "--company", "兴业银行"])
-    facts = {tuple(line.split("\t")[3:7:3]): line.split("\t")[4] for line in r.output.splitlines()}
+    facts = {tuple(line.split("\t")[3:7:3]): line.split("\t")[4] for line in r.output.splitlines()
+             if line.split("\t")[7] in ("资产负债表", "利润表")}   # (the 本行 columns are 母公司… facts)
     # read on the pages (人民币百万元): 吸收存款 4,788,754 (p.163), 营业收入 222,374 (p.165)
     assert facts[("吸收存款", "current")] == "4788754000000" and facts[("营业收入", "current")] == "222374000000"

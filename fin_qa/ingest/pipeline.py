@@ -258,7 +258,8 @@ def _num(value: str) -> float | None:
 # 14: a font whose map to Unicode is shifted (合幵 for 合并, 癿 for 的) read back (keyword_tables/glyphs.yaml).
 # 15: a bank's indicators (不良贷款率, 资本充足率, 净息差 …) read from its tables as facts (ingest/indicators.py),
 #     also under a group heading run into the label (资产质量指标(%)不良贷款率).
-PARSER_VERSION = 15
+# 16: a bank's 本行 columns beside 本集团 (合并及银行…表) read as its parent-scope statements.
+PARSER_VERSION = 16
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:

@@ -71,6 +71,8 @@ _NOTE = re.compile(
     r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
 )
 _SECTION_ROW = re.compile(r"[:：]$")
+# a title of a statement printing both scopes side by side (本集团 | 本行, 合并 | 母公司)
+_BOTH_SCOPES = re.compile(r"合并及(?:银行|本行|母公司|公司)|本集团及本行")
 # a unit in brackets anywhere above the first row: "2019年12月31日（千元）", "（人民币百万元）", "金额单位：万元"
 _BRACKET_UNIT = re.compile(r"[（(](?:人民币|金额单位[:：]?|单位[:：]?)?(千元|万元|百万元|亿元)[)）]")
 
@@ -145,6 +147,7 @@ class Column:
     xc: float
     x0: float = 0.0
     x1: float = 0.0
+    group: int = 0   # which of the header's column groups (本集团 | 本行: 0 | 1) a period column is
 
 
 def _classify_header_cell(text: str, year: int | None) -> str:
@@ -190,6 +193,11 @@ def parse_header(row: Row, year: int | None) -> list[Column] | None:
         return None
     if not any(c.kind == "current" for c in cols):
         return None
+    seen: dict[str, int] = {}
+    for c in cols:   # 本期 | 上期 | 本期 | 上期 (本集团 | 本行): the second of a kind is of the second group
+        if c.kind in ("current", "previous"):
+            c.group = seen.get(c.kind, 0)
+            seen[c.kind] = c.group + 1
     return cols
 
 
@@ -225,7 +233,7 @@ def _nearest(cols: list[Column], x: float) -> Column:
     return min(cols, key=lambda c: abs(c.xc - x))
 
 
-def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
+def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
     value_cols = [c for c in cols if c.kind in ("current", "previous", "note", "adjust", "other")]
     first_value_x = min(c.xc for c in value_cols)
     has_note_col = any(c.kind == "note" for c in cols)
@@ -238,6 +246,14 @@ def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
                                                                  or is_empty_marker(c.text.strip()))]
     periods = sum(1 for c in value_cols if c.kind in ("current", "previous", "other", "adjust"))
     note_at = numeric[0] if len(numeric) > periods and re.fullmatch(r"\d{1,3}", row.cells[numeric[0]].text.strip()) else -1
+    # the second column group (本行 beside 本集团): a row printing a value in every period column gives them in
+    # the header's order
+    ordered = [c for c in value_cols if c.kind in ("current", "previous", "other", "adjust")]
+    by_order: dict[int, Column] = {}
+    if group:
+        cells = [i for i in numeric if i != note_at and row.cells[i].x1 >= first_value_x - 40]
+        if len(cells) == len(ordered):
+            by_order = dict(zip(cells, ordered))
     for i, cell in enumerate(row.cells):
         if i == note_at:
             continue
@@ -258,9 +274,9 @@ def _parse_row(row: Row, cols: list[Column]) -> StatementRow:
             if i == 0:
                 label_parts.append(text)
             continue
-        col = _nearest(value_cols, cell.xc)
+        col = by_order.get(i) or _nearest(value_cols, cell.xc)
         seen_value = True
-        if col.kind in ("current", "previous") and col.kind not in values:
+        if col.kind in ("current", "previous") and col.kind not in values and (group == 0 or col.group == group):
             values[col.kind] = num
     return StatementRow("".join(label_parts).strip(), values, row.page)
 
@@ -360,7 +376,8 @@ def _is_end(row_text: str) -> bool:
 
 
 def parse_statement_at(
-    doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable, max_pages: int = 8
+    doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable, max_pages: int = 8,
+    group: int = 0,
 ) -> Statement | None:
     """Parse the statement whose title line is on page_no; None when it is not a usable statement."""
     unit: str | None = None
@@ -397,6 +414,9 @@ def parse_statement_at(
                 if any(c.kind == "adjust" for c in header):
                     return None  # 首次执行新准则调整 table, not the statement
                 halves = sides(header)
+                if group and len(halves) == 2 and not any(c.kind in ("label", "note") for c in halves[1][1]):
+                    # 本集团 | 本行 side by side under one label column: one statement, its second column group
+                    halves = [(halves[0][0], halves[0][1] + halves[1][1])]
                 recs.extend([] for _ in range(len(halves) - len(recs)))
                 header_row = row
                 continue
@@ -406,7 +426,7 @@ def parse_statement_at(
                 row = _align_right(row, header_row)
             for k, (part, (_, cols)) in enumerate(zip(_side_rows(row, halves), halves)):
                 if part.cells:
-                    recs[k].append(_parse_row(part, cols))
+                    recs[k].append(_parse_row(part, cols, group))
         if done:
             break
     if halves is None:
@@ -438,4 +458,13 @@ def extract_statements(doc: Document, year: int | None, table: ItemTable, parent
                     break
             if kind in found:
                 break
+        if parent and kind not in found:
+            # one statement for both scopes (合并及银行资产负债表: 本集团 | 本行 columns): the second group is the
+            # parent's (the bank's own)
+            for page_no, title in find_title_candidates(doc, kind, True):
+                if _BOTH_SCOPES.search(title.replace(" ", "")):
+                    st = parse_statement_at(doc, kind, page_no, title, year, table, group=1)
+                    if st is not None and st.facts:
+                        found[kind] = st
+                    break
     return found
