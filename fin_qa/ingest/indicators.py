@@ -38,11 +38,16 @@ def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, 
     """The indicators of the report's tables (FactRow, statement 监管指标, unit %)."""
     if year is None:
         return []
+    words = [w for it in items.items.values() if it.statement == INDICATORS for w in (it.name, *it.synonyms)]
+    if not words:
+        return []
+    named = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
     out: dict[str, FactRow] = {}
     for t in tables:
         for r, row in enumerate(t.rows):
             label = next((c for c in row if c and not is_number(c)), "")
-            item = _indicator(label, items) if label else None
+            # (a row naming no indicator's words is not looked up: most rows of most reports)
+            item = _indicator(label, items) if label and named.search(label.replace(" ", "")) else None
             if item is None or item in out or items.items[item].statement != INDICATORS:
                 continue
             for k, cell in enumerate(row):

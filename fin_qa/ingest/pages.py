@@ -165,7 +165,7 @@ class PdfDocument(Document):
             if glyphs is not None and glyphs.signature else None
         texts: list[str] = []
         # pages whose signature characters came before their font was known broken: read back at the end
-        pending: dict[int, tuple[list[list], dict[int, str]]] = {}
+        pending: dict[int, tuple[list[tuple], dict[int, str]]] = {}
         try:
             for i in range(len(pdf)):
                 page = pdf[i]
@@ -174,11 +174,16 @@ class PdfDocument(Document):
                 text = tp.get_text_range()
                 chars = page_chars(page, tp, codes)
                 if fixer is not None:
+                    was_broken = bool(fixer.broken)
                     fonts = fixer.note(tp, codes)
+                    if fonts and not was_broken:
+                        # its signature characters noted before any font was known broken: the fonts of its
+                        # other listed characters, to read them back when it turns out to be
+                        fonts = fixer.pending_fonts(tp, codes, fonts)
                     if fonts and fixer.broken & set(fonts.values()):
                         text = fixer.fix(text, fonts, fixer.broken)
                         fixer.fix_chars(chars, fonts, fixer.broken)
-                    elif any(codes[k] < 0xD800 and chr(codes[k]) in fixer.signature for k in fonts):
+                    elif fonts:
                         pending[i] = (chars, fonts)
                 self._words.append(group_words(chars))
                 self._sizes.append((page.get_width(), page.get_height()))
@@ -264,11 +269,13 @@ class GlyphFixer:
         self.seen: dict[str, int] = {}   # font → signature characters in it
 
     def note(self, textpage, codes: list[int]) -> dict[int, str]:
-        """The page's listed characters: index → font (their fonts' signature counts kept)."""
+        """The page's listed characters: index → font (their fonts' signature counts kept) — only its
+        signature characters until a font is known broken (a report in sound fonts asks for no font)."""
         fonts: dict[int, str] = {}
+        listed = self.repairs if self.broken else self.signature
         for i, code in enumerate(codes):
             ch = chr(code) if code < 0xD800 or code > 0xDFFF else ""
-            if ch in self.repairs:
+            if ch in listed:
                 font = fonts[i] = _font_name(textpage, i)
                 if ch in self.signature:
                     self.seen[font] = self.seen.get(font, 0) + 1
@@ -278,12 +285,19 @@ class GlyphFixer:
     def broken(self) -> set[str]:
         return {f for f, n in self.seen.items() if n >= self.min_signature}
 
-    def fix_chars(self, chars: list[list], fonts: dict[int, str], broken: set[str]) -> None:
+    def pending_fonts(self, textpage, codes: list[int], fonts: dict[int, str]) -> dict[int, str]:
+        """A page noted before its font was known broken: the fonts of its other listed characters too."""
+        for i, code in enumerate(codes):
+            ch = chr(code) if code < 0xD800 or code > 0xDFFF else ""
+            if ch in self.repairs and i not in fonts:
+                fonts[i] = _font_name(textpage, i)
+        return fonts
+
+    def fix_chars(self, chars: list[tuple], fonts: dict[int, str], broken: set[str]) -> None:
         """page_chars' characters of broken fonts read back, in place."""
-        for c in chars:
-            font = fonts.get(c[6])
-            if font in broken and c[0] in self.repairs:
-                c[0] = self.repairs[c[0]]
+        for n, c in enumerate(chars):
+            if fonts.get(c[6]) in broken and c[0] in self.repairs:
+                chars[n] = (self.repairs[c[0]], *c[1:])
 
     def fix(self, text: str, fonts: dict[int, str], broken: set[str]) -> str:
         """The text of a page (indexed as its characters) with the listed characters of broken fonts read
@@ -316,8 +330,8 @@ def page_words(page: "PdfPage", x_tolerance: float = 2.0, y_tolerance: float = 2
     return group_words(chars, x_tolerance, y_tolerance)
 
 
-def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None = None) -> list[list]:
-    """A page's characters as displayed: [text, x0, x1, top, bottom, cut, index] (cut: a gap PDFium saw
+def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None = None) -> list[tuple]:
+    """A page's characters as displayed: (text, x0, x1, top, bottom, cut, index) (cut: a gap PDFium saw
     before it; index: its place among the text page's characters)."""
     import ctypes
 
@@ -336,7 +350,7 @@ def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None
     else:
         box = lambda r: (r.left, r.right, height - r.top, height - r.bottom)  # noqa: E731
     rect = raw.FS_RECTF()
-    chars: list[list] = []
+    chars: list[tuple] = []
     cut = False
     codes = _char_codes(textpage) if codes is None else codes
     for i, code in enumerate(codes):
@@ -347,15 +361,16 @@ def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None
             continue
         raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
         # a UTF-16 surrogate alone is no character (a damaged font map): the replacement character
-        chars.append(["\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut, i])
+        chars.append(("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut, i))
         cut = False
     return chars
 
 
-def group_words(chars: list[list], x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
-    """Characters (page_chars) grouped into words: lines by their top, a word ending at a space or a gap."""
-    chars = sorted(chars, key=lambda c: c[3])
-    lines: list[list[list]] = []
+def group_words(chars: list[tuple], x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
+    """Characters (page_chars, sorted here in place) grouped into words: lines by their top, a word ending
+    at a space or a gap."""
+    chars.sort(key=lambda c: c[3])
+    lines: list[list[tuple]] = []
     line_top = 0.0
     for ch in chars:
         if lines and abs(ch[3] - line_top) <= y_tolerance:

@@ -107,6 +107,16 @@ _TITLE_AFTER_SIGNATURE = re.compile(
 
 
 def find_title_candidates(doc: Document, kind: str, consolidated: bool | None) -> list[tuple[int, str]]:
+    """The (page, title) lines naming a statement of this kind and scope, in page order (kept on the
+    document: identification, the statements and the parent's ask for them)."""
+    cache = doc.__dict__.setdefault("_title_candidates", {})
+    key = (kind, consolidated)
+    if key not in cache:
+        cache[key] = _title_candidates(doc, kind, consolidated)
+    return list(cache[key])
+
+
+def _title_candidates(doc: Document, kind: str, consolidated: bool | None) -> list[tuple[int, str]]:
     out = []
     for page in doc.pages:
         for line in page.lines:
