@@ -191,3 +191,20 @@ def test_the_shifted_bank_pdf_reads_as_printed():
     assert doc.glyphs_fixed and "合并及银行资产负债表" in [line.text for line in doc.pages[161].lines]
     assert any(r.text.startswith("现金及存放中央银行款项") for r in doc.table_rows(162))
     assert not open_document(pdf).glyphs_fixed   # without the table: as the font map says (合幵)
+
+
+def test_an_opening_column_named_by_its_date_is_the_previous_period():
+    """"2022年12月31日 | 2022年1月1日" (the previous year end named by the opening date) is current | previous;
+    beside 调整数 or beside the previous year end it restates, 1月1日 is a 首次执行新准则 adjustment."""
+    from types import SimpleNamespace
+
+    from fin_qa.ingest.statements import parse_header
+
+    def row(*texts):
+        return SimpleNamespace(cells=[SimpleNamespace(text=t, xc=50.0 * i, x0=50.0 * i, x1=50.0 * i + 40)
+                                      for i, t in enumerate(texts)])
+
+    kinds = lambda r: [c.kind for c in parse_header(r, 2022)]  # noqa: E731
+    assert kinds(row("项目", "附注", "2022年12月31日", "2022年1月1日")) == ["label", "note", "current", "previous"]
+    assert kinds(row("项目", "2022年12月31日", "2021年12月31日", "2022年1月1日")) == ["label", "current", "previous", "adjust"]
+    assert parse_header(row("项目", "2021年12月31日", "调整数", "2022年1月1日"), 2022) is None

@@ -259,7 +259,8 @@ def _num(value: str) -> float | None:
 # 15: a bank's indicators (不良贷款率, 资本充足率, 净息差 …) read from its tables as facts (ingest/indicators.py),
 #     also under a group heading run into the label (资产质量指标(%)不良贷款率).
 # 16: a bank's 本行 columns beside 本集团 (合并及银行…表) read as its parent-scope statements.
-PARSER_VERSION = 16
+# 17: an opening column named by its date ("2022年1月1日" beside "2022年12月31日") is the previous period.
+PARSER_VERSION = 17
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:

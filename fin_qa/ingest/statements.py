@@ -153,7 +153,7 @@ def statement_year(doc: Document, pages: int = 2) -> int | None:
 
 @dataclass
 class Column:
-    kind: str  # current | previous | note | adjust | other | label
+    kind: str  # current | previous | note | adjust | other | label (| opening, before parse_header decides)
     xc: float
     x0: float = 0.0
     x1: float = 0.0
@@ -172,7 +172,7 @@ def _classify_header_cell(text: str, year: int | None) -> str:
     if m:
         y = int(m.group(1))
         if m.group(2) and int(m.group(2)) == 1 and int(m.group(3)) == 1:
-            return "adjust"  # an opening balance restated under new standards
+            return "opening"  # 1月1日: the opening balance (parse_header tells a restated one from a previous column)
         if year is None:
             return f"year:{y}"
         if y == year:
@@ -191,6 +191,13 @@ def parse_header(row: Row, year: int | None) -> list[Column] | None:
     if any(parse_number(c.text.strip()) is not None and re.search(r"\d[,.]\d", c.text) for c in row.cells):
         return None   # a row printing amounts ("六、年末现金及现金等价物余额 46(5) 51,120,223,950.88 …") is no header
     cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0, c.x1) for c in row.cells]
+    # a "YYYY年1月1日" column: the restated opening of a 首次执行新准则调整 table (beside 调整数, or beside the
+    # previous year end it restates) — else the statement's previous period, named by its opening date
+    # ("2022年12月31日 | 2022年1月1日")
+    adjusting = any(c.kind == "adjust" for c in cols) or any(c.kind == "previous" for c in cols)
+    for c in cols:
+        if c.kind == "opening":
+            c.kind = "adjust" if adjusting else "previous"
     # without a known report year the later year is the current one
     years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
     if years:
