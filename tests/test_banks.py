@@ -60,7 +60,11 @@ def test_the_banks_own_columns_are_the_parent_scope(bank_store):
     for q, want in (("民生银行2021年本行的净利润是多少？", "33,636,000,000.00元"),
                     ("民生银行2021年母公司的资产总计是多少？", "6,754,867,000,000.00元"),
                     ("兴业银行2022年银行本部的资产总计是多少？", "9,027,091,000,000.00元"),
-                    ("民生银行2021年归属于本行股东的净利润是多少？", "34,381,000,000.00元")):
+                    ("民生银行2021年归属于本行股东的净利润是多少？", "34,381,000,000.00元"),
+                    # an indicator of the bank alone, where a table prints 本集团 | 本行 (p.51: 13.64 | 13.71)
+                    ("民生银行2021年本行的资本充足率是多少？", "13.71%"),
+                    # and the year before, from the column of that year (p.25: 1.79 | 1.82)
+                    ("民生银行2021年不良贷款率比上年下降了多少？", "0.03个百分点")):
         a = router.answer(q)
         assert a.found and want in a.answer, (q, a.answer)
 

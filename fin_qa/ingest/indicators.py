@@ -10,11 +10,12 @@ from decimal import Decimal
 from ..catalog.items import ItemTable
 from ..catalog.vocabulary import INDICATORS
 from ..numbers import parse_number
-from ..store import FactRow
+from ..store import PARENT_STATEMENT_PREFIX, FactRow
 from .tables import Table, is_number
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CHANGE = re.compile(r"增减|变动|变化|比上年|较上年")
+_OWN = re.compile(r"本行|银行|母公司")   # a column of the bank's own (本集团 | 本行, 集团 | 银行)
 _PERCENT_CAP = Decimal(1000)   # a rate above 1,000% is an amount read in the wrong column
 
 
@@ -34,31 +35,54 @@ def _indicator(label: str, items: ItemTable) -> str | None:
     return None
 
 
+def _columns(header: list[str], row: list[str], year: int) -> dict[str, int]:
+    """The row's columns of the report year (本集团's, and the bank's own: 本行/银行), and of the year before."""
+    out: dict[str, int] = {}
+    for k, cell in enumerate(row):
+        head = header[k] if k < len(header) else ""
+        if not cell or not is_number(cell) or _CHANGE.search(head):
+            continue
+        years = _YEAR.findall(head)
+        own = bool(_OWN.search(head)) and "集团" not in head
+        if "current" not in out:
+            if not own and (not years or str(year) in years):
+                out["current"] = k
+            continue
+        if own and "parent" not in out and (not years or str(year) in years) and "previous" not in out:
+            out["parent"] = k
+        elif not own and "previous" not in out and str(year - 1) in years and str(year) not in years:
+            out["previous"] = k
+    return out
+
+
 def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, source: str) -> list[FactRow]:
-    """The indicators of the report's tables (FactRow, statement 监管指标, unit %)."""
+    """The indicators of the report's tables (FactRow, statement 监管指标, unit %): the report year's and the
+    year before's of 本集团, and the bank's own (本行) as parent-scope facts (母公司监管指标)."""
     if year is None:
         return []
     words = [w for it in items.items.values() if it.statement == INDICATORS for w in (it.name, *it.synonyms)]
     if not words:
         return []
     named = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
-    out: dict[str, FactRow] = {}
+    out: dict[tuple[str, str], FactRow] = {}
     for t in tables:
         for r, row in enumerate(t.rows):
             label = next((c for c in row if c and not is_number(c)), "")
             # (a row naming no indicator's words is not looked up: most rows of most reports)
             item = _indicator(label, items) if label and named.search(label.replace(" ", "")) else None
-            if item is None or item in out or items.items[item].statement != INDICATORS:
+            if item is None or all((item, w) in out for w in ("current", "parent")):
+                continue   # (a later table may print the bank's own beside the group's: 本集团 | 本行)
+            page = t.pages[r] if r < len(t.pages) else t.page_start
+            columns = _columns(t.header, row, year)
+            if (item, "current") in out and "parent" not in columns:
                 continue
-            for k, cell in enumerate(row):
-                header = t.header[k] if k < len(t.header) else ""
-                years = _YEAR.findall(header)
-                if not cell or not is_number(cell) or _CHANGE.search(header) or (years and str(year) not in years):
+            for which, k in columns.items():
+                value = _value(row[k])
+                if value is None:
                     continue
-                value = _value(cell)
-                if value is not None:
-                    page = t.pages[r] if r < len(t.pages) else t.page_start
-                    out[item] = FactRow(item, str(value), float(value), "%", "current", INDICATORS, page, source,
-                                        label)
-                break
+                period, statement = ("current", PARENT_STATEMENT_PREFIX + INDICATORS) if which == "parent" else \
+                    (which, INDICATORS)
+                key = (item, which)
+                if key not in out:
+                    out[key] = FactRow(item, str(value), float(value), "%", period, statement, page, source, label)
     return list(out.values())

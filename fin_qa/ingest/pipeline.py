@@ -260,7 +260,8 @@ def _num(value: str) -> float | None:
 #     also under a group heading run into the label (资产质量指标(%)不良贷款率).
 # 16: a bank's 本行 columns beside 本集团 (合并及银行…表) read as its parent-scope statements.
 # 17: an opening column named by its date ("2022年1月1日" beside "2022年12月31日") is the previous period.
-PARSER_VERSION = 17
+# 18: a bank's indicators of the year before and of the bank alone (本行 columns) too.
+PARSER_VERSION = 18
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
