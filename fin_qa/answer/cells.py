@@ -626,6 +626,10 @@ class CellAnswerer:
         # what the label and the neutral words leave must be explained on its own: a long label does not
         # carry an ask it does not hold ("…有限公司注册资本" in a table without 注册资本)
         unexplained = sum(len(x) for x in need if len(x) >= 2 and sum(cover(x, ref)) < EXPLAINED * len(x))
+        # where the question looks ("非经常性损益里的政府补助") is the table's title or the row's own words, never
+        # a column's header alone (营业外收入's "计入当期非经常性损益的金额" is no 非经常性损益 table)
+        unexplained += sum(len(x) for x in runs if len(x) >= 3 and _TOPIC.search(x) and x in need
+                           and sum(cover(x, ref)) >= EXPLAINED * len(x))
         # a character alone between words the cells hold, that none of their words has: it changes the
         # thing ("占净利润比例" against 现金分红占利润分配总额比例: 净)
         held = {ch for w in [n.label, *(t.header[k] for k in chosen if k < len(t.header))] for ch in content(norm(w))}
