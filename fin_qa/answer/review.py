@@ -74,9 +74,8 @@ class Reviewer:
         return name
 
     def _spoken(self, rest: str, spoken: set[str]) -> bool:
-        """Whether the words no slot used (`rest`: the used characters '#') are spoken of: three quarters
-        of their characters, less neutral and asking words, in character pairs said; fewer than 3 such
-        characters always are."""
+        """Whether words ('#' between them) are spoken of: three quarters of their characters, less neutral
+        and asking words, in character pairs said; fewer than 3 such characters always are."""
         w = "|".join(content(norm(part)) for part in rest.split("#"))
         for n in self.neutral:
             w = w.replace(n, "|")
@@ -156,9 +155,9 @@ class Reviewer:
             # (less neutral and asking words: 一共, 报披露, 如何; most of its characters in a pair the rows
             # hold: "前五大客户" is spoken of by "前五名客户", "第一大供应商" is not by "前五名供应商合计")
             quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
-            if quoted and not self._spoken(u.rest, pairs(content(norm(" ".join(quoted))))):
-                words = [w for w in u.left if len(w) >= 2] or [u.rest.strip("#")]
-                return render(self.t, "review_quote", words="”“".join(dict.fromkeys(words)))
+            # (the words no slot, filler or neutral word took: Understanding.left, the question's accounting)
+            if quoted and u.left and not self._spoken("#".join(u.left), pairs(content(norm(" ".join(quoted))))):
+                return render(self.t, "review_quote", words="”“".join(dict.fromkeys(u.left)))
         if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
                 and u.frame.operation == "value":
             years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None

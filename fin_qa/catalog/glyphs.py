@@ -13,7 +13,7 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 class GlyphRepairs:
     signature: dict[str, str] = field(default_factory=dict)   # never a report's own words
     shifted: dict[str, str] = field(default_factory=dict)     # ordinary words elsewhere
-    min_signature: int = 3    # signature characters a font must show to be taken as broken
+    min_signature: int = 3    # distinct signature characters a font must show to be taken as broken
 
     @property
     def repairs(self) -> dict[str, str]:

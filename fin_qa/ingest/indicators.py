@@ -15,6 +15,7 @@ from .tables import Table, is_number
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
 _CHANGE = re.compile(r"增减|变动|变化|比上年|较上年")
+_STANDARD = re.compile(r"标准|监管要求|要求|限值")   # a column of the regulator's threshold (≥100), no value
 _OWN = re.compile(r"本行|银行|母公司")   # a column of the bank's own (本集团 | 本行, 集团 | 银行)
 _PERCENT_CAP = Decimal(1000)   # a rate above 1,000% is an amount read in the wrong column
 
@@ -40,7 +41,7 @@ def _columns(header: list[str], row: list[str], year: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for k, cell in enumerate(row):
         head = header[k] if k < len(header) else ""
-        if not cell or not is_number(cell) or _CHANGE.search(head):
+        if not cell or not is_number(cell) or _CHANGE.search(head) or _STANDARD.search(head):
             continue
         years = _YEAR.findall(head)
         own = bool(_OWN.search(head)) and "集团" not in head
@@ -48,7 +49,9 @@ def _columns(header: list[str], row: list[str], year: int) -> dict[str, int]:
             if not own and (not years or str(year) in years):
                 out["current"] = k
             continue
-        if own and "parent" not in out and (not years or str(year) in years) and "previous" not in out:
+        # the bank's own: its header naming the report year, or no year while no earlier year was met
+        # (集团 2022 | 银行 | 集团 2021 | 银行: the second 银行 is 2021's)
+        if own and "parent" not in out and (str(year) in years or (not years and "previous" not in out)):
             out["parent"] = k
         elif not own and "previous" not in out and str(year - 1) in years and str(year) not in years:
             out["previous"] = k

@@ -266,7 +266,7 @@ class GlyphFixer:
         self.repairs = repairs
         self.signature = signature
         self.min_signature = min_signature
-        self.seen: dict[str, int] = {}   # font → signature characters in it
+        self.seen: dict[str, set[str]] = {}   # font → the distinct signature characters seen in it
 
     def note(self, textpage, codes: list[int]) -> dict[int, str]:
         """The page's listed characters: index → font (their fonts' signature counts kept) — only its
@@ -278,12 +278,13 @@ class GlyphFixer:
             if ch in listed:
                 font = fonts[i] = _font_name(textpage, i)
                 if ch in self.signature:
-                    self.seen[font] = self.seen.get(font, 0) + 1
+                    self.seen.setdefault(font, set()).add(ch)
         return fonts
 
     @property
     def broken(self) -> set[str]:
-        return {f for f, n in self.seen.items() if n >= self.min_signature}
+        # (distinct characters: a sound font printing 丨 as a separator again and again is not broken)
+        return {f for f, chars in self.seen.items() if len(chars) >= self.min_signature}
 
     def pending_fonts(self, textpage, codes: list[int], fonts: dict[int, str]) -> dict[int, str]:
         """A page noted before its font was known broken: the fonts of its other listed characters too."""

@@ -45,7 +45,7 @@ _SKIP_DIRS = re.compile(r"^(?:\..*|venv|env|site-packages|node_modules|__pycache
 # with spaces taken out (a line's end still ends a name)
 _CODE = re.compile(r"(?:股票|证券|公司|[ABH]股(?:股票)?)(?:简称及)?代码[:：]?(?:[\u4e00-\u9fff]{2,6}[AB]?)?(\d{6})")
 _SHORT = re.compile(r"(?:股票|证券|公司)简称(?:及代码)?[:：]?([\u4e00-\u9fff*＊ST]{2,8}?(?:[AB](?![a-z]))?)"
-                    r"(?=股票代码|证券代码|公司代码|代码|股份代号|[,，、;；()（）\r\n]|[A-Za-z0-9]|$)")
+                    r"(?=股票代码|证券代码|公司代码|代码|股份代号|[,，、;；()（）\r\n]|\d|$)")
 # … and a bracketed 简称 after the registered name ("兴业银行股份有限公司（简称：兴业银行）"), when no 股票简称 is printed
 _SHORT_BRACKET = re.compile(r"[（(]简称[:：]([\u4e00-\u9fff*＊ST]{2,8}(?:[AB](?![a-z]))?)[)）]")
 _SPACES = re.compile(r"[ \t\u3000]+")

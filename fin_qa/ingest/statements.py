@@ -10,7 +10,9 @@ What real reports bring, and where it is handled:
   母公司 statements and "(续)" continuations; a report without subsidiaries has only "资产负债表".
 - the header row fixes the columns: dates (2019年12月31日 / 2018年12月31日), 期末余额/期初余额,
   本期发生额/上期发生额, 本年金额/上年金额, a 附注 column (_classify_header_cell). A header with an
-  调整数 column or a 1月1日 column is a "首次执行新准则调整" table: that candidate is rejected.
+  调整数 column, or a 1月1日 column beside the year end it restates, is a "首次执行新准则调整" table: that
+  candidate is rejected; a 1月1日 column alone beside the current one is the previous period (parse_header).
+  本集团 | 本行 side by side: column groups 0 | 1, the second read as the parent's (extract_statements).
 - units 元/千元/万元/百万元 on a line near the title, or in brackets in the header ("2019年12月31日（千元）");
   amounts are stored in 元 (per-share items are not scaled).
 - side-by-side balance sheets (资产 | 期末 | 期初 | 负债和所有者权益 | 期末 | 期初 on the same rows) are cut
@@ -19,7 +21,8 @@ What real reports bring, and where it is handled:
   whose header is nearest (positions), so a row with one value lands in the right period.
 - labels wrapped over two lines, with the numbers on the first, the second or a line of their own
   (_merge_wrapped).
-- the statement runs over pages until the next statement title or the signature line.
+- the statement runs over pages until the next statement title or the signature line — unless the next
+  page opens with its own title again, as is or "(续)" (_title_opens): then it goes on.
 - a title whose rows are not positioned tables (numbers run together in text) goes to bank_text.
 Rows → facts (item names via the ItemTable, 元, the first row of an item) and the cross-footing checks
 are statement_model's, shared with bank_text.
