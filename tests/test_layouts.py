@@ -173,7 +173,7 @@ def test_a_broken_font_map_is_read_back_and_only_its_font():
 
     g = CATALOG.glyphs
     fixer = GlyphFixer(g.repairs, set(g.signature), g.min_signature)
-    fixer.seen = {"YaHei": 5, "SimSun": 0}
+    fixer.seen = {"YaHei": set("癿幵呾"), "SimSun": {"丨"}}   # three distinct signature characters, or one
     text = "合幵癿不确定"
     fonts = {1: "YaHei", 2: "YaHei", 3: "SimSun"}
     assert fixer.fix(text, fonts, fixer.broken) == "合并的不确定"
