@@ -264,6 +264,7 @@ class GlyphFixer:
 
     def __init__(self, repairs: dict[str, str], signature: set[str], min_signature: int = 3):
         self.repairs = repairs
+        self.listed = frozenset(repairs)
         self.signature = signature
         self.min_signature = min_signature
         self.seen: dict[str, set[str]] = {}   # font → the distinct signature characters seen in it
@@ -272,7 +273,9 @@ class GlyphFixer:
         """The page's listed characters: index → font (their fonts' signature counts kept) — only its
         signature characters until a font is known broken (a report in sound fonts asks for no font)."""
         fonts: dict[int, str] = {}
-        listed = self.repairs if self.broken else self.signature
+        listed = self.listed if self.broken else self.signature
+        if listed.isdisjoint(map(chr, codes)):
+            return fonts   # (most pages of most reports: none of its characters is listed)
         for i, code in enumerate(codes):
             ch = chr(code) if code < 0xD800 or code > 0xDFFF else ""
             if ch in listed:
