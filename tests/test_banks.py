@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not BANKS.is_dir(), reason="../shared/data/banks
 
 BANK_SETS = [
     # file, split, at least right, at most wrong
-    ("bank_questions.jsonl", "dev", 64, 0),
+    ("bank_questions.jsonl", "dev", 74, 0),
     ("bank_questions_heldout.jsonl", "heldout", 21, 2),
 ]
 
@@ -78,3 +78,39 @@ def test_bank_question_sets(bank_store, tmp_path, name):
                     "--tables-store", str(bank_store.dir), str(ROOT / "tests" / "data" / name), "--json", str(out)],
                    check=True, capture_output=True, text=True)
     within_bounds(json.loads(out.read_text(encoding="utf-8")), BANK_SETS, name)
+
+
+def test_no_header_rows_as_items_and_outflows_signed_as_paid(bank_store):
+    """A continued page's column header ("2021年12月31日本行", "本行2021度本行") or a heading printed again
+    ("五、净利润（续）") repeats values read elsewhere and is no item; a bank's cash paid out, printed in
+    parentheses between an inflow subtotal and its outflow subtotal, is stored as paid like the listed
+    items (兴业 p.168: 客户贷款和垫款净增加额 (596,645), 支付利息、手续费及佣金的现金 (148,689))."""
+    from fin_qa.ingest.statements import _header_label
+
+    facts = list(bank_store.facts())
+    junk = [f for f in facts if f["statement"] in ("资产负债表", "利润表", "现金流量表") and _header_label(f["item"])]
+    assert not junk, junk[:3]
+    assert _header_label("（除特别注明外，金额单位为人民币百万元）本集团五、净利润（续）")
+    assert not _header_label("归属于本行股东的净利润") and not _header_label("2.归属于少数股东损益")
+    got = {(f["item"], f["period"]): f["value"] for f in facts if f["statement"] == "现金流量表"
+           and f["short_name"] == "兴业银行"}
+    assert got[("客户贷款及垫款净增加额", "current")] == "596645000000"
+    assert got[("支付利息、手续费及佣金的现金", "current")] == "148689000000"
+    assert got[("经营活动现金流出小计", "current")] == "1205909000000"
+
+
+def test_bank_indicators_and_principal_amounts(bank_store):
+    """Both years of an indicator where the header splits a date across cells ("2022年 12月 31日 2021" |
+    "年12月31日") or a change word runs into the value ("25.68 上升"); 存款总额 and 贷款总额 (principal)
+    from 补充财务数据 in 元 (兴业 p.15, 百万元: 4,736,982 and 4,982,887; p.13–14: 成本收入比 29.37 | 25.68,
+    不良贷款率 1.09 | 1.10)."""
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(bank_store), CATALOG)
+    for q, want, page in (("兴业银行2022年的存款总额是多少亿元？", "47,369.82亿元", 15),
+                          ("兴业银行2022年末贷款总额是多少元？", "4,982,887,000,000.00元", 15),
+                          ("兴业银行2021年的成本收入比是多少？", "25.68%", 13),
+                          ("兴业银行2021年末的不良贷款率是多少？", "1.1%", 14)):
+        a = router.answer(q)
+        assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)

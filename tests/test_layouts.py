@@ -195,7 +195,9 @@ def test_the_shifted_bank_pdf_reads_as_printed():
 
 def test_an_opening_column_named_by_its_date_is_the_previous_period():
     """"2022年12月31日 | 2022年1月1日" (the previous year end named by the opening date) is current | previous;
-    beside 调整数 or beside the previous year end it restates, 1月1日 is a 首次执行新准则 adjustment."""
+    beside 调整数, or beside the previous year end with no current column, 1月1日 is a 首次执行新准则
+    adjustment; in a statement printing restated comparatives (current, previous — "（已重述）" — and an
+    opening date) it is a third period, and the statement is kept."""
     from types import SimpleNamespace
 
     from fin_qa.ingest.statements import parse_header
@@ -206,5 +208,8 @@ def test_an_opening_column_named_by_its_date_is_the_previous_period():
 
     kinds = lambda r: [c.kind for c in parse_header(r, 2022)]  # noqa: E731
     assert kinds(row("项目", "附注", "2022年12月31日", "2022年1月1日")) == ["label", "note", "current", "previous"]
-    assert kinds(row("项目", "2022年12月31日", "2021年12月31日", "2022年1月1日")) == ["label", "current", "previous", "adjust"]
+    assert kinds(row("项目", "2022年12月31日", "2021年12月31日", "2022年1月1日")) == ["label", "current", "previous", "other"]
+    assert kinds(row("项目", "2022年12月31日", "2021年12月31日（已重述）", "2021年1月1日（已重述）")) == [
+        "label", "current", "previous", "other"]
+    assert parse_header(row("项目", "2021年12月31日", "2022年1月1日"), 2022) is None   # the adjustment, no statement
     assert parse_header(row("项目", "2021年12月31日", "调整数", "2022年1月1日"), 2022) is None

@@ -110,6 +110,11 @@ def test_search_reports_facts_check(server):
     assert set(reports) == {"688999:2021", "000099:2019"}
     sample, txt = reports["688999:2021"], reports["000099:2019"]
     assert sample["page_images"] and sample["kinds"] == ["pdf"] and sample["check"]["checks"] > 0
+    assert sample["check"]["missing"] == []   # complete: every essential item read
+    for key, r in reports.items():   # the essential items a report lacks are listed as `fin-qa check` finds them
+        company, year = key.split(":")
+        failed = request(server.base, f"/api/check?company={company}&year={year}").json()["reports"][0]["results"]
+        assert r["check"]["missing"] == sorted({x["missing"] for x in failed if "missing" in x})
     assert not txt["page_images"] and txt["kinds"] == ["txt"]
     facts = request(server.base, "/api/facts?company=" + quote("星河精密") + "&item=" + quote("货币资金")).json()
     assert facts["count"] >= 1 and all(f["item"] == "货币资金" for f in facts["facts"])

@@ -44,6 +44,7 @@ DISCLOSURES = "重要事项"   # the statement of the facts read by keyword_tabl
 
 
 INDICATORS = "监管指标"   # keyword_tables/items.yaml: a bank's indicators, every one a percent
+BANK_AMOUNTS = "补充财务数据"   # keyword_tables/items.yaml: a bank's loans and deposits as principal (元)
 
 
 def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[str, tuple[str, str]],

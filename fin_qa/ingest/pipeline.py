@@ -261,7 +261,11 @@ def _num(value: str) -> float | None:
 # 16: a bank's 本行 columns beside 本集团 (合并及银行…表) read as its parent-scope statements.
 # 17: an opening column named by its date ("2022年1月1日" beside "2022年12月31日") is the previous period.
 # 18: a bank's indicators of the year before and of the bank alone (本行 columns) too.
-PARSER_VERSION = 18
+# 19: a continued page's column header or repeated heading ("2021年12月31日本行", "五、净利润（续）") is no
+#     item; a bank's cash paid out between an inflow and an outflow subtotal signed as paid; a restated
+#     statement's opening column (current | previous | 1月1日) a third period, the statement kept; bank
+#     indicators of both years under a header splitting its dates; 存款总额 and 贷款总额 (principal).
+PARSER_VERSION = 19
 
 
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:

@@ -155,10 +155,27 @@ def normalise_signs(facts: list[StatementFact], subtracted: frozenset[str],
             return False
     elif negative < 3 or negative < 3 * (len(signs) - negative):
         return False  # no identity to go by: only a clear convention
+    outflows = _outflow_block(facts) if identity == SIGN_IDENTITY["现金流量表"] else set()
     for f in facts:
-        if f.item in subtracted:
+        if f.item in subtracted or f.item in outflows:
             f.value = decimal_str(-Decimal(f.value))
     return True
+
+
+def _outflow_block(facts: list[StatementFact]) -> set[str]:
+    """The items a cash-flow statement prints between an inflow subtotal and its outflow subtotal (a bank's
+    客户贷款及垫款净增加额, 支付利息、手续费及佣金的现金 …): cash paid out, whose sign goes with the
+    statement's convention like the listed ones."""
+    out: set[str] = set()
+    inside = False
+    for f in facts:
+        if f.item.endswith("现金流入小计"):
+            inside = True
+        elif f.item.endswith("现金流出小计") or f.item.endswith("现金流量净额"):
+            inside = False
+        elif inside:
+            out.add(f.item)
+    return out
 
 
 def check_statement(st: Statement) -> None:

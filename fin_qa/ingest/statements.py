@@ -74,6 +74,12 @@ _NOTE = re.compile(
     r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
 )
 _SECTION_ROW = re.compile(r"[:：]$")
+# the words of a column header carried into a row's label on a continued page: dates, scope words,
+# 附注, the unit remark ("2021年12月31日本行", "本行2021度本行", "(除特别注明外，金额单位为人民币百万元)本集团")
+_HEADER_WORDS = re.compile(
+    r"\d{4}年?度?|\d{1,2}月\d{1,2}日|年度|本集团|本银行|本行|本公司|合并|母公司|附注[一二三四五六七八九十\d]*"
+    r"|[（(][^（()）]*(?:金额单位|单位)[^（()）]*[)）]"
+)
 # a title of a statement printing both scopes side by side (本集团 | 本行, 合并 | 母公司)
 _BOTH_SCOPES = re.compile(r"合并及(?:银行|本行|母公司|公司)|本集团及本行")
 # a unit in brackets anywhere above the first row: "2019年12月31日（千元）", "（人民币百万元）", "金额单位：万元"
@@ -197,10 +203,15 @@ def parse_header(row: Row, year: int | None) -> list[Column] | None:
     # a "YYYY年1月1日" column: the restated opening of a 首次执行新准则调整 table (beside 调整数, or beside the
     # previous year end it restates) — else the statement's previous period, named by its opening date
     # ("2022年12月31日 | 2022年1月1日")
+    # A statement's own three columns (restated comparatives: "2022年12月31日 | 2021年12月31日（已重述）|
+    # 2021年1月1日", or "2022年12月31日 | 2022年1月1日 | 2021年12月31日"): its current and previous year
+    # ends are the periods, the opening column a third one (other)
     adjusting = any(c.kind == "adjust" for c in cols) or any(c.kind == "previous" for c in cols)
+    statement = any(c.kind == "current" for c in cols) and any(c.kind == "previous" for c in cols) \
+        and not any(c.kind == "adjust" for c in cols)
     for c in cols:
         if c.kind == "opening":
-            c.kind = "adjust" if adjusting else "previous"
+            c.kind = "other" if statement else ("adjust" if adjusting else "previous")
     # without a known report year the later year is the current one
     years = sorted({int(c.kind[5:]) for c in cols if c.kind.startswith("year:")})
     if years:
@@ -336,6 +347,16 @@ def _continues(prev: StatementRow, cur: StatementRow, known: Callable[[str], boo
     return len(normalize_label(cur.label)) <= 5 and not cur.label.endswith(("：", ":"))
 
 
+def _header_label(label: str) -> bool:
+    """A row whose label is a column header carried over a page ("2021年12月31日本行"), or a line printed
+    again as the continued page's heading ("五、净利润（续）"): it repeats values read elsewhere and names
+    no line of its own."""
+    s = label.replace(" ", "").replace("\u3000", "")
+    if _CONTINUED.search(s):
+        return True
+    return bool(s) and not _HEADER_WORDS.sub("", s)
+
+
 def _merge_wrapped(recs: list[StatementRow], table: ItemTable) -> list[StatementRow]:
     def known(label: str) -> bool:
         return table.canonical(label) is not None
@@ -454,7 +475,7 @@ def parse_statement_at(
     unit = unit_near_title or unit or "元"
     # rows without values (section headings such as "流动资产：", labels whose values never came) name nothing
     merged = [r for half in recs for r in _merge_wrapped(half, table)
-              if r.has_values and not _SECTION_ROW.search(r.label)]
+              if r.has_values and not _SECTION_ROW.search(r.label) and not _header_label(r.label)]
     return build_statement(kind, title, unit, pages, merged, table)
 
 

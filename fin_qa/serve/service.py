@@ -275,7 +275,8 @@ class Service:
 
     def reports(self, company: str | None = None, year: int | None = None, limit: int = 1000) -> dict[str, Any]:
         """The reports (of this company and year; the first `limit`), each with its files' names and kinds,
-        whether its pages can be shown and its checks' outcome — None while the checks of every report are
+        whether its pages can be shown and its checks' outcome (how many, how many failed, and the essential
+        items its statements lack: `missing`) — None while the checks of every report are
         still being run after a start or a change of the store (they run in the background: a FinGLM store
         of 11,000 reports takes half a minute)."""
         summary = self._check_summary()
@@ -289,7 +290,8 @@ class Service:
                 r["pages"] = next((f["pages"] for f in files if f["kind"] in ("pdf", "txt")), None)
                 r["page_images"] = "pdf" in r["kinds"]
                 c = summary.get(r["key"]) if isinstance(summary, dict) else None
-                r["check"] = {"checks": c["checks"], "failed": c["failed"]} if c else None
+                r["check"] = {"checks": c["checks"], "failed": c["failed"],
+                              "missing": sorted({x["missing"] for x in c["results"] if x.get("missing")})} if c else None
         return {"reports": rows[:limit], "count": len(rows), "checks_ready": summary is not None}
 
     def checks(self, company: str | None = None, year: int | None = None, show_all: bool = False,

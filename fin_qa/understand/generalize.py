@@ -22,6 +22,15 @@ class Generalized:
     score: int
 
 
+_RATE = re.compile(r"(?:率|比|比例|比重|占比)$")
+_AMOUNT = re.compile(r"(?:额|金额|余额|总额)$")
+
+
+def _measure(words: str) -> str | None:
+    """What the words end by naming: a rate (…率, …比重) or an amount (…额, …余额), else None."""
+    return "rate" if _RATE.search(words) else ("amount" if _AMOUNT.search(words) else None)
+
+
 class Generalizer:
     def __init__(self, phrases: dict[str, tuple[str, str]], filler: list[str], threshold: int = 75,
                  min_residue: int = 2, prefer_longer: bool = True, meaning_words: tuple[str, ...] = ()):
@@ -50,6 +59,8 @@ class Generalizer:
                 continue
             if any(w in phrase and w not in keyword for w in self.meaning_words):
                 continue   # "非经常性损益" is not 扣除非经常性损益后的净利润: 扣除 changes what it means
+            if _measure(phrase) and _measure(keyword) and _measure(phrase) != _measure(keyword):
+                continue   # "不良贷款余额" is not 不良贷款率: an amount is never a rate, nor a rate an amount
             if self._names_more(phrase, keyword):
                 continue   # "占营收比重" is not 三费占营业收入比重: it does not say 三费
             key = (score, len(phrase) if self.prefer_longer else -len(phrase))
