@@ -172,6 +172,34 @@ class Named:
     shown: str = ""         # the cell naming it, as printed
 
 
+RowName_NONE, RowName_TAIL, RowName_WHOLE = 0, 1, 2
+
+
+class _RowName(NamedTuple):
+    """A label cell of a table and what it can name, worked out once (CellAnswerer._row_names)."""
+    row: int
+    numbered: bool           # its row holds a number
+    cell: str                # as printed
+    label: str               # its words as compared (label_text)
+    base: str                # without a value word (研发人员数量 → 研发人员)
+    joined_shown: str        # the cell above and this one, printed (a name over two rows)
+    joined: str              # their words together, 6+ characters; "" when no such pair
+    name: int                # RowName_TAIL: a wrapped name's last line; RowName_WHOLE: named whole only
+    whole: str               # its words with their brackets (a name)
+    fuzzy: bool              # it may be named approximately (4+ characters, not a name)
+    neutral: tuple[bool, ...]   # its base's characters that are neutral words
+    pairs: frozenset[str]    # its base's character pairs
+    neutral_ok: bool         # its neutral words alone would cover it
+
+
+def _fuzzy_ok(marks: list[bool]) -> bool:
+    """A label (its base) named approximately: COVER of a long one's characters, the last but one of a
+    short one's, covered by the question's pairs or neutral words."""
+    if len(marks) >= FUZZY_CHARS:
+        return sum(marks) >= COVER * len(marks) and sum(marks[-3:]) >= 2
+    return all(marks[:-1])   # a short label: all of it but its last character (每10股派息 for "每10股派")
+
+
 @dataclass
 class Pick:
     ask: str
@@ -212,6 +240,7 @@ class CellAnswerer:
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._labels: dict[str, str] = {}
+        self._tables: dict[int, tuple[TableRecord, list[_RowName]]] = {}   # table id → (table, its labels)
 
     # --------------------------------------------------------------------------- words
 
@@ -269,10 +298,48 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- rows
 
+    def _row_names(self, t: TableRecord) -> list[_RowName]:
+        """What every label cell of the table can name, worked out once per table (the question only has
+        to be looked up in it: _named_rows)."""
+        held = self._tables.get(t.id)
+        if held is not None and held[0] is t:
+            return held[1]
+        out: list[_RowName] = []
+        numbered = [any(is_number(x) for x in row) for row in t.rows]
+        for i, row in enumerate(t.rows):
+            for k, cell in enumerate(row):
+                if not cell or is_number(cell):
+                    continue
+                c = self.label_text(cell)
+                if len(c) < 2 or core(cell) in self.w.generic_labels:
+                    continue   # 合计 names a row only inside its table's title (_special_rows)
+                above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
+                # a name's two lines on two rows: one of them holds its values, the other none
+                joined = self.label_text(above) + c if above and not is_number(above) and (
+                    numbered[i] != numbered[i - 1]) else ""
+                if len(joined) < 6:
+                    joined = ""
+                name = RowName_NONE
+                if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
+                    name = RowName_TAIL   # "份有限公司": the last line of a wrapped name, no name of its own
+                whole = content(self.spell(content(norm(cell))))
+                if name == RowName_NONE and whole != c and _NAME.search(whole) and len(whole) >= 6:
+                    name = RowName_WHOLE   # a name with its bracket (香港中央结算（代理人）有限公司) is named whole
+                base = self._base(c, 3)
+                fuzzy = len(base) >= 4 and not _NAME.search(c)
+                neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
+                out.append(_RowName(i, numbered[i], cell, c, base, above + cell if joined else "", joined, name,
+                                    whole, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
+                                    fuzzy and _fuzzy_ok(list(neutral))))
+        if len(self._tables) > _CACHED:
+            self._tables.clear()
+        self._tables[t.id] = (t, out)
+        return out
+
     def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool) -> dict[int, Named]:
         """The rows the question names (qc: its content, company and year masked; qc_raw unmasked); rows
         without a number only when a name is asked (`named_asked`: 是谁, 哪家 …)."""
-        qp = pairs(qc)
+        qp: set[str] | None = None
         found: dict[int, Named] = {}
 
         def keep(i: int, n: Named) -> None:
@@ -280,44 +347,34 @@ class CellAnswerer:
             if old is None or (n.strength, len(n.label)) > (old.strength, len(old.label)):
                 found[i] = n
 
-        for i, row in enumerate(t.rows):
-            if not named_asked and not any(is_number(x) for x in row):
+        rows = t.rows
+        for x in self._row_names(t):
+            if not named_asked and not x.numbered:
                 continue   # a row without a number answers no value (a header printed again in the body)
-            for k, cell in enumerate(row):
-                if not cell or is_number(cell):
-                    continue
-                c = self.label_text(cell)
-                if len(c) < 2 or core(cell) in self.w.generic_labels:
-                    continue   # 合计 names a row only inside its table's title (below)
-                above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
-                # a name's two lines on two rows: one of them holds its values, the other none
-                joined = self.label_text(above) + c if above and not is_number(above) and (
-                    any(is_number(x) for x in row) != any(is_number(x) for x in t.rows[i - 1])) else ""
-                if joined and len(joined) >= 6 and (joined in qc or joined in qc_raw):
-                    for r in (i - 1, i):
-                        if any(is_number(x) for x in t.rows[r]):
-                            keep(r, Named(joined, 3, pairs(joined), above + cell))
-                    continue
-                if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
-                    continue   # "份有限公司": the last line of a wrapped name, no name of its own
-                whole = content(self.spell(content(norm(cell))))
-                if whole != c and _NAME.search(whole) and len(whole) >= 6:
-                    # a name with its bracket (香港中央结算（代理人）有限公司) is named whole: without it, it is
-                    # another organisation's name
-                    if whole in qc or whole in qc_raw:
-                        keep(i, Named(whole, 3, pairs(whole), cell))
-                    continue
-                base = self._base(c, 3)
-                if c in qc or base in qc or (len(c) >= 6 and c in qc_raw):
-                    keep(i, Named(c, 3 if len(base) >= 6 else 2, pairs(c), cell))
-                elif len(base) >= 4 and not _NAME.search(c):
-                    marks = [a or b for a, b in zip(cover(base, qp), self._neutral_marks(base))]
-                    if len(base) >= FUZZY_CHARS:
-                        ok = sum(marks) >= COVER * len(base) and sum(marks[-3:]) >= 2
-                    else:   # a short label: all of it but its last character (每10股派息 for "每10股派")
-                        ok = all(marks[:-1])
-                    if ok:
-                        keep(i, Named(c, 1, pairs(c), cell))
+            i, c = x.row, x.label
+            if x.joined and (x.joined in qc or x.joined in qc_raw):
+                for r in (i - 1, i):
+                    if any(is_number(v) for v in rows[r]):
+                        keep(r, Named(x.joined, 3, pairs(x.joined), x.joined_shown))
+                continue
+            if x.name == RowName_TAIL:
+                continue
+            if x.name == RowName_WHOLE:
+                if x.whole in qc or x.whole in qc_raw:
+                    keep(i, Named(x.whole, 3, pairs(x.whole), x.cell))
+                continue
+            base = x.base
+            if c in qc or base in qc or (len(c) >= 6 and c in qc_raw):
+                keep(i, Named(c, 3 if len(base) >= 6 else 2, pairs(c), x.cell))
+            elif x.fuzzy:
+                if qp is None:
+                    qp = pairs(qc)
+                if x.pairs.isdisjoint(qp):
+                    ok = x.neutral_ok   # none of its pairs in the question: its neutral words alone decide
+                else:
+                    ok = _fuzzy_ok([a or b for a, b in zip(cover(base, qp), x.neutral)])
+                if ok:
+                    keep(i, Named(c, 1, pairs(c), x.cell))
         return found
 
     @staticmethod
@@ -850,8 +907,7 @@ class CellAnswerer:
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
             return None
-        expr = " OR ".join(f'"{w}"' for w in words[:60])
-        ids = store.table_match(expr, rep.id, MAX_TABLES)
+        ids = store.table_match_words(words[:60], rep.id, MAX_TABLES)
         if not ids:
             return None
         qc = content(q)

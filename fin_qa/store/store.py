@@ -28,6 +28,7 @@ from ..vocab import VocabEntry, table_vocabulary
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
+from .table_index import TableIndex
 
 DB_NAME = "fin_qa.sqlite"
 
@@ -114,6 +115,7 @@ class Store:
         self.path = self.dir / DB_NAME
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
+        self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -441,20 +443,20 @@ class Store:
                                                        (name,)).fetchone() is not None
         return self._tables_known[name]
 
+    @property
+    def table_index(self) -> TableIndex:
+        if self._table_index is None:
+            self._table_index = TableIndex(self.db)
+        return self._table_index
+
     def report_tables(self, report_id: int, table_ids: Sequence[int] | None = None) -> list[TableRecord]:
-        """The report's tables (only these ids, when given), in reading order."""
+        """The report's tables (only these ids, when given), in reading order. They are held in memory once
+        read (store/table_index.py) and shared: a caller never changes one."""
         if not self._has_table("tables"):
             return []
-        sql = ("SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
-               " FROM tables WHERE report_id=?")
-        args: list[Any] = [report_id]
-        if table_ids is not None:
-            if not table_ids:
-                return []
-            sql += f" AND id IN ({','.join('?' * len(table_ids))})"
-            args += list(table_ids)
-        return [TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7], json.loads(r[8]),
-                            json.loads(r[9]), json.loads(r[10])) for r in self.db.execute(sql + " ORDER BY id", args)]
+        if table_ids is not None and not table_ids:
+            return []
+        return self.table_index.tables(report_id, table_ids)
 
     def tables(self, company: str | None = None, year: int | None = None, words: str | None = None,
                page: int | None = None) -> Iterator[dict[str, Any]]:
@@ -492,6 +494,15 @@ class Store:
         for w, tid, r, k, kind in rows:
             out.setdefault(w, []).append(VocabEntry(tid, r, k, kind))
         return out
+
+    def table_match_words(self, words: Sequence[str], report_id: int, size: int,
+                          heading_weight: float = 2.0) -> list[int]:
+        """The ids of the report's best `size` tables for any of the words, best first: the ranking of
+        table_match's FTS5 bm25 for `"w1" OR "w2" …`, from the report's own index in memory, so that its
+        cost does not grow with the store (store/table_index.py)."""
+        if not self._has_table("tables"):
+            return []
+        return self.table_index.match(words, report_id, size, heading_weight)
 
     def table_match(self, expression: str, report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for an FTS5 MATCH expression over their heading path
