@@ -192,6 +192,17 @@ class _RowName(NamedTuple):
     neutral_ok: bool         # its neutral words alone would cover it
 
 
+class _Prepared(NamedTuple):
+    """A table's words as questions are matched against them, worked out once per table."""
+    table: TableRecord
+    names: list[_RowName]             # its label cells, in reading order
+    title: str                        # its own title (caption and section), spelled one way
+    context: str                      # its section, caption and header, normalised
+    title_pairs: frozenset[str]
+    ctx_pairs: frozenset[str]
+    labelled: list[tuple[int, str]]   # rows labelled by a year (a table of years)
+
+
 def _fuzzy_ok(marks: list[bool]) -> bool:
     """A label (its base) named approximately: COVER of a long one's characters, the last but one of a
     short one's, covered by the question's pairs or neutral words."""
@@ -240,7 +251,7 @@ class CellAnswerer:
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._labels: dict[str, str] = {}
-        self._tables: dict[int, tuple[TableRecord, list[_RowName]]] = {}   # table id → (table, its labels)
+        self._tables: dict[int, _Prepared] = {}   # table id → its words, worked out (_prepared)
 
     # --------------------------------------------------------------------------- words
 
@@ -298,12 +309,28 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- rows
 
-    def _row_names(self, t: TableRecord) -> list[_RowName]:
-        """What every label cell of the table can name, worked out once per table (the question only has
-        to be looked up in it: _named_rows)."""
+    def _prepared(self, t: TableRecord) -> _Prepared:
+        """The table's words as questions are matched against them, worked out once per table (the store
+        holds its tables: the same record comes back for the same table until the store changes)."""
         held = self._tables.get(t.id)
-        if held is not None and held[0] is t:
-            return held[1]
+        if held is not None and held.table is t:
+            return held
+        # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
+        # nothing of a table of costs)
+        title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
+        context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
+        labelled = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
+                    for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
+        prep = _Prepared(t, self._row_names(t), title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
+                         labelled)
+        if len(self._tables) > _CACHED:
+            self._tables.clear()
+        self._tables[t.id] = prep
+        return prep
+
+    def _row_names(self, t: TableRecord) -> list[_RowName]:
+        """What every label cell of the table can name (the question only has to be looked up in them:
+        _named_rows)."""
         out: list[_RowName] = []
         numbered = [any(is_number(x) for x in row) for row in t.rows]
         for i, row in enumerate(t.rows):
@@ -331,9 +358,6 @@ class CellAnswerer:
                 out.append(_RowName(i, numbered[i], cell, c, base, above + cell if joined else "", joined, name,
                                     whole, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
                                     fuzzy and _fuzzy_ok(list(neutral))))
-        if len(self._tables) > _CACHED:
-            self._tables.clear()
-        self._tables[t.id] = (t, out)
         return out
 
     def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool) -> dict[int, Named]:
@@ -348,7 +372,7 @@ class CellAnswerer:
                 found[i] = n
 
         rows = t.rows
-        for x in self._row_names(t):
+        for x in self._prepared(t).names:
             if not named_asked and not x.numbered:
                 continue   # a row without a number answers no value (a header printed again in the body)
             i, c = x.row, x.label
@@ -431,8 +455,7 @@ class CellAnswerer:
                                                              and not core(row[0])):
                     out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
                     break
-        labelled = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
-                    for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
+        labelled = self._prepared(t).labelled
         if len(labelled) >= 2:
             for i, y in labelled:
                 if int(y) in years:
@@ -607,7 +630,7 @@ class CellAnswerer:
                         break
         return marks
 
-    def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: set[str], key_cols: set[int],
+    def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: frozenset[str], key_cols: set[int],
               q: str, when: When, before: str, text: bool = False) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
@@ -795,10 +818,8 @@ class CellAnswerer:
 
     def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
                qb: set[str], when: When, spans: list[str]) -> CellMatch | None:
-        # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
-        # nothing of a table of costs)
-        title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
-        context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
+        prep = self._prepared(t)
+        title, context = prep.title, prep.context
         named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
         for i, n in self._special_rows(t, q, qc, context, when.years).items():
             if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too
@@ -815,7 +836,7 @@ class CellAnswerer:
                                             for r in rows}, True, False, (1, 0, held, 0), True,
                              named=pairs(self._list_phrase(q)))   # "前五名客户": the list's own words
         # a short label names a row only inside its table's topic: question words in its title or header
-        ctx_pairs = _bigrams(context)
+        ctx_pairs = prep.ctx_pairs
         for i in list(named):
             n = named[i]
             if n.strength == 2 and n.label in ("合计",) or not n.shown:
@@ -826,7 +847,7 @@ class CellAnswerer:
         self._merged_down(t, named)
         if not named:
             return None
-        title_pairs = pairs(title)
+        title_pairs = prep.title_pairs
         name_asked = bool(_NAME_ASKED.search(u.norm))
         picks: list[Pick] = []
         for a in asks:

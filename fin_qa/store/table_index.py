@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 from collections import Counter, OrderedDict
 from typing import Iterable, NamedTuple, Sequence
@@ -33,20 +34,13 @@ B = 0.75
 REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers many questions per report)
 
 
+_ALNUM = re.compile(r"[^\W_]+")
+
+
 def fts_tokens(text: str) -> list[str]:
-    """The tokens FTS5's unicode61 tokenizer reads from the stored (already analysed) text: runs of
-    letters and digits, lower case; every other character separates."""
-    out: list[str] = []
-    cur: list[str] = []
-    for ch in text:
-        if ch.isalnum():
-            cur.append(ch.lower() if ch.isascii() else ch)
-        elif cur:
-            out.append("".join(cur))
-            cur = []
-    if cur:
-        out.append("".join(cur))
-    return out
+    """The tokens FTS5's unicode61 tokenizer reads from the stored (already analysed: CJK bigrams, lower-case
+    Latin words and numbers) text: runs of letters and digits; every other character separates."""
+    return _ALNUM.findall(text.lower())
 
 
 def _varints(blob: bytes) -> list[int]:
@@ -68,15 +62,36 @@ def _varints(blob: bytes) -> list[int]:
     return out
 
 
-class _Doc(NamedTuple):
-    heading: list[str]
-    body: list[str]
+class _Report:
+    """A report's tables as read: their rows decoded when first asked for, their words counted per column,
+    and each word's tables found when a question first uses it."""
 
+    def __init__(self, raw: dict[int, tuple], words: dict[int, tuple[Counter, Counter, int]]):
+        self.raw = raw                      # table id → its row of `tables`, undecoded
+        self.words = words                  # table id → (heading counts, body counts, tokens in all)
+        self.decoded: dict[int, TableRecord] = {}
+        self.postings: dict[str, dict[int, tuple[int, int]]] = {}   # token → table id → (heading, body)
+        self.texts: dict[int, tuple[list[str], list[str]]] = {}     # table id → its tokens (phrases)
+        self.ordered = sorted(raw)
 
-class _Report(NamedTuple):
-    tables: dict[int, TableRecord]
-    docs: dict[int, _Doc]
-    postings: dict[str, dict[int, tuple[int, int]]]   # token → table id → (count in heading, in body)
+    def table(self, tid: int) -> TableRecord:
+        got = self.decoded.get(tid)
+        if got is None:
+            r = self.raw[tid]
+            got = self.decoded[tid] = TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7],
+                                                  json.loads(r[8]), json.loads(r[9]), json.loads(r[10]))
+        return got
+
+    def posting(self, token: str) -> dict[int, tuple[int, int]]:
+        got = self.postings.get(token)
+        if got is None:
+            got = {}
+            for tid, (h, b, _) in self.words.items():
+                nh, nb = h.get(token, 0), b.get(token, 0)
+                if nh or nb:
+                    got[tid] = (nh, nb)
+            self.postings[token] = got
+        return got
 
 
 class TableIndex:
@@ -104,25 +119,17 @@ class TableIndex:
         if got is not None:
             self._reports.move_to_end(report_id)
             return got
-        tables: dict[int, TableRecord] = {}
-        for r in self.db.execute(
-                "SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
-                " FROM tables WHERE report_id=? ORDER BY id", (report_id,)):
-            tables[r[0]] = TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7], json.loads(r[8]),
-                                       json.loads(r[9]), json.loads(r[10]))
-        docs: dict[int, _Doc] = {}
-        postings: dict[str, dict[int, tuple[int, int]]] = {}
-        if tables:
-            lo, hi = min(tables), max(tables)
+        raw = {r[0]: r for r in self.db.execute(
+            "SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
+            " FROM tables WHERE report_id=?", (report_id,))}
+        words: dict[int, tuple[Counter, Counter, int]] = {}
+        if raw:
             for rowid, heading, body in self.db.execute(
-                    "SELECT rowid, heading, body FROM tables_fts WHERE rowid BETWEEN ? AND ?", (lo, hi)):
-                if rowid not in tables:
-                    continue
-                doc = docs[rowid] = _Doc(fts_tokens(heading or ""), fts_tokens(body or ""))
-                h, b = Counter(doc.heading), Counter(doc.body)
-                for tok in h.keys() | b.keys():
-                    postings.setdefault(tok, {})[rowid] = (h.get(tok, 0), b.get(tok, 0))
-        got = self._reports[report_id] = _Report(tables, docs, postings)
+                    "SELECT rowid, heading, body FROM tables_fts WHERE rowid BETWEEN ? AND ?", (min(raw), max(raw))):
+                if rowid in raw:
+                    h, b = fts_tokens(heading or ""), fts_tokens(body or "")
+                    words[rowid] = (Counter(h), Counter(b), len(h) + len(b))
+        got = self._reports[report_id] = _Report(raw, words)
         if len(self._reports) > REPORTS_KEPT:
             self._reports.popitem(last=False)
         return got
@@ -156,10 +163,9 @@ class TableIndex:
 
     def tables(self, report_id: int, ids: Iterable[int] | None = None) -> list[TableRecord]:
         """The report's tables (these ids only, when given), in reading order (shared: never changed)."""
-        held = self._report(report_id).tables
-        if ids is None:
-            return list(held.values())
-        return [held[i] for i in sorted(set(ids)) if i in held]
+        rep = self._report(report_id)
+        wanted = rep.ordered if ids is None else sorted(i for i in set(ids) if i in rep.raw)
+        return [rep.table(i) for i in wanted]
 
     def match(self, words: Sequence[str], report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for any of the words (each a phrase, as FTS5 reads
@@ -170,7 +176,7 @@ class TableIndex:
             p = tuple(fts_tokens(w))
             if p:
                 phrases.append(p)
-        if not phrases or not rep.docs:
+        if not phrases or not rep.words:
             return []
         freq: dict[int, list[float]] = {}
         for i, p in enumerate(phrases):
@@ -191,29 +197,32 @@ class TableIndex:
             x = math.log((rows - n + 0.5) / (n + 0.5)) if rows else 0.0
             idf.append(x if x > 0.0 else 1e-6)
         scored = []
+        k1 = K1 + 1.0
         for tid, f in freq.items():
-            doc = rep.docs[tid]
-            d = float(len(doc.heading) + len(doc.body))
+            d = float(rep.words[tid][2])
+            norm = K1 * (1 - B + B * d / avgdl)
             score = 0.0
-            for i in range(len(phrases)):
-                score += idf[i] * ((f[i] * (K1 + 1.0)) / (f[i] + K1 * (1 - B + B * d / avgdl)))
+            for i, x in enumerate(f):
+                if x:   # (a phrase the table lacks adds 0.0: left out, the sum is the same)
+                    score += idf[i] * ((x * k1) / (x + norm))
             scored.append((-1.0 * score, tid))
         scored.sort()
         return [tid for _, tid in scored[:size]]
 
-    @staticmethod
-    def _counts(rep: _Report, phrase: tuple[str, ...]) -> dict[int, tuple[int, int]]:
+    def _counts(self, rep: _Report, phrase: tuple[str, ...]) -> dict[int, tuple[int, int]]:
         """Table id → the phrase's instances in its heading and its body."""
         if len(phrase) == 1:
-            return rep.postings.get(phrase[0], {})
-        first = rep.postings.get(phrase[0], {})
+            return rep.posting(phrase[0])
         out: dict[int, tuple[int, int]] = {}
-        for tid in first:
-            if not all(tid in rep.postings.get(t, {}) for t in phrase[1:]):
+        for tid in rep.posting(phrase[0]):
+            if not all(tid in rep.posting(t) for t in phrase[1:]):
                 continue
-            doc = rep.docs[tid]
-            n = [sum(1 for k in range(len(toks) - len(phrase) + 1) if tuple(toks[k:k + len(phrase)]) == phrase)
-                 for toks in (doc.heading, doc.body)]
+            toks = rep.texts.get(tid)
+            if toks is None:
+                heading, body = self.db.execute("SELECT heading, body FROM tables_fts WHERE rowid=?", (tid,)).fetchone()
+                toks = rep.texts[tid] = (fts_tokens(heading or ""), fts_tokens(body or ""))
+            n = [sum(1 for k in range(len(t) - len(phrase) + 1) if tuple(t[k:k + len(phrase)]) == phrase)
+                 for t in toks]
             if n[0] or n[1]:
                 out[tid] = (n[0], n[1])
         return out
