@@ -201,6 +201,9 @@ class _Prepared(NamedTuple):
     title_pairs: frozenset[str]
     ctx_pairs: frozenset[str]
     labelled: list[tuple[int, str]]   # rows labelled by a year (a table of years)
+    skipped: bool                     # a statement (the lookup's) or a 释义 table (defines words, no values)
+    by_pair: dict[str, list[int]]     # a character pair → the names (indexes) a question holding it may name
+    always: list[int]                 # the names its neutral words alone may name
 
 
 def _fuzzy_ok(marks: list[bool]) -> bool:
@@ -321,8 +324,18 @@ class CellAnswerer:
         context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
         labelled = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
                     for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
-        prep = _Prepared(t, self._row_names(t), title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
-                         labelled)
+        names = self._row_names(t)
+        by_pair: dict[str, list[int]] = {}
+        for n, x in enumerate(names):
+            # what a question must hold for the name to be named: its first pair (every way of naming it
+            # whole: joined, whole, label or base, which starts as the label does), or for an
+            # approximate name any pair of its base
+            keys = {w[:2] for w in (x.joined, x.whole, x.label) if len(w) >= 2} | set(x.pairs)
+            for key in keys:
+                by_pair.setdefault(key, []).append(n)
+        prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
+                         labelled, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]), by_pair,
+                         [n for n, x in enumerate(names) if x.neutral_ok])
         if len(self._tables) > _CACHED:
             self._tables.clear()
         self._tables[t.id] = prep
@@ -372,7 +385,16 @@ class CellAnswerer:
                 found[i] = n
 
         rows = t.rows
-        for x in self._prepared(t).names:
+        prep = self._prepared(t)
+        names = prep.names
+        # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
+        # looked at in the table's order
+        chosen = set(prep.always)
+        for key in pairs(qc) | pairs(qc_raw):
+            got = prep.by_pair.get(key)
+            if got:
+                chosen.update(got)
+        for x in (names[n] for n in sorted(chosen)):
             if not named_asked and not x.numbered:
                 continue   # a row without a number answers no value (a header printed again in the body)
             i, c = x.row, x.label
@@ -940,7 +962,7 @@ class CellAnswerer:
         spans = self._item_spans(u)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
-            if any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]):
+            if self._prepared(t).skipped:
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
             m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans)
             if m is not None and (best is None or m.score > best.score):
