@@ -65,6 +65,7 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
+_TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12})合计")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
@@ -255,6 +256,7 @@ class CellAnswerer:
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._labels: dict[str, str] = {}
         self._tables: dict[int, _Prepared] = {}   # table id → its words, worked out (_prepared)
+        self._asked: tuple[tuple[str, str], set[str]] = (("", ""), set())   # the last question's pairs
 
     # --------------------------------------------------------------------------- words
 
@@ -390,10 +392,11 @@ class CellAnswerer:
         # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
         # looked at in the table's order
         chosen = set(prep.always)
-        for key in pairs(qc) | pairs(qc_raw):
-            got = prep.by_pair.get(key)
-            if got:
-                chosen.update(got)
+        if self._asked[0] != (qc, qc_raw):
+            self._asked = ((qc, qc_raw), pairs(qc) | pairs(qc_raw))
+        by_pair = prep.by_pair
+        for key in by_pair.keys() & self._asked[1]:
+            chosen.update(by_pair[key])
         for x in (names[n] for n in sorted(chosen)):
             if not named_asked and not x.numbered:
                 continue   # a row without a number answers no value (a header printed again in the body)
@@ -487,7 +490,7 @@ class CellAnswerer:
     def _total_of_title(self, t: TableRecord, qc: str) -> str:
         """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
         the 4+ characters before it are in the caption or section title (九、非经常性损益项目及金额)."""
-        m = re.search(r"([\u4e00-\u9fff]{4,12})合计", qc)
+        m = _TOPIC_TOTAL.search(qc)
         if not m:
             return ""
         title = content(norm(t.caption + "".join(t.path[-1:])))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from thefuzz import fuzz, process
 
 
-@dataclass
+@dataclass(frozen=True)
 class Generalized:
     kind: str         # item | formula
     name: str
@@ -41,6 +41,7 @@ class Generalizer:
         self.threshold = threshold
         self.min_residue = min_residue
         self.prefer_longer = prefer_longer
+        self._memo: dict[str, Generalized | None] = {}
 
     def residue(self, text: str) -> list[str]:
         """The pieces of text left after the filler patterns are cut out."""
@@ -49,7 +50,17 @@ class Generalizer:
         return [p for p in text.split() if len(p) >= self.min_residue]
 
     def match(self, keyword: str) -> Generalized | None:
-        """The canonical item/formula a free keyword means, or None below the threshold."""
+        """The canonical item/formula a free keyword means, or None below the threshold (remembered: the
+        tables do not change while the process runs)."""
+        if keyword in self._memo:
+            return self._memo[keyword]
+        got = self._match(keyword)
+        if len(self._memo) > 1 << 15:
+            self._memo.clear()
+        self._memo[keyword] = got
+        return got
+
+    def _match(self, keyword: str) -> Generalized | None:
         if len(keyword) < self.min_residue:
             return None
         hits = process.extract(keyword, self.choices, scorer=fuzz.ratio, processor=None, limit=8)
