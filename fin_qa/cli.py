@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -405,29 +406,54 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
 @DEVICE_OPTION
 @SEARCH_OPTION
 @RULES_OPTION
-@click.option("--workers", default=4, show_default=True, type=click.IntRange(1, 64),
-              help="Questions answered at once, each by a worker with its own read-only store connection (on a "
-                   "GPU, at least --batch-size: the model batches what the workers ask together).")
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Questions answered at once by each server process, each by a worker with its own read-only "
+                   "store connection (on a GPU, at least --batch-size: the model batches what the workers ask "
+                   "together). Default: 4 with a chat model; 1 without (a question is Python work: more threads "
+                   "of one process only wait for each other).")
 @click.option("--queue", "queue_size", default=64, show_default=True, type=click.IntRange(1, 100000),
               help="Questions that may wait for a worker, and chat-model requests that may wait for the model; "
                    "beyond either a request gets 503.")
 @click.option("--batch-size", type=click.IntRange(1, 256), default=None,
               help="Chat-model requests generated together (default: 8 on a GPU, 1 on a CPU).")
-def serve(store_path, host, port, llm, device, search, rules_path, workers, queue_size, batch_size):
+@click.option("--processes", default=None, type=click.IntRange(1, 64),
+              help="Server processes sharing the address, each with its --workers (with --llm none only: a "
+                   "question is Python work, so threads share one core; processes use them all). Default: one "
+                   "per CPU core, at most 4, with --llm none; 1 with a chat model.")
+def serve(store_path, host, port, llm, device, search, rules_path, workers, queue_size, batch_size, processes):
     """Serve the API (/api/…, schema at /docs) and the page (/) over HTTP: the store, the rules and the
     chat model loaded once."""
     try:
         import uvicorn
 
         from .serve.app import create_app
-        from .serve.service import Service
+        from .serve.service import Recent, Service
     except ImportError as exc:
         raise FinQAError(f"fin-qa serve needs {exc.name}: pip install fastapi uvicorn") from None
 
     catalog = _catalog(rules_path)
     # what can be wrong is said before the model loads (minutes, for a large one): the store, the address
     _open_store(store_path, readonly=True).close()
+    no_model = llm_spec(llm).lower() == "none"
+    if processes is None:
+        processes = min(os.cpu_count() or 1, 4) if no_model and hasattr(os, "fork") else 1
+    if workers is None:
+        workers = 1 if no_model else 4
+    if processes > 1 and not no_model:
+        raise FinQAError("--processes needs --llm none: each process would load its own chat model (one process "
+                         "batches the model's requests of all its workers instead)")
+    if processes > 1 and not hasattr(os, "fork"):
+        raise FinQAError("--processes needs a system that can fork (Linux, macOS); use --workers here")
     sock = _listen(host, port)
+    if processes > 1:
+        with _open_store(store_path, readonly=True) as st:
+            banner = f"{plural(st.counts()['reports'], 'report')} in {store_dir(store_path)}; chat model none; " \
+                     f"search {search_backend(search)}"
+        recent = Recent()   # (shared by the processes: made before they fork)
+        _serve_processes(sock, host, processes, banner, lambda: Service(
+            store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), None, workers=workers,
+            queue_size=queue_size, recent=recent), create_app, uvicorn)
+        return
     service = None
     try:
         model = _chat_model(catalog, llm, device, batch_size)
@@ -445,6 +471,58 @@ def serve(store_path, host, port, llm, device, search, rules_path, workers, queu
         sock.close()
         if service is not None:
             service.close()
+
+
+def _serve_processes(sock, host: str, processes: int, banner: str, make_service, create_app, uvicorn) -> None:
+    """`processes` forked servers accepting on one listening socket (the kernel hands each connection to
+    one of them); this process waits, and stops them all on Ctrl-C or SIGTERM. The catalog is loaded once,
+    before the fork; each process opens its own store connections and holds its own caches."""
+    import signal
+
+    children: list[int] = []
+    for _ in range(processes):
+        pid = os.fork()
+        if pid == 0:   # a server process
+            code = 0
+            try:
+                service = make_service()
+                try:
+                    uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False)).run(
+                        sockets=[sock])
+                finally:
+                    service.close()
+            except BaseException:   # noqa: BLE001 - said on stderr; the parent sees the exit status
+                import traceback
+
+                traceback.print_exc()
+                code = 1
+            os._exit(code)
+        children.append(pid)
+    port = sock.getsockname()[1]
+    sock.close()   # (the server processes hold it)
+
+    def stop(signum, frame) -> None:
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"fin-qa serving http://{shown}:{port}/ ({processes} processes, {banner}); Ctrl-C stops", err=True)
+    failed = 0
+    for pid in children:
+        while True:
+            try:
+                _, status = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        failed += os.waitstatus_to_exitcode(status) not in (0, -signal.SIGTERM)
+    if failed:
+        raise FinQAError(f"{failed} of the {processes} server processes failed (their errors are above)")
 
 
 def _listen(host: str, port: int):

@@ -2,7 +2,7 @@
 against one server, for structured questions (values and formulas read from the statements), text
 questions (sections searched and quoted) and page images (a cited page rendered with its value boxed).
 
-    python scripts/bench_serve.py [--store DIR] [--clients 1 4 16] [--seconds 10] [--workers 4] [--llm none]
+    python scripts/bench_serve.py [--store DIR] [--clients 1 4 16] [--seconds 10] [--processes N] [--workers N] [--llm none]
 
 Without --store it builds the bundled sample report into a temporary store. The questions are made
 from the store's reports (every report: a few items and formulas; a few text topics), so any store
@@ -76,7 +76,8 @@ def main() -> int:
     ap.add_argument("--store", type=Path, help="Store folder (default: the sample report, built now).")
     ap.add_argument("--clients", type=int, nargs="+", default=[1, 4, 16])
     ap.add_argument("--seconds", type=float, default=10.0, help="Seconds each (kind, clients) cell runs.")
-    ap.add_argument("--workers", type=int, default=4, help="fin-qa serve --workers")
+    ap.add_argument("--workers", type=int, help="fin-qa serve --workers (default: serve's)")
+    ap.add_argument("--processes", type=int, help="fin-qa serve --processes (default: serve's)")
     ap.add_argument("--llm", default="none", help="fin-qa serve --llm")
     ap.add_argument("--only", nargs="+", choices=["structured", "text", "images"],
                     help="Only these kinds of request (default: all).")
@@ -85,7 +86,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         store = args.store or sample_store(Path(tmp))
         t = time.perf_counter()
-        server = ServerProcess("--store", str(store), "--workers", str(args.workers), "--llm", args.llm)
+        opts = [x for flag, v in (("--workers", args.workers), ("--processes", args.processes)) if v
+                for x in (flag, str(v))]
+        server = ServerProcess("--store", str(store), *opts, "--llm", args.llm)
         started = time.perf_counter() - t
         try:
             reports = request(server.base, "/api/reports").json()["reports"]
@@ -109,7 +112,7 @@ def main() -> int:
                      if calls and (not args.only or kind.split(",")[0].replace("page image", "images") in args.only)}
             for _, calls in kinds.items():       # warm: every worker's routers built, caches filled
                 run(server.base, calls, max(args.clients), 1.0)
-            print(f"fin-qa serve on {len(reports)} report(s) ({store}); {args.workers} workers, llm {args.llm}; "
+            print(f"fin-qa serve on {len(reports)} report(s) ({store}); {args.processes or 'default'} process(es) x {args.workers or 'default'} workers, llm {args.llm}; "
                   f"started in {started:.1f} s; {args.seconds:.0f} s per cell")
             print()
             print("| questions | clients | requests | q/s | p50 ms | p95 ms | errors |")

@@ -74,9 +74,20 @@ def _click(element) -> bool:
 
 
 def _wait(browser, condition, timeout=60):
+    """The condition's first true value; an element redrawn while it was read (stale) is read again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(browser, timeout).until(condition)
+    return WebDriverWait(browser, timeout, ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def _report_rows(browser) -> dict[str, str] | bool:
+    """The reports table's rows (key → row text), read in one go inside the page (the table is redrawn while
+    its checks run: rows read one by one could be stale); False until both reports show their checks."""
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#reports tbody tr')].map(tr => [tr.cells[0].textContent, tr.textContent])")
+    got = {key: text for key, text in rows}
+    return got if len(got) == 2 and "✓" in "".join(got.values()) else False
 
 
 def test_ask_on_the_page_and_see_the_cited_page_boxed(browser, server, tmp_path):
@@ -85,9 +96,7 @@ def test_ask_on_the_page_and_see_the_cited_page_boxed(browser, server, tmp_path)
 
     browser.get(server.base + "/")
     # the reports in the store, with their checks
-    _wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#reports tbody tr")) == 2
-          and "✓" in b.find_element(By.ID, "reports").text)
-    rows = {r.find_elements(By.TAG_NAME, "td")[0].text: r.text for r in browser.find_elements(By.CSS_SELECTOR, "#reports tbody tr")}
+    rows = _wait(browser, _report_rows)
     assert "✓" in rows["688999:2021"] and "pdf" in rows["688999:2021"] and "txt" in rows["000099:2019"]
 
     _ask(browser, CASH)

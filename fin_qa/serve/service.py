@@ -152,6 +152,41 @@ class _Pool:
             w.store.close()
 
 
+class Recent:
+    """The last questions asked, newest first. Held in an anonymous shared map, so that the server
+    processes forked after it was made (`serve --processes`) list the same ones."""
+
+    SIZE = 1 << 18   # bytes: RECENT records, each answer cut to ANSWER_CHARS
+
+    ANSWER_CHARS = 2000
+
+    def __init__(self) -> None:
+        import mmap
+        import multiprocessing
+
+        self._map = mmap.mmap(-1, self.SIZE)
+        self._lock = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Lock()
+
+    def _read(self) -> list[dict[str, Any]]:
+        n = int.from_bytes(self._map[:4], "little")
+        return json.loads(self._map[4:4 + n].decode("utf-8")) if n else []
+
+    def add(self, item: dict[str, Any]) -> None:
+        item = {**item, "answer": str(item.get("answer", ""))[:self.ANSWER_CHARS]}
+        with self._lock:
+            items = [item, *self._read()][:RECENT]
+            data = json.dumps(items, ensure_ascii=False).encode("utf-8")
+            while len(data) + 4 > self.SIZE and items:
+                items.pop()
+                data = json.dumps(items, ensure_ascii=False).encode("utf-8")
+            self._map[:4] = len(data).to_bytes(4, "little")
+            self._map[4:4 + len(data)] = data
+
+    def items(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return self._read()
+
+
 @dataclass
 class PageImage:
     png: bytes
@@ -163,7 +198,7 @@ class PageImage:
 class Service:
     def __init__(self, store_dir: str | Path, catalog: Catalog, search: str = "sqlite", es_url: str | None = None,
                  es_index: str | None = None, model: ChatModel | None = None, workers: int = 4,
-                 queue_size: int = 64, batch_size: int = 8):
+                 queue_size: int = 64, batch_size: int = 8, recent: Recent | None = None):
         self.store_dir = Path(store_dir)
         self.catalog = catalog
         self.search = search
@@ -174,7 +209,7 @@ class Service:
         self._answering = _Pool(self._new_worker, workers)
         self._reading = _Pool(self._new_worker)
         self._lock = threading.Lock()
-        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self._recent = recent or Recent()
         self._images: OrderedDict[tuple, PageImage] = OrderedDict()
         self._files_checked: OrderedDict[tuple[str, int, int], str] = OrderedDict()   # (path, mtime, size) → sha256
         self._renders = threading.BoundedSemaphore(RENDERS)
@@ -247,13 +282,11 @@ class Service:
         return record
 
     def _remember(self, record: dict[str, Any]) -> None:
-        with self._lock:
-            self._recent.appendleft({"question": record["question"], "answer": record["answer"],
-                                     "method": record["method"], "at": time.strftime("%H:%M:%S")})
+        self._recent.add({"question": record["question"], "answer": record["answer"], "method": record["method"],
+                          "at": time.strftime("%H:%M:%S")})
 
     def recent(self) -> list[dict[str, Any]]:
-        with self._lock:
-            return list(self._recent)
+        return self._recent.items()
 
     # ------------------------------------------------------------------ reading the store
 
