@@ -28,7 +28,7 @@ from ..vocab import VocabEntry, table_vocabulary
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
-from .table_index import TableIndex
+from .table_index import TABLE_TERMS, TableIndex
 
 DB_NAME = "fin_qa.sqlite"
 
@@ -102,6 +102,10 @@ def readonly_uri(path: Path, folder_writable: bool | None = None) -> str:
     return uri
 
 
+READ_MMAP_BYTES = 1 << 30   # a read-only connection maps up to this much of the database file
+READ_CACHE_KIB = 32768      # and keeps this much of it in its page cache
+
+
 class Store:
     def __init__(self, directory: str | Path, create: bool = True, readonly: bool = False,
                  any_thread: bool = False) -> None:
@@ -122,7 +126,7 @@ class Store:
         try:
             if readonly:
                 self.db = sqlite3.connect(readonly_uri(path), uri=True, isolation_level=None,
-                                          check_same_thread=not any_thread)
+                                          check_same_thread=not any_thread, cached_statements=256)
             else:
                 self.dir.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(path, isolation_level=None)
@@ -146,6 +150,13 @@ class Store:
                 raise NotAStore("it is empty" if self.readonly else "it has no fin-qa schema")
             todo = pending(version)
             if self.readonly:
+                # set up for reading: nothing written (query_only), the file mapped into memory rather than
+                # read through SQLite's page cache, and a larger cache for what is not mapped
+                if db.execute("SELECT 1 FROM sqlite_master WHERE name='tables_fts'").fetchone():
+                    db.execute(TABLE_TERMS)   # (a temp table: made before query_only forbids it)
+                db.execute("PRAGMA query_only=ON")
+                db.execute(f"PRAGMA mmap_size={READ_MMAP_BYTES}")
+                db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
                 # an older store is read as it is when what it lacks only speeds reading up (an index)
                 if any(m.needed_to_read for m in todo):
                     needs = "; ".join(f"{m.version}: {m.description}" for m in todo)

@@ -29,6 +29,9 @@ from typing import Iterable, NamedTuple, Sequence
 
 from .models import TableRecord
 
+# each word's count of tables over the store, read from FTS5's own index (a read-only store makes it when
+# it opens, before it turns query_only)
+TABLE_TERMS = "CREATE VIRTUAL TABLE IF NOT EXISTS temp.tables_fts_terms USING fts5vocab(main, 'tables_fts', 'row')"
 K1 = 1.2
 B = 0.75
 REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers many questions per report)
@@ -148,8 +151,8 @@ class TableIndex:
         if got is None:
             if len(phrase) == 1:
                 if not self._vocab_ready:
-                    self.db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.tables_fts_terms"
-                                    " USING fts5vocab(main, 'tables_fts', 'row')")
+                    if not self.db.execute("SELECT 1 FROM temp.sqlite_master WHERE name='tables_fts_terms'").fetchone():
+                        self.db.execute(TABLE_TERMS)
                     self._vocab_ready = True
                 row = self.db.execute("SELECT doc FROM temp.tables_fts_terms WHERE term=?", phrase).fetchone()
                 got = row[0] if row else 0
