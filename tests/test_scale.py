@@ -1,0 +1,129 @@
+"""Answering at scale (issue 25): a report's tables ranked from its own in-memory index exactly as FTS5 ranks
+them, the index dropped when the store changes, read-only connections set up for reading, and `fin-qa
+serve --processes` with the recent questions shared between its processes."""
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from conftest import CATALOG, REPORTS
+from serving import ServerProcess, request, server_env
+
+QUESTIONS = ["2021年星河精密的货币资金是多少元?", "星河精密2021年前五名客户销售额合计是多少？",
+             "星河精密2021年研发投入金额是多少？", "请简要介绍星河精密2021年的核心竞争力。",
+             "星河精密2021年计入当期损益的政府补助是多少元？", "星河精密2021年的主营业务收入按产品分是多少"]
+
+
+def _words(question: str) -> list[str]:
+    from fin_qa.bigrams import tokens
+
+    return [w for w in dict.fromkeys(tokens(question)) if len(w) >= 2 or not w.isascii()]
+
+
+def _same_as_fts(store, report_id: int, questions: list[str], size: int = 40) -> None:
+    for q in questions:
+        words = _words(q)
+        expr = " OR ".join(f'"{w}"' for w in words)
+        for n in (size, 3):
+            want = store.table_match(expr, report_id, n)
+            assert store.table_match_words(words, report_id, n) == want, (q, n)
+            assert want, q
+
+
+def test_table_index_ranks_as_fts5_does(sample_store):
+    """The same ids in the same order as `tables_fts MATCH … ORDER BY bm25 LIMIT n`, for the questions' words
+    and for a phrase of several tokens ("12.5" is two to FTS5)."""
+    for r in sample_store.reports():
+        _same_as_fts(sample_store, r["id"], QUESTIONS)
+        got = sample_store.table_match_words(["营业", "12.5", "2021"], r["id"], 10)
+        assert got == sample_store.table_match('"营业" OR "12.5" OR "2021"', r["id"], 10)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_table_index_ranks_as_fts5_does_on_a_real_report(shared_store):
+    """On the shared reports: every report, questions of every kind."""
+    for r in shared_store.reports():
+        name, year = r["short_name"], r["year"]
+        _same_as_fts(shared_store, r["id"], [q.replace("星河精密", name).replace("2021", str(year)) for q in QUESTIONS])
+
+
+def test_the_index_is_dropped_when_the_store_changes(tmp_path, sample_pdf):
+    """A reader holding a report's tables sees a report another connection ingests afterwards, and a
+    report replaced by its own connection (`--force`)."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.sample import build_sample_pdf
+    from fin_qa.store import Store
+
+    d = tmp_path / "reports"
+    d.mkdir()
+    shutil.copy(sample_pdf, d / sample_pdf.name)
+    writer = Store(tmp_path / "store")
+    ingest([d], writer, CATALOG)
+    reader = Store(tmp_path / "store", readonly=True)
+    first = reader.reports()[0]["id"]
+    before = reader.report_tables(first)
+    assert before and reader.table_match_words(["货币", "资金"], first, 5)
+    build_sample_pdf(tmp_path / "more" / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf")
+    summary = ingest([tmp_path / "more"], writer, CATALOG, force=True)   # (the same bytes, another report)
+    assert summary.count("ingested") == 1, [o.detail for o in summary.outcomes]
+    other = next(r["id"] for r in reader.reports() if r["id"] != first)
+    assert reader.report_tables(other), "the new report's tables, read by the connection that held the old ones"
+    _same_as_fts(reader, other, QUESTIONS[:2])
+    ingest([d], writer, CATALOG, force=True)   # replaced: new table ids, read again by both
+    again = writer.reports()[0]["id"]
+    assert [t.caption for t in writer.report_tables(again)] == [t.caption for t in before]
+    assert [t.id for t in reader.report_tables(again)] == [t.id for t in writer.report_tables(again)]
+    reader.close()
+    writer.close()
+
+
+def test_a_read_only_store_is_set_up_for_reading(sample_store):
+    from fin_qa.store import Store
+
+    with Store(sample_store.dir, readonly=True) as s:
+        pragma = {p: s.db.execute(f"PRAGMA {p}").fetchone()[0] for p in ("query_only", "mmap_size", "cache_size")}
+        assert pragma["query_only"] == 1 and pragma["mmap_size"] > 0 and pragma["cache_size"] < 0
+        rid = s.reports()[0]["id"]
+        assert s.table_match_words(["货币", "资金"], rid, 3)   # (the word counts' table made before query_only)
+
+
+def test_recent_questions_are_shared_by_forked_processes():
+    from fin_qa.serve.service import RECENT, Recent
+
+    recent = Recent()
+    recent.add({"question": "父进程", "answer": "x" * 5000, "method": "m", "at": "00:00:00"})
+    pid = os.fork()
+    if pid == 0:
+        recent.add({"question": "子进程", "answer": "y", "method": "m", "at": "00:00:01"})
+        os._exit(0)
+    os.waitpid(pid, 0)
+    items = recent.items()
+    assert [i["question"] for i in items] == ["子进程", "父进程"]
+    assert len(items[1]["answer"]) == Recent.ANSWER_CHARS
+    for n in range(RECENT + 5):
+        recent.add({"question": f"q{n}", "answer": "", "method": "m", "at": ""})
+    assert len(recent.items()) == RECENT and recent.items()[0]["question"] == f"q{RECENT + 4}"
+
+
+def test_serve_processes(serve_store):
+    """Two server processes on one address: every question answered, the recent ones listed by either;
+    stopping the parent stops them; --processes with a chat model is one clear message."""
+    srv = ServerProcess("--store", str(serve_store), "--processes", "2", "--llm", "none", env=server_env())
+    try:
+        assert "2 processes" in "".join(srv.log)
+        asked = [f"2021年星河精密的{item}是多少元?" for item in ("货币资金", "营业收入", "净利润", "资产总计")] * 3
+        for q in asked:
+            reply = request(srv.base, "/api/ask", {"question": q})
+            assert reply.status == 200 and reply.json()["question"] == q
+        for _ in range(6):   # whichever process answers lists them all
+            recent = request(srv.base, "/api/recent").json()["recent"]
+            assert [r["question"] for r in recent[:len(asked)]] == asked[::-1]
+    finally:
+        assert srv.stop() in (0, -15), "".join(srv.log)
+    assert "Traceback" not in "".join(srv.log)
+    from conftest import _cli
+
+    r = _cli("serve", "--store", str(serve_store), "--processes", "2", "--llm", "default", "--port", "0")
+    assert r.returncode != 0 and "--processes needs --llm none" in r.stderr and "Traceback" not in r.stderr
