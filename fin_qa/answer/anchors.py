@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import re
 from collections import OrderedDict
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from ..catalog.cells import CellWords
 from ..store import Store
+from ..store.models import TableRecord
 from ..vocab import MAX_CHARS, VocabEntry, label_key
 
 _SPLIT = re.compile(r"#+|[,，、;；?？。:：!！()（）]")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 REPORTS_KEPT = 64     # reports whose words are kept in memory (a store's reports are met again and again)
+TABLES_KEPT = 4096    # tables a question's words were found in, kept
 
 
 class NamedRow(NamedTuple):
@@ -37,6 +39,12 @@ class _Table(NamedTuple):
     page_start: int
 
 
+def _table(t: TableRecord) -> _Table:
+    return _Table((t.caption or (t.path[-1] if t.path else "")).strip(),
+                  label_key(" ".join(t.path[-2:]) + t.caption + "".join(t.header)),
+                  any(_SKIP_TABLE.search(x) for x in [*t.path[-1:], t.caption]), t.pages, t.page_start)
+
+
 class ReportWords:
     def __init__(self, store: Store, cells: CellWords):
         self.store = store
@@ -45,20 +53,43 @@ class ReportWords:
         self._neutral = tuple(sorted(set(cells.neutral_words) | set(cells.value_suffixes) | set(cells.ask_words),
                                      key=len, reverse=True))
         self._reports: OrderedDict[int, tuple[dict[str, list[VocabEntry]], dict[int, _Table]]] = OrderedDict()
+        self._tables: OrderedDict[int, _Table] = OrderedDict()   # table id → what named_row needs of it
 
     def _report(self, report_id: int) -> tuple[dict[str, list[VocabEntry]], dict[int, _Table]]:
+        """A report's whole vocabulary and tables (a store whose words are not indexed: read from its tables)."""
         got = self._reports.get(report_id)
         if got is None:
-            tables = {t.id: _Table((t.caption or (t.path[-1] if t.path else "")).strip(),
-                                   label_key(" ".join(t.path[-2:]) + t.caption + "".join(t.header)),
-                                   any(_SKIP_TABLE.search(x) for x in [*t.path[-1:], t.caption]), t.pages, t.page_start)
-                      for t in self.store.report_tables(report_id)}
+            tables = {t.id: _table(t) for t in self.store.report_tables(report_id)}
             got = self._reports[report_id] = (self.store.vocabulary(report_id), tables)
             if len(self._reports) > REPORTS_KEPT:
                 self._reports.popitem(last=False)
         else:
             self._reports.move_to_end(report_id)
         return got
+
+    def _words(self, report_id: int, rest: str) -> tuple[dict[str, list[VocabEntry]], Callable[[int], _Table | None]]:
+        """The report's table words among the question's unused runs (every piece named_row may look up),
+        and its tables by id: read for these words only, when the store indexes them."""
+        pieces = []
+        for run in _SPLIT.split(rest):
+            run = label_key(run)
+            pieces += [run[i:j] for i in range(len(run) - 1) for j in range(i + 2, min(len(run), i + MAX_CHARS) + 1)]
+        vocab = self.store.vocabulary_of(report_id, pieces)
+        if vocab is None:
+            words, tables = self._report(report_id)
+            return words, tables.get
+
+        def table(tid: int) -> _Table | None:
+            got = self._tables.get(tid)
+            if got is None:
+                found = self.store.report_tables(report_id, [tid])
+                if not found:
+                    return None
+                got = self._tables[tid] = _table(found[0])
+                if len(self._tables) > TABLES_KEPT:
+                    self._tables.popitem(last=False)
+            return got
+        return vocab, table
 
     def _narrows(self, word: str) -> bool:
         """Whether a label says something of its own: not a generic or neutral word, nor made of them."""
@@ -74,9 +105,11 @@ class ReportWords:
         used characters '#'; the longest label at each place), in a table about what the question asks
         (its sections, caption or header hold one of the `topics`: 存货 over 库存商品, 净利润 over a
         subsidiary's name) — the statements and 释义 tables aside."""
-        vocab, tables = self._report(report_id)
         keys = [k for k in (label_key(x) for x in topics) if len(k) >= 2]
-        if not vocab or not keys:
+        if not keys:
+            return None
+        vocab, tables = self._words(report_id, rest)
+        if not vocab:
             return None
         for run in _SPLIT.split(rest):
             run = label_key(run)
@@ -93,9 +126,10 @@ class ReportWords:
         return None
 
     @staticmethod
-    def _where(word: str, entries: list[VocabEntry], tables: dict[int, _Table], keys: list[str]) -> NamedRow | None:
+    def _where(word: str, entries: list[VocabEntry], tables: Callable[[int], _Table | None],
+               keys: list[str]) -> NamedRow | None:
         for e in entries:
-            t = tables.get(e.table_id)
+            t = tables(e.table_id)
             if e.kind == "row" and t is not None and not t.skipped and any(k in t.context for k in keys):
                 page = t.pages[e.row] if e.row < len(t.pages) else t.page_start
                 return NamedRow(word, t.title, page)

@@ -120,6 +120,7 @@ class Store:
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
+        self._vocab_reports: dict[int, bool] = {}     # report id → whether its table words are indexed
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -504,6 +505,28 @@ class Store:
                     for w, r, k, kind in table_vocabulary(t.header, t.rows)]
         for w, tid, r, k, kind in rows:
             out.setdefault(w, []).append(VocabEntry(tid, r, k, kind))
+        return out
+
+    def vocabulary_of(self, report_id: int, words: Iterable[str]) -> dict[str, list[VocabEntry]] | None:
+        """The entries of these words among the report's table words (vocabulary, read for these words
+        only); None when the report's words are not indexed (a store written before the index: read
+        them all with vocabulary())."""
+        if not self._has_table("vocab"):
+            return None
+        indexed = self._vocab_reports.get(report_id)
+        if indexed is None:
+            indexed = self._vocab_reports[report_id] = self.db.execute(
+                "SELECT 1 FROM vocab WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None
+        if not indexed:
+            return None
+        wanted = list(dict.fromkeys(words))
+        out: dict[str, list[VocabEntry]] = {}
+        for k in range(0, len(wanted), 500):
+            part = wanted[k:k + 500]
+            for w, tid, r, c, kind in self.db.execute(
+                    f"SELECT word, table_id, row, col, kind FROM vocab WHERE report_id=? AND word IN "
+                    f"({','.join('?' * len(part))}) ORDER BY word, rowid", (report_id, *part)):
+                out.setdefault(w, []).append(VocabEntry(tid, r, c, kind))
         return out
 
     def table_match_words(self, words: Sequence[str], report_id: int, size: int,

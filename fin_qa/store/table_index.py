@@ -38,11 +38,15 @@ REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers m
 
 
 _ALNUM = re.compile(r"[^\W_]+")
+_PLAIN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffa-z0-9 ]*")   # analysed text split by spaces alone
 
 
 def fts_tokens(text: str) -> list[str]:
     """The tokens FTS5's unicode61 tokenizer reads from the stored (already analysed: CJK bigrams, lower-case
-    Latin words and numbers) text: runs of letters and digits; every other character separates."""
+    Latin words and numbers, space-separated) text: runs of letters and digits; every other character
+    separates ("12.5" is two tokens)."""
+    if "." not in text and "%" not in text and _PLAIN.fullmatch(text):
+        return text.split()
     return _ALNUM.findall(text.lower())
 
 
