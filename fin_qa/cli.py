@@ -436,9 +436,10 @@ def serve(store_path, host, port, llm, device, search, rules_path, workers, queu
     _open_store(store_path, readonly=True).close()
     no_model = llm_spec(llm).lower() == "none"
     if processes is None:
-        processes = min(os.cpu_count() or 1, 4) if no_model and hasattr(os, "fork") else 1
+        processes = min(_cores(), 4) if no_model and hasattr(os, "fork") else 1
     if workers is None:
-        workers = 1 if no_model else 4
+        # one process: 4, so that a long batch or a search node's answer holds up no other question
+        workers = 1 if processes > 1 else 4
     if processes > 1 and not no_model:
         raise FinQAError("--processes needs --llm none: each process would load its own chat model (one process "
                          "batches the model's requests of all its workers instead)")
@@ -449,7 +450,7 @@ def serve(store_path, host, port, llm, device, search, rules_path, workers, queu
         with _open_store(store_path, readonly=True) as st:
             banner = f"{plural(st.counts()['reports'], 'report')} in {store_dir(store_path)}; chat model none; " \
                      f"search {search_backend(search)}"
-        recent = Recent()   # (shared by the processes: made before they fork)
+        recent = Recent(shared=True)   # (shared by the processes: made before they fork)
         _serve_processes(sock, host, processes, banner, lambda: Service(
             store_dir(store_path), catalog, search_backend(search), es_url(), es_index(), None, workers=workers,
             queue_size=queue_size, recent=recent), create_app, uvicorn)
@@ -479,50 +480,88 @@ def _serve_processes(sock, host: str, processes: int, banner: str, make_service,
     before the fork; each process opens its own store connections and holds its own caches."""
     import signal
 
+    stopping = (signal.SIGINT, signal.SIGTERM)
     children: list[int] = []
-    for _ in range(processes):
-        pid = os.fork()
-        if pid == 0:   # a server process
-            code = 0
-            try:
-                service = make_service()
-                try:
-                    uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False)).run(
-                        sockets=[sock])
-                finally:
-                    service.close()
-            except BaseException:   # noqa: BLE001 - said on stderr; the parent sees the exit status
-                import traceback
 
-                traceback.print_exc()
-                code = 1
-            os._exit(code)
-        children.append(pid)
-    port = sock.getsockname()[1]
-    sock.close()   # (the server processes hold it)
-
-    def stop(signum, frame) -> None:
+    def stop(signum=None, frame=None) -> None:
         for pid in children:
             try:
                 os.kill(pid, signal.SIGTERM)
             except ProcessLookupError:
                 pass
 
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
+    # (blocked while forking: a Ctrl-C now stops the children made so far, not the parent alone)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
+    try:
+        for _ in range(processes):
+            pid = os.fork()
+            if pid == 0:   # a server process: stopped with its parent, stopped by uvicorn on SIGINT/SIGTERM
+                code = 0
+                try:
+                    for sig in stopping:
+                        signal.signal(sig, signal.SIG_DFL)
+                    _die_with_parent()
+                    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+                    service = make_service()
+                    uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False)).run(
+                        sockets=[sock])
+                except KeyboardInterrupt:
+                    pass
+                except BaseException:   # noqa: BLE001 - said on stderr; the parent sees the exit status
+                    import traceback
+
+                    traceback.print_exc()
+                    code = 1
+                os._exit(code)
+            children.append(pid)
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    port = sock.getsockname()[1]
+    sock.close()   # (the server processes hold it)
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"fin-qa serving http://{shown}:{port}/ ({processes} processes, {banner}); Ctrl-C stops", err=True)
     failed = 0
-    for pid in children:
-        while True:
-            try:
-                _, status = os.waitpid(pid, 0)
-                break
-            except InterruptedError:
-                continue
-        failed += os.waitstatus_to_exitcode(status) not in (0, -signal.SIGTERM)
+    left = set(children)
+    while left:
+        try:
+            pid, status = os.wait()
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            break
+        left.discard(pid)
+        if os.waitstatus_to_exitcode(status) not in (0, -signal.SIGTERM, -signal.SIGINT):
+            failed += 1
+            if left:   # one failed: the others stop too, and the failure is said (not a half-served address)
+                click.echo(f"fin-qa serve: a server process ended (status {os.waitstatus_to_exitcode(status)}); "
+                           "stopping the others", err=True)
+                stop()
     if failed:
         raise FinQAError(f"{failed} of the {processes} server processes failed (their errors are above)")
+
+
+def _cores() -> int:
+    """The CPU cores this process may run on (its affinity, which a container's limit may narrow)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _die_with_parent() -> None:
+    """On Linux, a server process is sent SIGTERM when the process that forked it dies (no orphan keeps the
+    address); elsewhere nothing is done."""
+    import ctypes
+    import signal
+    import sys as _sys
+
+    if _sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))   # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
 
 
 def _listen(host: str, port: int):

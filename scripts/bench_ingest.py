@@ -3,7 +3,8 @@
 
 For every PDF in ../shared/data/reports: pages, seconds and pages/s for fin-qa's parse (pypdfium2 text of
 every page + PDFium word positions of every page, for every table) and, in the same run, for pdfplumber
-extract_text() on every page (what the FinGLM reference converter does). Then --workers scaling over
+extract_text() on every page (what the FinGLM reference converter does). Then pypdfium2's bare text of the
+same PDFs (the practical limit) and fin-qa ingest of those PDFs as a share of it, --workers scaling over
 the whole folder (PDF and txt), and import-tables over ../shared/data/finglm_tables.
 
 With --big-txt MB: a FinGLM txt of about MB megabytes (a shared txt report's lines repeated, pages
@@ -73,7 +74,37 @@ def main() -> int:
     print(f"{'total':<12}{tot[0]:>6}{'':>9}{'':>8}{tot[1]:>10.2f}{tot[0] / tot[1]:>9.0f}{tot[2]:>11.2f}"
           f"{tot[0] / tot[2]:>9.1f}{tot[2] / tot[1]:>9.1f}x")
 
-    print("\nfin-qa ingest of the whole folder (parse + store), by --workers:")
+    # the practical limit: pypdfium2's bare text of every page of the same PDFs, one process
+    t = time.perf_counter()
+    bare_pages = 0
+    for f in pdfs:
+        import pypdfium2
+
+        pdf = pypdfium2.PdfDocument(f)
+        for page in pdf:
+            page.get_textpage().get_text_range()
+            bare_pages += 1
+        pdf.close()
+    bare = time.perf_counter() - t
+    print(f"\npypdfium2 bare text of the same {len(pdfs)} PDFs: {bare_pages} pages in {bare:.2f} s = "
+          f"{bare_pages / bare:.0f} pages/s (one process)")
+
+    print("\nfin-qa ingest of the PDFs (parse + store, the whole command's work), by --workers:")
+    for w in args.workers:
+        with tempfile.TemporaryDirectory() as d:
+            for f in pdfs:
+                Path(d, "pdfs").mkdir(exist_ok=True)
+                Path(d, "pdfs", Path(f).name).symlink_to(f)
+            store = Store(Path(d) / "store")
+            t = time.perf_counter()
+            s = ingest([Path(d) / "pdfs"], store, catalog, workers=w)
+            dt = time.perf_counter() - t
+            pages = sum(o.report.pages for o in s.outcomes if o.report)
+            print(f"  workers={w}: {s.count('ingested')} reports, {pages} pages in {dt:.2f} s = {pages / dt:.0f} pages/s"
+                  f" = {(pages / dt) / (bare_pages / bare):.2f} of pypdfium2's bare text")
+            store.close()
+
+    print("\nfin-qa ingest of the whole folder (PDF and txt, parse + store), by --workers:")
     for w in args.workers:
         with tempfile.TemporaryDirectory() as d:
             store = Store(d)

@@ -8,8 +8,8 @@ grows in steps: the copies up to the first size, then up to the next. At each si
 
 - ingest: seconds per report of the step (the whole `fin-qa ingest` command, --workers 2), pages/s;
 - store: its size on disk per report;
-- serve: the resident memory of `fin-qa serve --llm none` after it has answered one question of each
-  kind;
+- serve: the resident memory of `fin-qa serve --llm none` (its processes added up) after it has answered
+  questions of each kind;
 - questions: p50 and p95 of one question (in one process, --llm none), for a structured question
   (营业收入, read from the statements), a table question (计入当期损益的政府补助, read from the
   非经常性损益 table's cells) and a text question (核心竞争力, searched with FTS5), for --sample reports
@@ -126,18 +126,26 @@ def question_times(store_dir: Path, reports: list[dict], search: str = "sqlite")
     return out
 
 
-def serve_memory(store_dir: Path, reports: list[dict]) -> float:
-    """MiB resident of `fin-qa serve --llm none` after one question of each kind."""
+def serve_memory(store_dir: Path, reports: list[dict]) -> tuple[float, int]:
+    """(MiB resident of `fin-qa serve --llm none` and its server processes, after one question of each kind
+    per process, processes counted)."""
     from fin_qa.serve.client import ServerProcess, request
 
     server = ServerProcess("--store", str(store_dir), "--llm", "none")
     try:
         r = reports[0]
-        for q in QUESTIONS.values():
-            request(server.base, "/api/ask", {"question": q.format(c=r["short_name"], y=r["year"])}, timeout=300)
-        with open(f"/proc/{server.proc.pid}/status", encoding="utf-8") as fh:
-            rss = next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
-        return rss / 1024
+        for _ in range(8):   # (each process answers some of them)
+            for q in QUESTIONS.values():
+                request(server.base, "/api/ask", {"question": q.format(c=r["short_name"], y=r["year"])}, timeout=300)
+        # the serving process and the server processes it forked (serve --processes), added up
+        pids = [server.proc.pid]
+        for task in Path(f"/proc/{server.proc.pid}/task").iterdir():
+            pids += [int(x) for x in (task / "children").read_text().split()]
+        rss = 0
+        for pid in pids:
+            with open(f"/proc/{pid}/status", encoding="utf-8") as fh:
+                rss += next(int(line.split()[1]) for line in fh if line.startswith("VmRSS:"))
+        return rss / 1024, len(pids)
     finally:
         server.stop()
 
@@ -149,8 +157,20 @@ def main() -> int:
     ap.add_argument("--sample", type=int, default=60, help="reports drawn for the question timings")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--es", action="store_true", help="time the text question on Elasticsearch at the largest size")
+    ap.add_argument("--es-only", action="store_true",
+                    help="only the Elasticsearch timing, on the store a previous run left in --workdir")
     ap.add_argument("--keep", action="store_true")
     args = ap.parse_args()
+    if args.es_only:
+        if not args.workdir or not (args.workdir / "store").is_dir():
+            print("--es-only needs the --workdir of a previous run (its store)", file=sys.stderr)
+            return 2
+        from fin_qa.store import Store
+
+        with Store(args.workdir / "store", readonly=True) as s:
+            ok = [r for r in s.reports() if (r["short_name"] or "").startswith("星")]
+        es_text(args.workdir / "store", random.Random(7).sample(ok, min(args.sample, len(ok))))
+        return 0
     srcs = sources()
     if not srcs:
         print(f"no shared PDFs under {SHARED}", file=sys.stderr)
@@ -184,7 +204,8 @@ def main() -> int:
             sample = rng.sample(ok, min(args.sample, len(ok)))
             for kind, (first, again) in question_times(store, sample).items():
                 print(f"{kind:<10} first  {percentiles(first)}   again  {percentiles(again)}")
-            print(f"serve    {serve_memory(store, sample):.0f} MiB resident after load")
+            mib, n = serve_memory(store, sample)
+            print(f"serve    {mib:.0f} MiB resident after load ({n} processes: the parent and its servers)")
             took, _ = fin_qa("check", "--store", str(store), check=False)
             print(f"check    {took:.1f} s for {len(reports)} reports")
             sys.stdout.flush()
@@ -198,6 +219,7 @@ def main() -> int:
 
 def es_text(store: Path, sample: list[dict]) -> None:
     """The text question through Elasticsearch: node started, chunks indexed, questions timed, node stopped."""
+    os.environ.setdefault("FIN_QA_ES_HEAP", "2g")   # (a million chunks: more than the tests' 512 MiB)
     start = ROOT / "scripts" / "start-elasticsearch.sh"
     stop = ROOT / "scripts" / "stop-elasticsearch.sh"
     subprocess.run(["bash", str(start)], check=True, capture_output=True, text=True)

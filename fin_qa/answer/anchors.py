@@ -53,7 +53,8 @@ class ReportWords:
         self._neutral = tuple(sorted(set(cells.neutral_words) | set(cells.value_suffixes) | set(cells.ask_words),
                                      key=len, reverse=True))
         self._reports: OrderedDict[int, tuple[dict[str, list[VocabEntry]], dict[int, _Table]]] = OrderedDict()
-        self._tables: OrderedDict[int, _Table] = OrderedDict()   # table id → what named_row needs of it
+        # table id → (the table as the store holds it, what named_row needs of it); least recently used out
+        self._tables: OrderedDict[int, tuple[TableRecord, _Table]] = OrderedDict()
 
     def _report(self, report_id: int) -> tuple[dict[str, list[VocabEntry]], dict[int, _Table]]:
         """A report's whole vocabulary and tables (a store whose words are not indexed: read from its tables)."""
@@ -80,14 +81,18 @@ class ReportWords:
             return words, tables.get
 
         def table(tid: int) -> _Table | None:
-            got = self._tables.get(tid)
-            if got is None:
-                found = self.store.report_tables(report_id, [tid])
-                if not found:
-                    return None
-                got = self._tables[tid] = _table(found[0])
-                if len(self._tables) > TABLES_KEPT:
-                    self._tables.popitem(last=False)
+            # (the store holds its tables: the same record until the store changes, then a new one)
+            found = self.store.report_tables(report_id, [tid])
+            if not found:
+                return None
+            held = self._tables.get(tid)
+            if held is not None and held[0] is found[0]:
+                self._tables.move_to_end(tid)
+                return held[1]
+            got = _table(found[0])
+            self._tables[tid] = (found[0], got)
+            if len(self._tables) > TABLES_KEPT:
+                self._tables.popitem(last=False)
             return got
         return vocab, table
 

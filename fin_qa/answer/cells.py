@@ -39,6 +39,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -93,6 +94,7 @@ MAX_COLUMNS = 4        # columns one ask may name
 # a question is matched against every cell of every table of its report: the functions of a cell's text
 # alone are kept (thread-safe caches, shared by every router)
 _CACHED = 1 << 16
+TABLES_PREPARED = 2048   # tables whose words are kept worked out (about 25 KB each; a report has 100–600)
 
 
 @lru_cache(maxsize=_CACHED)
@@ -255,7 +257,8 @@ class CellAnswerer:
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._labels: dict[str, str] = {}
-        self._tables: dict[int, _Prepared] = {}   # table id → its words, worked out (_prepared)
+        # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
+        self._tables: OrderedDict[int, _Prepared] = OrderedDict()
         self._asked: tuple[tuple[str, str], set[str]] = (("", ""), set())   # the last question's pairs
 
     # --------------------------------------------------------------------------- words
@@ -319,6 +322,7 @@ class CellAnswerer:
         holds its tables: the same record comes back for the same table until the store changes)."""
         held = self._tables.get(t.id)
         if held is not None and held.table is t:
+            self._tables.move_to_end(t.id)
             return held
         # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
         # nothing of a table of costs)
@@ -338,9 +342,9 @@ class CellAnswerer:
         prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
                          labelled, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]), by_pair,
                          [n for n, x in enumerate(names) if x.neutral_ok])
-        if len(self._tables) > _CACHED:
-            self._tables.clear()
         self._tables[t.id] = prep
+        if len(self._tables) > TABLES_PREPARED:
+            self._tables.popitem(last=False)
         return prep
 
     def _row_names(self, t: TableRecord) -> list[_RowName]:

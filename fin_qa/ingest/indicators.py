@@ -57,9 +57,10 @@ def _header_years(header: list[str]) -> list[list[str]]:
     out: list[list[str]] = []
     last: list[str] = []
     carried: list[str] = []
-    for head in header:
-        text = head.replace(" ", "")
-        tail = re.search(r"((?:19|20)\d\d)$", text)
+    cells = [h.replace(" ", "") for h in header]
+    for k, text in enumerate(cells):
+        # (a bare year, "2022" | "2021", is its own cell's: only a 年 opening the next cell takes it there)
+        tail = re.search(r"((?:19|20)\d\d)$", text) if k + 1 < len(cells) and cells[k + 1].startswith("年") else None
         if tail:
             text = text[:tail.start()]
         years = carried if text.startswith("年") and carried else _YEAR.findall(text)

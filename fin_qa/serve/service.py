@@ -153,27 +153,38 @@ class _Pool:
 
 
 class Recent:
-    """The last questions asked, newest first. Held in an anonymous shared map, so that the server
-    processes forked after it was made (`serve --processes`) list the same ones."""
+    """The last questions asked, newest first. `shared`: held in an anonymous shared map under a process
+    lock, so that the server processes forked after it was made (`serve --processes`) list the same ones;
+    a lock not had within a second (a process killed while holding it) skips the record, never the answer."""
 
     SIZE = 1 << 18   # bytes: RECENT records, each answer cut to ANSWER_CHARS
-
     ANSWER_CHARS = 2000
 
-    def __init__(self) -> None:
-        import mmap
-        import multiprocessing
+    def __init__(self, shared: bool = False) -> None:
+        self._map: Any = None
+        self._items: deque[dict[str, Any]] = deque(maxlen=RECENT)
+        self._lock: Any = threading.Lock()
+        if shared:
+            import mmap
+            import multiprocessing
 
-        self._map = mmap.mmap(-1, self.SIZE)
-        self._lock = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn").Lock()
+            self._map = mmap.mmap(-1, self.SIZE)
+            self._lock = multiprocessing.get_context("fork").Lock()
 
     def _read(self) -> list[dict[str, Any]]:
+        if self._map is None:
+            return list(self._items)
         n = int.from_bytes(self._map[:4], "little")
         return json.loads(self._map[4:4 + n].decode("utf-8")) if n else []
 
     def add(self, item: dict[str, Any]) -> None:
         item = {**item, "answer": str(item.get("answer", ""))[:self.ANSWER_CHARS]}
-        with self._lock:
+        if not self._lock.acquire(timeout=1):
+            return
+        try:
+            if self._map is None:
+                self._items.appendleft(item)
+                return
             items = [item, *self._read()][:RECENT]
             data = json.dumps(items, ensure_ascii=False).encode("utf-8")
             while len(data) + 4 > self.SIZE and items:
@@ -181,10 +192,16 @@ class Recent:
                 data = json.dumps(items, ensure_ascii=False).encode("utf-8")
             self._map[:4] = len(data).to_bytes(4, "little")
             self._map[4:4 + len(data)] = data
+        finally:
+            self._lock.release()
 
     def items(self) -> list[dict[str, Any]]:
-        with self._lock:
+        if not self._lock.acquire(timeout=1):
+            return []
+        try:
             return self._read()
+        finally:
+            self._lock.release()
 
 
 @dataclass

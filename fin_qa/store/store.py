@@ -7,9 +7,11 @@ Every SQL statement of fin-qa is a method here; other packages call the methods.
 Opening (`Store(folder, create=…, readonly=…)`):
 - a new store applies every migration (schema.py); an older one gets the missing ones and its
   version bumped; a store newer than this code is refused with a FinQAError;
-- `readonly=True` opens the file with a `mode=ro` URI and runs no PRAGMA, DDL or migration, so a store on
-  a read-only file system, or a read-only file, can be answered from; when its folder is not writable
-  and no write-ahead log is pending, the file is opened `immutable=1` (no -shm file is needed);
+- `readonly=True` opens the file with a `mode=ro` URI and writes nothing to it (no migration, no DDL of
+  its own schema), so a store on a read-only file system, or a read-only file, can be answered from; when
+  its folder is not writable and no write-ahead log is pending, the file is opened `immutable=1` (no -shm
+  file is needed). The connection is set up for reading: a temporary fts5vocab table of the tables'
+  words (in the connection's own temp schema), then `query_only`, `mmap_size` and `cache_size`;
   a read-only store that still needs a migration is a FinQAError naming it;
 - a file that is not SQLite, or SQLite without the fin-qa schema, is "… is not a fin-qa store".
 """
@@ -29,6 +31,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .table_index import TABLE_TERMS, TableIndex
+from .table_index import stored_path as _path
 
 DB_NAME = "fin_qa.sqlite"
 
@@ -65,11 +68,6 @@ def table_words(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 def _no_words(cell: str) -> bool:
     return not any("\u3400" <= ch <= "\u9fff" or ch.isalpha() for ch in cell)
-
-
-def _path(stored: str | None) -> list[str]:
-    """A heading path as stored (a JSON list) → the list."""
-    return json.loads(stored) if stored else []
 
 
 def encode_words(words: Iterable[dict[str, Any]]) -> bytes:
@@ -120,7 +118,6 @@ class Store:
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
-        self._vocab_reports: dict[int, bool] = {}     # report id → whether its table words are indexed
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -513,9 +510,10 @@ class Store:
         them all with vocabulary())."""
         if not self._has_table("vocab"):
             return None
-        indexed = self._vocab_reports.get(report_id)
+        known = self.table_index.words_indexed   # (dropped with the index when the store changes)
+        indexed = known.get(report_id)
         if indexed is None:
-            indexed = self._vocab_reports[report_id] = self.db.execute(
+            indexed = known[report_id] = self.db.execute(
                 "SELECT 1 FROM vocab WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None
         if not indexed:
             return None
@@ -545,7 +543,7 @@ class Store:
             return []
         rows = self.db.execute(
             "SELECT t.id FROM tables_fts JOIN tables t ON t.id = tables_fts.rowid WHERE tables_fts MATCH ?"
-            " AND t.report_id = ? ORDER BY bm25(tables_fts, ?, 1.0) LIMIT ?",
+            " AND t.report_id = ? ORDER BY bm25(tables_fts, ?, 1.0), t.id LIMIT ?",
             (expression, report_id, heading_weight, size)).fetchall()
         return [r[0] for r in rows]
 

@@ -85,7 +85,7 @@ class _Report:
         got = self.decoded.get(tid)
         if got is None:
             r = self.raw[tid]
-            got = self.decoded[tid] = TableRecord(r[0], r[1], r[2], _path(r[3]), r[4] or "", r[5], r[6], r[7],
+            got = self.decoded[tid] = TableRecord(r[0], r[1], r[2], stored_path(r[3]), r[4] or "", r[5], r[6], r[7],
                                                   json.loads(r[8]), json.loads(r[9]), json.loads(r[10]))
         return got
 
@@ -109,8 +109,15 @@ class TableIndex:
         self._docs: dict[tuple[str, ...], int] = {}    # phrase → the store's tables holding it
         self._totals: tuple[int, float] | None = None  # (rows, average tokens per row)
         self._vocab_ready = False
+        self._words_indexed: dict[int, bool] = {}
 
     # --------------------------------------------------------------------------- caches
+
+    @property
+    def words_indexed(self) -> dict[int, bool]:
+        """report id → whether the store indexes its table words (Store.vocabulary_of), as of now."""
+        self._fresh()
+        return self._words_indexed
 
     def _fresh(self) -> None:
         state = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
@@ -118,6 +125,7 @@ class TableIndex:
             self._state = state
             self._reports.clear()
             self._docs.clear()
+            self._words_indexed.clear()
             self._totals = None
 
     def _report(self, report_id: int) -> _Report:
@@ -235,5 +243,6 @@ class TableIndex:
         return out
 
 
-def _path(text: str | None) -> list[str]:
+def stored_path(text: str | None) -> list[str]:
+    """A heading path as stored (a JSON list) → the list."""
     return json.loads(text) if text else []
