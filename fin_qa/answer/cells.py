@@ -94,7 +94,7 @@ MAX_COLUMNS = 4        # columns one ask may name
 # a question is matched against every cell of every table of its report: the functions of a cell's text
 # alone are kept (thread-safe caches, shared by every router)
 _CACHED = 1 << 16
-TABLES_PREPARED = 2048   # tables whose words are kept worked out (about 25 KB each; a report has 100–600)
+TABLES_PREPARED = 8192   # tables whose words are kept worked out (about 25 KB each; a report has 100–600)
 
 
 @lru_cache(maxsize=_CACHED)
