@@ -270,16 +270,25 @@ def adjustment_page(head: list[str], items: int) -> list[list[dict]]:
 
 @pytest.mark.parametrize("head", [
     ["项目", "2019年12月31日", "调整数", "2018年12月31日"],  # an 调整数 column
-    ["项目", "2019年12月31日", "2019年1月1日", "2018年12月31日"],  # a 1月1日 column
+    ["项目", "2018年12月31日", "2019年1月1日", "2019年12月31日调整数"],  # the notes' table: no current year end
 ])
 def test_new_standard_adjustment_header_rejects_the_candidate(table: ItemTable, head: list[str]) -> None:
-    """首次执行新准则调整: a 合并资产负债表 whose header has 调整数 or a 1月1日 column is not the statement."""
+    """首次执行新准则调整: a 合并资产负债表 whose header has 调整数, or a 1月1日 column beside the previous year
+    end with no current year end, is not the statement."""
     doc = WordsDocument({3: adjustment_page(head, 6)})
     assert parse_statement_at(doc, "资产负债表", 3, "合并资产负债表", 2019, table) is None
     # the same table under an ordinary header would be read
     plain = WordsDocument({3: adjustment_page(["项目", "2019年12月31日", "附注", "2018年12月31日"], 6)})
     st = parse_statement_at(plain, "资产负债表", 3, "合并资产负债表", 2019, table)
     assert st is not None and st.value("货币资金") == Decimal(1)
+
+
+def test_a_statement_with_an_opening_column_beside_both_year_ends_is_read(table: ItemTable) -> None:
+    """"2019年12月31日 | 2019年1月1日 | 2018年12月31日" (a statement restating its opening balances): read, the
+    previous period from the column of the previous year end, the opening column a third period."""
+    doc = WordsDocument({3: adjustment_page(["项目", "2019年12月31日", "2019年1月1日", "2018年12月31日"], 6)})
+    st = parse_statement_at(doc, "资产负债表", 3, "合并资产负债表", 2019, table)
+    assert st is not None and st.value("货币资金") == Decimal(1) and st.value("货币资金", "previous") == Decimal(1)
 
 
 def test_adjustment_table_before_the_statement_is_skipped(table: ItemTable) -> None:

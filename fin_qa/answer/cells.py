@@ -42,7 +42,7 @@ import unicodedata
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import AbstractSet, NamedTuple
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
@@ -141,7 +141,7 @@ def pairs(s: str) -> set[str]:
     return {s[i:i + 2] for i in range(len(s) - 1)}
 
 
-def cover(text: str, ref: set[str]) -> list[bool]:
+def cover(text: str, ref: AbstractSet[str]) -> list[bool]:
     """Which characters of `text` sit in a character pair of it that `ref` holds."""
     marks = [False] * len(text)
     for i in range(len(text) - 1):
@@ -753,7 +753,7 @@ class CellAnswerer:
         return Pick(ask, r, chosen, explained, label_chars, True, own=beyond)
 
     @staticmethod
-    def _topic_run(run: str, around: set[str]) -> str:
+    def _topic_run(run: str, around: AbstractSet[str]) -> str:
         """A run naming where the question looks ("存货中" before 库存商品, "末存货中" after a masked
         "2019年", the table's title holding 存货): its topic marker (中/里) and the 末 of 年末 before it ask
         nothing of their own."""

@@ -128,7 +128,7 @@ def extract_indicators(tables: list[Table], year: int | None, items: ItemTable, 
             columns = _columns(t.header, row, year)
             if (item, "current") in out and "parent" not in columns:
                 continue
-            kind = items.statement_of(item)
+            kind = items.statement_of(item) or INDICATORS
             percent = kind == INDICATORS
             unit = t.unit or _header_unit(t)
             if not percent and (unit is None or not _SUMMARY_TABLE.search(t.caption + " ".join(t.header))):
