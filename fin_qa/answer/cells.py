@@ -36,6 +36,7 @@ A row named by a label the question's items do not explain (罐式集装箱 in "
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import unicodedata
@@ -193,6 +194,17 @@ class _RowName(NamedTuple):
     neutral: tuple[bool, ...]   # its base's characters that are neutral words
     pairs: frozenset[str]    # its base's character pairs
     neutral_ok: bool         # its neutral words alone would cover it
+    floor: int               # the fewest of its pairs a question must hold to cover enough of it (each
+                             # covers two characters at most, its neutral words the rest: _fuzzy_floor)
+
+
+class _Asked(NamedTuple):
+    """The question's words as a table's names are looked up in them (CellAnswerer._named_rows)."""
+    qc: str
+    qc_raw: str
+    both: set[str]                                       # the pairs of qc and qc_raw
+    qp: set[str]                                         # qc's
+    fuzzy: dict[tuple[str, tuple[bool, ...]], bool]      # an approximate name's base, neutral marks → named
 
 
 class _Prepared(NamedTuple):
@@ -207,6 +219,19 @@ class _Prepared(NamedTuple):
     skipped: bool                     # a statement (the lookup's) or a 释义 table (defines words, no values)
     by_pair: dict[str, list[int]]     # a character pair → the names (indexes) a question holding it may name
     always: list[int]                 # the names its neutral words alone may name
+    # worked out when a question first needs them (_pick): a row's own words (row → their pairs and
+    # characters), a header's (column → its label's pairs)
+    row_words: dict[int, tuple[frozenset[str], frozenset[str]]]
+    head_pairs: dict[int, frozenset[str]]
+
+
+def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
+    """The fewest distinct pairs of `base` a question must hold for _fuzzy_ok to pass: the characters it
+    needs covered, less its neutral ones, two per pair at most (a pair printed twice covers twice)."""
+    n = len(base)
+    needed = math.ceil(COVER * n) if n >= FUZZY_CHARS else n - 1
+    repeated = (n - 1) - len(pairs(base))
+    return max(0, math.ceil((needed - sum(neutral)) / 2) - repeated)
 
 
 def _fuzzy_ok(marks: list[bool]) -> bool:
@@ -259,7 +284,9 @@ class CellAnswerer:
         self._labels: dict[str, str] = {}
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
         self._tables: OrderedDict[int, _Prepared] = OrderedDict()
-        self._asked: tuple[tuple[str, str], set[str]] = (("", ""), set())   # the last question's pairs
+        # the last question's words as the tables' names are looked up in them: (qc, qc_raw) → their pairs
+        # together, qc's own pairs, and each approximate name's verdict (its base and neutral marks → named)
+        self._asked: _Asked = _Asked("", "", set(), set(), {})
 
     # --------------------------------------------------------------------------- words
 
@@ -341,7 +368,7 @@ class CellAnswerer:
                 by_pair.setdefault(key, []).append(n)
         prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
                          labelled, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]), by_pair,
-                         [n for n, x in enumerate(names) if x.neutral_ok])
+                         [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
         self._tables[t.id] = prep
         if len(self._tables) > TABLES_PREPARED:
             self._tables.popitem(last=False)
@@ -376,13 +403,13 @@ class CellAnswerer:
                 neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
                 out.append(_RowName(i, numbered[i], cell, c, base, above + cell if joined else "", joined, name,
                                     whole, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
-                                    fuzzy and _fuzzy_ok(list(neutral))))
+                                    fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0))
         return out
 
-    def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool) -> dict[int, Named]:
+    def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool,
+                    prep: _Prepared | None = None) -> dict[int, Named]:
         """The rows the question names (qc: its content, company and year masked; qc_raw unmasked); rows
         without a number only when a name is asked (`named_asked`: 是谁, 哪家 …)."""
-        qp: set[str] | None = None
         found: dict[int, Named] = {}
 
         def keep(i: int, n: Named) -> None:
@@ -391,15 +418,19 @@ class CellAnswerer:
                 found[i] = n
 
         rows = t.rows
-        prep = self._prepared(t)
+        if prep is None:
+            prep = self._prepared(t)
         names = prep.names
         # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
         # looked at in the table's order
         chosen = set(prep.always)
-        if self._asked[0] != (qc, qc_raw):
-            self._asked = ((qc, qc_raw), pairs(qc) | pairs(qc_raw))
+        asked = self._asked
+        if asked.qc != qc or asked.qc_raw != qc_raw:
+            qp = pairs(qc)
+            asked = self._asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {})
+        qp, verdicts = asked.qp, asked.fuzzy
         by_pair = prep.by_pair
-        for key in by_pair.keys() & self._asked[1]:
+        for key in by_pair.keys() & asked.both:
             chosen.update(by_pair[key])
         for x in (names[n] for n in sorted(chosen)):
             if not named_asked and not x.numbered:
@@ -420,12 +451,17 @@ class CellAnswerer:
             if c in qc or base in qc or (len(c) >= 6 and c in qc_raw):
                 keep(i, Named(c, 3 if len(base) >= 6 else 2, pairs(c), x.cell))
             elif x.fuzzy:
-                if qp is None:
-                    qp = pairs(qc)
-                if x.pairs.isdisjoint(qp):
+                held = len(x.pairs & qp)
+                if not held:
                     ok = x.neutral_ok   # none of its pairs in the question: its neutral words alone decide
+                elif held < x.floor:
+                    ok = False          # too few of its pairs to cover enough of it
                 else:
-                    ok = _fuzzy_ok([a or b for a, b in zip(cover(base, qp), x.neutral)])
+                    # (the same label in many tables: worked out once per question)
+                    known = verdicts.get((base, x.neutral))
+                    if known is None:
+                        known = verdicts[(base, x.neutral)] = _fuzzy_ok([a or b for a, b in zip(cover(base, qp), x.neutral)])
+                    ok = known
                 if ok:
                     keep(i, Named(c, 1, pairs(c), x.cell))
         return found
@@ -468,7 +504,8 @@ class CellAnswerer:
                 return label[:-len(suffix)]
         return label
 
-    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, years: tuple[int, ...]) -> dict[int, Named]:
+    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, years: tuple[int, ...],
+                      prep: _Prepared | None = None) -> dict[int, Named]:
         """Rows named by rank, as the total of the table's topic, or by a year asked (a table of years)."""
         out: dict[int, Named] = {}
         rank = self._rank_row(t, q, context)
@@ -484,7 +521,7 @@ class CellAnswerer:
                                                              and not core(row[0])):
                     out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
                     break
-        labelled = self._prepared(t).labelled
+        labelled = (prep or self._prepared(t)).labelled
         if len(labelled) >= 2:
             for i, y in labelled:
                 if int(y) in years:
@@ -660,7 +697,7 @@ class CellAnswerer:
         return marks
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: frozenset[str], key_cols: set[int],
-              q: str, when: When, before: str, text: bool = False) -> Pick | None:
+              q: str, when: When, before: str, text: bool = False, prep: _Prepared | None = None) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
         label = cover(ask, n.words)
@@ -682,14 +719,14 @@ class CellAnswerer:
         own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, when)]
         candidates = own or value_cols
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
-        row_words = [c for c in [*t.rows[r], *_part(t, r)] if c and not is_number(c)]
-        row_pairs = set().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c)))) for c in row_words))
-        row_chars = {ch for c in row_words for ch in content(norm(c))}
+        if prep is None:
+            prep = self._prepared(t)
+        row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
         runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2]
         # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成; 煤 of the
         # row's 煤、化学品, a character of its own)
-        heads = {k: pairs(self.label_text(t.header[k])) for k in candidates if k < len(t.header)}
+        heads = {k: self._head_pairs(prep, k) for k in candidates if k < len(t.header)}
         # … unless a header is that word ("净利润" in 主要子公司及对公司净利润影响达10%以上… is the 净利润 column's;
         # "营业收入" of 营业收入构成 is not 占营业收入比重's)
         focused = [self.label_text(t.header[k]) for k in heads]
@@ -751,6 +788,24 @@ class CellAnswerer:
             cols, whole = self._default_columns(t, candidates, when)
             return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs, beyond)
         return Pick(ask, r, chosen, explained, label_chars, True, own=beyond)
+
+    def _row_words(self, prep: _Prepared, r: int) -> tuple[frozenset[str], frozenset[str]]:
+        """The character pairs and the characters of a row's words and of the label of the part of the
+        table it is in (分产品 above 柴油机), once per table."""
+        got = prep.row_words.get(r)
+        if got is None:
+            t = prep.table
+            words = [c for c in [*t.rows[r], *_part(t, r)] if c and not is_number(c)]
+            got = prep.row_words[r] = (
+                frozenset().union(*(pairs(self.label_text(c)) | pairs(content(self.spell(norm(c)))) for c in words)),
+                frozenset(ch for c in words for ch in content(norm(c))))
+        return got
+
+    def _head_pairs(self, prep: _Prepared, k: int) -> frozenset[str]:
+        got = prep.head_pairs.get(k)
+        if got is None:
+            got = prep.head_pairs[k] = frozenset(pairs(self.label_text(prep.table.header[k])))
+        return got
 
     @staticmethod
     def _topic_run(run: str, around: AbstractSet[str]) -> str:
@@ -840,17 +895,19 @@ class CellAnswerer:
                         have.add(y)
         return set(when.years) <= have
 
-    def _explain(self, runs: list[str], ref: set[str]) -> int:
+    def _explain(self, runs: list[str], ref: AbstractSet[str]) -> int:
         return sum(sum(cover(r, ref)) for r in runs)
 
     # --------------------------------------------------------------------------- one table
 
     def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
-               qb: set[str], when: When, spans: list[str]) -> CellMatch | None:
-        prep = self._prepared(t)
+               qb: set[str], when: When, spans: list[str], prep: _Prepared | None = None) -> CellMatch | None:
+        if prep is None:
+            prep = self._prepared(t)
         title, context = prep.title, prep.context
-        named = self._named_rows(t, qc, qc_raw, bool(_NAME_ASKED.search(u.norm)))
-        for i, n in self._special_rows(t, q, qc, context, when.years).items():
+        name_asked = bool(_NAME_ASKED.search(u.norm))
+        named = self._named_rows(t, qc, qc_raw, name_asked, prep)
+        for i, n in self._special_rows(t, q, qc, context, when.years, prep).items():
             if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too
                 named[i].words |= n.words
             else:
@@ -877,7 +934,6 @@ class CellAnswerer:
         if not named:
             return None
         title_pairs = prep.title_pairs
-        name_asked = bool(_NAME_ASKED.search(u.norm))
         picks: list[Pick] = []
         for a in asks:
             if all(self._neutral_marks(a)):
@@ -896,7 +952,7 @@ class CellAnswerer:
                             and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
                 if not key_cols:
                     key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
-                p = self._pick(t, a, r, n, title_pairs, key_cols, q, when, before, name_asked)
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, when, before, name_asked, prep)
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
@@ -969,9 +1025,10 @@ class CellAnswerer:
         spans = self._item_spans(u)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
-            if self._prepared(t).skipped:
+            prep = self._prepared(t)
+            if prep.skipped:
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans)
+            m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans, prep)
             if m is not None and (best is None or m.score > best.score):
                 best = m
         return best

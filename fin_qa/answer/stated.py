@@ -112,18 +112,27 @@ class StatedAnswerer:
         found: dict[str, Stated] = {}
         contexts: list[set[str]] = []
         whole = "".join(asks)
+        # the passages' sentences, split and normalised once for every ask (a table's row run together, no
+        # sentence in it, is left out: its cells are the cells)
+        read = []
+        for rank, p in enumerate(passages):
+            us = units(p)
+            heading = content(norm(" ".join(p.path)))
+            for i, unit in enumerate(us):
+                if _PUNCTUATION.search(unit.text):
+                    text = norm(unit.text)
+                    read.append((rank, heading, unit, us[max(0, i - CONTEXT_UNITS):i], text, content(text)))
         for ask in asks:
             best: Stated | None = None
             best_key: tuple = ()
             best_context: set[str] = set()
-            for rank, p in enumerate(passages):
-                us = units(p)
-                heading = content(norm(" ".join(p.path)))
-                for i, unit in enumerate(us):
-                    if not _PUNCTUATION.search(unit.text):
-                        continue   # a table's row run together (no sentence in it): its cells are the cells
-                    before = us[max(0, i - CONTEXT_UNITS):i]
-                    for s in self._stated(ask, unit, before, heading, rank, rep.year):
+            head = self._words(ask)
+            if len(head) < HEAD:
+                continue
+            for rank, heading, unit, before, text, chars in read:
+                if head[-HEAD:] not in chars:
+                    continue   # the head's last characters stand nowhere in the sentence: no number of it is
+                for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year):
                         # the sentence whose context holds most of the whole question (the subsidiary the
                         # other ask names) first
                         key = (sum(cover(whole, s.context)), s.score)
@@ -142,11 +151,10 @@ class StatedAnswerer:
                     return None
         return [found[a] for a in asks if a in found]
 
-    def _stated(self, ask: str, unit: Unit, before: list[Unit], heading: str, rank: int, year: int) -> list[Stated]:
-        text = norm(unit.text)
-        head = self._words(ask)
-        if len(head) < HEAD:
-            return []
+    def _stated(self, ask: str, head: str, unit: Unit, text: str, before: list[Unit], heading: str, rank: int,
+                year: int) -> list[Stated]:
+        """The values the sentence `unit` (`text`: normalised) states for the ask (`head`: its words, less
+        value words)."""
         # the year the sentence is about: its own, else the nearest one the sentences before it name
         years: set[int] = set()
         for t in [text] + [norm(b.text) for b in reversed(before)]:
@@ -157,7 +165,7 @@ class StatedAnswerer:
             return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
         named_year = year in {int(y) for y in _YEAR.findall(text)}
         rate = bool(_RATE.search(ask))
-        context = _context(unit, before, heading)
+        context: set[str] | None = None
         out = []
         for m in _NUMBER.finditer(text):
             num, unit_word = m.group("num"), m.group("unit") or ""
@@ -173,6 +181,8 @@ class StatedAnswerer:
             if at is None and not after:
                 continue
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
+            if context is None:
+                context = _context(unit, before, heading)
             marks = cover(ask, pairs(lead + tail) | context)
             neutral = self.cells._neutral_marks(ask)
             held = sum(1 for a, b in zip(marks, neutral) if a or b)

@@ -20,12 +20,13 @@ database changes: a commit by another connection (PRAGMA data_version), or one b
 """
 from __future__ import annotations
 
+import heapq
 import json
 import math
 import re
 import sqlite3
 from collections import Counter, OrderedDict
-from typing import Iterable, NamedTuple, Sequence
+from typing import Callable, Iterable, NamedTuple, Sequence
 
 from .models import TableRecord
 
@@ -80,6 +81,8 @@ class _Report:
         self.postings: dict[str, dict[int, tuple[int, int]]] = {}   # token → table id → (heading, body)
         self.texts: dict[int, tuple[list[str], list[str]]] = {}     # table id → its tokens (phrases)
         self.ordered = sorted(raw)
+        self.weights: dict[tuple[tuple[str, ...], float], dict[int, float]] = {}   # (phrase, heading weight) → …
+        self._norms: tuple[float, dict[int, float]] = (-1.0, {})
 
     def table(self, tid: int) -> TableRecord:
         got = self.decoded.get(tid)
@@ -88,6 +91,29 @@ class _Report:
             got = self.decoded[tid] = TableRecord(r[0], r[1], r[2], stored_path(r[3]), r[4] or "", r[5], r[6], r[7],
                                                   json.loads(r[8]), json.loads(r[9]), json.loads(r[10]))
         return got
+
+    def weighted(self, phrase: tuple[str, ...], heading_weight: float,
+                 counts: Callable[[_Report, tuple[str, ...]], dict[int, tuple[int, int]]]) -> dict[int, float]:
+        """Table id → the phrase's weight in it: FTS5 adds the column weight once per instance."""
+        key = (phrase, heading_weight)
+        got = self.weights.get(key)
+        if got is None:
+            got = {}
+            for tid, (nh, nb) in counts(self, phrase).items():
+                f = 0.0
+                for _ in range(nh):
+                    f += heading_weight
+                for _ in range(nb):
+                    f += 1.0
+                got[tid] = f
+            self.weights[key] = got
+        return got
+
+    def norms(self, avgdl: float) -> dict[int, float]:
+        """Table id → bm25's length normalisation k1·(1 − b + b·|D|/avgdl) (for the store's average)."""
+        if self._norms[0] != avgdl:
+            self._norms = (avgdl, {tid: K1 * (1 - B + B * float(w[2]) / avgdl) for tid, w in self.words.items()})
+        return self._norms[1]
 
     def posting(self, token: str) -> dict[int, tuple[int, int]]:
         got = self.postings.get(token)
@@ -193,36 +219,26 @@ class TableIndex:
                 phrases.append(p)
         if not phrases or not rep.words:
             return []
-        freq: dict[int, list[float]] = {}
-        for i, p in enumerate(phrases):
-            for tid, (nh, nb) in self._counts(rep, p).items():
-                f = freq.get(tid)
-                if f is None:
-                    f = freq[tid] = [0.0] * len(phrases)
-                for _ in range(nh):
-                    f[i] += heading_weight
-                for _ in range(nb):
-                    f[i] += 1.0
-        if not freq:
+        weighted = [rep.weighted(p, heading_weight, self._counts) for p in phrases]
+        if not any(weighted):
             return []
         rows, avgdl = self._store_totals()
-        idf = []
-        for p in phrases:
-            n = self._documents_with(p)
-            x = math.log((rows - n + 0.5) / (n + 0.5)) if rows else 0.0
-            idf.append(x if x > 0.0 else 1e-6)
-        scored = []
+        norms = rep.norms(avgdl)
         k1 = K1 + 1.0
-        for tid, f in freq.items():
-            d = float(rep.words[tid][2])
-            norm = K1 * (1 - B + B * d / avgdl)
-            score = 0.0
-            for i, x in enumerate(f):
-                if x:   # (a phrase the table lacks adds 0.0: left out, the sum is the same)
-                    score += idf[i] * ((x * k1) / (x + norm))
-            scored.append((-1.0 * score, tid))
-        scored.sort()
-        return [tid for _, tid in scored[:size]]
+        scores: dict[int, float] = {}
+        for p, fs in zip(phrases, weighted):
+            if not fs:
+                continue
+            n = self._documents_with(p)
+            idf = math.log((rows - n + 0.5) / (n + 0.5)) if rows else 0.0
+            if idf <= 0.0:
+                idf = 1e-6
+            # each table's sum in the phrases' order (a phrase the table lacks adds 0.0: left out, the sum
+            # is the same)
+            for tid, x in fs.items():
+                scores[tid] = scores.get(tid, 0.0) + idf * ((x * k1) / (x + norms[tid]))
+        best = heapq.nsmallest(size, ((-1.0 * score, tid) for tid, score in scores.items()))
+        return [tid for _, tid in best]
 
     def _counts(self, rep: _Report, phrase: tuple[str, ...]) -> dict[int, tuple[int, int]]:
         """Table id → the phrase's instances in its heading and its body."""
