@@ -282,6 +282,7 @@ class CellAnswerer:
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._labels: dict[str, str] = {}
+        self._cell_names: dict[str, tuple | None] = {}   # a label cell's text → what it can name (_cell_name)
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
         self._tables: OrderedDict[int, _Prepared] = OrderedDict()
         # the last question's words as the tables' names are looked up in them: (qc, qc_raw) → their pairs
@@ -383,27 +384,43 @@ class CellAnswerer:
             for k, cell in enumerate(row):
                 if not cell or is_number(cell):
                     continue
-                c = self.label_text(cell)
-                if len(c) < 2 or core(cell) in self.w.generic_labels:
+                got = self._cell_name(cell)
+                if got is None:
                     continue   # 合计 names a row only inside its table's title (_special_rows)
+                c, name, whole, base, fuzzy, neutral, base_pairs, neutral_ok, floor = got
                 above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
                 # a name's two lines on two rows: one of them holds its values, the other none
                 joined = self.label_text(above) + c if above and not is_number(above) and (
                     numbered[i] != numbered[i - 1]) else ""
                 if len(joined) < 6:
                     joined = ""
-                name = RowName_NONE
-                if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
-                    name = RowName_TAIL   # "份有限公司": the last line of a wrapped name, no name of its own
-                whole = content(self.spell(content(norm(cell))))
-                if name == RowName_NONE and whole != c and _NAME.search(whole) and len(whole) >= 6:
-                    name = RowName_WHOLE   # a name with its bracket (香港中央结算（代理人）有限公司) is named whole
-                base = self._base(c, 3)
-                fuzzy = len(base) >= 4 and not _NAME.search(c)
-                neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
                 out.append(_RowName(i, numbered[i], cell, c, base, above + cell if joined else "", joined, name,
-                                    whole, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
-                                    fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0))
+                                    whole, fuzzy, neutral, base_pairs, neutral_ok, floor))
+        return out
+
+    def _cell_name(self, cell: str) -> tuple | None:
+        """What a label cell's text can name, wherever it is printed (None: nothing, alone) — the parts of
+        a _RowName that are its text's own, worked out once per text."""
+        if cell in self._cell_names:
+            return self._cell_names[cell]
+        if len(self._cell_names) > _CACHED:
+            self._cell_names.clear()
+        c = self.label_text(cell)
+        if len(c) < 2 or core(cell) in self.w.generic_labels:
+            self._cell_names[cell] = None
+            return None
+        name = RowName_NONE
+        if _NAME.search(c) and len(_LEGAL.sub("", c)) < 2:
+            name = RowName_TAIL   # "份有限公司": the last line of a wrapped name, no name of its own
+        whole = content(self.spell(content(norm(cell))))
+        if name == RowName_NONE and whole != c and _NAME.search(whole) and len(whole) >= 6:
+            name = RowName_WHOLE   # a name with its bracket (香港中央结算（代理人）有限公司) is named whole
+        base = self._base(c, 3)
+        fuzzy = len(base) >= 4 and not _NAME.search(c)
+        neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
+        out = (c, name, whole, base, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
+               fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0)
+        self._cell_names[cell] = out
         return out
 
     def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool,

@@ -100,6 +100,7 @@ class FactSource:
             ys.sort()
         self.scope = scope
         self.parent = False   # True: the parent company's own statements (母公司…), see parent_view
+        self._columns: tuple[tuple[int, int] | None, dict[tuple[str, int], pd.DataFrame]] = (None, {})
 
     def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
@@ -161,7 +162,17 @@ class FactSource:
 
     def column(self, item: str, year: int) -> pd.DataFrame:
         """One row per report of the year (in scope) with a numeric value of the item: columns
-        report_id, company, short_name, full_name, value (str), num (float), page, source."""
+        report_id, company, short_name, full_name, value (str), num (float), page, source. (A copy of the
+        one made for the item and year while the store stays the same: every ranking of them reads it.)"""
+        state = self.store.state()
+        if self._columns[0] != state:
+            self._columns = (state, {})
+        got = self._columns[1].get((item, year))
+        if got is None:
+            got = self._columns[1][(item, year)] = self._column(item, year)
+        return got.copy()
+
+    def _column(self, item: str, year: int) -> pd.DataFrame:
         df = pd.DataFrame(self.store.item_values(item), columns=["report_id", "value", "num", "page", "source"])
         df = df.drop_duplicates("report_id", keep="first")
         reps = pd.DataFrame([{"report_id": r.id, "company": r.company, "short_name": r.short_name,

@@ -1,17 +1,22 @@
 """How questions and phrases are compared: half-width brackets, digits and letters, no spaces."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 _WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
                         "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "～": "~"})
 # full-width letters as printed in names (万科Ａ, ＳＴ): compared as the ASCII a user types
 _WIDTH.update(str.maketrans({chr(0xFF21 + i): chr(0x41 + i) for i in range(26)}))
 _WIDTH.update(str.maketrans({chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}))
 _DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_BOTH: dict[int, int | str | None] = {**_WIDTH, **_DIGITS}   # (neither maps a character the other maps to)
 
 
+@lru_cache(maxsize=4096)
 def normalize_question(text: str) -> str:
-    """Half-width brackets, digits and letters, no spaces: the form every matcher sees."""
-    return text.translate(_WIDTH).translate(_DIGITS).strip()
+    """Half-width brackets, digits and letters, no spaces: the form every matcher sees (a question is
+    normalised by several matchers: once)."""
+    return text.translate(_BOTH).strip()
 
 
 def half_width_digits(text: str) -> str:

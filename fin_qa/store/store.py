@@ -452,6 +452,11 @@ class Store:
                                                        (name,)).fetchone() is not None
         return self._tables_known[name]
 
+    def state(self) -> tuple[int, int]:
+        """What changes when the database does: a commit by another connection (PRAGMA data_version) or by
+        this one (total_changes) — a cache of what was read is good while it stays the same."""
+        return (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+
     @property
     def table_index(self) -> TableIndex:
         if self._table_index is None:

@@ -71,14 +71,21 @@ def _varints(blob: bytes) -> list[int]:
 
 
 class _Report:
-    """A report's tables as read: their rows decoded when first asked for, their words counted per column,
-    and each word's tables found when a question first uses it."""
+    """A report's tables as read: their rows decoded when first asked for, and their words as an inverted
+    index (each word → the tables holding it, with its count in their heading and body), built at once (a
+    pass over the tables' words, cheaper than a pass per word once a report has had a few questions)."""
 
     def __init__(self, raw: dict[int, tuple], words: dict[int, tuple[Counter, Counter, int]]):
         self.raw = raw                      # table id → its row of `tables`, undecoded
-        self.words = words                  # table id → (heading counts, body counts, tokens in all)
+        self.sizes = {tid: w[2] for tid, w in words.items()}   # table id → its tokens in all
         self.decoded: dict[int, TableRecord] = {}
         self.postings: dict[str, dict[int, tuple[int, int]]] = {}   # token → table id → (heading, body)
+        for tid, (h, b, _) in words.items():   # (in table order: each posting lists its tables in order)
+            for tok, n in h.items():
+                self.postings.setdefault(tok, {})[tid] = (n, b.get(tok, 0))
+            for tok, n in b.items():
+                if tok not in h:
+                    self.postings.setdefault(tok, {})[tid] = (0, n)
         self.texts: dict[int, tuple[list[str], list[str]]] = {}     # table id → its tokens (phrases)
         self.ordered = sorted(raw)
         self.weights: dict[tuple[tuple[str, ...], float], dict[int, float]] = {}   # (phrase, heading weight) → …
@@ -112,19 +119,14 @@ class _Report:
     def norms(self, avgdl: float) -> dict[int, float]:
         """Table id → bm25's length normalisation k1·(1 − b + b·|D|/avgdl) (for the store's average)."""
         if self._norms[0] != avgdl:
-            self._norms = (avgdl, {tid: K1 * (1 - B + B * float(w[2]) / avgdl) for tid, w in self.words.items()})
+            self._norms = (avgdl, {tid: K1 * (1 - B + B * float(n) / avgdl) for tid, n in self.sizes.items()})
         return self._norms[1]
 
     def posting(self, token: str) -> dict[int, tuple[int, int]]:
-        got = self.postings.get(token)
-        if got is None:
-            got = {}
-            for tid, (h, b, _) in self.words.items():
-                nh, nb = h.get(token, 0), b.get(token, 0)
-                if nh or nb:
-                    got[tid] = (nh, nb)
-            self.postings[token] = got
-        return got
+        return self.postings.get(token, _NONE)
+
+
+_NONE: dict[int, tuple[int, int]] = {}
 
 
 class TableIndex:
@@ -217,7 +219,7 @@ class TableIndex:
             p = tuple(fts_tokens(w))
             if p:
                 phrases.append(p)
-        if not phrases or not rep.words:
+        if not phrases or not rep.sizes:
             return []
         weighted = [rep.weighted(p, heading_weight, self._counts) for p in phrases]
         if not any(weighted):

@@ -187,11 +187,12 @@ class CompanyIndex:
                 continue
             self._names[form] |= keys
             self._spoken.add(form)
-        self._by_head: dict[str, list[str]] = defaultdict(list)
+        # the lengths of the names starting with each two characters, longest first: a question's words at a
+        # place are looked up once per length (one name at most has those words), not compared name by name
+        lengths: dict[str, set[int]] = defaultdict(set)
         for name in self._names:
-            self._by_head[name[:2]].append(name)
-        for names in self._by_head.values():
-            names.sort(key=len, reverse=True)
+            lengths[name[:2]].add(len(name))
+        self._head_lengths: dict[str, tuple[int, ...]] = {h: tuple(sorted(ns, reverse=True)) for h, ns in lengths.items()}
         self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
         for name in self._names:
             # the fuzzy fallback scores registered names only: a short spoken form ("深圳机场") would win
@@ -204,9 +205,11 @@ class CompanyIndex:
         """Every company named in the question: longest match first, no overlapping spans."""
         q = normalize_question(question)
         hits: list[tuple[int, int, str]] = []
+        names = self._names
         for i in range(len(q) - 1):
-            for name in self._by_head.get(q[i:i + 2], ()):
-                if q.startswith(name, i):
+            for n in self._head_lengths.get(q[i:i + 2], ()):
+                name = q[i:i + n]
+                if len(name) == n and name in names:
                     if name in self._spoken and not self._bounded(q, i, i + len(name)):
                         continue  # a spoken form inside other words ("公司中利润" is not 中利集团)
                     if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
