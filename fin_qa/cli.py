@@ -369,6 +369,7 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
+    from . import gc_tuning
     from .answer.batch import prepare, run_batch
     from .progress import Progress
 
@@ -383,6 +384,7 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     try:
         with _open_store(store_path, readonly=True) as store:
             router = _router(store, catalog, scope, style, llm, search, device, batch_size)
+            gc_tuning.for_answering()
             size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
             bar = Progress(len(prepared.items), "q", "batch", quiet)
             try:

@@ -41,6 +41,7 @@ def main(argv=None) -> int:
                     help="question sets timed one question at a time on --store (a store of ingested reports)")
     args = ap.parse_args(argv)
 
+    from fin_qa import gc_tuning
     from fin_qa.store import Store
 
     if args.sets:
@@ -85,6 +86,7 @@ def main(argv=None) -> int:
         store = Store(store_dir, create=False)
         scope = read_scope(args.scope, catalog.report_names) if args.scope and args.scope.is_file() else None
         engine = Router(FactSource(store, scope), catalog, style="finglm")
+        gc_tuning.for_answering()   # as fin-qa batch and serve set it
         loads.append(time.perf_counter() - t)
         t = time.perf_counter()
         for q in questions:
@@ -104,6 +106,7 @@ def main(argv=None) -> int:
 
 def bench_sets(store_dir: Path, sets: list[Path], rounds: int) -> int:
     """Per-question latency of each set on a store of ingested reports."""
+    from fin_qa import gc_tuning
     from fin_qa.answer.facts import FactSource
     from fin_qa.answer.router import Router
     from fin_qa.catalog import Catalog
@@ -111,6 +114,7 @@ def bench_sets(store_dir: Path, sets: list[Path], rounds: int) -> int:
 
     store = Store(store_dir, create=False)
     engine = Router(FactSource(store), Catalog.shipped())
+    gc_tuning.for_answering()   # as fin-qa batch and serve set it
     for path in sets:
         questions = [json.loads(l)["question"] for l in path.read_text(encoding="utf-8").splitlines() if l.strip()]
         if not questions or rounds < 1:

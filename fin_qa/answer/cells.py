@@ -225,6 +225,12 @@ class _Prepared(NamedTuple):
     head_pairs: dict[int, frozenset[str]]
 
 
+def _skipped(t: TableRecord) -> bool:
+    """A table no question's cells are read from: a statement (the lookup's) or a 释义 table (it defines
+    words, it holds no values) — by its caption and headings alone."""
+    return any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption])
+
+
 def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
     """The fewest distinct pairs of `base` a question must hold for _fuzzy_ok to pass: the characters it
     needs covered, less its neutral ones, two per pair at most (a pair printed twice covers twice)."""
@@ -281,6 +287,7 @@ class CellAnswerer:
         self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
+        self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._labels: dict[str, str] = {}
         self._cell_names: dict[str, tuple | None] = {}   # a label cell's text → what it can name (_cell_name)
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
@@ -368,7 +375,7 @@ class CellAnswerer:
             for key in keys:
                 by_pair.setdefault(key, []).append(n)
         prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
-                         labelled, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]), by_pair,
+                         labelled, _skipped(t), by_pair,
                          [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
         self._tables[t.id] = prep
         if len(self._tables) > TABLES_PREPARED:
@@ -681,8 +688,16 @@ class CellAnswerer:
         got = self._marks_made.get(key)
         if got is None:
             got = [False] * len(ask)
-            for w in words:
-                if not w or w not in ask:
+            # only the words starting with a character of the ask can be in it (looked at in their order)
+            heads = self._word_heads.get(words)
+            if heads is None:
+                heads = self._word_heads[words] = {}
+                for i, w in enumerate(words):
+                    if w:
+                        heads.setdefault(w[0], []).append(i)
+            held = sorted(i for ch in set(ask) for i in heads.get(ch, ()))
+            for w in (words[i] for i in held):
+                if w not in ask:
                     continue
                 at = ask.find(w)
                 while at >= 0:
@@ -1042,9 +1057,9 @@ class CellAnswerer:
         spans = self._item_spans(u)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
-            prep = self._prepared(t)
-            if prep.skipped:
+            if _skipped(t):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
+            prep = self._prepared(t)
             m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans, prep)
             if m is not None and (best is None or m.score > best.score):
                 best = m

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
 from urllib.parse import quote, urlencode
 
-from .. import FinQAError
+from .. import FinQAError, gc_tuning
 from ..answer.model import Answer, CellEvidence, FactEvidence, PassageEvidence
 from ..answer.router import Router, make_router
 from ..catalog import Catalog
@@ -257,6 +257,7 @@ class Service:
             w.state = state
         if style not in w.routers:
             w.routers[style] = make_router(w.store, self.catalog, w.backend, style, self.queue)
+            gc_tuning.for_answering()
         return w.routers[style]
 
     # ------------------------------------------------------------------ answering
