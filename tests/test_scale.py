@@ -7,6 +7,8 @@ import os
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import CATALOG, REPORTS
 from serving import ServerProcess, request, server_env
@@ -132,3 +134,107 @@ def test_serve_processes(serve_store):
 
     r = _cli("serve", "--store", str(serve_store), "--processes", "2", "--llm", "default", "--port", "0")
     assert r.returncode != 0 and "--processes needs --llm none" in r.stderr and "Traceback" not in r.stderr
+
+
+# ------------------------------------------------------------------ shortcuts that must not change an answer
+
+@settings(max_examples=400, deadline=None)
+@given(base=st.text(alphabet="营业收入合计政府补助成本费用现金流量", min_size=4, max_size=14),
+       question=st.text(alphabet="营业收入合计政府补助成本费用现金流量是多少的", min_size=0, max_size=24),
+       neutral=st.lists(st.booleans(), min_size=14, max_size=14))
+def test_a_fuzzy_label_under_its_floor_is_never_named(base, question, neutral):
+    """_fuzzy_floor is a bound, not a rule: a label the question holds fewer of its pairs than the floor
+    never passes _fuzzy_ok, whatever its neutral characters."""
+    from fin_qa.answer.cells import _fuzzy_floor, _fuzzy_ok, cover, pairs
+
+    marks = tuple(neutral[:len(base)])
+    qp = pairs(question)
+    if len(pairs(base) & qp) < _fuzzy_floor(base, marks):
+        assert not _fuzzy_ok([a or b for a, b in zip(cover(base, qp), marks)])
+
+
+def test_neutral_marks_are_those_of_every_word_in_order(sample_store):
+    """The ask's marks from the words starting with one of its characters only are the marks of all the
+    words, in their order (each occurrence not overlapping a marked one)."""
+    cells = _router(sample_store).cells
+    words = cells._neutral
+    for ask in ["2019年年末的货币资金是多少元", "公司年报中披露的研发人员数量", "截至报告期末在职员工的数量合计",
+                "本期发生额", "约为多少万元", ""]:
+        want = [False] * len(ask)
+        for w in words:
+            at = ask.find(w) if w else -1
+            while at >= 0:
+                end = at + len(w)
+                if not any(want[at:end]):
+                    want[at:end] = [True] * len(w)
+                at = ask.find(w, end)
+        assert cells._marks(ask, words) == want, ask
+
+
+def _router(store):
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    return Router(FactSource(store), CATALOG)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_company_names_found_as_before(shared_store):
+    """Names looked up once per length at each place: the longest name there that stands as a name (a
+    spoken form bounded, a stock code not inside a longer number) — the matches of comparing every name
+    starting with the place's two characters, longest first."""
+    from fin_qa.catalog.normalize import normalize_question
+
+    index = _router(shared_store).understander.companies
+
+    def slow(question: str) -> list[tuple[int, int, str]]:
+        q = normalize_question(question)
+        by_length = sorted(index._names, key=len, reverse=True)
+        hits = []
+        for i in range(len(q) - 1):
+            for name in (n for n in by_length if n[:2] == q[i:i + 2]):
+                if q.startswith(name, i):
+                    if name in index._spoken and not index._bounded(q, i, i + len(name)):
+                        continue
+                    if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
+                        continue
+                    hits.append((i, i + len(name), name))
+                    break
+        return hits
+
+    names = sorted(index._names, key=len)
+    questions = [f"{a}和{b}2019年的营业收入" for a, b in zip(names, reversed(names))]
+    questions += ["请问惠威电声2019年的营业收入", "000059华锦股份的研发投入", "1000059的净利润", "公司中利润总额是多少"]
+    for q in questions:
+        assert index._hits(normalize_question(q)) == slow(q), q
+    assert sum(bool(slow(q)) for q in questions) >= len(questions) // 2   # (names were found: the test tests)
+
+
+def test_normalize_question_as_two_passes():
+    from fin_qa.catalog.normalize import _DIGITS, _WIDTH, normalize_question
+
+    text = "（２０１９年）　万科Ａ，ＳＴ？：；！－—～＊ 研发 投入\t"
+    assert normalize_question(text) == text.translate(_WIDTH).translate(_DIGITS).strip()
+
+
+def test_the_collector_set_for_answering():
+    """After for_answering the engine's objects are frozen and the youngest generation waits longer; a
+    second call unfreezes first (an engine built again frees the old one)."""
+    import gc
+
+    from fin_qa import gc_tuning
+
+    before = gc.get_threshold()
+    try:
+        gc_tuning.for_answering()
+        assert gc.get_threshold() == gc_tuning.THRESHOLD
+        assert gc.get_freeze_count() > 0
+        garbage = [[]]
+        garbage[0].append(garbage)   # a cycle made after the freeze …
+        ref = id(garbage)
+        del garbage
+        gc_tuning.for_answering()    # … is collected by the next call, not frozen
+        assert all(id(o) != ref for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

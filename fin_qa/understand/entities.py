@@ -204,18 +204,7 @@ class CompanyIndex:
     def find(self, question: str) -> list[CompanyMatch]:
         """Every company named in the question: longest match first, no overlapping spans."""
         q = normalize_question(question)
-        hits: list[tuple[int, int, str]] = []
-        names = self._names
-        for i in range(len(q) - 1):
-            for n in self._head_lengths.get(q[i:i + 2], ()):
-                name = q[i:i + n]
-                if len(name) == n and name in names:
-                    if name in self._spoken and not self._bounded(q, i, i + len(name)):
-                        continue  # a spoken form inside other words ("公司中利润" is not 中利集团)
-                    if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
-                        continue  # a stock code must not be part of a longer number
-                    hits.append((i, i + len(name), name))
-                    break
+        hits = self._hits(q)
         hits.sort(key=lambda h: (-(h[1] - h[0]), h[0]))
         taken: list[tuple[int, int]] = []
         out: list[CompanyMatch] = []
@@ -228,6 +217,22 @@ class CompanyIndex:
                 out.append(CompanyMatch(self.companies[key], name, start, end, 99 if name in self._spoken else 100))
         out.sort(key=lambda m: m.start)
         return out
+
+    def _hits(self, q: str) -> list[tuple[int, int, str]]:
+        """(start, end, name) of the longest name standing at each place of the (normalised) question."""
+        hits: list[tuple[int, int, str]] = []
+        names = self._names
+        for i in range(len(q) - 1):
+            for n in self._head_lengths.get(q[i:i + 2], ()):
+                name = q[i:i + n]
+                if len(name) == n and name in names:
+                    if name in self._spoken and not self._bounded(q, i, i + len(name)):
+                        continue  # a spoken form inside other words ("公司中利润" is not 中利集团)
+                    if name.isdigit() and (q[i - 1:i].isdigit() or q[i + len(name):i + len(name) + 1].isdigit()):
+                        continue  # a stock code must not be part of a longer number
+                    hits.append((i, i + len(name), name))
+                    break
+        return hits
 
     def _name_span(self, q: str, start: int, most: int) -> str:
         """The question's words from `start` to a legal form, a masked year, a pause or `most` characters."""
