@@ -288,6 +288,9 @@ class CellAnswerer:
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
+        self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
+        self._special: tuple[tuple[str, str], bool] = (("", ""), False)   # the last question: a rank or total asked
+        self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
         self._labels: dict[str, str] = {}
         self._cell_names: dict[str, tuple | None] = {}   # a label cell's text → what it can name (_cell_name)
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
@@ -532,6 +535,9 @@ class CellAnswerer:
                       prep: _Prepared | None = None) -> dict[int, Named]:
         """Rows named by rank, as the total of the table's topic, or by a year asked (a table of years)."""
         out: dict[int, Named] = {}
+        labelled = (prep or self._prepared(t)).labelled
+        if len(labelled) < 2 and not self._asks_special(q, qc):
+            return out   # no rank and no total asked, no table of years: nothing to look at
         rank = self._rank_row(t, q, context)
         if rank is not None:
             i, phrase = rank
@@ -545,12 +551,18 @@ class CellAnswerer:
                                                              and not core(row[0])):
                     out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
                     break
-        labelled = (prep or self._prepared(t)).labelled
         if len(labelled) >= 2:
             for i, y in labelled:
                 if int(y) in years:
                     out.setdefault(i, Named(y, 2, set(), t.rows[i][0]))
         return out
+
+    def _asks_special(self, q: str, qc: str) -> bool:
+        """Whether the question names a rank (_rank_row) or a total of a topic (_total_of_title) — asked of
+        every table of the question: once."""
+        if self._special[0] != (q, qc):
+            self._special = ((q, qc), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
+        return self._special[1]
 
     def _total_of_title(self, t: TableRecord, qc: str) -> str:
         """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
@@ -639,6 +651,15 @@ class CellAnswerer:
     def _other_period(self, header: str, q: str, when: When) -> bool:
         """Whether a column is another period's than the years asked (the last is the report's): a year not
         asked, or 上期/上年 unless the year before the report's is asked (or the question says it)."""
+        key = (header, q, when)
+        got = self._periods.get(key)
+        if got is None:
+            if len(self._periods) > _CACHED:
+                self._periods.clear()
+            got = self._periods[key] = self._period_of(header, q, when)
+        return got
+
+    def _period_of(self, header: str, q: str, when: When) -> bool:
         printed = [int(y) for y in _YEAR.findall(header)]
         if printed:
             return not any(y in when.years for y in printed)
@@ -810,10 +831,11 @@ class CellAnswerer:
                            and sum(cover(x, ref)) >= EXPLAINED * len(x))
         # a character alone between words the cells hold, that none of their words has: it changes the
         # thing ("占净利润比例" against 现金分红占利润分配总额比例: 净)
-        held = {ch for w in [n.label, *(t.header[k] for k in chosen if k < len(t.header))] for ch in content(norm(w))}
-        held |= {ch for pair in ref for ch in pair}
-        alone = [i for i in range(1, len(ask) - 1) if not taken[i] and taken[i - 1] and taken[i + 1]
-                 and ask[i] not in held and not neutral[i]]
+        alone = [i for i in range(1, len(ask) - 1) if not taken[i] and taken[i - 1] and taken[i + 1] and not neutral[i]]
+        if alone:
+            held = {ch for w in [n.label, *(t.header[k] for k in chosen if k < len(t.header))] for ch in content(norm(w))}
+            held |= {ch for pair in ref for ch in pair}
+            alone = [i for i in alone if ask[i] not in held]
         explained = 1 - (unexplained + len(alone)) / max(sum(len(x) for x in runs) + len(alone), 1)
         beyond = sum(a and not b for a, b in zip(cover(ask, row_pairs), label))   # its own words, past its label
         if not chosen:
@@ -1056,8 +1078,14 @@ class CellAnswerer:
         qb = _bigrams(q)
         spans = self._item_spans(u)
         best: CellMatch | None = None
+        skips = self._skips
         for t in store.report_tables(rep.id, ids):
-            if _skipped(t):
+            skip = skips.get(t.id)
+            if skip is None or skip[0] is not t:
+                if len(skips) > _CACHED:
+                    skips.clear()
+                skip = skips[t.id] = (t, _skipped(t))
+            if skip[1]:
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
             prep = self._prepared(t)
             m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans, prep)
