@@ -365,7 +365,13 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
 @click.option("--plain", is_flag=True, help="Only id, question, answer on each line (and line, for a bad input line; no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @RULES_OPTION
-def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet, rules_path):
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Processes answering at once, each on its own read-only store connection (with --llm none "
+                   "only: a question is Python work, one core each). Default: one per CPU core, at most 4, with "
+                   "--llm none; 1 with a chat model. A process is started for each 100 questions to answer at "
+                   "least; answers are written in the file's order either way.")
+def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet, rules_path,
+          workers):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
     from pathlib import Path
 
@@ -374,6 +380,14 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     from .progress import Progress
 
     catalog = _catalog(rules_path)
+    no_model = llm_spec(llm).lower() == "none"
+    if workers is None:
+        workers = min(_cores(), 4) if no_model and hasattr(os, "fork") else 1
+    if workers > 1 and not no_model:
+        raise FinQAError("--workers needs --llm none: each process would load its own chat model (one process "
+                         "batches the model's requests instead: --batch-size)")
+    if workers > 1 and not hasattr(os, "fork"):
+        raise FinQAError("--workers needs a system that can fork (Linux, macOS)")
     qpath, opath = Path(questions), Path(output)
     options = {"store": str(store_dir(store_path).resolve()), "scope": str(Path(scope).resolve()) if scope else None,
                "style": style, "llm": llm_spec(llm), "search": search_backend(search),
@@ -387,9 +401,15 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
             gc_tuning.for_answering()
             size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
             bar = Progress(len(prepared.items), "q", "batch", quiet)
+            def make_router():
+                # a forked answering process's own router, on its own store connection (kept open until it ends)
+                own = _router(_open_store(store_path, readonly=True), catalog, scope, style, llm, search, device,
+                              batch_size)
+                gc_tuning.for_answering()
+                return own
             try:
                 res = run_batch(router, qpath, opath, on_progress=lambda _: bar.update(1), extra_fields=not plain,
-                                batch_size=size, prepared=prepared)
+                                batch_size=size, prepared=prepared, workers=workers, make_router=make_router)
             finally:
                 bar.close()
         failed = False

@@ -79,6 +79,43 @@ def test_batch_bad_lines_order_and_resume(store_dir, tmp_path):
     assert len(out.read_text(encoding="utf-8").splitlines()) == 7
 
 
+def test_batch_workers_answer_the_same_lines_in_order_and_resume(store_dir, tmp_path):
+    """--workers 3: forked processes answer the questions; the file holds the answers of one process, line
+    for line (bad lines and a question asked twice included); a run stopped part way is resumed by a run
+    with another number of processes; a chat model with several processes is refused before any work."""
+    asks = ["2021年甲乙科技的营业收入是多少元?", "2020年甲乙科技的净利润是多少元?", "2021年丙丁电子的营业收入是多少元?",
+            "甲乙科技2021年的资产负债率是多少?", "2021年营业收入最高的公司是哪家?", "2021年不存在公司的营业收入是多少元?",
+            "请简要介绍甲乙科技2021年的核心竞争力。", "What is the revenue?"]
+    lines = []
+    for i in range(320):
+        if i % 97 == 5:
+            lines.append("{not json")
+        else:
+            lines.append(json.dumps({"id": i, "question": asks[i % len(asks)]}, ensure_ascii=False))
+    lines.append(lines[0])   # the same question twice: each line answered once
+    qs = tmp_path / "q.jsonl"
+    qs.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    one, three = tmp_path / "one.jsonl", tmp_path / "three.jsonl"
+    r = run("batch", str(qs), "-o", str(one), "--store", str(store_dir), "-q", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    r = run("batch", str(qs), "-o", str(three), "--store", str(store_dir), "-q", "--workers", "3")
+    assert r.returncode == 0, r.stderr
+    assert "317 answered" in r.stdout and "4 bad input lines" in r.stdout
+    want = one.read_text(encoding="utf-8")
+    assert three.read_text(encoding="utf-8") == want and len(want.splitlines()) == len(lines)
+    # stopped after 150 lines: resumed with 2 processes, the rest answered, the first lines kept
+    part = tmp_path / "part.jsonl"
+    part.write_text("".join(want.splitlines(keepends=True)[:150]), encoding="utf-8")
+    shutil.copy(str(one) + ".run.json", str(part) + ".run.json")
+    r = run("batch", str(qs), "-o", str(part), "--store", str(store_dir), "-q", "--workers", "2")
+    assert r.returncode == 0, r.stderr
+    assert "150 already in" in r.stdout and part.read_text(encoding="utf-8") == want
+    r = run("batch", str(qs), "-o", str(tmp_path / "m.jsonl"), "--store", str(store_dir), "-q", "--workers", "2",
+            "--llm", str(tmp_path / "no-model"))
+    assert r.returncode == 2 and "--workers needs --llm none" in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "m.jsonl").exists()
+
+
 def test_eval_scores_and_explains(tmp_path):
     gold = [
         {"id": 1, "question": "q", "type": "1", "prompt": {"year": "2021", "key_word": "营业收入",

@@ -16,7 +16,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable
+from typing import IO, TYPE_CHECKING, Any, Callable, Generator
 
 from .. import FinQAError
 from ..jsonl import parse_lines, problem
@@ -266,12 +266,16 @@ def prepare(questions: Path, output: Path, options: dict[str, Any] | None = None
 
 def run_batch(router: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
               extra_fields: bool = True, batch_size: int = 1, options: dict[str, Any] | None = None,
-              prepared: Prepared | None = None) -> BatchResult:
+              prepared: Prepared | None = None, workers: int = 1,
+              make_router: Callable[[], "Router"] | None = None) -> BatchResult:
+    """Answer the question file into the output. `workers` > 1 (with `make_router`, which builds a router
+    on a store connection of its own, and no chat model): the questions are answered by that many forked
+    processes, a run of PER_WORKER questions or more each, and written in the file's order as they come."""
     t0 = time.perf_counter()
     own = prepared is None
     p = prepared or prepare(questions, output, options, extra_fields)
     try:
-        res = _answer_all(router, p, on_progress, extra_fields, batch_size)
+        res = _answer_all(router, p, on_progress, extra_fields, batch_size, workers, make_router)
     except BaseException:
         if own:
             p.close(failed=True)
@@ -282,10 +286,70 @@ def run_batch(router: "Router", questions: Path, output: Path, on_progress: Call
     return res
 
 
+# parallel answering (fin-qa batch --workers): chunks of this many questions are handed to the processes in
+# the file's order and their answers come back in that order; a process is started for each PER_WORKER
+# questions to answer at least (starting one and reading its reports' tables costs more than a few answers)
+CHUNK = 16
+PER_WORKER = 100
+
+_child: dict[str, Any] = {}   # in a forked answering process: its router, or the error that stopped it
+
+
+def _child_start(make_router: Callable[[], "Router"]) -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the processes
+    try:
+        _child["router"] = make_router()   # its own store connection (one is never used across a fork)
+    except BaseException as exc:  # noqa: BLE001 - said by the first chunk, never a pool restarting it forever
+        _child["error"] = exc
+
+
+def _child_answer(chunk: list[tuple[Any, str]]) -> list[tuple[dict, bool]]:
+    if "error" in _child:
+        raise _child["error"]
+    router = _child["router"]
+    return [_answer_one(router, qid, question) for qid, question in chunk]
+
+
+def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
+    """A question's answer line and whether it found its answer (an error's line counts as found: it says
+    what broke, not that the report lacks the value)."""
+    try:
+        ans = router.answer(question)
+    except FinQAError:
+        raise
+    except Exception as exc:  # one question must not stop the run; the line says what broke
+        return ({"id": qid, "question": question, "answer": f"回答该问题时出错（{type(exc).__name__}），无法回答。",
+                 "type": None, "method": "error"}, True)
+    return ans.record(qid), ans.found
+
+
+def _parallel(todo: list[tuple[Any, str]], workers: int,
+              make_router: Callable[[], "Router"]) -> Generator[tuple[dict, bool], None, None]:
+    """The answers of `todo`, in order, made by `workers` forked processes (a generator: the processes are
+    stopped when it is closed, or when it fails). A process that dies (killed, out of memory) stops the run
+    with a message; what was written stays."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_child_start,
+                               initargs=(make_router,))
+    try:
+        for chunk in pool.map(_child_answer, [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]):
+            yield from chunk
+    except BrokenProcessPool:
+        raise FinQAError("an answering process ended before its questions were answered (killed, or out of "
+                         "memory: try fewer --workers); the answers written so far are kept — run the same "
+                         "command again to resume") from None
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
-                batch_size: int) -> BatchResult:
+                batch_size: int, workers: int = 1, make_router: Callable[[], "Router"] | None = None) -> BatchResult:
     res = BatchResult()
-    fh, output = p.fh, p.output
     # which lines were answered before (the same question twice in the file: each line answered once)
     done = dict(p.done)
     plan: list[tuple[int, dict | None, str | None, bool]] = []
@@ -295,7 +359,24 @@ def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], Non
         if skip:
             done[key] -= 1
         plan.append((n, rec, prob, skip))
-    todo_questions = [rec["question"] for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
+    todo = [(rec["id"], rec["question"]) for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
+    todo_questions = [q for _, q in todo]
+    workers = min(workers, len(todo) // PER_WORKER) if make_router is not None and hasattr(os, "fork") else 1
+    answers = _parallel(todo, workers, make_router) if workers > 1 and make_router is not None else None
+    try:
+        _write_all(router, p, plan, todo_questions, answers, res, on_progress, extra_fields, batch_size)
+    finally:
+        if answers is not None:
+            answers.close()
+    return res
+
+
+def _write_all(router: "Router", p: Prepared, plan: list, todo_questions: list[str],
+               answers: Generator[tuple[dict, bool], None, None] | None, res: BatchResult,
+               on_progress: Callable[[dict], None] | None, extra_fields: bool, batch_size: int) -> None:
+    """Each line of the plan written in order: skipped, a bad line's answer, or a question's (from
+    `answers`, the processes', when given; else answered here)."""
+    fh, output = p.fh, p.output
     asked = 0  # valid questions answered so far in this run
     for n, rec, prob, skip in plan:
         if skip:
@@ -310,21 +391,15 @@ def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], Non
                                    "type": None, "method": "bad_input", "line": n}
             res.bad += 1
         else:
-            if batch_size > 1 and asked % batch_size == 0:
-                # the chat-model requests of the next window, generated together (no-op without a model)
-                router.prefetch(todo_questions[asked:asked + batch_size])
-            asked += 1
-            try:
-                ans = router.answer(rec["question"])
-            except FinQAError:
-                raise
-            except Exception as exc:  # one question must not stop the run; the line says what broke
-                out = {"id": rec["id"], "question": rec["question"],
-                       "answer": f"回答该问题时出错（{type(exc).__name__}），无法回答。", "type": None,
-                       "method": "error"}
+            if answers is not None:
+                out, found = next(answers)
             else:
-                out = ans.record(rec["id"])
-                res.not_found += not ans.found
+                if batch_size > 1 and asked % batch_size == 0:
+                    # the chat-model requests of the next window, generated together (no-op without a model)
+                    router.prefetch(todo_questions[asked:asked + batch_size])
+                out, found = _answer_one(router, rec["id"], rec["question"])
+            asked += 1
+            res.not_found += not found
             res.answered += 1
         if not extra_fields:
             out = {k: v for k, v in out.items() if k in ("id", "question", "answer", "line")}
@@ -336,4 +411,3 @@ def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], Non
                              f"so far are kept — run the same command again to resume") from None
         if on_progress:
             on_progress(out)
-    return res
