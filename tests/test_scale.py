@@ -51,9 +51,9 @@ def test_table_index_ranks_as_fts5_does_on_a_real_report(shared_store):
         _same_as_fts(shared_store, r["id"], [q.replace("星河精密", name).replace("2021", str(year)) for q in QUESTIONS])
 
 
-def test_the_index_is_dropped_when_the_store_changes(tmp_path, sample_pdf):
-    """A reader holding a report's tables sees a report another connection ingests afterwards, and a
-    report replaced by its own connection (`--force`)."""
+def test_the_index_is_dropped_when_the_store_changes(tmp_path, sample_pdf, monkeypatch):
+    """A reader holding a report's tables and chunks sees a report another connection ingests afterwards,
+    and a report replaced by its own connection (`--force`)."""
     from fin_qa.ingest.pipeline import ingest
     from fin_qa.sample import build_sample_pdf
     from fin_qa.store import Store
@@ -73,14 +73,67 @@ def test_the_index_is_dropped_when_the_store_changes(tmp_path, sample_pdf):
     other = next(r["id"] for r in reader.reports() if r["id"] != first)
     assert reader.report_tables(other), "the new report's tables, read by the connection that held the old ones"
     _same_as_fts(reader, other, QUESTIONS[:2])
+    first_key = next(r["key"] for r in reader.reports() if r["id"] == first)
+    assert _same_chunks(reader, first_key, monkeypatch)   # (its chunks held by the reader)
     ingest([d], writer, CATALOG, force=True)   # replaced: new table ids, read again by both
     again = writer.reports()[0]["id"]
+    assert _same_chunks(reader, writer.reports()[0]["key"], monkeypatch)   # new chunk ids: read again
     assert [t.caption for t in writer.report_tables(again)] == [t.caption for t in before]
     assert [t.id for t in reader.report_tables(again)] == [t.id for t in writer.report_tables(again)]
     _same_as_fts(reader, again, QUESTIONS)   # (rows deleted and written again: FTS5's counts and ours agree)
     _same_as_fts(writer, again, QUESTIONS)
     reader.close()
     writer.close()
+
+
+TEXT_QUERIES = ["核心竞争力", "重大诉讼、仲裁事项", "前五名客户销售额合计", "会计师事务所 审计费用", "12.5 营业收入",
+                "利润分配预案 现金分红", "社会责任 环境信息"]
+
+
+def _same_chunks(store, report_key: str, monkeypatch) -> int:
+    """Every query as FTS5 answers it within the report (fts_match) and as the held chunks rank it
+    (chunk_match from the second search on): the same chunks, order and scores; with a heading phrase
+    ("heading : …", one column) and a phrase of several tokens among them."""
+    from fin_qa.search.base import SearchQuery
+    from fin_qa.search.sqlite_fts import _parts
+    from fin_qa.store import chunk_index
+
+    monkeypatch.setattr(chunk_index, "HOLD", 0)   # held from a report's second search on, whatever the sizes
+    within = store.chunk_range(report_key)
+    compared = 0
+    for text in TEXT_QUERIES:
+        query = SearchQuery(text, phrases=[text.split()[0]], titles=[text.split()[-1]])
+        parts = _parts(query)
+        assert any(p.column is not None for p in parts.values()) and any(len(p.tokens) > 1 for p in parts.values())
+        want = store.fts_match(" OR ".join(parts), 4.0, 20, within)
+        for _ in range(2):   # the first search FTS5's, the second the held chunks'
+            got = store.chunk_match(parts, 4.0, 20, within)
+            assert [(r.chunk_id, r.score, r.text, r.path, r.page_start) for r in got] == \
+                [(r.chunk_id, r.score, r.text, r.path, r.page_start) for r in want], text
+        compared += len(want)
+    return compared
+
+
+def test_held_chunks_rank_as_fts5_does(sample_store, monkeypatch):
+    for r in sample_store.reports():
+        assert _same_chunks(sample_store, r["key"], monkeypatch)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_held_chunks_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
+    for r in shared_store.reports():
+        assert _same_chunks(shared_store, r["key"], monkeypatch), r["key"]
+
+
+def test_chunks_are_held_when_they_pay_back():
+    """A report's chunks are held from the search where reading them has paid back FTS5's pass over the
+    store: soon in a large store, late (or never) in a small one; never before the second search."""
+    from fin_qa.store.chunk_index import HOLD, ChunkIndex
+
+    index = ChunkIndex.__new__(ChunkIndex)
+    for store_chunks, want in ((800_000, 10), (8_000_000, 2), (9_700, HOLD * 800 // 9_700 + 1), (0, 2)):
+        index.ranker = type("R", (), {"store_totals": lambda self, n=store_chunks: (n, 1.0)})()
+        assert index.searches_to_hold(800) == want, store_chunks
 
 
 def test_a_read_only_store_is_set_up_for_reading(sample_store):

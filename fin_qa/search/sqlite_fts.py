@@ -14,24 +14,33 @@ from typing import Iterable
 from ..store import Store
 from .base import ChunkDoc, Filters, Hit, SearchQuery
 from ..bigrams import tokens
+from ..store.fts_rank import HEADING, Phrase, fts_tokens
 
 
 def _phrase(toks: list[str]) -> str:
     return '"' + " ".join(toks) + '"'
 
 
-def match_expression(query: SearchQuery) -> str | None:
-    """The FTS5 MATCH string: text tokens OR keyword phrases OR heading:title phrases (None: nothing to match)."""
-    parts = [_phrase([t]) for t in dict.fromkeys(tokens(query.text))]
+def _parts(query: SearchQuery) -> dict[str, Phrase]:
+    """The phrases OR'ed, in order, each once: text tokens, keyword phrases, heading:title phrases — as the
+    MATCH string writes them → as FTS5 reads them (its tokens, and the column it is limited to)."""
+    parts: dict[str, Phrase] = {}
+    for t in dict.fromkeys(tokens(query.text)):
+        parts.setdefault(_phrase([t]), Phrase(tuple(fts_tokens(t))))
     for p in query.phrases:
         toks = tokens(p)
         if toks:
-            parts.append(_phrase(toks))
+            parts.setdefault(_phrase(toks), Phrase(tuple(fts_tokens(" ".join(toks)))))
     for t in query.titles:
         toks = tokens(t)
         if toks:
-            parts.append("heading : " + _phrase(toks))
-    return " OR ".join(dict.fromkeys(parts)) or None
+            parts.setdefault("heading : " + _phrase(toks), Phrase(tuple(fts_tokens(" ".join(toks))), HEADING))
+    return parts
+
+
+def match_expression(query: SearchQuery) -> str | None:
+    """The FTS5 MATCH string: text tokens OR keyword phrases OR heading:title phrases (None: nothing to match)."""
+    return " OR ".join(_parts(query)) or None
 
 
 class SqliteFtsBackend:
@@ -59,17 +68,19 @@ class SqliteFtsBackend:
         return n
 
     def search(self, query: SearchQuery, filters: Filters, size: int = 20) -> list[Hit]:
-        expr = match_expression(query)
-        if expr is None:
+        parts = _parts(query)
+        if not parts:
             return []
         if filters.report_keys is None:
-            rows = self.store.fts_match(expr, self.heading_weight, size)
+            rows = self.store.fts_match(" OR ".join(parts), self.heading_weight, size)
         else:
+            # each report's chunks (from its second search on: ranked from its own, held — FTS5's bm25
+            # without its pass over every report's postings; Store.chunk_match)
             rows = []
             for key in filters.report_keys:
                 within = self.store.chunk_range(key)
                 if within is not None:
-                    rows += self.store.fts_match(expr, self.heading_weight, size, within)
+                    rows += self.store.chunk_match(parts, self.heading_weight, size, within)
             rows.sort(key=lambda r: -r.score)
             rows = rows[:size]
         return rows

@@ -30,7 +30,9 @@ from ..vocab import VocabEntry, table_vocabulary
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
-from .table_index import TABLE_TERMS, TableIndex
+from .chunk_index import ChunkIndex
+from .fts_rank import Phrase, vocab_tables
+from .table_index import TableIndex
 from .table_index import stored_path as _path
 
 DB_NAME = "fin_qa.sqlite"
@@ -118,6 +120,7 @@ class Store:
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
+        self._chunk_index: ChunkIndex | None = None   # the chunks searched, held (store/chunk_index.py)
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -150,8 +153,10 @@ class Store:
             if self.readonly:
                 # set up for reading: nothing written (query_only), the file mapped into memory rather than
                 # read through SQLite's page cache, and a larger cache for what is not mapped
-                if db.execute("SELECT 1 FROM sqlite_master WHERE name='tables_fts'").fetchone():
-                    db.execute(TABLE_TERMS)   # (a temp table: made before query_only forbids it)
+                for fts in ("tables_fts", "chunks_fts"):
+                    if db.execute("SELECT 1 FROM sqlite_master WHERE name=?", (fts,)).fetchone():
+                        for sql in vocab_tables(fts):
+                            db.execute(sql)   # (temp tables: made before query_only forbids them)
                 db.execute("PRAGMA query_only=ON")
                 db.execute(f"PRAGMA mmap_size={READ_MMAP_BYTES}")
                 db.execute(f"PRAGMA cache_size=-{READ_CACHE_KIB}")
@@ -441,6 +446,27 @@ class Store:
                 sql + " AND chunks_fts.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY s DESC LIMIT ?",
                 (heading_weight, expression, within.first, within.last, within.report_id, size)).fetchall()
         return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], float(r[7])) for r in rows]
+
+    def chunk_match(self, phrases: dict[str, Phrase], heading_weight: float, size: int,
+                    within: ChunkRange) -> list[ChunkMatch]:
+        """fts_match within one report for the phrases OR'ed (as the MATCH string writes each → as FTS5 reads
+        it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores.
+        From a report's second search on they are ranked from its chunks held in memory
+        (store/chunk_index.py), so that the cost does not grow with the store."""
+        if self._chunk_index is None:
+            self._chunk_index = ChunkIndex(self.db)
+        ranked = self._chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
+                                         heading_weight)
+        if ranked is None:
+            return self.fts_match(" OR ".join(phrases), heading_weight, size, within)
+        if not ranked:
+            return []
+        ids = [cid for _, cid in ranked]
+        rows = {r[0]: r for r in self.db.execute(
+            f"SELECT c.id, r.key, c.section_id, c.path, c.text, c.page_start, c.page_end FROM chunks c"
+            f" JOIN reports r ON r.id = c.report_id WHERE c.id IN ({','.join('?' * len(ids))})", ids)}
+        return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], score)
+                for score, cid in ranked for r in [rows[cid]]]
 
     # ------------------------------------------------------------------------------ tables
 

@@ -1,0 +1,70 @@
+"""The text chunks of a report, held in memory once searched: an inverted index of their words, ranked with
+FTS5's own bm25 (store/fts_rank.py).
+
+FTS5 answers `chunks_fts MATCH … AND rowid BETWEEN …` by seeking the report's chunks, but its bm25 counts
+each phrase's documents over the whole store on every query: measured, a text question took 2.3 ms at 10
+reports and 4.9 ms at 1,000. Ranked here, a search costs the report's chunks and the question's phrases;
+each phrase's count over the store is read once per process from FTS5's vocabulary tables. The same
+chunks come back in the same order with the same scores as the SQL (tests/test_scale.py checks every
+text question of the shared reports).
+
+Holding a report's chunks costs memory (about 8 MB for 800 chunks) and time (about 25 ms to read and
+index them, ~0.03 ms a chunk), and pays back FTS5's pass over the store on every later search (measured:
+about 2.6 ms a search at 800,000 chunks, ~3.3 µs per 1,000 chunks of the store). So a report's chunks are
+held from the search where they have paid back on:
+
+    k = max(2, ceil(HOLD × report's chunks / store's chunks)),   HOLD = 10,000
+
+At 1,000 reports (800,000 chunks) that is a report's 10th search; at 10,000 reports, its 2nd; at 12
+reports, its 800th (a small store keeps FTS5's query, which is cheap there). Either way the same chunks
+come back in the same order with the same scores. The 16 reports last held are kept per connection, and
+dropped when the store changes.
+"""
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections import OrderedDict
+
+from .fts_rank import FtsRanker, Phrase, ReportRows
+
+REPORTS_KEPT = 16
+SEARCHES_COUNTED = 4096   # reports whose searches are counted (the least recently searched forgotten)
+HOLD = 10_000
+
+
+class ChunkIndex:
+    def __init__(self, db: sqlite3.Connection):
+        self.db = db
+        self.ranker = FtsRanker(db, "chunks_fts", REPORTS_KEPT)
+        self._searched: OrderedDict[int, int] = OrderedDict()   # report id → its searches not ranked here
+        self._state: tuple[int, int] | None = None
+
+    def match(self, phrases: list[Phrase], report_id: int, first: int, last: int, size: int,
+              heading_weight: float) -> list[tuple[float, int]] | None:
+        """The report's best `size` chunks (its chunk ids run from `first` to `last`) for any of the phrases:
+        (score, chunk id), best first, the score FTS5's -bm25; None while the report is not held (FTS5's
+        query answers it: see above)."""
+        self.ranker.fresh()
+        if self._state != self.ranker.state:
+            self._state = self.ranker.state
+            self._searched.clear()
+        if report_id not in self.ranker.reports:
+            n = self._searched.pop(report_id, 0) + 1
+            if n < self.searches_to_hold(last - first + 1):
+                self._searched[report_id] = n
+                if len(self._searched) > SEARCHES_COUNTED:
+                    self._searched.popitem(last=False)
+                return None
+
+        def load() -> ReportRows:
+            return ReportRows(self.db.execute(
+                "SELECT f.rowid, f.heading, f.body FROM chunks_fts f JOIN chunks c ON c.id = f.rowid"
+                " WHERE f.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY f.rowid", (first, last, report_id)))
+
+        return self.ranker.rank(self.ranker.held(report_id, load), phrases, size, heading_weight)
+
+    def searches_to_hold(self, report_chunks: int) -> int:
+        """The search of a report of this many chunks from which its chunks are held (see above)."""
+        store_chunks = self.ranker.store_totals()[0]
+        return max(2, math.ceil(HOLD * report_chunks / store_chunks)) if store_chunks else 2

@@ -1,0 +1,258 @@
+"""FTS5's bm25 over one report's rows of an FTS5 table (heading, body), held in memory: a question costs its
+report's rows and its own words, not the store.
+
+SQLite's FTS5 answers `… MATCH ? AND rowid BETWEEN ? AND ?` by seeking the report's rows, but its bm25
+counts each phrase's documents over the whole index on every query, so the cost grows with the store.
+This module keeps a report's rows as an inverted index (each token → the rows holding it, with its count
+in the heading and in the body) and ranks them with the same formula, in the same order of operations as
+sqlite's fts5Bm25Function:
+
+    score = Σ_i idf_i · f_i·(k1+1) / (f_i + k1·(1 − b + b·|D|/avgdl)),   k1 = 1.2, b = 0.75
+    idf_i = ln((N − n_i + 0.5) / (n_i + 0.5)), or 1e-6 when not positive
+
+N and avgdl come from FTS5's own averages record; each phrase's n_i over the store from an fts5vocab table
+(a single token: its 'row' table, or its 'col' table for a phrase of one column), else a count of its
+MATCH, once per phrase. f_i adds the column weight once per instance of the phrase (in its column only,
+when the phrase names one). Ties are broken by rowid, as FTS5's sorted output has them.
+
+The caches are dropped when the database changes: a commit by another connection (PRAGMA data_version),
+or one by this connection (total_changes). Used by store/table_index.py (tables_fts) and
+store/chunk_index.py (chunks_fts).
+"""
+from __future__ import annotations
+
+import heapq
+import math
+import re
+import sqlite3
+from collections import Counter, OrderedDict, defaultdict
+from typing import Any, Callable, Iterable, NamedTuple, TypeVar
+
+K1 = 1.2
+B = 0.75
+T = TypeVar("T")
+HEADING = 0   # the heading column's index (a phrase of that column only: "heading : …")
+
+_ALNUM = re.compile(r"[^\W_]+")
+_PLAIN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffa-z0-9 ]*")   # analysed text split by spaces alone
+
+
+def fts_tokens(text: str) -> list[str]:
+    """The tokens FTS5's unicode61 tokenizer reads from the stored (already analysed: CJK bigrams, lower-case
+    Latin words and numbers, space-separated) text: runs of letters and digits; every other character
+    separates ("12.5" is two tokens)."""
+    if "." not in text and "%" not in text and _PLAIN.fullmatch(text):
+        return text.split()
+    return _ALNUM.findall(text.lower())
+
+
+def vocab_tables(fts: str) -> list[str]:
+    """The statements making the fts5vocab tables of an FTS5 table (temp tables: a read-only store makes
+    them when it opens, before it turns query_only)."""
+    return [f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_terms USING fts5vocab(main, '{fts}', 'row')",
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_cols USING fts5vocab(main, '{fts}', 'col')"]
+
+
+class Phrase(NamedTuple):
+    """A phrase of a MATCH expression OR'ed with the others: its tokens, and the column it is limited to
+    (None: any column)."""
+    tokens: tuple[str, ...]
+    column: int | None = None
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite's variable-length integers (FTS5's averages record: rows, then tokens per column)."""
+    out: list[int] = []
+    i = 0
+    while i < len(blob):
+        v = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                v = (v << 8) | byte
+                break
+            v = (v << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        out.append(v)
+    return out
+
+
+class ReportRows:
+    """A report's rows of an FTS5 table: each token's rows with its counts (heading, body), each row's
+    size; a row's tokens kept for phrases of several tokens. Reading them lists each token's rows once per
+    instance, in one pass; a token's counts are made when a question first uses it."""
+
+    def __init__(self, rows: Iterable[tuple[int, str | None, str | None]]):
+        self.sizes: dict[int, int] = {}
+        self.texts: dict[int, tuple[list[str], list[str]]] = {}     # rowid → its tokens (heading, body)
+        self.weights: dict[tuple[Phrase, float], dict[int, float]] = {}
+        self._norms: tuple[float, dict[int, float]] = (-1.0, {})
+        self._postings: dict[str, dict[int, tuple[int, int]]] = {}  # token → rowid → (heading, body)
+        heads: defaultdict[str, list[int]] = defaultdict(list)      # token → a rowid per instance, in order
+        bodies: defaultdict[str, list[int]] = defaultdict(list)
+        for rowid, heading, body in rows:   # (in rowid order)
+            ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
+            self.sizes[rowid] = len(ht) + len(bt)
+            for tok in ht:
+                heads[tok].append(rowid)
+            for tok in bt:
+                bodies[tok].append(rowid)
+        self._heads, self._bodies = heads, bodies
+
+    def posting(self, token: str) -> dict[int, tuple[int, int]]:
+        """Rowid → the token's instances in the row's heading and body (the rows holding it, in order)."""
+        got = self._postings.get(token)
+        if got is None:
+            h = Counter(self._heads.get(token, ()))
+            b = Counter(self._bodies.get(token, ()))
+            got = self._postings[token] = {rowid: (h.get(rowid, 0), b.get(rowid, 0)) for rowid in sorted(h.keys() | b.keys())}
+        return got
+
+    def weighted(self, phrase: Phrase, heading_weight: float,
+                 counts: Callable[["ReportRows", Phrase], dict[int, tuple[int, int]]]) -> dict[int, float]:
+        """Rowid → the phrase's weight in the row: FTS5 adds the column weight once per instance."""
+        key = (phrase, heading_weight)
+        got = self.weights.get(key)
+        if got is None:
+            got = {}
+            for rowid, (nh, nb) in counts(self, phrase).items():
+                f = 0.0
+                for _ in range(nh):
+                    f += heading_weight
+                for _ in range(nb):
+                    f += 1.0
+                if nh or nb:
+                    got[rowid] = f
+            self.weights[key] = got
+        return got
+
+    def norms(self, avgdl: float) -> dict[int, float]:
+        """Rowid → bm25's length normalisation k1·(1 − b + b·|D|/avgdl) (for the store's average)."""
+        if self._norms[0] != avgdl:
+            self._norms = (avgdl, {rowid: K1 * (1 - B + B * float(n) / avgdl) for rowid, n in self.sizes.items()})
+        return self._norms[1]
+
+
+class FtsRanker:
+    """bm25 over a report's rows (ReportRows) with the store-wide statistics of one FTS5 table."""
+
+    def __init__(self, db: sqlite3.Connection, fts: str, kept: int):
+        self.db = db
+        self.fts = fts
+        self.kept = kept
+        self.reports: OrderedDict[int, Any] = OrderedDict()   # what `held` read, the least recently used dropped
+        self._state: tuple[int, int] | None = None
+        self._docs: dict[Phrase, int] = {}            # phrase → the store's rows holding it
+        self._totals: tuple[int, float] | None = None  # (rows, average tokens per row)
+        self._vocab_ready = False
+
+    @property
+    def state(self) -> tuple[int, int] | None:
+        """The database's state as of the last `fresh` (what a caller's own caches may be checked against)."""
+        return self._state
+
+    def fresh(self) -> None:
+        """Drop what was read when the database changed since."""
+        state = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if state != self._state:
+            self._state = state
+            self.reports.clear()
+            self._docs.clear()
+            self._totals = None
+
+    def held(self, report_id: int, load: Callable[[], T]) -> T:
+        """What is held of the report (its rows, and what the caller keeps with them), read (`load`) when
+        not held."""
+        self.fresh()
+        got = self.reports.get(report_id)
+        if got is not None:
+            self.reports.move_to_end(report_id)
+            return got
+        got = self.reports[report_id] = load()
+        if len(self.reports) > self.kept:
+            self.reports.popitem(last=False)
+        return got
+
+    def rank(self, rows: ReportRows, phrases: list[Phrase], size: int, heading_weight: float) -> list[tuple[float, int]]:
+        """The best `size` rows for any of the phrases, best first: (score, rowid), the score as FTS5's
+        -bm25 gives it."""
+        phrases = [p for p in phrases if p.tokens]
+        if not phrases or not rows.sizes:
+            return []
+        weighted = [rows.weighted(p, heading_weight, self._counts) for p in phrases]
+        if not any(weighted):
+            return []
+        n_rows, avgdl = self.store_totals()
+        norms = rows.norms(avgdl)
+        k1 = K1 + 1.0
+        scores: dict[int, float] = {}
+        for p, fs in zip(phrases, weighted):
+            if not fs:
+                continue
+            n = self._documents_with(p)
+            idf = math.log((n_rows - n + 0.5) / (n + 0.5)) if n_rows else 0.0
+            if idf <= 0.0:
+                idf = 1e-6
+            # each row's sum in the phrases' order (a phrase the row lacks adds 0.0: left out, the sum is the
+            # same)
+            for rowid, x in fs.items():
+                scores[rowid] = scores.get(rowid, 0.0) + idf * ((x * k1) / (x + norms[rowid]))
+        best = heapq.nsmallest(size, ((-1.0 * score, rowid) for rowid, score in scores.items()))
+        return [(-s, rowid) for s, rowid in best]
+
+    def _counts(self, rows: ReportRows, phrase: Phrase) -> dict[int, tuple[int, int]]:
+        """Rowid → the phrase's instances in its heading and its body (its column's only, when it names one)."""
+        toks = phrase.tokens
+        if len(toks) == 1:
+            got = rows.posting(toks[0])
+        else:
+            got = {}
+            for rowid in rows.posting(toks[0]):
+                if not all(rowid in rows.posting(t) for t in toks[1:]):
+                    continue
+                texts = rows.texts.get(rowid)
+                if texts is None:
+                    heading, body = self.db.execute(f"SELECT heading, body FROM {self.fts} WHERE rowid=?",
+                                                    (rowid,)).fetchone()
+                    texts = rows.texts[rowid] = (fts_tokens(heading or ""), fts_tokens(body or ""))
+                n = [sum(1 for k in range(len(t) - len(toks) + 1) if tuple(t[k:k + len(toks)]) == toks)
+                     for t in texts]
+                if n[0] or n[1]:
+                    got[rowid] = (n[0], n[1])
+        if phrase.column == HEADING:
+            return {rowid: (nh, 0) for rowid, (nh, nb) in got.items() if nh}
+        return got
+
+    def store_totals(self) -> tuple[int, float]:
+        """(rows of the FTS5 table over the store, their average tokens), from its averages record."""
+        if self._totals is None:
+            row = self.db.execute(f"SELECT block FROM {self.fts}_data WHERE id=1").fetchone()
+            counts = _varints(bytes(row[0])) if row and row[0] else [0]
+            n, tokens = counts[0], sum(counts[1:])
+            self._totals = (n, tokens / n if n else 0.0)
+        return self._totals
+
+    def _documents_with(self, phrase: Phrase) -> int:
+        """How many of the store's rows hold the phrase (FTS5's n_i, over every report)."""
+        got = self._docs.get(phrase)
+        if got is None:
+            if len(phrase.tokens) == 1:
+                if not self._vocab_ready:
+                    for sql in vocab_tables(self.fts):
+                        self.db.execute(sql)   # (no-ops when the store made them as it opened)
+                    self._vocab_ready = True
+                if phrase.column is None:
+                    row = self.db.execute(f"SELECT doc FROM temp.{self.fts}_terms WHERE term=?",
+                                          phrase.tokens).fetchone()
+                else:
+                    row = self.db.execute(f"SELECT doc FROM temp.{self.fts}_cols WHERE term=? AND col=?",
+                                          (phrase.tokens[0], "heading")).fetchone()
+                got = row[0] if row else 0
+            else:
+                expr = ("heading : " if phrase.column == HEADING else "") + '"' + " ".join(phrase.tokens) + '"'
+                got = self.db.execute(f"SELECT count(*) FROM {self.fts} WHERE {self.fts} MATCH ?",
+                                      (expr,)).fetchone()[0]
+            self._docs[phrase] = got
+        return got
