@@ -290,6 +290,7 @@ class CellAnswerer:
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
         self._special: tuple[tuple[str, str], bool] = (("", ""), False)   # the last question: a rank or total asked
+        self._flags: tuple[str, tuple[bool, bool]] = ("", (False, False))   # …: a name asked, a list asked
         self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
         self._labels: dict[str, str] = {}
         self._cell_names: dict[str, tuple | None] = {}   # a label cell's text → what it can name (_cell_name)
@@ -556,6 +557,13 @@ class CellAnswerer:
                 if int(y) in years:
                     out.setdefault(i, Named(y, 2, set(), t.rows[i][0]))
         return out
+
+    def _question_flags(self, text: str) -> tuple[bool, bool]:
+        """Whether the question asks a name (是谁, 哪家 …) and a list (_LIST) — asked of every table of the
+        question: once."""
+        if self._flags[0] != text:
+            self._flags = (text, (bool(_NAME_ASKED.search(text)), bool(_LIST.search(text))))
+        return self._flags[1]
 
     def _asks_special(self, q: str, qc: str) -> bool:
         """Whether the question names a rank (_rank_row) or a total of a topic (_total_of_title) — asked of
@@ -959,7 +967,7 @@ class CellAnswerer:
         if prep is None:
             prep = self._prepared(t)
         title, context = prep.title, prep.context
-        name_asked = bool(_NAME_ASKED.search(u.norm))
+        name_asked, listed = self._question_flags(u.norm)
         named = self._named_rows(t, qc, qc_raw, name_asked, prep)
         for i, n in self._special_rows(t, q, qc, context, when.years, prep).items():
             if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too
@@ -967,7 +975,7 @@ class CellAnswerer:
             else:
                 named[i] = n
         if not named:
-            if not _LIST.search(u.norm):
+            if not listed:
                 return None
             rows, held = self._listed_rows(t, q)
             if not rows:
