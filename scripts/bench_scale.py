@@ -128,14 +128,11 @@ def question_times(store_dir: Path, reports: list[dict], search: str = "sqlite")
     if search == "sqlite":
         # the text question once the report's chunks are held (store/chunk_index.py: from its k-th search,
         # k from the report's and the store's sizes): asked until then, untimed, then timed
-        from fin_qa.store.chunk_index import ChunkIndex
-
         held: tuple[list, list] = ([], [])
-        index = ChunkIndex(store.db)
         for r in reports:
             q = QUESTIONS["text"].format(c=r["short_name"], y=r["year"])
             within = store.chunk_range(r["key"])
-            k = index.searches_to_hold(within.last - within.first + 1) if within else 2
+            k = store.chunks_held_from(within) if within else 2
             held[1].append(k)
             for _ in range(k):
                 engine.answer(q)

@@ -447,15 +447,23 @@ class Store:
                 (heading_weight, expression, within.first, within.last, within.report_id, size)).fetchall()
         return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], float(r[7])) for r in rows]
 
+    @property
+    def chunk_index(self) -> ChunkIndex:
+        if self._chunk_index is None:
+            self._chunk_index = ChunkIndex(self.db)
+        return self._chunk_index
+
+    def chunks_held_from(self, within: ChunkRange) -> int:
+        """The search of the report from which its chunks are held in memory (store/chunk_index.py)."""
+        return self.chunk_index.searches_to_hold(within.last - within.first + 1)
+
     def chunk_match(self, phrases: dict[str, Phrase], heading_weight: float, size: int,
                     within: ChunkRange) -> list[ChunkMatch]:
         """fts_match within one report for the phrases OR'ed (as the MATCH string writes each → as FTS5 reads
         it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores.
         From a report's second search on they are ranked from its chunks held in memory
         (store/chunk_index.py), so that the cost does not grow with the store."""
-        if self._chunk_index is None:
-            self._chunk_index = ChunkIndex(self.db)
-        ranked = self._chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
+        ranked = self.chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
                                          heading_weight)
         if ranked is None:
             return self.fts_match(" OR ".join(phrases), heading_weight, size, within)
