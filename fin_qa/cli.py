@@ -376,7 +376,7 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     from pathlib import Path
 
     from . import gc_tuning
-    from .answer.batch import prepare, run_batch
+    from .answer.batch import prepare, run_batch, start_pool
     from .progress import Progress
 
     catalog = _catalog(rules_path)
@@ -395,29 +395,36 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     # the output opened, locked and checked before the store and the model load, not after
     prepared = prepare(qpath, opath, options, extra_fields=not plain)
     failed = True
+    pool = None
     try:
+        def make_router():
+            # a forked answering process's own router, on its own store connection (open until it ends)
+            own = _router(_open_store(store_path, readonly=True), catalog, scope, style, llm, search, device,
+                          batch_size)
+            gc_tuning.for_answering()
+            return own
+
+        # the answering processes forked before this one opens the store (no connection across a fork)
+        pool = start_pool(prepared, workers, make_router) if workers > 1 else None
         with _open_store(store_path, readonly=True) as store:
             router = _router(store, catalog, scope, style, llm, search, device, batch_size)
             gc_tuning.for_answering()
             size = getattr(router.model, "batch_size", 1) if router.model is not None else 1
             bar = Progress(len(prepared.items), "q", "batch", quiet)
-            def make_router():
-                # a forked answering process's own router, on its own store connection (kept open until it ends)
-                own = _router(_open_store(store_path, readonly=True), catalog, scope, style, llm, search, device,
-                              batch_size)
-                gc_tuning.for_answering()
-                return own
             try:
                 res = run_batch(router, qpath, opath, on_progress=lambda _: bar.update(1), extra_fields=not plain,
-                                batch_size=size, prepared=prepared, workers=workers, make_router=make_router)
+                                batch_size=size, prepared=prepared, pool=pool)
             finally:
                 bar.close()
         failed = False
     finally:
+        if pool is not None:
+            pool.close()
         prepared.close(failed=failed)
     rate = res.answered / res.seconds if res.seconds else 0.0
     click.echo(f"{res.answered} answered ({res.not_found} without a value), {plural(res.bad, 'bad input line')}, "
-               f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s)")
+               f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s"
+               + (f", {res.processes} processes)" if res.processes > 1 else ")"))
 
 
 @cli.command()
@@ -575,15 +582,9 @@ def _cores() -> int:
 def _die_with_parent() -> None:
     """On Linux, a server process is sent SIGTERM when the process that forked it dies (no orphan keeps the
     address); elsewhere nothing is done."""
-    import ctypes
-    import signal
-    import sys as _sys
+    from .procs import die_with_parent
 
-    if _sys.platform.startswith("linux"):
-        try:
-            ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM))   # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    die_with_parent()
 
 
 def _listen(host: str, port: int):

@@ -87,7 +87,7 @@ def test_batch_workers_answer_the_same_lines_in_order_and_resume(store_dir, tmp_
             "甲乙科技2021年的资产负债率是多少?", "2021年营业收入最高的公司是哪家?", "2021年不存在公司的营业收入是多少元?",
             "请简要介绍甲乙科技2021年的核心竞争力。", "What is the revenue?"]
     lines = []
-    for i in range(320):
+    for i in range(520):
         if i % 97 == 5:
             lines.append("{not json")
         else:
@@ -100,7 +100,7 @@ def test_batch_workers_answer_the_same_lines_in_order_and_resume(store_dir, tmp_
     assert r.returncode == 0, r.stderr
     r = run("batch", str(qs), "-o", str(three), "--store", str(store_dir), "-q", "--workers", "3")
     assert r.returncode == 0, r.stderr
-    assert "317 answered" in r.stdout and "4 bad input lines" in r.stdout
+    assert "515 answered" in r.stdout and "6 bad input lines" in r.stdout and "3 processes" in r.stdout
     want = one.read_text(encoding="utf-8")
     assert three.read_text(encoding="utf-8") == want and len(want.splitlines()) == len(lines)
     # stopped after 150 lines: resumed with 2 processes, the rest answered, the first lines kept
@@ -109,11 +109,78 @@ def test_batch_workers_answer_the_same_lines_in_order_and_resume(store_dir, tmp_
     shutil.copy(str(one) + ".run.json", str(part) + ".run.json")
     r = run("batch", str(qs), "-o", str(part), "--store", str(store_dir), "-q", "--workers", "2")
     assert r.returncode == 0, r.stderr
-    assert "150 already in" in r.stdout and part.read_text(encoding="utf-8") == want
+    assert "150 already in" in r.stdout and "2 processes" in r.stdout and part.read_text(encoding="utf-8") == want
+    # a small file is answered by one process whatever --workers says (starting processes would cost more)
+    small = tmp_path / "small.jsonl"
+    small.write_text("\n".join(lines[:150]) + "\n", encoding="utf-8")
+    r = run("batch", str(small), "-o", str(tmp_path / "s.jsonl"), "--store", str(store_dir), "-q", "--workers", "4")
+    assert r.returncode == 0 and "processes" not in r.stdout, r.stdout
     r = run("batch", str(qs), "-o", str(tmp_path / "m.jsonl"), "--store", str(store_dir), "-q", "--workers", "2",
             "--llm", str(tmp_path / "no-model"))
     assert r.returncode == 2 and "--workers needs --llm none" in r.stderr and "Traceback" not in r.stderr
     assert not (tmp_path / "m.jsonl").exists()
+
+
+class _Router:
+    """A stand-in router for the pool's own mechanics (what a process does on an answer, an error, a
+    crash): the answers themselves are the real router's, tested above."""
+
+    def answer(self, question):
+        import os
+
+        from fin_qa import FinQAError
+
+        if question == "crash":
+            os._exit(3)   # a process killed mid-run
+        if question == "stop":
+            raise FinQAError("the search node is unreachable")
+        return type("A", (), {"record": lambda self, qid: {"id": qid, "answer": question}, "found": True})()
+
+
+def _pool_answers(tmp_path, questions, make):
+    from fin_qa.answer.batch import AnsweringPool
+
+    out = tmp_path / "o.jsonl"
+    with open(out, "wb") as fh:
+        pool = AnsweringPool(2, make, [fh.fileno()])
+        got = []
+        try:
+            for line, _ in pool.answers([(i, q) for i, q in enumerate(questions)]):
+                got.append(line)
+        finally:
+            pool.close()
+    return got
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="batch --workers forks")
+def test_answering_pool_keeps_order_and_says_what_stopped_it(tmp_path):
+    from fin_qa import FinQAError
+
+    qs = [f"q{i}" for i in range(100)]
+    assert [r["answer"] for r in _pool_answers(tmp_path, qs, _Router)] == qs
+    # an error that stops the run: the answers made before it come first, then the error
+    got: list = []
+    with pytest.raises(FinQAError, match="unreachable"):
+        from fin_qa.answer.batch import AnsweringPool
+
+        with open(tmp_path / "o2.jsonl", "wb") as fh:
+            pool = AnsweringPool(2, _Router, [fh.fileno()])
+            try:
+                for line, _ in pool.answers([(i, q) for i, q in enumerate(qs[:20] + ["stop"] + qs[20:40])]):
+                    got.append(line["answer"])
+            finally:
+                pool.close()
+    assert got == qs[:20]
+    # a process that dies: one message, not a hang
+    with pytest.raises(FinQAError, match="ended before its questions were answered"):
+        _pool_answers(tmp_path, qs[:30] + ["crash"] + qs[30:60], _Router)
+
+    # a process that cannot start: its own error, said by its first chunk
+    def broken():
+        raise FinQAError("store /nowhere: no such store")
+
+    with pytest.raises(FinQAError, match="no such store"):
+        _pool_answers(tmp_path, qs, broken)
 
 
 def test_eval_scores_and_explains(tmp_path):

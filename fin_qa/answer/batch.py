@@ -38,6 +38,7 @@ class BatchResult:
     bad: int = 0              # input lines that were not questions
     not_found: int = 0
     seconds: float = 0.0
+    processes: int = 1        # the processes that answered
 
 
 _KINDS = {bool: "布尔值", int: "数字", float: "数字", list: "列表", dict: "对象", type(None): "null"}
@@ -266,16 +267,14 @@ def prepare(questions: Path, output: Path, options: dict[str, Any] | None = None
 
 def run_batch(router: "Router", questions: Path, output: Path, on_progress: Callable[[dict], None] | None = None,
               extra_fields: bool = True, batch_size: int = 1, options: dict[str, Any] | None = None,
-              prepared: Prepared | None = None, workers: int = 1,
-              make_router: Callable[[], "Router"] | None = None) -> BatchResult:
-    """Answer the question file into the output. `workers` > 1 (with `make_router`, which builds a router
-    on a store connection of its own, and no chat model): the questions are answered by that many forked
-    processes, a run of PER_WORKER questions or more each, and written in the file's order as they come."""
+              prepared: Prepared | None = None, pool: "AnsweringPool | None" = None) -> BatchResult:
+    """Answer the question file into the output: here, or by the forked processes of `pool` (started with
+    start_pool before this process opened its store), the lines written in the file's order either way."""
     t0 = time.perf_counter()
     own = prepared is None
     p = prepared or prepare(questions, output, options, extra_fields)
     try:
-        res = _answer_all(router, p, on_progress, extra_fields, batch_size, workers, make_router)
+        res = _answer_all(router, p, on_progress, extra_fields, batch_size, pool)
     except BaseException:
         if own:
             p.close(failed=True)
@@ -295,21 +294,38 @@ PER_WORKER = 100
 _child: dict[str, Any] = {}   # in a forked answering process: its router, or the error that stopped it
 
 
-def _child_start(make_router: Callable[[], "Router"]) -> None:
+def _child_start(make_router: Callable[[], "Router"], inherited: list[int]) -> None:
     import signal
 
+    from ..procs import die_with_parent
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C is the parent's: it stops the processes
+    die_with_parent(signal.SIGKILL)                # and no process outlives it (holding the output's lock)
+    for fd in inherited:
+        try:
+            os.close(fd)   # the output file (its lock is the parent's alone)
+        except OSError:
+            pass
     try:
-        _child["router"] = make_router()   # its own store connection (one is never used across a fork)
+        _child["router"] = make_router()   # its own store connection: the parent had none open at the fork
     except BaseException as exc:  # noqa: BLE001 - said by the first chunk, never a pool restarting it forever
         _child["error"] = exc
 
 
-def _child_answer(chunk: list[tuple[Any, str]]) -> list[tuple[dict, bool]]:
+def _child_answer(chunk: list[tuple[Any, str]]) -> list:
+    """The chunk's (line, found) pairs; an error that stops the run (FinQAError) comes last, after the
+    answers made before it."""
     if "error" in _child:
         raise _child["error"]
     router = _child["router"]
-    return [_answer_one(router, qid, question) for qid, question in chunk]
+    out: list = []
+    for qid, question in chunk:
+        try:
+            out.append(_answer_one(router, qid, question))
+        except FinQAError as exc:
+            out.append(exc)
+            break
+    return out
 
 
 def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
@@ -325,31 +341,76 @@ def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
     return ans.record(qid), ans.found
 
 
-def _parallel(todo: list[tuple[Any, str]], workers: int,
-              make_router: Callable[[], "Router"]) -> Generator[tuple[dict, bool], None, None]:
-    """The answers of `todo`, in order, made by `workers` forked processes (a generator: the processes are
-    stopped when it is closed, or when it fails). A process that dies (killed, out of memory) stops the run
-    with a message; what was written stays."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"), initializer=_child_start,
-                               initargs=(make_router,))
-    try:
-        for chunk in pool.map(_child_answer, [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]):
-            yield from chunk
-    except BrokenProcessPool:
-        raise FinQAError("an answering process ended before its questions were answered (killed, or out of "
-                         "memory: try fewer --workers); the answers written so far are kept — run the same "
-                         "command again to resume") from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+def pending(p: Prepared) -> int:
+    """The questions of the file still to answer (not answered by a run before, not a bad line)."""
+    return sum(1 for _, rec, prob, skip in _plan(p) if not skip and prob is None and rec is not None)
 
 
-def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
-                batch_size: int, workers: int = 1, make_router: Callable[[], "Router"] | None = None) -> BatchResult:
-    res = BatchResult()
+def workers_for(questions: int, workers: int) -> int:
+    """The processes started for this many questions: `workers` at most, one per PER_WORKER at least."""
+    return max(1, min(workers, questions // PER_WORKER)) if hasattr(os, "fork") else 1
+
+
+class AnsweringPool:
+    """Forked processes answering questions (fin-qa batch --workers), each with the router `make_router`
+    builds in it. Start it (start_pool) before this process opens its store or any thread: a SQLite
+    connection open across a fork is never safe, and the processes are forked at once."""
+
+    def __init__(self, workers: int, make_router: Callable[[], "Router"], inherited: list[int]):
+        import multiprocessing
+        import signal
+        from concurrent.futures import ProcessPoolExecutor
+
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"),
+                                         initializer=_child_start, initargs=(make_router, inherited))
+        self._pool.submit(int).result()   # (a fork context starts every process at the first task: now)
+        self._term = None
+        try:
+            # SIGTERM (timeout, a service manager) ends the run as Ctrl-C does: the processes stopped, the
+            # lines written kept
+            self._term = signal.signal(signal.SIGTERM, _terminated)
+        except ValueError:   # not the main thread: the caller's own handling stays
+            pass
+
+    def answers(self, todo: list[tuple[Any, str]]) -> Generator[tuple[dict, bool], None, None]:
+        """The answers of `todo`, in order. A process that dies (killed, out of memory) stops the run with a
+        message; what was written stays."""
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            for chunk in self._pool.map(_child_answer, [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]):
+                for item in chunk:
+                    if isinstance(item, BaseException):
+                        raise item
+                    yield item
+        except BrokenProcessPool:
+            raise FinQAError("an answering process ended before its questions were answered (killed, or out of "
+                             "memory: try fewer --workers); the answers written so far are kept — run the same "
+                             "command again to resume") from None
+
+    def close(self) -> None:
+        import signal
+
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        if self._term is not None:
+            signal.signal(signal.SIGTERM, self._term)
+            self._term = None
+
+
+def _terminated(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def start_pool(p: Prepared, workers: int, make_router: Callable[[], "Router"]) -> AnsweringPool | None:
+    """The processes answering the file's questions still to answer, or None when one process will do
+    (fewer than 2 × PER_WORKER questions, one worker asked, or no fork on this system)."""
+    n = workers_for(pending(p), workers)
+    return AnsweringPool(n, make_router, [p.fh.fileno()]) if n > 1 else None
+
+
+def _plan(p: Prepared) -> list[tuple[int, dict | None, str | None, bool]]:
+    """Each input line: (number, record, problem, answered by a run before)."""
     # which lines were answered before (the same question twice in the file: each line answered once)
     done = dict(p.done)
     plan: list[tuple[int, dict | None, str | None, bool]] = []
@@ -359,12 +420,18 @@ def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], Non
         if skip:
             done[key] -= 1
         plan.append((n, rec, prob, skip))
+    return plan
+
+
+def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
+                batch_size: int, pool: AnsweringPool | None = None) -> BatchResult:
+    res = BatchResult()
+    plan = _plan(p)
     todo = [(rec["id"], rec["question"]) for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
-    todo_questions = [q for _, q in todo]
-    workers = min(workers, len(todo) // PER_WORKER) if make_router is not None and hasattr(os, "fork") else 1
-    answers = _parallel(todo, workers, make_router) if workers > 1 and make_router is not None else None
+    answers = pool.answers(todo) if pool is not None else None
+    res.processes = pool.workers if pool is not None else 1
     try:
-        _write_all(router, p, plan, todo_questions, answers, res, on_progress, extra_fields, batch_size)
+        _write_all(router, p, plan, [q for _, q in todo], answers, res, on_progress, extra_fields, batch_size)
     finally:
         if answers is not None:
             answers.close()

@@ -1090,8 +1090,8 @@ class CellAnswerer:
         for t in store.report_tables(rep.id, ids):
             skip = skips.get(t.id)
             if skip is None or skip[0] is not t:
-                if len(skips) > _CACHED:
-                    skips.clear()
+                if len(skips) > TABLES_PREPARED:
+                    skips.clear()   # (it holds the records: no more of them than the tables worked out)
                 skip = skips[t.id] = (t, _skipped(t))
             if skip[1]:
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values

@@ -78,6 +78,9 @@ def read_scope(path: str | Path, names: ReportNames) -> set[tuple[str, int]]:
     return out
 
 
+COLUMNS_KEPT = 256   # (item, year) columns kept for rankings (each a row per report of the year)
+
+
 class FactSource:
     """The reports answers may read (the scope) and their facts, read through the store's methods."""
 
@@ -169,6 +172,8 @@ class FactSource:
             self._columns = (state, {})
         got = self._columns[1].get((item, year))
         if got is None:
+            if len(self._columns[1]) >= COLUMNS_KEPT:
+                self._columns[1].clear()
             got = self._columns[1][(item, year)] = self._column(item, year)
         return got.copy()
 

@@ -74,7 +74,7 @@ class SqliteFtsBackend:
         if filters.report_keys is None:
             rows = self.store.fts_match(" OR ".join(parts), self.heading_weight, size)
         else:
-            # each report's chunks (from its second search on: ranked from its own, held — FTS5's bm25
+            # each report's chunks (from its k-th search on: ranked from its own, held — FTS5's bm25
             # without its pass over every report's postings; Store.chunk_match)
             rows = []
             for key in filters.report_keys:

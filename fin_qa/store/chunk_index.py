@@ -4,9 +4,10 @@ FTS5's own bm25 (store/fts_rank.py).
 FTS5 answers `chunks_fts MATCH … AND rowid BETWEEN …` by seeking the report's chunks, but its bm25 counts
 each phrase's documents over the whole store on every query: measured, a text question took 2.3 ms at 10
 reports and 4.9 ms at 1,000. Ranked here, a search costs the report's chunks and the question's phrases;
-each phrase's count over the store is read once per process from FTS5's vocabulary tables. The same
-chunks come back in the same order with the same scores as the SQL (tests/test_scale.py checks every
-text question of the shared reports).
+each phrase's count over the store is read once per connection (while the store stays the same) from
+FTS5's vocabulary tables — a phrase of several tokens by a count of its MATCH, which does pass over the
+store, once. The same chunks come back in the same order with the same scores as the SQL
+(tests/test_scale.py compares queries on the sample and every shared report).
 
 Holding a report's chunks costs memory (about 8 MB for 800 chunks) and time (about 25 ms to read and
 index them, ~0.03 ms a chunk), and pays back FTS5's pass over the store on every later search (measured:

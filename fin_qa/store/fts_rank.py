@@ -32,6 +32,7 @@ K1 = 1.2
 B = 0.75
 T = TypeVar("T")
 HEADING = 0   # the heading column's index (a phrase of that column only: "heading : …")
+PHRASES_KEPT = 20_000   # phrases whose store counts (and, per report, weights) are kept
 
 _ALNUM = re.compile(r"[^\W_]+")
 _PLAIN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffa-z0-9 ]*")   # analysed text split by spaces alone
@@ -125,6 +126,8 @@ class ReportRows:
                     f += 1.0
                 if nh or nb:
                     got[rowid] = f
+            if len(self.weights) >= PHRASES_KEPT:
+                self.weights.clear()
             self.weights[key] = got
         return got
 
@@ -254,5 +257,7 @@ class FtsRanker:
                 expr = ("heading : " if phrase.column == HEADING else "") + '"' + " ".join(phrase.tokens) + '"'
                 got = self.db.execute(f"SELECT count(*) FROM {self.fts} WHERE {self.fts} MATCH ?",
                                       (expr,)).fetchone()[0]
+            if len(self._docs) >= PHRASES_KEPT:
+                self._docs.clear()   # (a long-running server meets ever new phrases)
             self._docs[phrase] = got
         return got

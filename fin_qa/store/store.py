@@ -461,7 +461,8 @@ class Store:
                     within: ChunkRange) -> list[ChunkMatch]:
         """fts_match within one report for the phrases OR'ed (as the MATCH string writes each → as FTS5 reads
         it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores.
-        From a report's second search on they are ranked from its chunks held in memory
+        Once holding the report's chunks pays back (its k-th search: ChunkIndex.searches_to_hold), they are
+        ranked from its chunks held in memory
         (store/chunk_index.py), so that the cost does not grow with the store."""
         ranked = self.chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
                                          heading_weight)
