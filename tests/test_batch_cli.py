@@ -133,7 +133,9 @@ class _Router:
         if question == "crash":
             os._exit(3)   # a process killed mid-run
         if question == "stop":
-            raise FinQAError("the search node is unreachable")
+            from fin_qa.catalog.yamlfile import RuleError
+
+            raise RuleError("rules/x.yaml", 3, "the search node is unreachable")   # (a subclass of other arguments)
         return type("A", (), {"record": lambda self, qid: {"id": qid, "answer": question}, "found": True})()
 
 
@@ -160,7 +162,7 @@ def test_answering_pool_keeps_order_and_says_what_stopped_it(tmp_path):
     assert [r["answer"] for r in _pool_answers(tmp_path, qs, _Router)] == qs
     # an error that stops the run: the answers made before it come first, then the error
     got: list = []
-    with pytest.raises(FinQAError, match="unreachable"):
+    with pytest.raises(FinQAError, match="rules/x.yaml:3: the search node is unreachable"):
         from fin_qa.answer.batch import AnsweringPool
 
         with open(tmp_path / "o2.jsonl", "wb") as fh:

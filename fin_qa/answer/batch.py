@@ -309,7 +309,14 @@ def _child_start(make_router: Callable[[], "Router"], inherited: list[int]) -> N
     try:
         _child["router"] = make_router()   # its own store connection: the parent had none open at the fork
     except BaseException as exc:  # noqa: BLE001 - said by the first chunk, never a pool restarting it forever
-        _child["error"] = exc
+        _child["error"] = _sent(exc) if isinstance(exc, FinQAError) else FinQAError(
+            f"an answering process could not start ({type(exc).__name__}: {exc})")
+
+
+def _sent(exc: FinQAError) -> FinQAError:
+    """The error as it crosses to the parent: its message in a plain FinQAError (a subclass may take other
+    arguments than its message, and would not be rebuilt there)."""
+    return FinQAError(str(exc))
 
 
 def _child_answer(chunk: list[tuple[Any, str]]) -> list:
@@ -323,7 +330,7 @@ def _child_answer(chunk: list[tuple[Any, str]]) -> list:
         try:
             out.append(_answer_one(router, qid, question))
         except FinQAError as exc:
-            out.append(exc)
+            out.append(_sent(exc))
             break
     return out
 
