@@ -199,12 +199,29 @@ class _RowName(NamedTuple):
 
 
 class _Asked(NamedTuple):
-    """The question's words as a table's names are looked up in them (CellAnswerer._named_rows)."""
-    qc: str
-    qc_raw: str
+    """A question as the tables of its report are looked at, worked out once (CellAnswerer.match)."""
+    qc: str                                              # its content, company and year masked
+    qc_raw: str                                          # unmasked
     both: set[str]                                       # the pairs of qc and qc_raw
     qp: set[str]                                         # qc's
     fuzzy: dict[tuple[str, tuple[bool, ...]], bool]      # an approximate name's base, neutral marks → named
+    name_asked: bool                                     # a name asked (是谁, 哪家 …)
+    listed: bool                                         # a list asked (_LIST)
+    special: bool                                        # a rank or a topic's total named (_special_rows)
+
+
+class _LabelName(NamedTuple):
+    """What a label cell's text can name wherever it is printed: the parts of a _RowName that are its
+    text's own (CellAnswerer._cell_name)."""
+    label: str
+    name: int
+    whole: str
+    base: str
+    fuzzy: bool
+    neutral: tuple[bool, ...]
+    pairs: frozenset[str]
+    neutral_ok: bool
+    floor: int
 
 
 class _Prepared(NamedTuple):
@@ -216,19 +233,12 @@ class _Prepared(NamedTuple):
     title_pairs: frozenset[str]
     ctx_pairs: frozenset[str]
     labelled: list[tuple[int, str]]   # rows labelled by a year (a table of years)
-    skipped: bool                     # a statement (the lookup's) or a 释义 table (defines words, no values)
     by_pair: dict[str, list[int]]     # a character pair → the names (indexes) a question holding it may name
     always: list[int]                 # the names its neutral words alone may name
     # worked out when a question first needs them (_pick): a row's own words (row → their pairs and
     # characters), a header's (column → its label's pairs)
     row_words: dict[int, tuple[frozenset[str], frozenset[str]]]
     head_pairs: dict[int, frozenset[str]]
-
-
-def _skipped(t: TableRecord) -> bool:
-    """A table no question's cells are read from: a statement (the lookup's) or a 释义 table (it defines
-    words, it holds no values) — by its caption and headings alone."""
-    return any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption])
 
 
 def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
@@ -289,16 +299,11 @@ class CellAnswerer:
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
-        self._special: tuple[tuple[str, str], bool] = (("", ""), False)   # the last question: a rank or total asked
-        self._flags: tuple[str, tuple[bool, bool]] = ("", (False, False))   # …: a name asked, a list asked
         self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
         self._labels: dict[str, str] = {}
-        self._cell_names: dict[str, tuple | None] = {}   # a label cell's text → what it can name (_cell_name)
+        self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
         self._tables: OrderedDict[int, _Prepared] = OrderedDict()
-        # the last question's words as the tables' names are looked up in them: (qc, qc_raw) → their pairs
-        # together, qc's own pairs, and each approximate name's verdict (its base and neutral marks → named)
-        self._asked: _Asked = _Asked("", "", set(), set(), {})
 
     # --------------------------------------------------------------------------- words
 
@@ -356,6 +361,17 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- rows
 
+    def _skip(self, t: TableRecord) -> bool:
+        """A table no question's cells are read from: a statement (the lookup's) or a 释义 table (it defines
+        words, it holds no values) — by its caption and headings alone, kept per table (no table's words
+        are worked out for it)."""
+        got = self._skips.get(t.id)
+        if got is None or got[0] is not t:
+            if len(self._skips) > TABLES_PREPARED:
+                self._skips.clear()   # (it holds the records: no more of them than the tables worked out)
+            got = self._skips[t.id] = (t, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]))
+        return got[1]
+
     def _prepared(self, t: TableRecord) -> _Prepared:
         """The table's words as questions are matched against them, worked out once per table (the store
         holds its tables: the same record comes back for the same table until the store changes)."""
@@ -379,7 +395,7 @@ class CellAnswerer:
             for key in keys:
                 by_pair.setdefault(key, []).append(n)
         prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
-                         labelled, _skipped(t), by_pair,
+                         labelled, by_pair,
                          [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
         self._tables[t.id] = prep
         if len(self._tables) > TABLES_PREPARED:
@@ -395,23 +411,24 @@ class CellAnswerer:
             for k, cell in enumerate(row):
                 if not cell or is_number(cell):
                     continue
-                got = self._cell_name(cell)
-                if got is None:
+                own = self._cell_name(cell)
+                if own is None:
                     continue   # 合计 names a row only inside its table's title (_special_rows)
-                c, name, whole, base, fuzzy, neutral, base_pairs, neutral_ok, floor = got
+                c = own.label
                 above = t.rows[i - 1][k] if i and k < len(t.rows[i - 1]) else ""
                 # a name's two lines on two rows: one of them holds its values, the other none
                 joined = self.label_text(above) + c if above and not is_number(above) and (
                     numbered[i] != numbered[i - 1]) else ""
                 if len(joined) < 6:
                     joined = ""
-                out.append(_RowName(i, numbered[i], cell, c, base, above + cell if joined else "", joined, name,
-                                    whole, fuzzy, neutral, base_pairs, neutral_ok, floor))
+                out.append(_RowName(i, numbered[i], cell, c, own.base, above + cell if joined else "", joined,
+                                    own.name, own.whole, own.fuzzy, own.neutral, own.pairs, own.neutral_ok,
+                                    own.floor))
         return out
 
-    def _cell_name(self, cell: str) -> tuple | None:
-        """What a label cell's text can name, wherever it is printed (None: nothing, alone) — the parts of
-        a _RowName that are its text's own, worked out once per text."""
+    def _cell_name(self, cell: str) -> _LabelName | None:
+        """What a label cell's text can name, wherever it is printed (None: nothing, alone), worked out
+        once per text."""
         if cell in self._cell_names:
             return self._cell_names[cell]
         if len(self._cell_names) > _CACHED:
@@ -429,15 +446,13 @@ class CellAnswerer:
         base = self._base(c, 3)
         fuzzy = len(base) >= 4 and not _NAME.search(c)
         neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
-        out = (c, name, whole, base, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
-               fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0)
+        out = _LabelName(c, name, whole, base, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
+                         fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0)
         self._cell_names[cell] = out
         return out
 
-    def _named_rows(self, t: TableRecord, qc: str, qc_raw: str, named_asked: bool,
-                    prep: _Prepared | None = None) -> dict[int, Named]:
-        """The rows the question names (qc: its content, company and year masked; qc_raw unmasked); rows
-        without a number only when a name is asked (`named_asked`: 是谁, 哪家 …)."""
+    def _named_rows(self, prep: _Prepared, asked: _Asked) -> dict[int, Named]:
+        """The rows of the table the question names; rows without a number only when a name is asked."""
         found: dict[int, Named] = {}
 
         def keep(i: int, n: Named) -> None:
@@ -445,18 +460,12 @@ class CellAnswerer:
             if old is None or (n.strength, len(n.label)) > (old.strength, len(old.label)):
                 found[i] = n
 
-        rows = t.rows
-        if prep is None:
-            prep = self._prepared(t)
+        rows = prep.table.rows
         names = prep.names
+        qc, qc_raw, qp, verdicts, named_asked = asked.qc, asked.qc_raw, asked.qp, asked.fuzzy, asked.name_asked
         # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
         # looked at in the table's order
         chosen = set(prep.always)
-        asked = self._asked
-        if asked.qc != qc or asked.qc_raw != qc_raw:
-            qp = pairs(qc)
-            asked = self._asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {})
-        qp, verdicts = asked.qp, asked.fuzzy
         by_pair = prep.by_pair
         for key in by_pair.keys() & asked.both:
             chosen.update(by_pair[key])
@@ -532,12 +541,11 @@ class CellAnswerer:
                 return label[:-len(suffix)]
         return label
 
-    def _special_rows(self, t: TableRecord, q: str, qc: str, context: str, years: tuple[int, ...],
-                      prep: _Prepared | None = None) -> dict[int, Named]:
+    def _special_rows(self, prep: _Prepared, q: str, asked: _Asked, years: tuple[int, ...]) -> dict[int, Named]:
         """Rows named by rank, as the total of the table's topic, or by a year asked (a table of years)."""
         out: dict[int, Named] = {}
-        labelled = (prep or self._prepared(t)).labelled
-        if len(labelled) < 2 and not self._asks_special(q, qc):
+        t, qc, context, labelled = prep.table, asked.qc, prep.context, prep.labelled
+        if len(labelled) < 2 and not asked.special:
             return out   # no rank and no total asked, no table of years: nothing to look at
         rank = self._rank_row(t, q, context)
         if rank is not None:
@@ -557,20 +565,6 @@ class CellAnswerer:
                 if int(y) in years:
                     out.setdefault(i, Named(y, 2, set(), t.rows[i][0]))
         return out
-
-    def _question_flags(self, text: str) -> tuple[bool, bool]:
-        """Whether the question asks a name (是谁, 哪家 …) and a list (_LIST) — asked of every table of the
-        question: once."""
-        if self._flags[0] != text:
-            self._flags = (text, (bool(_NAME_ASKED.search(text)), bool(_LIST.search(text))))
-        return self._flags[1]
-
-    def _asks_special(self, q: str, qc: str) -> bool:
-        """Whether the question names a rank (_rank_row) or a total of a topic (_total_of_title) — asked of
-        every table of the question: once."""
-        if self._special[0] != (q, qc):
-            self._special = ((q, qc), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
-        return self._special[1]
 
     def _total_of_title(self, t: TableRecord, qc: str) -> str:
         """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
@@ -758,7 +752,7 @@ class CellAnswerer:
         return marks
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: frozenset[str], key_cols: set[int],
-              q: str, when: When, before: str, text: bool = False, prep: _Prepared | None = None) -> Pick | None:
+              q: str, when: When, before: str, text: bool, prep: _Prepared) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
         label = cover(ask, n.words)
@@ -780,8 +774,6 @@ class CellAnswerer:
         own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, when)]
         candidates = own or value_cols
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
-        if prep is None:
-            prep = self._prepared(t)
         row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
         runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2]
@@ -962,20 +954,17 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- one table
 
-    def _table(self, u: Understanding, t: TableRecord, q: str, qc: str, qc_raw: str, asks: list[str],
-               qb: set[str], when: When, spans: list[str], prep: _Prepared | None = None) -> CellMatch | None:
-        if prep is None:
-            prep = self._prepared(t)
-        title, context = prep.title, prep.context
-        name_asked, listed = self._question_flags(u.norm)
-        named = self._named_rows(t, qc, qc_raw, name_asked, prep)
-        for i, n in self._special_rows(t, q, qc, context, when.years, prep).items():
+    def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: set[str], when: When,
+               spans: list[str]) -> CellMatch | None:
+        t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
+        named = self._named_rows(prep, asked)
+        for i, n in self._special_rows(prep, q, asked, when.years).items():
             if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too
                 named[i].words |= n.words
             else:
                 named[i] = n
         if not named:
-            if not listed:
+            if not asked.listed:
                 return None
             rows, held = self._listed_rows(t, q)
             if not rows:
@@ -1083,20 +1072,16 @@ class CellAnswerer:
         asks = self.asks(q)
         if not asks:
             return None
+        qp = pairs(qc)
+        asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {}, bool(_NAME_ASKED.search(u.norm)),
+                       bool(_LIST.search(u.norm)), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
         qb = _bigrams(q)
         spans = self._item_spans(u)
         best: CellMatch | None = None
-        skips = self._skips
         for t in store.report_tables(rep.id, ids):
-            skip = skips.get(t.id)
-            if skip is None or skip[0] is not t:
-                if len(skips) > TABLES_PREPARED:
-                    skips.clear()   # (it holds the records: no more of them than the tables worked out)
-                skip = skips[t.id] = (t, _skipped(t))
-            if skip[1]:
+            if self._skip(t):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            prep = self._prepared(t)
-            m = self._table(u, t, q, qc, qc_raw, asks, qb, when, spans, prep)
+            m = self._table(self._prepared(t), q, asked, asks, qb, when, spans)
             if m is not None and (best is None or m.score > best.score):
                 best = m
         return best
