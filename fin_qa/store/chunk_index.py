@@ -38,8 +38,6 @@ class ChunkIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "chunks_fts", REPORTS_KEPT)
-        self._searched: OrderedDict[int, int] = OrderedDict()   # report id → its searches not ranked here
-        self._state: tuple[int, int] | None = None
 
     def match(self, phrases: list[Phrase], report_id: int, first: int, last: int, size: int,
               heading_weight: float) -> list[tuple[float, int]] | None:
@@ -47,15 +45,14 @@ class ChunkIndex:
         (score, chunk id), best first, the score FTS5's -bm25; None while the report is not held (FTS5's
         query answers it: see above)."""
         self.ranker.fresh()
-        if self._state != self.ranker.state:
-            self._state = self.ranker.state
-            self._searched.clear()
         if report_id not in self.ranker.reports:
-            n = self._searched.pop(report_id, 0) + 1
+            # report id → its searches not ranked here (the least recently searched forgotten)
+            searched: OrderedDict[int, int] = self.ranker.cache("searched", OrderedDict)
+            n = searched.pop(report_id, 0) + 1
             if n < self.searches_to_hold(last - first + 1):
-                self._searched[report_id] = n
-                if len(self._searched) > SEARCHES_COUNTED:
-                    self._searched.popitem(last=False)
+                searched[report_id] = n
+                if len(searched) > SEARCHES_COUNTED:
+                    searched.popitem(last=False)
                 return None
 
         def load() -> ReportRows:

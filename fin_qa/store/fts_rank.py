@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 K1 = 1.2
 B = 0.75
 T = TypeVar("T")
+D = TypeVar("D", bound=dict)
 HEADING = 0   # the heading column's index (a phrase of that column only: "heading : …")
 PHRASES_KEPT = 20_000   # phrases whose store counts (and, per report, weights) are kept
 
@@ -52,6 +53,12 @@ def vocab_tables(fts: str) -> list[str]:
     them when it opens, before it turns query_only)."""
     return [f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_terms USING fts5vocab(main, '{fts}', 'row')",
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_cols USING fts5vocab(main, '{fts}', 'col')"]
+
+
+def db_state(db: sqlite3.Connection) -> tuple[int, int]:
+    """What changes when the database does: a commit by another connection (PRAGMA data_version) or by
+    this one (total_changes) — what was read from it is good while this stays the same."""
+    return (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
 
 
 class Phrase(NamedTuple):
@@ -150,25 +157,30 @@ class FtsRanker:
         self._docs: dict[Phrase, int] = {}            # phrase → the store's rows holding it
         self._totals: tuple[int, float] | None = None  # (rows, average tokens per row)
         self._vocab_ready = False
-
-    @property
-    def state(self) -> tuple[int, int] | None:
-        """The database's state as of the last `fresh` (what a caller's own caches may be checked against)."""
-        return self._state
+        self._callers: dict[str, dict] = {}            # the callers' own caches (`cache`), dropped with these
 
     def fresh(self) -> None:
         """Drop what was read when the database changed since."""
-        state = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        state = db_state(self.db)
         if state != self._state:
             self._state = state
             self.reports.clear()
             self._docs.clear()
             self._totals = None
+            for cache in self._callers.values():
+                cache.clear()
+
+    def cache(self, name: str, factory: Callable[[], D]) -> D:
+        """A cache of the caller's own (made by `factory`), dropped when the database changes, as this
+        ranker's are (as of the last `fresh`)."""
+        got = self._callers.get(name)
+        if got is None:
+            got = self._callers[name] = factory()
+        return got  # type: ignore[return-value]   # (the factory made it: a D)
 
     def held(self, report_id: int, load: Callable[[], T]) -> T:
         """What is held of the report (its rows, and what the caller keeps with them), read (`load`) when
-        not held."""
-        self.fresh()
+        not held (as of the last `fresh`)."""
         got = self.reports.get(report_id)
         if got is not None:
             self.reports.move_to_end(report_id)

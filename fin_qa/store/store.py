@@ -31,7 +31,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .chunk_index import ChunkIndex
-from .fts_rank import Phrase, vocab_tables
+from .fts_rank import Phrase, db_state, vocab_tables
 from .table_index import TableIndex
 from .table_index import stored_path as _path
 
@@ -462,8 +462,8 @@ class Store:
         """fts_match within one report for the phrases OR'ed (as the MATCH string writes each → as FTS5 reads
         it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores.
         Once holding the report's chunks pays back (its k-th search: ChunkIndex.searches_to_hold), they are
-        ranked from its chunks held in memory
-        (store/chunk_index.py), so that the cost does not grow with the store."""
+        ranked from its chunks held in memory (store/chunk_index.py), so that the cost does not grow with
+        the store."""
         ranked = self.chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
                                          heading_weight)
         if ranked is None:
@@ -488,9 +488,9 @@ class Store:
         return self._tables_known[name]
 
     def state(self) -> tuple[int, int]:
-        """What changes when the database does: a commit by another connection (PRAGMA data_version) or by
-        this one (total_changes) — a cache of what was read is good while it stays the same."""
-        return (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        """What changes when the database does (fts_rank.db_state): a cache of what was read is good while it
+        stays the same."""
+        return db_state(self.db)
 
     @property
     def table_index(self) -> TableIndex:

@@ -43,17 +43,12 @@ class TableIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "tables_fts", REPORTS_KEPT)
-        self._words_indexed: dict[int, bool] = {}
-        self._indexed_state: tuple[int, int] | None = None
 
     @property
     def words_indexed(self) -> dict[int, bool]:
         """report id → whether the store indexes its table words (Store.vocabulary_of), as of now."""
         self.ranker.fresh()
-        if self._indexed_state != self.ranker.state:
-            self._indexed_state = self.ranker.state
-            self._words_indexed.clear()
-        return self._words_indexed
+        return self.ranker.cache("words_indexed", dict)
 
     def _report(self, report_id: int) -> _Report:
         def load() -> _Report:
@@ -66,6 +61,7 @@ class TableIndex:
                                                    (min(raw), max(raw))) if r[0] in raw]
             return _Report(raw, ReportRows(rows))
 
+        self.ranker.fresh()
         return self.ranker.held(report_id, load)
 
     # --------------------------------------------------------------------------- reads
