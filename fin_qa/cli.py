@@ -509,6 +509,8 @@ def _serve_processes(sock, host: str, processes: int, banner: str, make_service,
     before the fork; each process opens its own store connections and holds its own caches."""
     import signal
 
+    from .procs import die_with_parent
+
     stopping = (signal.SIGINT, signal.SIGTERM)
     children: list[int] = []
 
@@ -529,7 +531,7 @@ def _serve_processes(sock, host: str, processes: int, banner: str, make_service,
                 try:
                     for sig in stopping:
                         signal.signal(sig, signal.SIG_DFL)
-                    _die_with_parent()
+                    die_with_parent()   # (SIGTERM: no orphan keeps the address)
                     signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
                     service = make_service()
                     uvicorn.Server(uvicorn.Config(create_app(service), log_level="warning", access_log=False)).run(
@@ -577,14 +579,6 @@ def _cores() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:
         return os.cpu_count() or 1
-
-
-def _die_with_parent() -> None:
-    """On Linux, a server process is sent SIGTERM when the process that forked it dies (no orphan keeps the
-    address); elsewhere nothing is done."""
-    from .procs import die_with_parent
-
-    die_with_parent()
 
 
 def _listen(host: str, port: int):

@@ -350,7 +350,7 @@ def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
 
 def pending(p: Prepared) -> int:
     """The questions of the file still to answer (not answered by a run before, not a bad line)."""
-    return sum(1 for _, rec, prob, skip in _plan(p) if not skip and prob is None and rec is not None)
+    return len(_todo(_plan(p)))
 
 
 def workers_for(questions: int, workers: int) -> int:
@@ -430,11 +430,16 @@ def _plan(p: Prepared) -> list[tuple[int, dict | None, str | None, bool]]:
     return plan
 
 
+def _todo(plan: list[tuple[int, dict | None, str | None, bool]]) -> list[tuple[Any, str]]:
+    """(id, question) of the plan's lines still to answer, in order."""
+    return [(rec["id"], rec["question"]) for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
+
+
 def _answer_all(router: "Router", p: Prepared, on_progress: Callable[[dict], None] | None, extra_fields: bool,
                 batch_size: int, pool: AnsweringPool | None = None) -> BatchResult:
     res = BatchResult()
     plan = _plan(p)
-    todo = [(rec["id"], rec["question"]) for _, rec, prob, skip in plan if not skip and prob is None and rec is not None]
+    todo = _todo(plan)
     answers = pool.answers(todo) if pool is not None else None
     res.processes = pool.workers if pool is not None else 1
     try:

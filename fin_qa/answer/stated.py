@@ -133,11 +133,11 @@ class StatedAnswerer:
                 if head[-HEAD:] not in chars:
                     continue   # the head's last characters stand nowhere in the sentence: no number of it is
                 for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year):
-                        # the sentence whose context holds most of the whole question (the subsidiary the
-                        # other ask names) first
-                        key = (sum(cover(whole, s.context)), s.score)
-                        if best is None or key > best_key:
-                            best, best_key, best_context = s, key, _context(unit, before, heading)
+                    # the sentence whose context holds most of the whole question (the subsidiary the other
+                    # ask names) first
+                    key = (sum(cover(whole, s.context)), s.score)
+                    if best is None or key > best_key:
+                        best, best_key, best_context = s, key, _context(unit, before, heading)
             if best is not None:
                 found[ask] = best
                 contexts.append(best_context)
