@@ -80,7 +80,9 @@ def cli():
 @cli.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @STORE_OPTION
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="Parser processes.")
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="Parser processes (default: one per core, at most 4; one for a single file). The store is "
+                   "written in the files' order whatever their number.")
 @click.option("--force", is_flag=True, help="Re-ingest files already in the store.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--code", help="The stock code of the report given (when the report does not say it).")
@@ -103,6 +105,8 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
 
     catalog = _catalog(rules_path)
     files, _ = collect_files(paths)
+    if workers is None:
+        workers = min(_cores(), 4)
     hints: Callable[[Path], Hint | None] | None = None
     if code or year or company:
         if len(files) != 1:

@@ -296,3 +296,30 @@ def test_the_collector_set_for_answering():
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_ingest_writes_in_file_order_whatever_the_workers(tmp_path):
+    """Parsers in several processes write the store as one process does: the files' order, so the same ids
+    (and the same order of equal search scores) — the slow report first here, finished last by its parser."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    names = sorted(p.name for p in REPORTS.iterdir() if p.suffix in (".pdf", ".txt"))
+    big = max(names, key=lambda n: (REPORTS / n).stat().st_size if n.endswith(".pdf") else 0)
+    small = [n for n in names if n != big and (n.endswith(".txt") or (REPORTS / n).stat().st_size < 1.5e6)][:3]
+    for i, n in enumerate([big, *small]):
+        (folder / f"{i}-{n}").symlink_to(REPORTS / n)
+    dumps = []
+    for workers in (1, 2):
+        store = Store(tmp_path / f"store{workers}")
+        summary = ingest([folder], store, CATALOG, workers=workers)
+        assert summary.count("ingested") == 4
+        db = store.db
+        dumps.append([list(db.execute(f"SELECT * FROM {t} ORDER BY rowid"))
+                      for t in ("reports", "facts", "tables", "chunks")])
+        store.close()
+    assert [r[1] for r in dumps[0][0]] == [r[1] for r in dumps[1][0]]
+    assert dumps[0] == dumps[1]

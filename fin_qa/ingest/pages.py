@@ -9,8 +9,11 @@ string of cells, which become table rows directly.
 from __future__ import annotations
 
 import ast
+import functools
 import json
+import operator
 import re
+import struct
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -20,6 +23,8 @@ from typing import TYPE_CHECKING
 from .. import FinQAError
 
 if TYPE_CHECKING:
+    import ctypes
+
     from pypdfium2 import PdfTextPage
     from pypdfium2 import PdfPage
 
@@ -339,67 +344,136 @@ def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None
     before it; index: its place among the text page's characters)."""
     import ctypes
 
-    import pypdfium2.raw as raw
-
     # PDFium's boxes are in the page's own space; a page shown rotated (/Rotate 90: landscape tables such
     # as 所有者权益变动表) is read as displayed, as pdfplumber reads it: (x0, x1, top, bottom) from the box
+    # (left, top, right, bottom)
     rotation = page.get_rotation() % 360
     width, height = page.get_width(), page.get_height()   # as displayed
     if rotation == 90:
-        box = lambda r: (r.bottom, r.top, r.left, r.right)  # noqa: E731
+        box = lambda l, t, r, b: (b, t, l, r)  # noqa: E731,E741
     elif rotation == 180:
-        box = lambda r: (width - r.right, width - r.left, r.bottom, r.top)  # noqa: E731
+        box = lambda l, t, r, b: (width - r, width - l, b, t)  # noqa: E731,E741
     elif rotation == 270:
-        box = lambda r: (width - r.top, width - r.bottom, height - r.right, height - r.left)  # noqa: E731
+        box = lambda l, t, r, b: (width - t, width - b, height - r, height - l)  # noqa: E731,E741
     else:
-        box = lambda r: (r.left, r.right, height - r.top, height - r.bottom)  # noqa: E731
-    rect = raw.FS_RECTF()
+        box = lambda l, t, r, b: (l, r, height - t, height - b)  # noqa: E731,E741
+    fast = _fast_calls()
+    rect = fast.rect_type()
+    read = _RECT.unpack_from
     chars: list[tuple] = []
+    append = chars.append
     cut = False
     codes = _char_codes(textpage) if codes is None else codes
+    # the hot loop of ingest, once a character (fast.char_box: see _FastCalls)
+    tp, char_box, generated, at = fast.pointer(textpage), fast.char_box, fast.generated, ctypes.byref(rect)
     for i, code in enumerate(codes):
-        if code in _LINE_BREAKS or (code == 32 and raw.FPDFText_IsGenerated(textpage.raw, i) == 1):
+        if code in _LINE_BREAKS or (code == 32 and generated(tp, i) == 1):
             # a space PDFium inferred from a gap is not in the page (pdfplumber has none); it still
             # marks where a word may be cut (two table cells set closer than x_tolerance)
             cut = code == 32
             continue
-        raw.FPDFText_GetLooseCharBox(textpage.raw, i, ctypes.byref(rect))
+        char_box(tp, i, at)
         # a UTF-16 surrogate alone is no character (a damaged font map): the replacement character
-        chars.append(("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(rect), cut, i))
+        append(("\ufffd" if 0xD800 <= code <= 0xDFFF else chr(code), *box(*read(rect)), cut, i))
         cut = False
     return chars
+
+
+_RECT = struct.Struct("4f")   # FS_RECTF: left, top, right, bottom (C floats, read as the fields read them)
+
+
+class _FastCalls:
+    """PDFium's two per-character calls without ctypes' argument conversion: pypdfium2's bindings convert
+    each argument through its declared type, about 60% of a call's time and a third of ingest's
+    per-character loop. The same functions of the same library, undeclared: the text page passed as a
+    c_void_p, the index as a C int (ctypes' default for an int), the box by reference; an int result."""
+
+    def __init__(self) -> None:
+        import ctypes
+
+        import pypdfium2.raw as raw
+        import pypdfium2_raw.bindings as bindings
+
+        lib = ctypes.CDLL(bindings._libs["pdfium"]._name)
+        self.char_box = lib.FPDFText_GetLooseCharBox
+        self.generated = lib.FPDFText_IsGenerated
+        for fn in (self.char_box, self.generated):
+            fn.argtypes = None
+            fn.restype = ctypes.c_int
+        self.rect_type = raw.FS_RECTF
+        assert ctypes.sizeof(self.rect_type) == _RECT.size
+
+    @staticmethod
+    def pointer(textpage: "PdfTextPage") -> "ctypes.c_void_p":
+        import ctypes
+
+        return ctypes.c_void_p(ctypes.cast(textpage.raw, ctypes.c_void_p).value)
+
+
+@functools.lru_cache(maxsize=1)
+def _fast_calls() -> _FastCalls:
+    return _FastCalls()
 
 
 def group_words(chars: list[tuple], x_tolerance: float = 2.0, y_tolerance: float = 2.0) -> list[dict]:
     """Characters (page_chars, sorted here in place) grouped into words: lines by their top, a word ending
     at a space or a gap."""
-    chars.sort(key=lambda c: c[3])
+    chars.sort(key=_TOP)
     lines: list[list[tuple]] = []
     line_top = 0.0
+    line: list[tuple] = []
     for ch in chars:
         if lines and abs(ch[3] - line_top) <= y_tolerance:
-            lines[-1].append(ch)
+            line.append(ch)
         else:
-            lines.append([ch])
+            line = [ch]
+            lines.append(line)
             line_top = ch[3]
     words: list[dict] = []
+    add = words.append
     for line in lines:
-        line.sort(key=lambda c: c[1])
-        word: dict | None = None
-        for text, x0, x1, top, bottom, cut, _ in line:
-            if text.isspace():
-                word = None
+        line.sort(key=_X0)
+        # the word being read, in locals (a dict once it ends): its text, box and the gaps PDFium saw in it
+        text = ""
+        wx0 = wx1 = wtop = wbottom = 0.0
+        cuts: list | None = None
+        for ch, x0, x1, top, bottom, cut, _ in line:
+            if ch.isspace():
+                if text:
+                    add(_word(text, wx0, wx1, wtop, wbottom, cuts))
+                    text = ""
                 continue
-            if word is not None and x0 - word["x1"] <= x_tolerance:
-                if cut and x0 > word["x1"]:
-                    word.setdefault("cuts", []).append((len(word["text"]), word["x1"], x0))
-                word["text"] += text
-                word["x1"] = max(word["x1"], x1)
-                word["top"], word["bottom"] = min(word["top"], top), max(word["bottom"], bottom)
+            if text and x0 - wx1 <= x_tolerance:
+                if cut and x0 > wx1:
+                    if cuts is None:
+                        cuts = []
+                    cuts.append((len(text), wx1, x0))
+                text += ch
+                # (as max and min: the word's own value where they are equal)
+                if x1 > wx1:
+                    wx1 = x1
+                if top < wtop:
+                    wtop = top
+                if bottom > wbottom:
+                    wbottom = bottom
                 continue
-            word = {"text": text, "x0": x0, "x1": x1, "top": top, "bottom": bottom}
-            words.append(word)
+            if text:
+                add(_word(text, wx0, wx1, wtop, wbottom, cuts))
+            text, wx0, wx1, wtop, wbottom, cuts = ch, x0, x1, top, bottom, None
+        if text:
+            add(_word(text, wx0, wx1, wtop, wbottom, cuts))
     return words
+
+
+_TOP = operator.itemgetter(3)
+_X0 = operator.itemgetter(1)
+
+
+def _word(text: str, x0: float, x1: float, top: float, bottom: float, cuts: list | None) -> dict:
+    word = {"text": text, "x0": x0, "x1": x1, "top": top, "bottom": bottom}
+    if cuts:
+        word["cuts"] = cuts
+    return word
 
 
 def _word_cell(w: dict) -> Cell:

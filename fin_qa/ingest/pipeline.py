@@ -8,10 +8,12 @@ re-ingests it), so an interrupted run is resumed by running it again.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import re
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -480,14 +482,22 @@ def ingest(
             for path, sha, hint in todo:
                 finish(*_parse_safely(path, sha, catalog, hint))
         else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(todo), os.cpu_count() or 1),
-                                     initializer=_start_worker, initargs=(catalog,)) as pool:
-                futures = [pool.submit(_parse_in_worker, p, sha, hint) for p, sha, hint in todo]
+            n = min(workers, len(todo), os.cpu_count() or 1)
+            with ProcessPoolExecutor(max_workers=n, initializer=_start_worker, initargs=(catalog,)) as pool:
+                # written in the files' order, as one process writes them (the store's ids, and so the order
+                # of equal search scores, do not depend on which parser finished first), with at most 2
+                # files a process read ahead (what waits for an earlier slow file is held in memory)
+                ahead: deque[Future] = deque()
+                files = iter(todo)
                 try:
-                    for fut in as_completed(futures):
-                        finish(*fut.result())
+                    while True:
+                        for path, sha, hint in itertools.islice(files, 2 * n - len(ahead)):
+                            ahead.append(pool.submit(_parse_in_worker, path, sha, hint))
+                        if not ahead:
+                            break
+                        finish(*ahead.popleft().result())
                 except KeyboardInterrupt:
-                    for fut in futures:
+                    for fut in ahead:
                         fut.cancel()
                     raise
     except KeyboardInterrupt:

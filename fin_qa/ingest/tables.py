@@ -112,15 +112,14 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
     """The row's cells placed in the bands: by the largest overlap (the nearest band when none overlaps);
     `spread` (header rows): a cell also names every band whose middle it covers."""
     out = [""] * len(bands)
+    mids = [_mid(b) for b in bands]
     for c in _split_cells(row.cells, bands):
         targets: list[int] = []
         if spread:
             targets = [i for i, (b0, b1) in enumerate(bands)
                        if b0 > float("-inf") and b1 < float("inf") and c.x0 <= (b0 + b1) / 2 <= c.x1]
         if not targets:
-            best = max(range(len(bands)), key=lambda i: (_overlap(c.x0, c.x1, *bands[i]),
-                                                          -abs((c.x0 + c.x1) / 2 - _mid(bands[i]))))
-            targets = [best]
+            targets = [_best_band(c.x0, c.x1, (c.x0 + c.x1) / 2, bands, mids)]
         for i in targets:
             out[i] = f"{out[i]} {c.text}".strip() if out[i] else c.text
     return out
@@ -151,7 +150,19 @@ def _split_cells(cells: list[Cell], bands: list[tuple[float, float]]) -> list[Ce
 
 
 def _band_of(c: Cell, bands: list[tuple[float, float]]) -> int:
-    return max(range(len(bands)), key=lambda i: (_overlap(c.x0, c.x1, *bands[i]), -abs(c.xc - _mid(bands[i]))))
+    return _best_band(c.x0, c.x1, c.xc, bands, [_mid(b) for b in bands])
+
+
+def _best_band(x0: float, x1: float, xc: float, bands: list[tuple[float, float]], mids: list[float]) -> int:
+    """The band a cell (x0..x1, centre xc) lies in: the largest overlap, then the nearest middle (`mids`,
+    the bands' _mid); the first of equals — max over (overlap, -distance), written out (ingest's hot path)."""
+    best, best_ov, best_d = 0, 0.0, 0.0
+    for i, (b0, b1) in enumerate(bands):
+        ov = (x1 if x1 < b1 else b1) - (x0 if x0 > b0 else b0)   # _overlap: min(x1, b1) - max(x0, b0)
+        d = -abs(xc - mids[i])
+        if not i or ov > best_ov or (ov == best_ov and d > best_d):
+            best, best_ov, best_d = i, ov, d
+    return best
 
 
 def _mid(band: tuple[float, float]) -> float:
