@@ -61,6 +61,8 @@ class ReportWords:
         got = self._reports.get(report_id)
         if got is None:
             tables = {t.id: _table(t) for t in self.store.report_tables(report_id)}
+            if not tables:
+                return {}, {}   # (imported values only: no table, so no table word; nothing to hold)
             got = self._reports[report_id] = (self.store.vocabulary(report_id), tables)
             if len(self._reports) > REPORTS_KEPT:
                 self._reports.popitem(last=False)

@@ -156,8 +156,10 @@ def _runs(text: str, taken: list[bool]) -> list[str]:
     return [r for r in re.split(r"\x00+", "".join("\x00" if t else ch for ch, t in zip(text, taken))) if r]
 
 
-def _bigrams(s: str) -> set[str]:
-    return set(tokens(s))
+@lru_cache(maxsize=8192)
+def _bigrams(s: str) -> frozenset[str]:
+    """The search tokens of a text (labels, titles, questions: the same few again and again)."""
+    return frozenset(tokens(s))
 
 
 class When(NamedTuple):
@@ -302,6 +304,7 @@ class CellAnswerer:
         self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
         self._labels: dict[str, str] = {}
         self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
+        self._spans: tuple[tuple[str, ...], set[str]] | None = None   # (the last spans, their pairs)
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
         self._tables: OrderedDict[int, _Prepared] = OrderedDict()
 
@@ -454,6 +457,11 @@ class CellAnswerer:
     def _named_rows(self, prep: _Prepared, asked: _Asked) -> dict[int, Named]:
         """The rows of the table the question names; rows without a number only when a name is asked."""
         found: dict[int, Named] = {}
+        # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
+        # looked at in the table's order
+        by_pair = prep.by_pair
+        if not prep.always and by_pair.keys().isdisjoint(asked.both):
+            return found   # (most tables a question's words rank: none of their names)
 
         def keep(i: int, n: Named) -> None:
             old = found.get(i)
@@ -463,10 +471,7 @@ class CellAnswerer:
         rows = prep.table.rows
         names = prep.names
         qc, qc_raw, qp, verdicts, named_asked = asked.qc, asked.qc_raw, asked.qp, asked.fuzzy, asked.name_asked
-        # only the names sharing a character pair with the question can be named by it (_Prepared.by_pair),
-        # looked at in the table's order
         chosen = set(prep.always)
-        by_pair = prep.by_pair
         for key in by_pair.keys() & asked.both:
             chosen.update(by_pair[key])
         for x in (names[n] for n in sorted(chosen)):
@@ -885,10 +890,17 @@ class CellAnswerer:
         the question holds beyond the items' words, its value suffix and neutral words (罐式集装箱 in
         "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本)."""
         rest = self._base(label)
-        items = set().union(*(pairs(content(self.spell(s))) for s in spans if s))
+        items = self._span_pairs(tuple(spans))
         asked = cover(rest, pairs(qc))
         beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self._neutral_marks(rest))]
         return sum(beyond) >= 2
+
+    def _span_pairs(self, spans: tuple[str, ...]) -> set[str]:
+        """The character pairs of the question's items (its last spans kept: one question asks it per table)."""
+        got = self._spans
+        if got is None or got[0] != spans:
+            got = self._spans = (spans, set().union(*(pairs(content(self.spell(s))) for s in spans if s)))
+        return got[1]
 
     def unused_held(self, u: Understanding, held: set[str], kinds: tuple[str, ...] = ()) -> bool:
         """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,

@@ -119,13 +119,13 @@ def find_title_candidates(doc: Document, kind: str, consolidated: bool | None) -
     """The (page, title) lines naming a statement of this kind and scope, in page order (kept on the
     document: identification, the statements and the parent's ask for them)."""
     cache = doc.__dict__.setdefault("_title_candidates", {})
-    key = (kind, consolidated)
-    if key not in cache:
-        cache[key] = _title_candidates(doc, kind, consolidated)
-    return list(cache[key])
+    if consolidated not in cache:
+        cache[consolidated] = _title_candidates(doc, consolidated)   # (every kind's titles in one pass)
+    return [(page, text) for page, text, k in cache[consolidated] if k == kind]
 
 
-def _title_candidates(doc: Document, kind: str, consolidated: bool | None) -> list[tuple[int, str]]:
+def _title_candidates(doc: Document, consolidated: bool | None) -> list[tuple[int, str, str]]:
+    """(page, title, kind) of every line naming a statement of the scope, in page order."""
     out = []
     for page in doc.pages:
         for line in page.lines:
@@ -135,9 +135,10 @@ def _title_candidates(doc: Document, kind: str, consolidated: bool | None) -> li
             if len(text) > 40 and _SIGNATURE.match(text.replace(" ", "")):
                 m = _TITLE_AFTER_SIGNATURE.search(text.replace(" ", ""))
                 text = m.group(0) if m else text
-            if len(text) <= 40 and _title_kind(text, consolidated) == kind:
-                if not _CONTINUED.search(text.replace(" ", "")):
-                    out.append((page.number, text))
+            if len(text) <= 40:
+                kind = _title_kind(text, consolidated)
+                if kind is not None and not _CONTINUED.search(text.replace(" ", "")):
+                    out.append((page.number, text, kind))
     return out
 
 

@@ -17,6 +17,8 @@ line, not an option line); the unit is the "单位：万元" line above it, when
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from ..numbers import find_unit, parse_number
@@ -63,7 +65,9 @@ class Table:
         return len(self.header)
 
 
+@lru_cache(maxsize=1 << 16)
 def is_number(cell: str) -> bool:
+    # (asked of the same cells again and again: by the block finder, the table reader, the answerers)
     return bool(_NUMBER.match(cell.replace(" ", "")))
 
 
@@ -200,9 +204,21 @@ def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
     line of one number is a table row: the one value of a row whose label is on lines of its own)."""
     blocks: list[tuple[int, int]] = []
     i, n = 0, len(rows)
+    # each row's verdicts, asked again and again below, worked out once (the rows stay as they are here)
+    text_lines: dict[int, bool] = {}
+    table_rows: dict[int, bool] = {}
+
+    def text_line(r: Row) -> bool:
+        got = text_lines.get(id(r))
+        if got is None:
+            got = text_lines[id(r)] = _is_text_line(r)
+        return got
 
     def table_row(r: Row) -> bool:
-        return (len(r.cells) >= 2 or (wraps and _numeric(r))) and not _is_text_line(r)
+        got = table_rows.get(id(r))
+        if got is None:
+            got = table_rows[id(r)] = (len(r.cells) >= 2 or (wraps and _numeric(r))) and not text_line(r)
+        return got
 
     gap = _row_gap(rows, table_row)
 
@@ -210,17 +226,18 @@ def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
         return _tight(a, b, gap)
 
     # a cell's last line that ends a sentence, set close under the line above, is no running text
-    soft = {id(rows[m]) for m in range(1, n) if not _ends_table(rows[m - 1], rows[m], gap) and _is_text_line(rows[m])}
+    soft = {id(rows[m]) for m in range(1, n)
+            if not _ends_table(rows[m - 1], rows[m], gap, text_line) and text_line(rows[m])}
 
     def one_cell(r: Row) -> bool:
-        return len(r.cells) == 1 and not table_row(r) and (not _is_text_line(r) or id(r) in soft)
+        return len(r.cells) == 1 and not table_row(r) and (not text_line(r) or id(r) in soft)
 
     while i < n:
         if not table_row(rows[i]):
             i += 1
             continue
         j = i
-        while j + 1 < n and not _ends_table(rows[j], rows[j + 1], gap):
+        while j + 1 < n and not _ends_table(rows[j], rows[j + 1], gap, text_line):
             if table_row(rows[j + 1]):
                 j += 1
                 continue
@@ -252,10 +269,12 @@ def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
     return blocks
 
 
-def _ends_table(above: Row, row: Row, row_gap: float | None = None) -> bool:
+def _ends_table(above: Row, row: Row, row_gap: float | None = None,
+               text_line: Callable[[Row], bool] = _is_text_line) -> bool:
     """A line of running text after a table row — not a short line set close under it, the last line of
-    a wrapped cell that ends a sentence ("…附属产品生产销售。")."""
-    return _is_text_line(row) and not (len(row.cells) == 1 and len(row.text) <= WRAP_CHARS
+    a wrapped cell that ends a sentence ("…附属产品生产销售。") (`text_line`: _is_text_line, or its kept
+    verdicts)."""
+    return text_line(row) and not (len(row.cells) == 1 and len(row.text) <= WRAP_CHARS
                                        and _tight(above, row, row_gap) and not _OPTION.search(row.text))
 
 

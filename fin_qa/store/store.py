@@ -683,7 +683,13 @@ class Store:
 
     def has_text(self, report_id: int) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
-        return self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None
+        self.table_index.ranker.fresh()
+        known = self.table_index.ranker.cache("has_text", dict)   # (dropped when the store changes)
+        got = known.get(report_id)
+        if got is None:
+            got = known[report_id] = self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1",
+                                                     (report_id,)).fetchone() is not None
+        return got
 
     def item_values(self, item: str) -> list[ItemValue]:
         """The current-period numeric facts of an item across every report: document facts before

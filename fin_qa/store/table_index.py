@@ -39,6 +39,9 @@ class _Report:
         return got
 
 
+_NO_TABLES = _Report({}, ReportRows([]))   # (never changed: no table to decode, no word to count)
+
+
 class TableIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
@@ -62,7 +65,14 @@ class TableIndex:
             return _Report(raw, ReportRows(rows))
 
         self.ranker.fresh()
-        return self.ranker.held(report_id, load)
+        none = self.ranker.cache("no_tables", set)   # reports without a table (imported values): ids only
+        if report_id in none:
+            return _NO_TABLES
+        got = self.ranker.held(report_id, load)
+        if not got.raw:
+            none.add(report_id)
+            self.ranker.reports.pop(report_id, None)   # (held reports are those with tables to hold)
+        return got
 
     # --------------------------------------------------------------------------- reads
 

@@ -10,8 +10,9 @@ Years: 2019年, 2019-2021年 / 2019至2021年, 2019和2020年, and 上年/去年
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
+from itertools import chain
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -32,7 +33,7 @@ class Company:
     stock_code: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class CompanyMatch:
     company: Company
     text: str                    # the span of the question that named it
@@ -137,6 +138,7 @@ class CompanyIndex:
                  name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None,
                  former: dict[str, set[str]] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
+        self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
@@ -276,17 +278,27 @@ class CompanyIndex:
         return after and (before or not reserved(q[start - 1:start + 1]))
 
     def fuzzy(self, question: str, candidates_text: str | None = None) -> CompanyMatch | None:
-        """The best thefuzz match of a name against the question, above the threshold (slow path)."""
-        q = normalize_question(candidates_text or question)
-        shared: dict[str, int] = defaultdict(int)
+        """The best thefuzz match of a name against the question, above the threshold (slow path: a few
+        milliseconds; its verdict kept for the text, as the names it is matched against are fixed)."""
+        text = candidates_text or question
+        if text in self._fuzzy_made:
+            return self._fuzzy_made[text]
+        got = self._fuzzy(text)
+        if len(self._fuzzy_made) >= 4096:
+            self._fuzzy_made.clear()
+        self._fuzzy_made[text] = got
+        return got
+
+    def _fuzzy(self, text: str) -> CompanyMatch | None:
+        q = normalize_question(text)
         # bigrams in a fixed order, so candidates of equal count keep one order: set order varies with
         # the hash seed, and two names of equal score must not win by chance from one run to the next
-        for g in sorted({q[i:i + 2] for i in range(len(q) - 1)}):
-            for name in self._by_gram.get(g, ()):
-                shared[name] += 1
-        shared = {n: c for n, c in shared.items() if c >= 2}
+        # (counted in one pass, in the order names are first met; the 200 sharing most bigrams, at least
+        # two, the first met first among equals: most_common is a stable sort's first 200)
+        grams = sorted({q[i:i + 2] for i in range(len(q) - 1)})
+        counts = Counter(chain.from_iterable(self._by_gram.get(g, ()) for g in grams))
         best: tuple[int, int, str] | None = None
-        for name in sorted(shared, key=lambda n: -shared[n])[:200]:
+        for name in [n for n, c in counts.most_common(200) if c >= 2]:
             score = fuzz.partial_ratio(name, q)
             if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
                 best = (score, len(name), name)
