@@ -966,7 +966,7 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- one table
 
-    def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: set[str], when: When,
+    def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: AbstractSet[str], when: When,
                spans: list[str]) -> CellMatch | None:
         t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
         named = self._named_rows(prep, asked)

@@ -392,13 +392,13 @@ class _FastCalls:
         import ctypes
 
         import pypdfium2.raw as raw
-        import pypdfium2_raw.bindings as bindings
+        import pypdfium2_raw.bindings as bindings  # type: ignore[import-untyped]
 
         lib = ctypes.CDLL(bindings._libs["pdfium"]._name)
         self.char_box = lib.FPDFText_GetLooseCharBox
         self.generated = lib.FPDFText_IsGenerated
         for fn in (self.char_box, self.generated):
-            fn.argtypes = None
+            fn.argtypes = None  # type: ignore[assignment]   # (undeclared: see the class)
             fn.restype = ctypes.c_int
         self.rect_type = raw.FS_RECTF
         assert ctypes.sizeof(self.rect_type) == _RECT.size

@@ -488,10 +488,10 @@ def ingest(
                 # of equal search scores, do not depend on which parser finished first), with at most 2
                 # files a process read ahead (what waits for an earlier slow file is held in memory)
                 ahead: deque[Future] = deque()
-                files = iter(todo)
+                waiting = iter(todo)
                 try:
                     while True:
-                        for path, sha, hint in itertools.islice(files, 2 * n - len(ahead)):
+                        for path, sha, hint in itertools.islice(waiting, 2 * n - len(ahead)):
                             ahead.append(pool.submit(_parse_in_worker, path, sha, hint))
                         if not ahead:
                             break

@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable, NamedTuple, TypeVar
 K1 = 1.2
 B = 0.75
 T = TypeVar("T")
-D = TypeVar("D", bound=dict)
+D = TypeVar("D", bound="dict | set")   # a caller's cache: anything `clear()` empties
 HEADING = 0   # the heading column's index (a phrase of that column only: "heading : …")
 PHRASES_KEPT = 20_000   # phrases whose store counts (and, per report, weights) are kept
 
@@ -157,7 +157,7 @@ class FtsRanker:
         self._docs: dict[Phrase, int] = {}            # phrase → the store's rows holding it
         self._totals: tuple[int, float] | None = None  # (rows, average tokens per row)
         self._vocab_ready = False
-        self._callers: dict[str, dict] = {}            # the callers' own caches (`cache`), dropped with these
+        self._callers: dict[str, dict | set] = {}            # the callers' own caches (`cache`), dropped with these
 
     def fresh(self) -> None:
         """Drop what was read when the database changed since."""

@@ -684,7 +684,7 @@ class Store:
     def has_text(self, report_id: int) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
         self.table_index.ranker.fresh()
-        known = self.table_index.ranker.cache("has_text", dict)   # (dropped when the store changes)
+        known: dict[int, bool] = self.table_index.ranker.cache("has_text", dict)   # (dropped when the store changes)
         got = known.get(report_id)
         if got is None:
             got = known[report_id] = self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1",

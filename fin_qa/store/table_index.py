@@ -65,7 +65,7 @@ class TableIndex:
             return _Report(raw, ReportRows(rows))
 
         self.ranker.fresh()
-        none = self.ranker.cache("no_tables", set)   # reports without a table (imported values): ids only
+        none: set[int] = self.ranker.cache("no_tables", set)   # reports without a table (imported values): ids only
         if report_id in none:
             return _NO_TABLES
         got = self.ranker.held(report_id, load)
