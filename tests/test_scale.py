@@ -90,15 +90,23 @@ TEXT_QUERIES = ["核心竞争力", "重大诉讼、仲裁事项", "前五名客�
                 "利润分配预案 现金分红", "社会责任 环境信息"]
 
 
-def _same_chunks(store, report_key: str, monkeypatch) -> int:
+def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False) -> int:
     """Every query as FTS5 answers it within the report (fts_match) and as the held chunks rank it
-    (chunk_match from the second search on): the same chunks, order and scores; with a heading phrase
+    (chunk_match from the second search on) — or, `matched`, as the report's matched rows rank it (never
+    held, every search ranked from its rows): the same chunks, order and scores; with a heading phrase
     ("heading : …", one column) and a phrase of several tokens among them."""
     from fin_qa.search.base import SearchQuery
     from fin_qa.search.sqlite_fts import _parts
-    from fin_qa.store import chunk_index
+    from fin_qa.store import chunk_index, fts_rank
 
-    monkeypatch.setattr(chunk_index, "HOLD", 0)   # held from a report's second search on, whatever the sizes
+    if matched:
+        monkeypatch.setattr(chunk_index, "HOLD", 10 ** 12)
+        monkeypatch.setattr(chunk_index, "PER_ROW", 1e-9)   # reading the matched rows always the cheaper
+        made = []
+        monkeypatch.setattr(chunk_index, "MatchedRows", lambda *a: made.append(1) or fts_rank.MatchedRows(*a))
+        store.chunk_index.ranker.reports.clear()   # (held by an earlier test of the shared store)
+    else:
+        monkeypatch.setattr(chunk_index, "HOLD", 0)   # held from a report's second search on, whatever the sizes
     within = store.chunk_range(report_key)
     compared = 0
     for text in TEXT_QUERIES:
@@ -111,6 +119,8 @@ def _same_chunks(store, report_key: str, monkeypatch) -> int:
             assert [(r.chunk_id, r.score, r.text, r.path, r.page_start) for r in got] == \
                 [(r.chunk_id, r.score, r.text, r.path, r.page_start) for r in want], text
         compared += len(want)
+    if matched:
+        assert len(made) == 2 * len(TEXT_QUERIES)   # (ranked from the matched rows, not by FTS5's query)
     return compared
 
 
@@ -123,6 +133,44 @@ def test_held_chunks_rank_as_fts5_does(sample_store, monkeypatch):
 def test_held_chunks_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
     for r in shared_store.reports():
         assert _same_chunks(shared_store, r["key"], monkeypatch), r["key"]
+
+
+def test_matched_rows_rank_as_fts5_does(sample_store, monkeypatch):
+    for r in sample_store.reports():
+        assert _same_chunks(sample_store, r["key"], monkeypatch, matched=True)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_matched_rows_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
+    for r in shared_store.reports():
+        assert _same_chunks(shared_store, r["key"], monkeypatch, matched=True), r["key"]
+
+
+def test_a_search_reads_its_matched_rows_only_where_that_is_cheaper(sample_store, monkeypatch):
+    """A small store keeps FTS5's query (its pass over the store costs less than one row read here); in a
+    large one the report's matched rows are ranked here, unless there are more of them than FTS5's query
+    costs."""
+    from fin_qa.search.base import SearchQuery
+    from fin_qa.search.sqlite_fts import _parts
+    from fin_qa.store import chunk_index
+
+    monkeypatch.setattr(chunk_index, "HOLD", 10 ** 12)
+    index = sample_store.chunk_index
+    index.ranker.reports.clear()   # (held by an earlier test of the shared store)
+    key = sample_store.reports()[0]["key"]
+    within = sample_store.chunk_range(key)
+    parts = _parts(SearchQuery("营业收入 核心竞争力"))
+    args = (list(parts.values()), " OR ".join(parts), within.report_id, within.first, within.last, 20, 4.0)
+    assert index.match(*args) is None   # (the sample: one report, FTS5's query is the cheaper)
+    n = len(sample_store.fts_match(" OR ".join(parts), 4.0, 1000, within))
+    assert n >= 2
+    rows, docs = index.ranker.store_totals()[0], sum(index.ranker.documents_with(p) for p in parts.values())
+    fts = chunk_index.FTS_PER_CHUNK * rows + chunk_index.FTS_PER_DOC * docs
+    monkeypatch.setattr(chunk_index, "PER_ROW", fts / n)         # exactly n rows worth reading: ranked here
+    got = index.match(*args)
+    assert got == [(m.score, m.chunk_id) for m in sample_store.fts_match(" OR ".join(parts), 4.0, 20, within)]
+    monkeypatch.setattr(chunk_index, "PER_ROW", fts / (n - 1) * 1.0001)   # one row too many: FTS5's
+    assert index.match(*args) is None
 
 
 def test_chunks_are_held_when_they_pay_back():

@@ -20,6 +20,11 @@ At 1,000 reports (800,000 chunks) that is a report's 10th search; at 10,000 repo
 reports, its 800th (a small store keeps FTS5's query, which is cheap there). Either way the same chunks
 come back in the same order with the same scores. The 16 reports last held are kept per connection, and
 dropped when the store changes.
+
+A search of a report not (yet) held is ranked here from the report's rows it matches (fts_rank.MatchedRows)
+when reading them costs less than FTS5's query would (FTS_PER_CHUNK, FTS_PER_DOC, PER_ROW below): never in
+a small store, in a large one for a search matching a few dozen of the report's chunks. The same chunks,
+order and scores as FTS5's query.
 """
 from __future__ import annotations
 
@@ -27,11 +32,18 @@ import math
 import sqlite3
 from collections import OrderedDict
 
-from .fts_rank import FtsRanker, Phrase, ReportRows
+from .fts_rank import FtsRanker, MatchedRows, Phrase, ReportRows
 
 REPORTS_KEPT = 16
 SEARCHES_COUNTED = 4096   # reports whose searches are counted (the least recently searched forgotten)
 HOLD = 10_000
+# what a search costs, measured here at 1,000 reports (800,000 chunks) and 10 (8,000): FTS5's query
+# about 3.4 µs per 1,000 chunks of the store plus 16 ns per row of the store holding one of its phrases
+# (bm25's pass over each phrase's rows); ranking the report's own matched rows here about 60 µs a row
+# (their tokens read). Only the ratios decide, so the rule does not depend on the machine's speed.
+FTS_PER_CHUNK = 3.4e-3     # µs per chunk of the store
+FTS_PER_DOC = 16e-3        # µs per store row holding a phrase
+PER_ROW = 60.0             # µs per matched row of the report
 
 
 class ChunkIndex:
@@ -39,11 +51,11 @@ class ChunkIndex:
         self.db = db
         self.ranker = FtsRanker(db, "chunks_fts", REPORTS_KEPT)
 
-    def match(self, phrases: list[Phrase], report_id: int, first: int, last: int, size: int,
+    def match(self, phrases: list[Phrase], expression: str, report_id: int, first: int, last: int, size: int,
               heading_weight: float) -> list[tuple[float, int]] | None:
-        """The report's best `size` chunks (its chunk ids run from `first` to `last`) for any of the phrases:
-        (score, chunk id), best first, the score FTS5's -bm25; None while the report is not held (FTS5's
-        query answers it: see above)."""
+        """The report's best `size` chunks (its chunk ids run from `first` to `last`) for any of the phrases
+        (`expression`: their MATCH string): (score, chunk id), best first, the score FTS5's -bm25; None while
+        the report is not held and the store is small (FTS5's query answers it: see above)."""
         self.ranker.fresh()
         if report_id not in self.ranker.reports:
             # report id → its searches not ranked here (the least recently searched forgotten)
@@ -53,7 +65,7 @@ class ChunkIndex:
                 searched[report_id] = n
                 if len(searched) > SEARCHES_COUNTED:
                     searched.popitem(last=False)
-                return None
+                return self._matched(phrases, expression, report_id, first, last, size, heading_weight)
 
         def load() -> ReportRows:
             return ReportRows(self.db.execute(
@@ -61,6 +73,27 @@ class ChunkIndex:
                 " WHERE f.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY f.rowid", (first, last, report_id)))
 
         return self.ranker.rank(self.ranker.held(report_id, load), phrases, size, heading_weight)
+
+    def _matched(self, phrases: list[Phrase], expression: str, report_id: int, first: int, last: int, size: int,
+                 heading_weight: float) -> list[tuple[float, int]] | None:
+        """A search of a report not held: ranked here from the report's rows the expression matches when
+        reading them costs less than FTS5's query would (its pass over the store: see the costs above),
+        else None (FTS5's query). The same chunks, order and scores either way."""
+        fts = FTS_PER_CHUNK * self.ranker.store_totals()[0] + \
+            FTS_PER_DOC * sum(self.ranker.documents_with(p) for p in phrases if p.tokens)
+        most = int(fts / PER_ROW)   # the matched rows worth reading
+        if most < 1:
+            return None
+        ids = [r[0] for r in self.db.execute(
+            "SELECT f.rowid FROM chunks_fts f JOIN chunks c ON c.id = f.rowid"
+            " WHERE chunks_fts MATCH ? AND f.rowid BETWEEN ? AND ? AND c.report_id = ? ORDER BY f.rowid LIMIT ?",
+            (expression, first, last, report_id, most + 1))]
+        if len(ids) > most:
+            return None   # (their ids alone read: a few of the query's cost)
+        found = self.db.execute(f"SELECT rowid, heading, body FROM chunks_fts WHERE rowid IN ({','.join('?' * len(ids))})"
+                                " ORDER BY rowid", ids) if ids else ()
+        rows = MatchedRows(found, {tok for p in phrases for tok in p.tokens})
+        return self.ranker.rank(rows, phrases, size, heading_weight)
 
     def searches_to_hold(self, report_chunks: int) -> int:
         """The search of a report of this many chunks from which its chunks are held (see above)."""

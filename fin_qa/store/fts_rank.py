@@ -145,6 +145,45 @@ class ReportRows:
         return self._norms[1]
 
 
+class MatchedRows(ReportRows):
+    """The rows of a report that a MATCH of the question's phrases found (every row with a score), counted
+    for those phrases' tokens only: ranked as ReportRows are, for the cost of the rows found and the
+    question's tokens, not of the report's every word. Their tokens are kept (phrases of several tokens
+    are counted in them)."""
+
+    def __init__(self, rows: Iterable[tuple[int, str | None, str | None]], tokens: Iterable[str]):
+        self.sizes = {}
+        self.texts = {}
+        self.weights = {}
+        self._norms = (-1.0, {})
+        self._postings = {tok: {} for tok in tokens}
+        self._heads, self._bodies = defaultdict(list), defaultdict(list)   # (not used: every token is counted)
+        for rowid, heading, body in rows:   # (in rowid order, as the postings are)
+            ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
+            self.sizes[rowid] = len(ht) + len(bt)
+            self.texts[rowid] = (ht, bt)
+            for tok, post in self._postings.items():
+                nh, nb = ht.count(tok), bt.count(tok)
+                if nh or nb:
+                    post[rowid] = (nh, nb)
+
+    def posting(self, token: str) -> dict[int, tuple[int, int]]:
+        return self._postings[token]   # (a token it was not made for is a KeyError, never an empty posting)
+
+
+def _instances(tokens: list[str], phrase: tuple[str, ...]) -> int:
+    """How many times the phrase's tokens stand in a row in `tokens` (overlapping instances each count)."""
+    n, at, first, size = 0, 0, phrase[0], len(phrase)
+    while True:
+        try:
+            at = tokens.index(first, at)
+        except ValueError:
+            return n
+        if tuple(tokens[at:at + size]) == phrase:
+            n += 1
+        at += 1
+
+
 class FtsRanker:
     """bm25 over a report's rows (ReportRows) with the store-wide statistics of one FTS5 table."""
 
@@ -206,7 +245,7 @@ class FtsRanker:
         for p, fs in zip(phrases, weighted):
             if not fs:
                 continue
-            n = self._documents_with(p)
+            n = self.documents_with(p)
             idf = math.log((n_rows - n + 0.5) / (n + 0.5)) if n_rows else 0.0
             if idf <= 0.0:
                 idf = 1e-6
@@ -232,8 +271,7 @@ class FtsRanker:
                     heading, body = self.db.execute(f"SELECT heading, body FROM {self.fts} WHERE rowid=?",
                                                     (rowid,)).fetchone()
                     texts = rows.texts[rowid] = (fts_tokens(heading or ""), fts_tokens(body or ""))
-                n = [sum(1 for k in range(len(t) - len(toks) + 1) if tuple(t[k:k + len(toks)]) == toks)
-                     for t in texts]
+                n = [_instances(t, toks) for t in texts]
                 if n[0] or n[1]:
                     got[rowid] = (n[0], n[1])
         if phrase.column == HEADING:
@@ -249,7 +287,7 @@ class FtsRanker:
             self._totals = (n, tokens / n if n else 0.0)
         return self._totals
 
-    def _documents_with(self, phrase: Phrase) -> int:
+    def documents_with(self, phrase: Phrase) -> int:
         """How many of the store's rows hold the phrase (FTS5's n_i, over every report)."""
         got = self._docs.get(phrase)
         if got is None:

@@ -464,10 +464,11 @@ class Store:
         Once holding the report's chunks pays back (its k-th search: ChunkIndex.searches_to_hold), they are
         ranked from its chunks held in memory (store/chunk_index.py), so that the cost does not grow with
         the store."""
-        ranked = self.chunk_index.match(list(phrases.values()), within.report_id, within.first, within.last, size,
-                                         heading_weight)
+        expression = " OR ".join(phrases)
+        ranked = self.chunk_index.match(list(phrases.values()), expression, within.report_id, within.first,
+                                         within.last, size, heading_weight)
         if ranked is None:
-            return self.fts_match(" OR ".join(phrases), heading_weight, size, within)
+            return self.fts_match(expression, heading_weight, size, within)
         if not ranked:
             return []
         ids = [cid for _, cid in ranked]
