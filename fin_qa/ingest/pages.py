@@ -18,7 +18,7 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import FinQAError
 
@@ -386,28 +386,36 @@ class _FastCalls:
     """PDFium's two per-character calls without ctypes' argument conversion: pypdfium2's bindings convert
     each argument through its declared type, about 60% of a call's time and a third of ingest's
     per-character loop. The same functions of the same library, undeclared: the text page passed as a
-    c_void_p, the index as a C int (ctypes' default for an int), the box by reference; an int result."""
+    c_void_p, the index as a C int (ctypes' default for an int), the box by reference; an int result.
+    They are new function pointers of the library pypdfium2 loaded (a private name of its bindings): where a
+    pypdfium2 release names it otherwise, its declared functions are used, as before (`fast` False)."""
 
     def __init__(self) -> None:
         import ctypes
 
         import pypdfium2.raw as raw
-        import pypdfium2_raw.bindings as bindings  # type: ignore[import-untyped]
 
-        lib = ctypes.CDLL(bindings._libs["pdfium"]._name)
-        self.char_box = lib.FPDFText_GetLooseCharBox
-        self.generated = lib.FPDFText_IsGenerated
-        for fn in (self.char_box, self.generated):
-            fn.argtypes = None  # type: ignore[assignment]   # (undeclared: see the class)
-            fn.restype = ctypes.c_int
         self.rect_type = raw.FS_RECTF
         assert ctypes.sizeof(self.rect_type) == _RECT.size
+        try:
+            import pypdfium2_raw.bindings as bindings  # type: ignore[import-untyped]
 
-    @staticmethod
-    def pointer(textpage: "PdfTextPage") -> "ctypes.c_void_p":
+            lib = bindings._libs["pdfium"]
+            self.char_box = lib["FPDFText_GetLooseCharBox"]
+            self.generated = lib["FPDFText_IsGenerated"]
+            for fn in (self.char_box, self.generated):
+                fn.argtypes = None
+                fn.restype = ctypes.c_int
+            self.fast = True
+        except Exception:   # (any change of the private name: the declared functions)
+            self.char_box, self.generated = raw.FPDFText_GetLooseCharBox, raw.FPDFText_IsGenerated
+            self.fast = False
+
+    def pointer(self, textpage: "PdfTextPage") -> Any:
+        """The text page as the calls take it."""
         import ctypes
 
-        return ctypes.c_void_p(ctypes.cast(textpage.raw, ctypes.c_void_p).value)
+        return ctypes.c_void_p(ctypes.cast(textpage.raw, ctypes.c_void_p).value) if self.fast else textpage.raw
 
 
 @functools.lru_cache(maxsize=1)

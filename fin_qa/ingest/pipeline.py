@@ -14,6 +14,7 @@ import re
 import time
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
@@ -487,17 +488,27 @@ def ingest(
                 # written in the files' order, as one process writes them (the store's ids, and so the order
                 # of equal search scores, do not depend on which parser finished first), with at most 2
                 # files a process read ahead (what waits for an earlier slow file is held in memory)
-                ahead: deque[Future] = deque()
+                ahead: deque[tuple[str, Future]] = deque()
                 waiting = iter(todo)
+                died = ""   # a parser process that died takes the pool with it: the files after it fail, said
                 try:
                     while True:
-                        for path, sha, hint in itertools.islice(waiting, 2 * n - len(ahead)):
-                            ahead.append(pool.submit(_parse_in_worker, path, sha, hint))
+                        if not died:
+                            for path, sha, hint in itertools.islice(waiting, 2 * n - len(ahead)):
+                                ahead.append((path, pool.submit(_parse_in_worker, path, sha, hint)))
                         if not ahead:
                             break
-                        finish(*ahead.popleft().result())
-                except KeyboardInterrupt:
-                    for fut in ahead:
+                        path, fut = ahead.popleft()
+                        try:
+                            finish(*fut.result())   # (a file parsed before the process died is written)
+                        except BrokenProcessPool:
+                            died = ("a parser process died (out of memory, or a crash reading a PDF) before this "
+                                    "file was read; ingest it again")
+                            finish(path, None, died)
+                    for path, _, _ in waiting:
+                        finish(path, None, died)
+                except BaseException:
+                    for _, fut in ahead:
                         fut.cancel()
                     raise
     except KeyboardInterrupt:

@@ -162,7 +162,9 @@ def _best_band(x0: float, x1: float, xc: float, bands: list[tuple[float, float]]
     the bands' _mid); the first of equals — max over (overlap, -distance), written out (ingest's hot path)."""
     best, best_ov, best_d = 0, 0.0, 0.0
     for i, (b0, b1) in enumerate(bands):
-        ov = (x1 if x1 < b1 else b1) - (x0 if x0 > b0 else b0)   # _overlap: min(x1, b1) - max(x0, b0)
+        # _overlap: min(x1, b1) - max(x0, b0), as min and max choose (the first unless the second is
+        # smaller, larger: a NaN coordinate of a damaged page chooses as it did)
+        ov = (b1 if b1 < x1 else x1) - (b0 if b0 > x0 else x0)
         d = -abs(xc - mids[i])
         if not i or ov > best_ov or (ov == best_ov and d > best_d):
             best, best_ov, best_d = i, ov, d

@@ -22,9 +22,9 @@ come back in the same order with the same scores. The 16 reports last held are k
 dropped when the store changes.
 
 A search of a report not (yet) held is ranked here from the report's rows it matches (fts_rank.MatchedRows)
-when reading them costs less than FTS5's query would (FTS_PER_CHUNK, FTS_PER_DOC, PER_ROW below): never in
-a small store, in a large one for a search matching a few dozen of the report's chunks. The same chunks,
-order and scores as FTS5's query.
+when reading them costs less than FTS5's query would (FTS_PER_CHUNK, FTS_PER_DOC, PER_ROW below): seldom in
+a small store, in one of 1,000 reports for a search matching up to about 50–150 of the report's chunks. The
+same chunks, order and scores as FTS5's query.
 """
 from __future__ import annotations
 
@@ -78,7 +78,9 @@ class ChunkIndex:
                  heading_weight: float) -> list[tuple[float, int]] | None:
         """A search of a report not held: ranked here from the report's rows the expression matches when
         reading them costs less than FTS5's query would (its pass over the store: see the costs above),
-        else None (FTS5's query). The same chunks, order and scores either way."""
+        else None (FTS5's query). The same chunks, order and scores either way. (The phrases' counts over
+        the store that the estimate needs are those the ranking needs: read once per phrase while the store
+        stays the same.)"""
         fts = FTS_PER_CHUNK * self.ranker.store_totals()[0] + \
             FTS_PER_DOC * sum(self.ranker.documents_with(p) for p in phrases if p.tokens)
         most = int(fts / PER_ROW)   # the matched rows worth reading
@@ -90,8 +92,9 @@ class ChunkIndex:
             (expression, first, last, report_id, most + 1))]
         if len(ids) > most:
             return None   # (their ids alone read: a few of the query's cost)
-        found = self.db.execute(f"SELECT rowid, heading, body FROM chunks_fts WHERE rowid IN ({','.join('?' * len(ids))})"
-                                " ORDER BY rowid", ids) if ids else ()
+        found = [row for k in range(0, len(ids), 500) for row in self.db.execute(
+            f"SELECT rowid, heading, body FROM chunks_fts WHERE rowid IN ({','.join('?' * len(ids[k:k + 500]))})"
+            " ORDER BY rowid", ids[k:k + 500])]   # (500 at a time: an old SQLite takes at most 999 parameters)
         rows = MatchedRows(found, {tok for p in phrases for tok in p.tokens})
         return self.ranker.rank(rows, phrases, size, heading_weight)
 

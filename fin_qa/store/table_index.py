@@ -39,9 +39,6 @@ class _Report:
         return got
 
 
-_NO_TABLES = _Report({}, ReportRows([]))   # (never changed: no table to decode, no word to count)
-
-
 class TableIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
@@ -67,7 +64,7 @@ class TableIndex:
         self.ranker.fresh()
         none: set[int] = self.ranker.cache("no_tables", set)   # reports without a table (imported values): ids only
         if report_id in none:
-            return _NO_TABLES
+            return _Report({}, ReportRows([]))   # (a fresh empty one: nothing shared between stores, threads)
         got = self.ranker.held(report_id, load)
         if not got.raw:
             none.add(report_id)

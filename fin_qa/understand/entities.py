@@ -33,6 +33,9 @@ class Company:
     stock_code: str | None
 
 
+_UNKNOWN = object()   # (no verdict kept for a text yet)
+
+
 @dataclass(frozen=True)
 class CompanyMatch:
     company: Company
@@ -281,8 +284,9 @@ class CompanyIndex:
         """The best thefuzz match of a name against the question, above the threshold (slow path: a few
         milliseconds; its verdict kept for the text, as the names it is matched against are fixed)."""
         text = candidates_text or question
-        if text in self._fuzzy_made:
-            return self._fuzzy_made[text]
+        got = self._fuzzy_made.get(text, _UNKNOWN)
+        if got is not _UNKNOWN:
+            return got   # type: ignore[return-value]   # (a verdict, not the marker)
         got = self._fuzzy(text)
         if len(self._fuzzy_made) >= 4096:
             self._fuzzy_made.clear()
