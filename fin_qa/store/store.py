@@ -684,13 +684,7 @@ class Store:
 
     def has_text(self, report_id: int) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
-        self.table_index.ranker.fresh()
-        known: dict[int, bool] = self.table_index.ranker.cache("has_text", dict)   # (dropped when the store changes)
-        got = known.get(report_id)
-        if got is None:
-            got = known[report_id] = self.db.execute("SELECT 1 FROM chunks WHERE report_id=? LIMIT 1",
-                                                     (report_id,)).fetchone() is not None
-        return got
+        return report_id in self.table_index.reports_having("chunks")
 
     def item_values(self, item: str) -> list[ItemValue]:
         """The current-period numeric facts of an item across every report: document facts before

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..catalog.frame_rules import FrameRules
@@ -69,12 +70,18 @@ def take(text: str, rx: re.Pattern) -> tuple[str, list[re.Match]]:
     return text, found
 
 
+@lru_cache(maxsize=4096)
+def _phrase_rx(phrase: str) -> re.Pattern:
+    """A keyword phrase as found in a question: 的 allowed between its characters (kept per phrase: re's own
+    cache of 512 patterns is shared with every other pattern)."""
+    return re.compile("的?".join(re.escape(c) for c in phrase))
+
+
 def mask_phrase(text: str, phrase: str) -> str:
     """Mark the first unused occurrence of a keyword phrase (found with 的 removed) as used."""
     if not phrase:
         return text
-    rx = re.compile("的?".join(re.escape(c) for c in phrase))
-    for m in rx.finditer(text):
+    for m in _phrase_rx(phrase).finditer(text):
         if USED not in m.group(0):
             return mask(text, m.start(), m.end())
     return text
