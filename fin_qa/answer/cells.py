@@ -304,7 +304,6 @@ class CellAnswerer:
         self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
         self._labels: dict[str, str] = {}
         self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
-        self._spans: tuple[tuple[str, ...], set[str]] | None = None   # (the last spans, their pairs)
         # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
         self._tables: OrderedDict[int, _Prepared] = OrderedDict()
 
@@ -359,8 +358,10 @@ class CellAnswerer:
     def _neutral_marks(self, ask: str) -> list[bool]:
         return self._marks(ask, self._neutral)
 
-    def _item_spans(self, u: Understanding) -> list[str]:
-        return [_bare(k.text) for k in u.keywords] + [_bare(g.residue) for g in u.generalized]
+    def _item_pairs(self, u: Understanding) -> set[str]:
+        """The character pairs of the question's items (its keywords and generalized words)."""
+        spans = [_bare(k.text) for k in u.keywords] + [_bare(g.residue) for g in u.generalized]
+        return set().union(*(pairs(content(self.spell(s))) for s in spans if s))
 
     # --------------------------------------------------------------------------- rows
 
@@ -885,22 +886,14 @@ class CellAnswerer:
         share = _SHARE.search(p.ask)
         return bool(share and not p.label_chars and n.label and self._base(n.label) in share.group(1))
 
-    def _beyond(self, label: str, spans: list[str], qc: str) -> bool:
+    def _beyond(self, label: str, items: set[str], qc: str) -> bool:
         """Whether the row's label names more than the question's items do: two or more characters of it
         the question holds beyond the items' words, its value suffix and neutral words (罐式集装箱 in
-        "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本)."""
+        "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本; `items`: _item_pairs)."""
         rest = self._base(label)
-        items = self._span_pairs(tuple(spans))
         asked = cover(rest, pairs(qc))
         beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self._neutral_marks(rest))]
         return sum(beyond) >= 2
-
-    def _span_pairs(self, spans: tuple[str, ...]) -> set[str]:
-        """The character pairs of the question's items (its last spans kept: one question asks it per table)."""
-        got = self._spans
-        if got is None or got[0] != spans:
-            got = self._spans = (spans, set().union(*(pairs(content(self.spell(s))) for s in spans if s)))
-        return got[1]
 
     def unused_held(self, u: Understanding, held: set[str], kinds: tuple[str, ...] = ()) -> bool:
         """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,
@@ -967,7 +960,7 @@ class CellAnswerer:
     # --------------------------------------------------------------------------- one table
 
     def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: AbstractSet[str], when: When,
-               spans: list[str]) -> CellMatch | None:
+               items: set[str]) -> CellMatch | None:
         t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
         named = self._named_rows(prep, asked)
         for i, n in self._special_rows(prep, q, asked, when.years).items():
@@ -1056,7 +1049,7 @@ class CellAnswerer:
         used = [named[r] for r in rows]
         label = max((n.label for n in used), key=len)
         entity = any(n.shown and not _YEAR_LABEL.match(n.label) and n.label not in self.w.generic_labels
-                     and any(is_number(c) for c in t.rows[r]) and self._beyond(n.label, spans, qc)
+                     and any(is_number(c) for c in t.rows[r]) and self._beyond(n.label, items, qc)
                      for r, n in zip(rows, used))
         topic = 2 * len(qb & _bigrams(title)) + len(qb & ctx_pairs)
         score = (min(n.strength for n in used), sum(p.label_chars for p in picks),
@@ -1088,12 +1081,12 @@ class CellAnswerer:
         asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {}, bool(_NAME_ASKED.search(u.norm)),
                        bool(_LIST.search(u.norm)), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
         qb = _bigrams(q)
-        spans = self._item_spans(u)
+        items = self._item_pairs(u)
         best: CellMatch | None = None
         for t in store.report_tables(rep.id, ids):
             if self._skip(t):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
-            m = self._table(self._prepared(t), q, asked, asks, qb, when, spans)
+            m = self._table(self._prepared(t), q, asked, asks, qb, when, items)
             if m is not None and (best is None or m.score > best.score):
                 best = m
         return best

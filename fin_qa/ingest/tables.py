@@ -117,7 +117,7 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
     `spread` (header rows): a cell also names every band whose middle it covers."""
     out = [""] * len(bands)
     mids = [_mid(b) for b in bands]
-    for c in _split_cells(row.cells, bands):
+    for c in _split_cells(row.cells, bands, mids):
         targets: list[int] = []
         if spread:
             targets = [i for i, (b0, b1) in enumerate(bands)
@@ -129,7 +129,7 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
     return out
 
 
-def _split_cells(cells: list[Cell], bands: list[tuple[float, float]]) -> list[Cell]:
+def _split_cells(cells: list[Cell], bands: list[tuple[float, float]], mids: list[float]) -> list[Cell]:
     """Cells as placed: one joined from words (parts) that lie in different columns is cut where the columns
     part ("北方华锦化学工业集团有限公司" | "国有法人", set too close in a narrow table)."""
     out: list[Cell] = []
@@ -137,7 +137,7 @@ def _split_cells(cells: list[Cell], bands: list[tuple[float, float]]) -> list[Ce
         if len(c.parts) < 2:
             out.append(c)
             continue
-        cols = [_band_of(p, bands) for p in c.parts]
+        cols = [_best_band(p.x0, p.x1, p.xc, bands, mids) for p in c.parts]
         if len(set(cols)) == 1:
             out.append(c)
             continue

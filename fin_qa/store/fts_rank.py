@@ -152,12 +152,8 @@ class MatchedRows(ReportRows):
     are counted in them)."""
 
     def __init__(self, rows: Iterable[tuple[int, str | None, str | None]], tokens: Iterable[str]):
-        self.sizes = {}
-        self.texts = {}
-        self.weights = {}
-        self._norms = (-1.0, {})
+        super().__init__(())   # (its own postings instead, every token counted here)
         self._postings = {tok: {} for tok in tokens}
-        self._heads, self._bodies = defaultdict(list), defaultdict(list)   # (not used: every token is counted)
         for rowid, heading, body in rows:   # (in rowid order, as the postings are)
             ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
             self.sizes[rowid] = len(ht) + len(bt)

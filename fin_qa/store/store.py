@@ -551,12 +551,7 @@ class Store:
         them all with vocabulary())."""
         if not self._has_table("vocab"):
             return None
-        known = self.table_index.words_indexed   # (dropped with the index when the store changes)
-        indexed = known.get(report_id)
-        if indexed is None:
-            indexed = known[report_id] = self.db.execute(
-                "SELECT 1 FROM vocab WHERE report_id=? LIMIT 1", (report_id,)).fetchone() is not None
-        if not indexed:
+        if report_id not in self.table_index.reports_having("vocab"):
             return None
         wanted = list(dict.fromkeys(words))
         out: dict[str, list[VocabEntry]] = {}

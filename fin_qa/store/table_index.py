@@ -44,12 +44,6 @@ class TableIndex:
         self.db = db
         self.ranker = FtsRanker(db, "tables_fts", REPORTS_KEPT)
 
-    @property
-    def words_indexed(self) -> dict[int, bool]:
-        """report id → whether the store indexes its table words (Store.vocabulary_of), as of now."""
-        self.ranker.fresh()
-        return self.ranker.cache("words_indexed", dict)
-
     def _report(self, report_id: int) -> _Report:
         def load() -> _Report:
             raw = {r[0]: r for r in self.db.execute(
@@ -67,7 +61,7 @@ class TableIndex:
 
     def reports_having(self, table: str) -> frozenset[int]:
         """The ids of the reports with rows in `table` (tables, chunks: an ingested document, not only
-        imported values), as of now: read once while the store stays the same (one probe of the table's
+        imported values; vocab: the store indexes its table words), as of now: read once while the store stays the same (one probe of the table's
         report index a report: about 1 ms for 11,588 reports), so that a question of a report without
         any asks no query of them."""
         self.ranker.fresh()
