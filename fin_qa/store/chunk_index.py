@@ -22,9 +22,10 @@ come back in the same order with the same scores. The 16 reports last held are k
 dropped when the store changes.
 
 A search of a report not (yet) held is ranked here from the report's rows it matches (fts_rank.MatchedRows)
-when reading them costs less than FTS5's query would (FTS_PER_CHUNK, FTS_PER_DOC, PER_ROW below): seldom in
-a small store, in one of 1,000 reports for a search matching up to about 50–150 of the report's chunks. The
-same chunks, order and scores as FTS5's query.
+when reading them costs less than FTS5's query would (FTS_PER_CHUNK, FTS_PER_DOC, PER_SEARCH, PER_ROW
+below): never in a store of 10 reports unless a search's phrases are held by some 30,000 of its rows; in one
+of 1,000 reports for a search matching up to about 100–250 of the report's chunks. The same chunks, order
+and scores as FTS5's query.
 """
 from __future__ import annotations
 
@@ -39,11 +40,14 @@ SEARCHES_COUNTED = 4096   # reports whose searches are counted (the least recent
 HOLD = 10_000
 # what a search costs, measured here at 1,000 reports (800,000 chunks) and 10 (8,000): FTS5's query
 # about 3.4 µs per 1,000 chunks of the store plus 16 ns per row of the store holding one of its phrases
-# (bm25's pass over each phrase's rows); ranking the report's own matched rows here about 60 µs a row
-# (their tokens read). Only the ratios decide, so the rule does not depend on the machine's speed.
+# (bm25's pass over each phrase's rows); ranking the report's own matched rows here about 450 µs (their
+# ids found, the best chunks read) plus 35 µs a row (its text read and counted for the question's tokens;
+# a straight-line fit over 45 searches of 9 to 171 rows). Only the ratios decide, so the rule does not
+# depend on the machine's speed.
 FTS_PER_CHUNK = 3.4e-3     # µs per chunk of the store
 FTS_PER_DOC = 16e-3        # µs per store row holding a phrase
-PER_ROW = 60.0             # µs per matched row of the report
+PER_SEARCH = 450.0         # µs a search ranked from its matched rows, whatever their number
+PER_ROW = 35.0             # µs per matched row of the report
 
 
 class ChunkIndex:
@@ -83,7 +87,7 @@ class ChunkIndex:
         stays the same.)"""
         fts = FTS_PER_CHUNK * self.ranker.store_totals()[0] + \
             FTS_PER_DOC * sum(self.ranker.documents_with(p) for p in phrases if p.tokens)
-        most = int(fts / PER_ROW)   # the matched rows worth reading
+        most = int((fts - PER_SEARCH) / PER_ROW)   # the matched rows worth reading
         if most < 1:
             return None
         ids = [r[0] for r in self.db.execute(
@@ -95,7 +99,8 @@ class ChunkIndex:
         found = [row for k in range(0, len(ids), 500) for row in self.db.execute(
             f"SELECT rowid, heading, body FROM chunks_fts WHERE rowid IN ({','.join('?' * len(ids[k:k + 500]))})"
             " ORDER BY rowid", ids[k:k + 500])]   # (500 at a time: an old SQLite takes at most 999 parameters)
-        rows = MatchedRows(found, {tok for p in phrases for tok in p.tokens})
+        rows = MatchedRows(found, {tok for p in phrases for tok in p.tokens},
+                           keep_texts=any(len(p.tokens) > 1 for p in phrases))
         return self.ranker.rank(rows, phrases, size, heading_weight)
 
     def searches_to_hold(self, report_chunks: int) -> int:

@@ -36,16 +36,30 @@ HEADING = 0   # the heading column's index (a phrase of that column only: "headi
 PHRASES_KEPT = 20_000   # phrases whose store counts (and, per report, weights) are kept
 
 _ALNUM = re.compile(r"[^\W_]+")
-_PLAIN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaffa-z0-9 ]*")   # analysed text split by spaces alone
+# analysed text split by spaces alone: CJK ideographs (the compatibility block's assigned ones), a-z, 0-9
+_PLAIN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufa6d\ufa70-\ufad9a-z0-9 ]*")
 
 
 def fts_tokens(text: str) -> list[str]:
     """The tokens FTS5's unicode61 tokenizer reads from the stored (already analysed: CJK bigrams, lower-case
     Latin words and numbers, space-separated) text: runs of letters and digits; every other character
     separates ("12.5" is two tokens)."""
-    if "." not in text and "%" not in text and _PLAIN.fullmatch(text):
-        return text.split()
-    return _ALNUM.findall(text.lower())
+    plain = _spaced(text)
+    return plain.split() if plain is not None else _ALNUM.findall(text.lower())
+
+
+def _spaced(text: str) -> str | None:
+    """The text with its tokens separated by spaces alone, where the analysed text's only other characters
+    ('.', '%': both separate) are all it holds besides CJK ideographs, a-z, 0-9 and spaces; else None."""
+    plain = text.replace(".", " ").replace("%", " ") if "." in text or "%" in text else text
+    return plain if _PLAIN.fullmatch(plain) else None
+
+
+def _size(spaced: str) -> int:
+    """How many tokens a _spaced text holds."""
+    if not spaced or "  " in spaced or spaced[0] == " " or spaced[-1] == " ":
+        return len(spaced.split())
+    return spaced.count(" ") + 1
 
 
 def vocab_tables(fts: str) -> list[str]:
@@ -148,20 +162,37 @@ class ReportRows:
 class MatchedRows(ReportRows):
     """The rows of a report that a MATCH of the question's phrases found (every row with a score), counted
     for those phrases' tokens only: ranked as ReportRows are, for the cost of the rows found and the
-    question's tokens, not of the report's every word. Their tokens are kept (phrases of several tokens
-    are counted in them)."""
+    question's tokens, not of the report's every word. With `keep_texts` (phrases of several tokens are
+    counted in them), their tokens are kept; without, a text split by spaces alone (_spaced) is counted
+    for those tokens where they stand between spaces, not split."""
 
-    def __init__(self, rows: Iterable[tuple[int, str | None, str | None]], tokens: Iterable[str]):
+    def __init__(self, rows: Iterable[tuple[int, str | None, str | None]], tokens: Iterable[str],
+                 keep_texts: bool = True):
         super().__init__(())   # (its own postings instead, every token counted here)
         self._postings = {tok: {} for tok in tokens}
-        for rowid, heading, body in rows:   # (in rowid order, as the postings are)
-            ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
+        wanted = self._postings.keys()
+        # (a row's postings made in rowid order, as the rows come)
+        marks = [(tok, f" {tok} ", post) for tok, post in self._postings.items()]
+        for rowid, heading, body in rows:
+            heading, body = heading or "", body or ""
+            hs, bs = (None, None) if keep_texts else (_spaced(heading), _spaced(body))
+            if hs is not None and bs is not None:
+                self.sizes[rowid] = _size(hs) + _size(bs)
+                # each space doubled, so that tokens side by side are each found between two spaces
+                hp, bp = f" {hs.replace(' ', '  ')} ", f" {bs.replace(' ', '  ')} "
+                for tok, mark, post in marks:
+                    if tok in bs or tok in hs:   # (a substring first: most rows lack most tokens)
+                        nh, nb = hp.count(mark), bp.count(mark)
+                        if nh or nb:
+                            post[rowid] = (nh, nb)
+                continue
+            ht, bt = fts_tokens(heading), fts_tokens(body)
             self.sizes[rowid] = len(ht) + len(bt)
-            self.texts[rowid] = (ht, bt)
-            for tok, post in self._postings.items():
-                nh, nb = ht.count(tok), bt.count(tok)
-                if nh or nb:
-                    post[rowid] = (nh, nb)
+            if keep_texts:
+                self.texts[rowid] = (ht, bt)
+            ch, cb = Counter([tok for tok in ht if tok in wanted]), Counter([tok for tok in bt if tok in wanted])
+            for tok in ch.keys() | cb.keys():
+                self._postings[tok][rowid] = (ch.get(tok, 0), cb.get(tok, 0))
 
     def posting(self, token: str) -> dict[int, tuple[int, int]]:
         return self._postings[token]   # (a token it was not made for is a KeyError, never an empty posting)
