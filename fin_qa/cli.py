@@ -340,11 +340,16 @@ def _chat_model(catalog, llm, device="auto", batch_size=None):
 @SEARCH_OPTION
 @RULES_OPTION
 @click.option("--json", "as_json", is_flag=True, help="The answer line as JSON (type, method, evidence).")
-def ask(question, store_path, scope, style, llm, device, search, rules_path, as_json):
+@click.option("--context", "context_path", type=click.Path(dir_okay=False), default=None,
+              help="A previous answer (`ask --json` output, saved): a follow-up question takes what it leaves "
+                   "out (company, year, item) from it, and says so.")
+def ask(question, store_path, scope, style, llm, device, search, rules_path, as_json, context_path):
     """Answer one question."""
+    context = _read_context(context_path) if context_path else None
     catalog = _catalog(rules_path)
     with _open_store(store_path, readonly=True) as store:
-        ans = _router(store, catalog, scope, style, llm, search, device).answer(question)
+        router = _router(store, catalog, scope, style, llm, search, device)
+        ans = router.follow(question, context) if context is not None else router.answer(question)
     if as_json:
         click.echo(json.dumps(ans.record(), ensure_ascii=False))
     else:
@@ -355,9 +360,51 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
         sys.exit(1)
 
 
+def _read_context(path: str):
+    """The context of `ask --context FILE`: a previous answer as `ask --json` wrote it (one message when
+    the file is not one)."""
+    from .answer.followup import Context
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except OSError as e:
+        raise FinQAError(f"{path}: cannot read the context ({e.strerror or e})") from None
+    try:
+        lines = [line for line in text.splitlines() if line.strip()]
+        return Context.from_dict(json.loads(lines[-1]) if lines else None)
+    except (json.JSONDecodeError, ValueError, TypeError) as e:
+        raise FinQAError(f"{path}: not a previous answer (save one with `fin-qa ask --json`): {e}") from None
+
+
+@cli.command()
+@click.option("--company", required=True, help="Stock code, short name or (part of) the full name.")
+@click.option("--year", required=True, type=int)
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The workbook to write (.xlsx).")
+@click.option("--tables", "grep", default=None, metavar="GREP",
+              help="Only the tables holding these words (default: every table read).")
+@click.option("--force", is_flag=True, help="Replace OUTPUT when it exists.")
+@STORE_OPTION
+@RULES_OPTION
+def export(company, year, output, grep, force, store_path, rules_path):
+    """Write a report to Excel: its statements (consolidated, then the parent company's), 主要会计数据,
+    the key disclosures, the checks and the tables read, numbers as numbers with the unit in the header."""
+    import time
+
+    from .api import FinQA
+    from .export import writable
+
+    writable(Path(output), force)   # (said before the store is opened)
+    t = time.perf_counter()
+    with FinQA(store_dir(store_path), rules_path, "none") as qa:
+        path = qa.export(company, year, output, grep, force)
+    click.echo(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - t:.1f} s", err=True)
+
+
 @cli.command()
 @click.argument("questions", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="Answer file (JSON lines).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="Answer file: JSON lines, or an Excel sheet when it ends in .xlsx.")
+@click.option("--force", is_flag=True, help="Replace an .xlsx OUTPUT that exists.")
 @STORE_OPTION
 @SCOPE_OPTION
 @STYLE_OPTION
@@ -374,12 +421,15 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
                    "only: a question is Python work, one core each). Default: one per CPU core, at most 4, with "
                    "--llm none; 1 with a chat model. A process is started for each 100 questions to answer at "
                    "least; answers are written in the file's order either way.")
-def batch(questions, output, store_path, scope, style, llm, device, batch_size, search, plain, quiet, rules_path,
-          workers):
-    """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped."""
-    from pathlib import Path
-
+def batch(questions, output, force, store_path, scope, style, llm, device, batch_size, search, plain, quiet,
+          rules_path, workers):
+    """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped (JSON
+    lines). OUTPUT.xlsx: one sheet of the answers with their values, units, years and pages."""
     from . import gc_tuning
+
+    if Path(output).suffix.lower() == ".xlsx":
+        return _batch_xlsx(Path(questions), Path(output), force, store_path, scope, style, llm, device, search,
+                           rules_path, quiet)
     from .answer.batch import prepare, run_batch, start_pool
     from .progress import Progress
 
@@ -429,6 +479,47 @@ def batch(questions, output, store_path, scope, style, llm, device, batch_size, 
     click.echo(f"{res.answered} answered ({res.not_found} without a value), {plural(res.bad, 'bad input line')}, "
                f"{res.skipped} already in {output}; {res.seconds:.1f} s ({rate:.0f} questions/s"
                + (f", {res.processes} processes)" if res.processes > 1 else ")"))
+
+
+def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style, llm, device, search, rules_path,
+                quiet) -> None:
+    """batch -o ANSWERS.xlsx: the questions answered in this process, written as one sheet at the end (a
+    bad input line is an answer that says what is wrong with it)."""
+    import time
+
+    import pandas as pd
+
+    from .answer.batch import read_questions
+    from .answer.compose import render
+    from .api import answer_row
+    from .export import write_answers, writable
+    from .progress import Progress
+
+    writable(opath, force)
+    items = read_questions(qpath)
+    catalog = _catalog(rules_path)
+    t = time.perf_counter()
+    rows = []
+    with _open_store(store_path, readonly=True) as store:
+        router = _router(store, catalog, scope, style, llm, search, device)
+        bar = Progress(len(items), "q", "batch", quiet)
+        try:
+            for n, rec, problem in items:
+                qid = rec.get("id", n) if rec else n
+                if problem is not None or rec is None:
+                    rows.append({"id": qid, "question": (rec or {}).get("question"),
+                                 "answer": render(catalog.templates, "bad_line", reason=problem or ""),
+                                 "method": "bad_input", "found": False})
+                else:
+                    rows.append(answer_row(qid, router.answer(rec.get("question"))))
+                bar.update(1)
+        finally:
+            bar.close()
+    frame = pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method", "found"])
+    write_answers(frame, opath)
+    took = time.perf_counter() - t
+    click.echo(f"{len(frame)} answered ({int((~frame['found'].astype(bool)).sum())} without a value) into {opath}; "
+               f"{took:.1f} s", err=True)
 
 
 @cli.command()

@@ -105,7 +105,7 @@ class FormulaAnswerer:
                           fv.method, list(fv.evidence), found=False)
         if fv.method == "lookup":
             text = render(self.t, "lookup", company=name, year=year, item=f.name, value=fv.shown)
-            return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence))
+            return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence), shown=fv.shown)
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
         text = render(self.t, "formula", company=name, year=year, name=f.name, value=fv.shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
@@ -115,7 +115,7 @@ class FormulaAnswerer:
         if u.frame.unit and f.output == "amount":
             notes.append(unit_note(self.t, u.frame))
         text += interpretation(self.t, notes)
-        return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence))
+        return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence), shown=fv.shown)
 
 
 def _sum_tree(labels: list[str]) -> tuple:

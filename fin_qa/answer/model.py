@@ -11,6 +11,7 @@ ones read from a report name it by its key, `report`, which `fin-qa serve` links
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -120,6 +121,17 @@ class DefinitionEvidence:
         return f"{self.term}（{self.file}）：{self.definition}"
 
 
+_SHOWN = re.compile(r"^([-+]?\d[\d,]*(?:\.\d+)?)\s*(.*)$")
+
+
+def shown_value(text: str | None) -> tuple[float | None, str | None]:
+    """(number, unit) of a value as an answer prints it: '1,175,301,034.32元', '-4.49%', '172人', '2.35'."""
+    m = _SHOWN.match(text.strip()) if text else None
+    if not m:
+        return None, None
+    return float(m.group(1).replace(",", "")), (m.group(2).strip() or None)
+
+
 Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]
 
 
@@ -135,6 +147,31 @@ class Answer:
     model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
     frame: dict[str, Any] | None = None   # what was understood (company, years, items, period, operation …)
     asks: list[dict[str, Any]] | None = None   # a compound question: each ask with its words, answer, evidence
+    # a follow-up question (answer/followup.py): what it took from the conversation (company, year, item),
+    # the companies it asks to choose between, and the context it leaves for the next question
+    from_context: dict[str, Any] | None = None
+    ask_which: list[str] | None = None
+    context: dict[str, Any] | None = None
+    shown: str | None = None   # the one value it gives, as printed (a formula's result), where it gives one
+
+    @property
+    def value(self) -> float | None:
+        """The one number it gives, where it gives one (a value read, or a formula's result), else None."""
+        return self.one_value()[0]
+
+    @property
+    def unit(self) -> str | None:
+        """The unit of `value` as printed (元, %, 人 …; None for a plain ratio)."""
+        return self.one_value()[1]
+
+    def one_value(self) -> tuple[float | None, str | None]:
+        if not self.found:
+            return None, None
+        if self.shown is not None:
+            return shown_value(self.shown)
+        values = [e for e in self.evidence if isinstance(e, (FactEvidence, CellEvidence))
+                  and not getattr(e, "label", None) and not getattr(e, "company", None)]
+        return shown_value(values[0].value) if len(values) == 1 else (None, None)
 
     def record(self, qid: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
@@ -149,4 +186,10 @@ class Answer:
             out["asks"] = self.asks
         if self.partial:
             out["partial"] = True
+        if self.from_context:
+            out["from_context"] = self.from_context
+        if self.ask_which:
+            out["ask_which"] = self.ask_which
+        if self.context:
+            out["context"] = self.context
         return out

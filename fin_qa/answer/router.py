@@ -26,6 +26,7 @@ from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
 from .facts import FactSource
+from .followup import Context, context_of, resolve
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .model import Answer, FactEvidence
@@ -125,6 +126,56 @@ class Router:
         ans = self.answer_one(text)[1]
         ans.question = str(question)
         return ans
+
+    def follow(self, question: str | None, context: Context | None) -> Answer:
+        """The answer of a question asked after another (answer/followup.py): what it leaves out taken from
+        the context and said before the answer; a question back when it cannot be told which company is
+        meant. The answer carries the context it leaves for the next question."""
+        if question is None or not str(question).strip():
+            return self.answer(question)
+        resolved = resolve(str(question), context, self.understander.understand, self._inputs_of, self._in_report)
+        if resolved.ask_which:
+            ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),
+                         "1", "ask_which", found=False)
+            ans.ask_which = list(resolved.ask_which)
+            ans.context = context.to_dict() if context else None   # (the next question picks one)
+            return ans
+        ans = self.answer(resolved.question)
+        ans.question = str(question)
+        took = {k: v for k, v in resolved.took.items() if v}
+        if took:
+            parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in took.items())
+            ans.answer = render(self.t, "followup_took", parts=parts) + ans.answer
+            ans.from_context = dict(took, question=resolved.question)
+        left = context_of(resolved.question, self.understander.understand(resolved.question))
+        if context is not None:   # (what this question did not name stays as the conversation had it)
+            left.companies = left.companies or list(context.companies)
+            left.years = left.years or list(context.years)
+            left.items = left.items or list(context.items)
+        ans.context = left.to_dict()
+        return ans
+
+    def _in_report(self, context: Context, words: list[str]) -> bool:
+        """Whether the context's (one) report prints every one of the words in its text."""
+        from ..search.base import SearchQuery
+        from ..search.sqlite_fts import _parts
+
+        store = self.source.store
+        keys = store.report_keys(context.companies[0], context.years[-1]) \
+            if len(context.companies) == 1 and context.years else []
+        within = store.chunk_range(keys[0]) if len(keys) == 1 else None
+        if within is None:
+            return False
+        for w in words:
+            phrase = {k: p for k, p in _parts(SearchQuery(w, phrases=[w])).items() if len(p.tokens) > 1 or
+                      len(w) <= 2}
+            if not phrase or not store.fts_match(" OR ".join(phrase), 1.0, 1, within):
+                return False
+        return True
+
+    def _inputs_of(self, name: str) -> list[str]:
+        f = self.catalog.formulas.get(name)
+        return [i.item for i in f.inputs.values()] if f is not None else []
 
     def answer_one(self, question: str) -> tuple[Understanding, Answer]:
         """One ask: understood, routed to its answerer, reviewed (answer/review.py)."""
@@ -315,6 +366,9 @@ class Router:
         finally:
             self._use_chat(self._chat)
         return self._chat.fill(rec.requests)
+
+
+_TOOK_NAMES = {"company": "公司：", "year": "年份：", "item": "项目："}
 
 
 def frame_record(u: Understanding) -> dict:

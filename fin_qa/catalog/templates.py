@@ -48,6 +48,7 @@ PLACEHOLDERS = {
     "opening_flow": {"item", "word"},
     "not_chinese": set(),
     "empty": set(),
+    "followup_took": {"parts"}, "followup_which": {"companies"},
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "cell_answer": {"company", "year", "table", "page", "cells"},

@@ -1,7 +1,8 @@
 """The HTTP API and the page of `fin-qa serve` (FastAPI on uvicorn).
 
 Endpoints (the OpenAPI schema is at /openapi.json; /docs lists the endpoints, with no script from a CDN):
-  POST /api/ask      {question, style?}           the `ask --json` record, evidence with page image addresses
+  POST /api/ask      {question, style?, context?}  the `ask --json` record, evidence with page image addresses;
+                                                   context: the previous answer, for a follow-up question
   POST /api/batch    {questions: [...], style?}   records in order (a question: text, or {id, question})
   GET  /api/search   ?q=&company=&year=&n=        sections, as `fin-qa search --json`
   GET  /api/reports  ?company=&year=&limit=         the reports, their files and their checks' outcome
@@ -20,7 +21,7 @@ from __future__ import annotations
 import logging
 import re
 from importlib import resources
-from typing import Any
+from typing import Any, Optional
 
 import anyio
 import anyio.to_thread
@@ -42,6 +43,9 @@ MAX_BODY = 1 << 20   # bytes of a request body
 class AskRequest(BaseModel):
     question: str = Field(description="The question, e.g. 2020年生物股份的货币资金是多少元？")
     style: str = Field("human", description="Number printing: human (1,516,034,246.28元) or finglm (1516034246.28元)")
+    context: Optional[dict[str, Any]] = Field(
+        None, description="A follow-up: the previous answer (its record, or its `context`). What the question "
+                          "leaves out (company, year, item) is taken from it and said in the answer.")
 
 
 class BatchRequest(BaseModel):
@@ -171,7 +175,7 @@ def create_app(service: Service) -> FastAPI:
 
     @app.post("/api/ask", summary="Answer one question")
     async def ask(req: AskRequest) -> dict[str, Any]:
-        return await answering(service.ask, req.question, req.style)
+        return await answering(service.ask, req.question, req.style, req.context)
 
     @app.post("/api/batch", summary="Answer a list of questions, in order")
     async def batch(req: BatchRequest) -> dict[str, Any]:

@@ -262,10 +262,21 @@ class Service:
 
     # ------------------------------------------------------------------ answering
 
-    def ask(self, question: str, style: str = "human") -> dict[str, Any]:
+    def ask(self, question: str, style: str = "human", context: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The answer's record; with a context (the previous answer's record or its `context`), the question
+        is a follow-up (answer/followup.py)."""
+        from ..answer.followup import Context
+
         question = check_question(question)
+        ctx = None
+        if context is not None:
+            try:
+                ctx = Context.from_dict(context)
+            except (ValueError, TypeError) as e:
+                raise InvalidInput(f"context: {e}") from None
         with self.answering() as w:
-            ans = self._router(w, check_style(style)).answer(question)
+            router = self._router(w, check_style(style))
+            ans = router.follow(question, ctx) if ctx is not None else router.answer(question)
             record = self.record(w.store, ans)
         self._remember(record)
         return record

@@ -1,0 +1,202 @@
+"""Follow-up questions: a question that leaves out the company, the year or the item takes them from the
+conversation's last answer ("那2020年呢？", "净利润呢？", "它的资产负债率是多少？", "那惠威科技呢？").
+
+A conversation's context is what the last answer was asked, resolved: the question as it was answered
+(itself filled from the context before it), the companies it named, its years and items. A follow-up is
+made into a whole question and answered as any other, so the same rules answer it and the answer says
+what it took from the context (`Answer.from_context`, and a line before the answer). Nothing is guessed:
+a follow-up that names no company while the context named two or more is answered with a question back
+(which one?); a follow-up whose words may name a company the store does not hold ("2021年天马科技的…")
+is answered as it stands, never with the context's company.
+
+Two ways to make the whole question:
+- the follow-up asks something of its own (an item, a formula, a text topic: "它的资产负债率是多少？"):
+  the context's company and year go before it, its pronouns (它的, 该公司 …) and 那/呢 dropped;
+- the follow-up only changes the company, the year or the item ("那2020年呢？", "那惠威科技呢？",
+  "净利润呢？"): the context's question with that one thing replaced, so "营业收入增长率" becomes
+  "净利润增长率", not "净利润".
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..catalog.normalize import phrase_key
+from ..understand.question import Understanding
+
+# "上一年", "去年" … relative to the context's year (a follow-up's own 2020年 is read by the understanding)
+_RELATIVE = [(re.compile(r"上一年度?|上年度?|去年|前一年|上一个?年度"), -1),
+             (re.compile(r"下一年度?|次年|后一年|明年|第二年"), 1)]
+# words that point back at the context's company (cut before the question is read: they name no company)
+_POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
+_PRONOUN = re.compile(r"^(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其)?")
+_TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。！!]*$")
+_ASKS = re.compile(r"多少|几|什么|是否|吗|哪|谁|如何|怎样|怎么|介绍|说明|简述|描述|分析|有无|有没有")
+
+
+@dataclass
+class Context:
+    """What the conversation's last answer was asked: the question as answered and what it named."""
+    question: str
+    companies: list[str] = field(default_factory=list)   # short names, in the question's order
+    years: list[int] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)       # items and formulas named
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "companies": list(self.companies), "years": list(self.years),
+                "items": list(self.items)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Context":
+        """From to_dict's shape, or from an answer record (`ask --json`, a batch line): its `context`, else
+        its question and frame."""
+        if not isinstance(d, dict):
+            raise ValueError("a context is a JSON object")
+        if isinstance(d.get("context"), dict):
+            d = d["context"]
+        if "companies" in d or "frame" not in d:
+            q = d.get("question")
+            if not isinstance(q, str) or not q.strip():
+                raise ValueError("a context needs the question it was asked ('question')")
+            return cls(q, [str(c) for c in d.get("companies") or []], [int(y) for y in d.get("years") or []],
+                       [str(i) for i in d.get("items") or []])
+        frame = d.get("frame") or {}
+        if not isinstance(d.get("question"), str) or not d["question"].strip() or not isinstance(frame, dict):
+            raise ValueError("a context needs the question it was asked ('question') and its 'frame'")
+        company = (frame.get("company") or {}).get("short_name")
+        return cls(str(d.get("question") or ""), [company] if company else [], list(frame.get("years") or []),
+                   list(frame.get("items") or []) + list(frame.get("formulas") or []))
+
+
+@dataclass
+class Resolved:
+    """A follow-up made whole: the question to answer, what came from the context (company, year, item,
+    question), and the companies to choose between when it cannot be told which one is meant."""
+    question: str
+    took: dict[str, Any] = field(default_factory=dict)
+    ask_which: list[str] = field(default_factory=list)
+
+
+def context_of(question: str, u: Understanding) -> Context:
+    """The context an answered question leaves (u: its understanding)."""
+    names = list(dict.fromkeys(m.company.short_name or m.company.full_name for m in u.companies))
+    return Context(question, [n for n in names if n], list(u.years.years), list(u.items) + list(u.formulas))
+
+
+def resolve(question: str, context: Context | None, understand: Callable[[str], Understanding],
+            inputs_of: Callable[[str], list[str]] = lambda name: [],
+            in_report: Callable[[Context, list[str]], bool] = lambda c, words: False) -> Resolved:
+    """The follow-up question made whole from the context (unchanged without one, or when it names
+    everything itself). inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率);
+    in_report: whether the context's report prints all these words (a word the question does not explain
+    may be the name of a company the store lacks, unless the report prints it: 董事长, not 天马科技)."""
+    if context is None or not context.question:
+        return Resolved(question)
+    text = question.strip()
+    took: dict[str, Any] = {}
+    base_year = context.years[-1] if len(context.years) == 1 else None
+    for pattern, step in _RELATIVE:
+        m = pattern.search(text)
+        if m and base_year is not None:
+            text = text[:m.start()] + f"{base_year + step}年" + text[m.end():]
+            took["year"] = f"{m.group(0)} = {base_year + step}年"
+            break
+    text = _POINTER.sub("", text)
+    u = understand(text)
+    companies = [m.company.short_name or m.company.full_name for m in u.companies]
+    if not companies and not u.company_unnamed:
+        left = _unexplained(u)
+        if left and not in_report(context, left):
+            return Resolved(question)   # words that may name a company the store lacks: never another one
+    years = list(u.years.explicit)
+    asks_own = bool(u.items or u.formulas or u.topics)
+    rest = _strip(_cut_spans(text, u))
+    # nothing asked but another company, year or item: "那2020年呢", "那惠威科技呢", "净利润呢"
+    only_changes = not _ASKS.search(rest) and (not rest or _changes_item(rest, u))
+    if companies and years and asks_own and not only_changes:
+        return Resolved(question)   # a whole question of its own
+    if only_changes:
+        new = _replaced(context, u, companies, years, took, inputs_of)
+        if new is not None:
+            return Resolved(new, took)
+    if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
+        return Resolved(question, took, list(context.companies))
+    company = companies[0] if companies else (context.companies[0] if context.companies else "")
+    if not companies and company:
+        took["company"] = company
+    year = "、".join(f"{y}年" for y in years) if years else \
+        "、".join(f"{y}年" for y in context.years)
+    if not years and context.years:
+        took.setdefault("year", year)
+    if not asks_own and context.items and not _ASKS.search(rest):
+        rest = "、".join(context.items) + rest
+        took["item"] = "、".join(context.items)
+    if not _ASKS.search(rest):
+        rest += "是多少"
+    return Resolved(f"{company}{year}的{rest}？", took)
+
+
+def _unexplained(u: Understanding) -> list[str]:
+    """The words of the question that nothing read (no slot, filler, neutral word or text topic)."""
+    rest = u.rest
+    for _, word in u.topics:
+        rest = rest.replace(word, "#" * len(word))
+    return u.residue(phrase_key(rest)) if u.residue is not None and rest else []
+
+
+def _cut_spans(text: str, u: Understanding) -> str:
+    """The question without the spans naming its companies and years."""
+    spans = [(m.start, m.start + len(m.text)) for m in u.companies] + list(u.years.spans)
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + text[b:]
+    return text
+
+
+def _strip(text: str) -> str:
+    """A follow-up's own words: no 那/还有, pronoun, 呢 or question mark around them."""
+    text = _TRAILER.sub("", _PRONOUN.sub("", text.strip(), count=1))
+    return text.strip("的，, ")
+
+
+def _changes_item(rest: str, u: Understanding) -> bool:
+    """Whether the follow-up's words are an item or formula alone ("净利润", "那净利润呢")."""
+    return bool(rest) and len(u.items) + len(u.formulas) == 1 and len(rest) <= 12
+
+
+def _replaced(context: Context, u: Understanding, companies: list[str], years: list[int],
+              took: dict[str, Any], inputs_of: Callable[[str], list[str]]) -> str | None:
+    """The context's question with its company, year or item replaced by the follow-up's (None when the
+    context's question does not print the one to replace)."""
+    q = context.question
+    if companies:
+        old = next((c for c in context.companies if c in q), None)
+        if old is None or len(context.companies) != 1:
+            return None
+        q = q.replace(old, companies[0])
+    else:
+        took["company"] = "、".join(context.companies) if context.companies else None
+    if years:
+        if len(context.years) != 1 or f"{context.years[0]}年" not in q:
+            return None
+        q = q.replace(f"{context.years[0]}年", "、".join(f"{y}年" for y in years))
+    elif "year" not in took and context.years:
+        took["year"] = "、".join(f"{y}年" for y in context.years)
+    new_items = list(u.items) + list(u.formulas)
+    if new_items:
+        olds = [i for i in context.items if i in q]
+        # the item itself, not a formula made of it (营业收入, not 营业收入增长率: 净利润 → 净利润增长率)
+        olds = [i for i in olds if not any(o != i and o in i for o in olds)]
+        if len(olds) != 1 or len(new_items) != 1:
+            return None
+        old, new = olds[0], new_items[0]
+        if new in u.items:   # an item after a formula named after its input: that input replaced
+            base = next((i for i in inputs_of(old) if old.startswith(i) and old != i), None)
+            if base is not None:
+                old, new = old, new + old[len(base):]
+        q = q.replace(old, new)
+    elif context.items:
+        took["item"] = "、".join(context.items)
+    if not took.get("company"):
+        took.pop("company", None)
+    return q

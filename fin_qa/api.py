@@ -1,0 +1,374 @@
+"""fin-qa's Python API: `fin_qa.open()` and the handle it returns (docs/api.md).
+
+Every method reads the same store and answers with the same rules as the CLI and `fin-qa serve`; tables of
+values come back as pandas DataFrames. A user's mistake (a store that is not there, a company or year the
+store does not hold, a statement name it does not know) is one FinQAError with a message to show.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
+
+from . import FinQAError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .answer.model import Answer
+    from .answer.router import Router
+    from .catalog import Catalog
+    from .store import Store
+
+# the statements a report prints, consolidated and the parent company's own (store: 母公司 + name)
+STATEMENTS = ("资产负债表", "利润表", "现金流量表")
+PARENT = "母公司"
+SUMMARY = "主要会计数据"
+# the key disclosures read beside the statements (fin-qa facts' statement column)
+DISCLOSURES = ("公司信息", "员工情况", "专业构成", "教育程度", "研发投入", "重要事项", "监管指标", "母公司监管指标",
+               "补充财务数据")
+_PERIODS = {"current": 0, "previous": 1, "previous2": 2}
+
+Scope = Literal["consolidated", "parent"]
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table read from a report (`fin-qa tables`): its heading path, caption, unit, pages, the header
+    (its header rows merged into one) and the rows as printed."""
+    id: int
+    company: str | None
+    stock_code: str | None
+    year: int
+    path: tuple[str, ...]
+    caption: str | None
+    unit: str | None
+    page_start: int | None
+    page_end: int | None
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+    @property
+    def title(self) -> str:
+        """The caption, else the last heading of its path."""
+        return self.caption or (self.path[-1] if self.path else f"表格{self.id}")
+
+    def to_frame(self, numbers: bool = True) -> pd.DataFrame:
+        """The table as a DataFrame: one column per header cell (a blank or repeated header made unique:
+        列2, 本期金额_2), numbers as numbers (in the table's unit, `frame.attrs['unit']`) unless
+        numbers=False, the pages in attrs."""
+        import pandas as pd
+
+        from .numbers import parse_number
+
+        width = max([len(self.header)] + [len(r) for r in self.rows]) if (self.header or self.rows) else 0
+        names: list[str] = []
+        for i in range(width):
+            name = (self.header[i] if i < len(self.header) else "").strip() or f"列{i + 1}"
+            base, k = name, 2
+            while name in names:
+                name, k = f"{base}_{k}", k + 1
+            names.append(name)
+        body = []
+        for r in self.rows:
+            cells: list[Any] = list(r) + [""] * (width - len(r))
+            if numbers:
+                for i, c in enumerate(cells):
+                    if i and c:
+                        n = parse_number(c)
+                        if n is not None:
+                            cells[i] = float(n)
+            body.append(cells)
+        frame = pd.DataFrame(body, columns=names)
+        frame.attrs.update(unit=self.unit, pages=(self.page_start, self.page_end), title=self.title, id=self.id)
+        return frame
+
+
+def answer_row(qid: Any, ans: Answer) -> dict[str, Any]:
+    """A batch frame's row of an answer: its value, unit, year and page where it gives one value."""
+    value, unit = ans.one_value()
+    pages = [e.page for e in ans.evidence if getattr(e, "page", None)]
+    page = pages[0] if pages else None
+    years = (ans.frame or {}).get("years") or []
+    year = years[0] if len(years) == 1 else None
+    return {"id": qid, "question": ans.question, "answer": ans.answer, "value": value, "unit": unit, "year": year,
+            "page": page, "method": ans.method, "found": ans.found}
+
+
+class FinQA:
+    """A store opened for reading, with the rules that answer its questions. Made by fin_qa.open();
+    close it (or use `with`) when done."""
+
+    def __init__(self, store: str | Path | None = None, rules: str | Path | None = None, llm: str = "none",
+                 search: str | None = None, style: str = "human", device: str = "auto"):
+        from .catalog import Catalog
+        from .config import rules_root, store_dir
+        from .store import Store
+
+        where = store_dir(str(store) if store is not None else None)
+        if not where.is_dir():
+            raise FinQAError(f"no store at {where}: ingest reports into it first (fin-qa ingest PATH --store {where})")
+        self.catalog: Catalog = Catalog.load(rules_root(str(rules) if rules is not None else None))
+        self.store: Store = Store(where, create=False, readonly=True)
+        self._llm, self._search, self._style, self._device = llm, search, style, device
+        self._router: Router | None = None
+
+    # ------------------------------------------------------------------------------ lifetime
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "FinQA":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<fin_qa.FinQA store={self.store.dir} reports={len(self.store.report_list())}>"
+
+    # ------------------------------------------------------------------------------ answering
+
+    @property
+    def router(self) -> Router:
+        """The answering engine (built at the first question: rules, company index, the chat model)."""
+        if self._router is None:
+            from .answer.router import make_router
+            from .config import es_index, es_url, llm_spec, llm_threads, search_backend
+            from .llm.load import load_chat_model
+            from .search.retrieve import make_backend
+
+            backend = make_backend(search_backend(self._search), self.store, self.catalog, es_url(), es_index())
+            spec = llm_spec(self._llm)
+            model = load_chat_model(spec, self.catalog.llm, device=self._device,
+                                    threads=llm_threads() if spec.lower() != "none" else None)
+            self._router = make_router(self.store, self.catalog, backend, self._style, model)
+        return self._router
+
+    def ask(self, question: str, context: Answer | dict[str, Any] | None = None) -> Answer:
+        """The answer of one question (answer.answer its text, .evidence where each value was read, .asks
+        each part of a compound question, .value and .unit its one value where it gives one). Pass the
+        previous answer as context to ask a follow-up ("那2020年呢？"): what the question leaves out is
+        taken from it and said in the answer (.from_context); .context is what the next follow-up takes."""
+        from .answer.followup import Context
+
+        ctx: Context | None = None
+        if context is not None:
+            record = context.context if hasattr(context, "context") else context
+            if record is None:
+                record = context.record() if hasattr(context, "record") else None
+            try:
+                ctx = Context.from_dict(record) if record else None
+            except (ValueError, TypeError) as e:
+                raise FinQAError(f"not a context of a previous answer: {e}") from None
+        return self.router.follow(question, ctx)
+
+    def batch(self, questions: Iterable[str] | Iterable[dict[str, Any]]) -> pd.DataFrame:
+        """Answer many questions: a DataFrame with id, question, answer, value, unit, year, page, method and
+        found, one row per question in order (a question may be a string or {"id", "question"})."""
+        import pandas as pd
+
+        rows = []
+        for n, q in enumerate(questions):
+            qid, text = (q.get("id", n), q.get("question")) if isinstance(q, dict) else (n, q)
+            rows.append(answer_row(qid, self.router.answer(text)))
+        return pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method",
+                                           "found"])
+
+    # ------------------------------------------------------------------------------ what the store holds
+
+    def reports(self) -> pd.DataFrame:
+        """The reports of the store: stock_code, short_name, full_name, year, facts, chunks, files."""
+        import pandas as pd
+
+        cols = ["stock_code", "short_name", "full_name", "year", "publish_date", "facts", "chunks", "files", "key"]
+        return pd.DataFrame([{k: r[k] for k in cols} for r in self.store.reports()], columns=cols)
+
+    def facts(self, company: str | None = None, year: int | None = None, item: str | None = None) -> pd.DataFrame:
+        """The facts read (`fin-qa facts`), with `number` the value as a number where it is one."""
+        import pandas as pd
+
+        rows = list(self.store.facts(company, year, item))
+        for r in rows:
+            r["number"] = _number(r["value"])
+        cols = ["stock_code", "short_name", "company", "year", "statement", "item", "raw_label", "period", "value",
+                "number", "unit", "page", "source"]
+        return pd.DataFrame(rows, columns=cols)
+
+    def report(self, company: str, year: int) -> dict[str, Any]:
+        """The one report of this company (stock code, short or full name, or part of one) and year."""
+        if not company or not str(company).strip():
+            raise FinQAError("name the company (stock code, short or full name)")
+        every = self.store.reports()
+        c = str(company).strip()   # (as the store's --company: a code or a name, or part of a name)
+        # a stock code or short name exactly first (two listings may share a full name), then any part of one
+        named = [r for r in every if c in (r["stock_code"], r["short_name"])] or \
+            [r for r in every if c == r["full_name"] or c in (r["short_name"] or "") or c in (r["full_name"] or "")]
+        if not named:
+            raise FinQAError(f"no company in the store is named {company!r} (fin-qa reports lists them)")
+        hits = [r for r in named if r["year"] == year]
+        if not hits:
+            years = sorted({r["year"] for r in named})
+            raise FinQAError(f"the store has no {year} report of {company}: it has {', '.join(map(str, years))}")
+        if len({r["stock_code"] for r in hits}) > 1:
+            names = "、".join(sorted({r["short_name"] or r["full_name"] or r["stock_code"] for r in hits}))
+            raise FinQAError(f"{company!r} names several companies ({names}): name one")
+        return hits[0]
+
+    def statement(self, company: str, year: int, name: str = "资产负债表",
+                  scope: Scope = "consolidated") -> pd.DataFrame:
+        """A statement of a report as read: one row per line item in the order printed (label as printed,
+        item its canonical name), one column per period (本期 and 上期, named by year: 2019年末 / 2019年度),
+        the unit and the page. scope: consolidated (合并) or parent (母公司)."""
+        import pandas as pd
+
+        stmt = _statement_name(name)
+        if scope not in ("consolidated", "parent"):
+            raise FinQAError(f"scope is consolidated or parent, not {scope!r}")
+        rep = self.report(company, year)
+        stored = PARENT + stmt if scope == "parent" else stmt
+        rows = self._statement_rows(rep, stored)
+        if not rows:
+            raise FinQAError(f"{rep['short_name'] or company} {year}: no {'母公司' if scope == 'parent' else '合并'}"
+                             f"{stmt} was read from the report")
+        cols = ["label", "item", *self.period_names(stmt, rep["year"], rows), "unit", "page"]
+        return pd.DataFrame([[r["label"], r["item"], *r["values"], r["unit"], r["page"]] for r in rows],
+                            columns=cols)
+
+    def summary(self, company: str, year: int) -> pd.DataFrame:
+        """The 主要会计数据 summary table as read: one row per item, a column per year it prints."""
+        import pandas as pd
+
+        rep = self.report(company, year)
+        rows = self._statement_rows(rep, SUMMARY)
+        cols = ["label", "item", *self.period_names(SUMMARY, rep["year"], rows), "unit", "page"]
+        return pd.DataFrame([[r["label"], r["item"], *r["values"], r["unit"], r["page"]] for r in rows], columns=cols)
+
+    def disclosures(self, company: str, year: int) -> pd.DataFrame:
+        """The key disclosures read (company information, employees, R&D, major events …): section, item,
+        value as printed, number, unit, page."""
+        import pandas as pd
+
+        rep = self.report(company, year)
+        rows = [f for f in self._report_facts(rep)
+                if f["statement"] in DISCLOSURES and f["period"] == "current" and f["source"] in ("pdf", "txt")]
+        return pd.DataFrame([{"section": f["statement"], "item": f["item"], "label": f["raw_label"] or f["item"],
+                              "value": f["value"], "number": _number(f["value"]), "unit": f["unit"],
+                              "page": f["page"]} for f in rows],
+                            columns=["section", "item", "label", "value", "number", "unit", "page"])
+
+    def _report_facts(self, rep: dict[str, Any]) -> list[dict[str, Any]]:
+        """The report's facts in the order read."""
+        return [f for f in self.store.facts(rep["stock_code"] or rep["short_name"], rep["year"])
+                if f["stock_code"] == rep["stock_code"] and f["short_name"] == rep["short_name"]]
+
+    def _statement_rows(self, rep: dict[str, Any], stored: str) -> list[dict[str, Any]]:
+        """Line items of one stored statement of the report, in the order read, a value per period."""
+        items: dict[str, dict[str, Any]] = {}
+        for f in self._report_facts(rep):
+            if f["statement"] != stored or f["source"] not in ("pdf", "txt") or f["period"] not in _PERIODS:
+                continue
+            row = items.setdefault(f["item"], {"label": f["raw_label"] or f["item"], "item": f["item"],
+                                               "values": [None, None, None], "unit": f["unit"], "page": f["page"]})
+            k = _PERIODS[f["period"]]
+            if row["values"][k] is None:
+                row["values"][k] = _number(f["value"])
+        rows = list(items.values())
+        width = 3 if any(r["values"][2] is not None for r in rows) else 2
+        for r in rows:
+            r["values"] = r["values"][:width]
+        return rows
+
+    @staticmethod
+    def period_names(stmt: str, year: int, rows: list[dict[str, Any]]) -> list[str]:
+        width = len(rows[0]["values"]) if rows else 2
+        end = "年末" if stmt.endswith("资产负债表") else "年度" if stmt != SUMMARY else "年"
+        return [f"{year - k}{end}" for k in range(width)]
+
+    def tables(self, company: str | None = None, year: int | None = None, grep: str | None = None) -> list[Table]:
+        """The tables read from the reports (`fin-qa tables`), those holding the words of grep only when
+        given; each Table's to_frame() is a DataFrame."""
+        code = None
+        if company and year:
+            rep = self.report(company, year)   # (an unknown company or year said, not an empty list)
+            company, code = rep["stock_code"] or company, rep["stock_code"]
+        return [Table(t["id"], t["short_name"], t["stock_code"], t["year"], tuple(t["path"]), t["caption"],
+                      t["unit"], t["page_start"], t["page_end"], tuple(t["header"]),
+                      tuple(tuple(r) for r in t["rows"])) for t in self.store.tables(company, year, grep)
+                if code is None or t["stock_code"] == code]
+
+    def check(self, company: str | None = None, year: int | None = None) -> pd.DataFrame:
+        """The accounting identities of the reports (`fin-qa check`): one row per check of each report, with
+        ok, both sides, the difference and the pages."""
+        import pandas as pd
+
+        from .check import check_reports
+
+        rows = []
+        for rc in check_reports(self.store, self.catalog.checks, company, year):
+            for x in rc.results:
+                rows.append({"report": rc.name, "stock_code": rc.report["stock_code"], "year": rc.report["year"],
+                             "check": x.name, "period": x.period, "ok": x.ok,
+                             "left": None if x.missing else float(x.left),
+                             "right": None if x.missing else float(x.right),
+                             "difference": None if x.missing else float(x.difference),
+                             "pages": ", ".join(str(p) for p in x.pages), "missing": x.missing or None})
+        return pd.DataFrame(rows, columns=["report", "stock_code", "year", "check", "period", "ok", "left", "right",
+                                           "difference", "pages", "missing"])
+
+    def search(self, query: str, company: str | None = None, year: int | None = None, n: int = 5) -> pd.DataFrame:
+        """The report sections best matching the words (`fin-qa search`): report, heading, pages, score, text."""
+        import pandas as pd
+
+        from .search.retrieve import Retriever
+
+        if not query or not query.strip():
+            raise FinQAError("the search has no words")
+        keys = None
+        if company or year:
+            keys = self.store.report_keys(company, year)
+            if not keys:
+                raise FinQAError(f"no report in the store matches company {company or '*'}, year {year or '*'}")
+        retriever = Retriever(self.store, self.router.retriever.backend, self.catalog.topics, self.catalog.search)
+        rows = retriever.search_rows(query, keys, n, False)
+        return pd.DataFrame([{"report": r["report"], "heading": r["heading"],
+                              "pages": "-".join(str(p) for p in dict.fromkeys(r["pages"]) if p),
+                              "score": r["score"], "text": r["text"]} for r in rows],
+                            columns=["report", "heading", "pages", "score", "text"])
+
+    def export(self, company: str, year: int, path: str | Path, tables: str | None = None,
+               force: bool = False) -> Path:
+        """Write the report to an Excel workbook (`fin-qa export`; fin_qa/export.py): its statements, the
+        summary, the key disclosures, the checks and the tables read (those holding `tables` only)."""
+        from .export import export_report
+
+        return export_report(self, company, year, Path(path), tables, force)
+
+
+def _statement_name(name: str) -> str:
+    """资产负债表 / 利润表 / 现金流量表 from what a user writes (合并资产负债表, 资产负债, balance …)."""
+    aliases = {"balance": "资产负债表", "income": "利润表", "profit": "利润表", "cashflow": "现金流量表",
+               "cash": "现金流量表", "损益表": "利润表"}
+    n = str(name).strip().lower().replace("合并", "")
+    n = aliases.get(n, n)
+    for s in STATEMENTS:
+        if n and (n == s or s.startswith(n)):
+            return s
+    raise FinQAError(f"no statement named {name!r}: 资产负债表, 利润表 or 现金流量表")
+
+
+def _number(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def iter_statements(qa: FinQA, company: str, year: int) -> Iterator[tuple[str, pd.DataFrame]]:
+    """(sheet name, frame) of each statement the report printed: consolidated first, then the parent's."""
+    for scope, prefix in (("consolidated", "合并"), ("parent", PARENT)):
+        for stmt in STATEMENTS:
+            try:
+                yield prefix + stmt, qa.statement(company, year, stmt, scope)   # type: ignore[arg-type]
+            except FinQAError:
+                continue
