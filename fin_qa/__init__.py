@@ -12,19 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .base import FinQAError, __version__
+
 __all__ = ["open", "FinQA", "Answer", "Table", "FinQAError", "__version__"]
 
 if TYPE_CHECKING:
     from .answer.model import Answer
     from .api import FinQA, Table
-
-
-class FinQAError(Exception):
-    """An error a user can cause (bad file, broken rules file, unknown store...).
-
-    The CLI prints its message on one line and exits non-zero; it never shows a traceback.
-    """
 
 
 def open(store: str | Path | None = None, rules: str | Path | None = None, llm: str = "none",

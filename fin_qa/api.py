@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
 
-from . import FinQAError
+from .base import FinQAError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -336,6 +336,16 @@ class FinQA:
                               "score": r["score"], "text": r["text"]} for r in rows],
                             columns=["report", "heading", "pages", "score", "text"])
 
+    def statements(self, company: str, year: int) -> Iterator[tuple[str, pd.DataFrame]]:
+        """(sheet name, frame) of each statement the report printed: consolidated first (合并资产负债表 …),
+        then the parent company's (母公司资产负债表 …)."""
+        for scope, prefix in (("consolidated", "合并"), ("parent", PARENT)):
+            for stmt in STATEMENTS:
+                try:
+                    yield prefix + stmt, self.statement(company, year, stmt, scope)   # type: ignore[arg-type]
+                except FinQAError:
+                    continue
+
     def export(self, company: str, year: int, path: str | Path, tables: str | None = None,
                force: bool = False) -> Path:
         """Write the report to an Excel workbook (`fin-qa export`; fin_qa/export.py): its statements, the
@@ -362,13 +372,3 @@ def _number(value: Any) -> float | None:
         return float(value)
     except (TypeError, ValueError):
         return None
-
-
-def iter_statements(qa: FinQA, company: str, year: int) -> Iterator[tuple[str, pd.DataFrame]]:
-    """(sheet name, frame) of each statement the report printed: consolidated first, then the parent's."""
-    for scope, prefix in (("consolidated", "合并"), ("parent", PARENT)):
-        for stmt in STATEMENTS:
-            try:
-                yield prefix + stmt, qa.statement(company, year, stmt, scope)   # type: ignore[arg-type]
-            except FinQAError:
-                continue

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from . import FinQAError, __version__
+from .base import FinQAError, __version__
 from .progress import plural
 from .config import ENVIRONMENT, es_index, es_url, llm_spec, llm_threads, rules_root, search_backend, store_dir
 

@@ -79,7 +79,7 @@ def llm_threads() -> int | None:
     if not env:
         return None
     if not env.strip().isdigit() or int(env) < 1:
-        from . import FinQAError
+        from .base import FinQAError
 
         raise FinQAError(f"FIN_QA_LLM_THREADS={env!r}: expected a whole number of threads (1 or more)")
     return int(env)

@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import FinQAError
+from .base import FinQAError
 from .jsonl import parse_lines
 
 TYPES = ["1", "1-2", "2-1", "2-2", "3-1", "3-2"]

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
-from . import FinQAError
+from .base import FinQAError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -133,14 +133,12 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
     the file written whole to a temporary name, then moved over path."""
     from openpyxl import Workbook
 
-    from .api import iter_statements
-
     writable(path, force)
     rep = qa.report(company, year)   # (an unknown company or year: one FinQAError, before any work)
     wb = Workbook()
     wb.remove(wb.active)
     taken: set[str] = set()
-    for name, frame in iter_statements(qa, rep["stock_code"] or company, rep["year"]):
+    for name, frame in qa.statements(rep["stock_code"] or company, rep["year"]):
         _statement_sheet(wb, name, frame, taken)
     summary = qa.summary(rep["stock_code"] or company, rep["year"])
     if len(summary):

@@ -166,14 +166,13 @@ def test_every_shared_reports_statements_are_its_facts(shared_store, tmp_path):
     import openpyxl
 
     import fin_qa
-    from fin_qa.api import iter_statements
 
     with fin_qa.open(shared_store.dir) as qa:
         for rep in qa.reports().itertuples():
             out = qa.export(rep.stock_code, rep.year, tmp_path / f"{rep.stock_code}.xlsx")
             wb = openpyxl.load_workbook(out)
             facts = qa.facts(rep.stock_code, rep.year)
-            sheets = dict(iter_statements(qa, rep.stock_code, rep.year))
+            sheets = dict(qa.statements(rep.stock_code, rep.year))
             assert sheets, rep.short_name
             for name in sheets:
                 stored = name.replace("合并", "")

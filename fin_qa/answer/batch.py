@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Generator
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..jsonl import parse_lines, problem
 from .compose import render
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..catalog.report_names import ReportNames
 from ..store import PARENT_STATEMENT_PREFIX as PARENT_PREFIX
 from ..store import Report, Store

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..config import RULE_FOLDERS, default_rules_root
 from .fewshot import FewShot, load_fewshot
 from .formulas import FormulaBook, load_formulas

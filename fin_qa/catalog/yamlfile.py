@@ -12,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from .. import FinQAError
+from ..base import FinQAError
 
 
 class LDict(dict):

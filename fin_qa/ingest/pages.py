@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import FinQAError
+from ..base import FinQAError
 
 if TYPE_CHECKING:
     import ctypes

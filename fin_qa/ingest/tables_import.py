@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..catalog import Catalog
 from ..catalog.vocabulary import Vocabulary
 from ..numbers import decimal_str, parse_number

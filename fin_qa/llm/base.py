@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Protocol, Sequence
 
-from .. import FinQAError
+from ..base import FinQAError
 
 History = Sequence[tuple[str, str]]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Protocol
 
-from .. import FinQAError
+from ..base import FinQAError
 # the values a backend indexes and returns are the store's own rows (one definition each):
 # ChunkDoc — one chunk as a backend indexes it; Hit — a matched chunk with the backend's score, higher is better
 from ..store.models import ChunkMatch as Hit

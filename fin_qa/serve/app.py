@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from .. import FinQAError, __version__
+from ..base import FinQAError, __version__
 from .queue import Busy
 from .service import InvalidInput, NotFound, Service
 

@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Sequence
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..llm.base import ChatModel, History
 
 _Item = tuple[str, History, "int | None", "Future[str]"]

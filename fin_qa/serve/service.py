@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, ContextManager, Iterator
 from urllib.parse import quote, urlencode
 
-from .. import FinQAError, gc_tuning
+from .. import gc_tuning
+
+from ..base import FinQAError
 from ..answer.model import Answer, CellEvidence, FactEvidence, PassageEvidence
 from ..answer.router import Router, make_router
 from ..catalog import Catalog

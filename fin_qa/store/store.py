@@ -24,7 +24,7 @@ import zlib
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from .. import FinQAError
+from ..base import FinQAError
 from ..bigrams import analyze
 from ..vocab import VocabEntry, table_vocabulary
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
