@@ -87,7 +87,7 @@ class Table:
 def answer_row(qid: Any, ans: Answer) -> dict[str, Any]:
     """A batch frame's row of an answer: its value, unit, year and page where it gives one value."""
     value, unit = ans.one_value()
-    pages = [e.page for e in ans.evidence if getattr(e, "page", None)]
+    pages = [p for e in ans.evidence for p in [getattr(e, "page", None)] if p]
     page = pages[0] if pages else None
     years = (ans.frame or {}).get("years") or []
     year = years[0] if len(years) == 1 else None
@@ -171,7 +171,7 @@ class FinQA:
         rows = []
         for n, q in enumerate(questions):
             qid, text = (q.get("id", n), q.get("question")) if isinstance(q, dict) else (n, q)
-            rows.append(answer_row(qid, self.router.answer(text)))
+            rows.append(answer_row(qid, self.router.answer(None if text is None else str(text))))
         return pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method",
                                            "found"])
 

@@ -371,7 +371,7 @@ def _read_context(path: str):
         raise FinQAError(f"{path}: cannot read the context ({e.strerror or e})") from None
     try:
         lines = [line for line in text.splitlines() if line.strip()]
-        return Context.from_dict(json.loads(lines[-1]) if lines else None)
+        return Context.from_dict(json.loads(lines[-1]) if lines else {})
     except (json.JSONDecodeError, ValueError, TypeError) as e:
         raise FinQAError(f"{path}: not a previous answer (save one with `fin-qa ask --json`): {e}") from None
 

@@ -63,7 +63,7 @@ def _width(value: Any) -> int:
 
 
 def _fit(ws: Any, widths: dict[int, int], floor: int = 6, ceiling: int = 60) -> None:
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
 
     for col, w in widths.items():
         ws.column_dimensions[get_column_letter(col)].width = max(floor, min(ceiling, w + 2))
@@ -75,7 +75,7 @@ def write_frame(ws: Any, frame: pd.DataFrame, units: dict[str, str | None] | Non
     """A DataFrame written from start_row: its header (a number column's unit in brackets), then its rows,
     numbers as numbers with a thousands format. The header frozen when it is the first row. Returns the
     next free row."""
-    from openpyxl.styles import Font
+    from openpyxl.styles import Font  # type: ignore[import-untyped]
 
     widths = widths if widths is not None else {}
     cols = list(frame.columns)
@@ -131,7 +131,7 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
                   force: bool = False) -> Path:
     """Write the report's workbook to path (see the module's doc): the output checked before any work,
     the file written whole to a temporary name, then moved over path."""
-    from openpyxl import Workbook
+    from openpyxl import Workbook  # type: ignore[import-untyped]
 
     writable(path, force)
     rep = qa.report(company, year)   # (an unknown company or year: one FinQAError, before any work)
@@ -174,7 +174,7 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
 def write_tables(ws: Any, tables: Iterable[Table]) -> None:
     """Tables as blocks on one sheet: a title line (caption, heading path, unit, pages), the header, the
     rows with numbers as numbers, a blank line."""
-    from openpyxl.styles import Font
+    from openpyxl.styles import Font  # type: ignore[import-untyped]
 
     row, widths = 1, {}   # type: ignore[var-annotated]
     for t in tables:
@@ -190,7 +190,7 @@ def write_tables(ws: Any, tables: Iterable[Table]) -> None:
 def write_answers(frame: pd.DataFrame, path: Path) -> int:
     """A batch's answers (FinQA.batch's frame: id, question, answer, value, unit, year, page, method, found)
     as one sheet, written whole to a temporary name, then moved over path. Returns the rows written."""
-    from openpyxl import Workbook
+    from openpyxl import Workbook  # type: ignore[import-untyped]
 
     wb = Workbook()
     ws = wb.active

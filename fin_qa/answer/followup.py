@@ -104,7 +104,7 @@ def resolve(question: str, context: Context | None, understand: Callable[[str], 
             break
     text = _POINTER.sub("", text)
     u = understand(text)
-    companies = [m.company.short_name or m.company.full_name for m in u.companies]
+    companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
     if not companies and not u.company_unnamed:
         left = _unexplained(u)
         if left and not in_report(context, left):
