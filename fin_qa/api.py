@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
 
 from .base import FinQAError
+from .check import DOCUMENTS, STATEMENTS, SUMMARY
+from .store import PARENT_STATEMENT_PREFIX as PARENT
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -20,10 +22,6 @@ if TYPE_CHECKING:
     from .catalog import Catalog
     from .store import Store
 
-# the statements a report prints, consolidated and the parent company's own (store: 母公司 + name)
-STATEMENTS = ("资产负债表", "利润表", "现金流量表")
-PARENT = "母公司"
-SUMMARY = "主要会计数据"
 # the key disclosures read beside the statements (fin-qa facts' statement column)
 DISCLOSURES = ("公司信息", "员工情况", "专业构成", "教育程度", "研发投入", "重要事项", "监管指标", "母公司监管指标",
                "补充财务数据")
@@ -154,11 +152,8 @@ class FinQA:
 
         ctx: Context | None = None
         if context is not None:
-            record = context.context if hasattr(context, "context") else context
-            if record is None:
-                record = context.record() if hasattr(context, "record") else None
-            try:
-                ctx = Context.from_dict(record) if record else None
+            try:   # (an Answer's record holds its context, else its question and frame)
+                ctx = Context.from_dict(context.record() if hasattr(context, "record") else context)
             except (ValueError, TypeError) as e:
                 raise FinQAError(f"not a context of a previous answer: {e}") from None
         return self.router.follow(question, ctx)
@@ -196,106 +191,66 @@ class FinQA:
         return pd.DataFrame(rows, columns=cols)
 
     def report(self, company: str, year: int) -> dict[str, Any]:
-        """The one report of this company (stock code, short or full name, or part of one) and year."""
+        """The one report of this company (stock code, short or full name, or part of one) and year: id, key,
+        stock_code, year, full_name, short_name, publish_date."""
+        return self.report_data(company, year).info
+
+    def report_data(self, company: str, year: int) -> ReportData:
+        """The one report of this company and year (report()), its facts read once: statements, summary,
+        disclosures and tables from one read (what the Excel export writes)."""
         if not company or not str(company).strip():
             raise FinQAError("name the company (stock code, short or full name)")
-        every = self.store.reports()
+        every = self.store.report_list()
         c = str(company).strip()   # (as the store's --company: a code or a name, or part of a name)
         # a stock code or short name exactly first (two listings may share a full name), then any part of one
-        named = [r for r in every if c in (r["stock_code"], r["short_name"])] or \
-            [r for r in every if c == r["full_name"] or c in (r["short_name"] or "") or c in (r["full_name"] or "")]
+        named = [r for r in every if c in (r.stock_code, r.short_name)] or \
+            [r for r in every if c == r.full_name or c in (r.short_name or "") or c in (r.full_name or "")]
         if not named:
             raise FinQAError(f"no company in the store is named {company!r} (fin-qa reports lists them)")
-        hits = [r for r in named if r["year"] == year]
+        hits = [r for r in named if r.year == year]
         if not hits:
-            years = sorted({r["year"] for r in named})
+            years = sorted({r.year for r in named})
             raise FinQAError(f"the store has no {year} report of {company}: it has {', '.join(map(str, years))}")
-        if len({r["stock_code"] for r in hits}) > 1:
-            names = "、".join(sorted({r["short_name"] or r["full_name"] or r["stock_code"] for r in hits}))
+        if len({r.stock_code for r in hits}) > 1:
+            names = "、".join(sorted({r.short_name or r.full_name or r.stock_code or "" for r in hits}))
             raise FinQAError(f"{company!r} names several companies ({names}): name one")
-        return hits[0]
+        return ReportData(self.store, hits[0]._asdict())
 
     def statement(self, company: str, year: int, name: str = "资产负债表",
                   scope: Scope = "consolidated") -> pd.DataFrame:
         """A statement of a report as read: one row per line item in the order printed (label as printed,
         item its canonical name), one column per period (本期 and 上期, named by year: 2019年末 / 2019年度),
         the unit and the page. scope: consolidated (合并) or parent (母公司)."""
-        import pandas as pd
-
         stmt = _statement_name(name)
         if scope not in ("consolidated", "parent"):
             raise FinQAError(f"scope is consolidated or parent, not {scope!r}")
-        rep = self.report(company, year)
-        stored = PARENT + stmt if scope == "parent" else stmt
-        rows = self._statement_rows(rep, stored)
-        if not rows:
-            raise FinQAError(f"{rep['short_name'] or company} {year}: no {'母公司' if scope == 'parent' else '合并'}"
-                             f"{stmt} was read from the report")
-        cols = ["label", "item", *self.period_names(stmt, rep["year"], rows), "unit", "page"]
-        return pd.DataFrame([[r["label"], r["item"], *r["values"], r["unit"], r["page"]] for r in rows],
-                            columns=cols)
+        rep = self.report_data(company, year)
+        frame = rep.statement(stmt, scope)
+        if frame is None:
+            raise FinQAError(f"{rep.info['short_name'] or company} {year}: no "
+                             f"{PARENT if scope == 'parent' else '合并'}{stmt} was read from the report")
+        return frame
+
+    def statements(self, company: str, year: int) -> Iterator[tuple[str, pd.DataFrame]]:
+        """(sheet name, frame) of each statement the report printed: consolidated first (合并资产负债表 …),
+        then the parent company's (母公司资产负债表 …)."""
+        return self.report_data(company, year).statements()
 
     def summary(self, company: str, year: int) -> pd.DataFrame:
         """The 主要会计数据 summary table as read: one row per item, a column per year it prints."""
-        import pandas as pd
-
-        rep = self.report(company, year)
-        rows = self._statement_rows(rep, SUMMARY)
-        cols = ["label", "item", *self.period_names(SUMMARY, rep["year"], rows), "unit", "page"]
-        return pd.DataFrame([[r["label"], r["item"], *r["values"], r["unit"], r["page"]] for r in rows], columns=cols)
+        return self.report_data(company, year).summary()
 
     def disclosures(self, company: str, year: int) -> pd.DataFrame:
         """The key disclosures read (company information, employees, R&D, major events …): section, item,
         value as printed, number, unit, page."""
-        import pandas as pd
-
-        rep = self.report(company, year)
-        rows = [f for f in self._report_facts(rep)
-                if f["statement"] in DISCLOSURES and f["period"] == "current" and f["source"] in ("pdf", "txt")]
-        return pd.DataFrame([{"section": f["statement"], "item": f["item"], "label": f["raw_label"] or f["item"],
-                              "value": f["value"], "number": _number(f["value"]), "unit": f["unit"],
-                              "page": f["page"]} for f in rows],
-                            columns=["section", "item", "label", "value", "number", "unit", "page"])
-
-    def _report_facts(self, rep: dict[str, Any]) -> list[dict[str, Any]]:
-        """The report's facts in the order read."""
-        return [f for f in self.store.facts(rep["stock_code"] or rep["short_name"], rep["year"])
-                if f["stock_code"] == rep["stock_code"] and f["short_name"] == rep["short_name"]]
-
-    def _statement_rows(self, rep: dict[str, Any], stored: str) -> list[dict[str, Any]]:
-        """Line items of one stored statement of the report, in the order read, a value per period."""
-        items: dict[str, dict[str, Any]] = {}
-        for f in self._report_facts(rep):
-            if f["statement"] != stored or f["source"] not in ("pdf", "txt") or f["period"] not in _PERIODS:
-                continue
-            row = items.setdefault(f["item"], {"label": f["raw_label"] or f["item"], "item": f["item"],
-                                               "values": [None, None, None], "unit": f["unit"], "page": f["page"]})
-            k = _PERIODS[f["period"]]
-            if row["values"][k] is None:
-                row["values"][k] = _number(f["value"])
-        rows = list(items.values())
-        width = 3 if any(r["values"][2] is not None for r in rows) else 2
-        for r in rows:
-            r["values"] = r["values"][:width]
-        return rows
-
-    @staticmethod
-    def period_names(stmt: str, year: int, rows: list[dict[str, Any]]) -> list[str]:
-        width = len(rows[0]["values"]) if rows else 2
-        end = "年末" if stmt.endswith("资产负债表") else "年度" if stmt != SUMMARY else "年"
-        return [f"{year - k}{end}" for k in range(width)]
+        return self.report_data(company, year).disclosures()
 
     def tables(self, company: str | None = None, year: int | None = None, grep: str | None = None) -> list[Table]:
         """The tables read from the reports (`fin-qa tables`), those holding the words of grep only when
         given; each Table's to_frame() is a DataFrame."""
-        code = None
-        if company and year:
-            rep = self.report(company, year)   # (an unknown company or year said, not an empty list)
-            company, code = rep["stock_code"] or company, rep["stock_code"]
-        return [Table(t["id"], t["short_name"], t["stock_code"], t["year"], tuple(t["path"]), t["caption"],
-                      t["unit"], t["page_start"], t["page_end"], tuple(t["header"]),
-                      tuple(tuple(r) for r in t["rows"])) for t in self.store.tables(company, year, grep)
-                if code is None or t["stock_code"] == code]
+        if company and year:   # (an unknown company or year said, not an empty list)
+            return self.report_data(company, year).tables(grep)
+        return _tables(self.store.tables(company, year, grep))
 
     def check(self, company: str | None = None, year: int | None = None) -> pd.DataFrame:
         """The accounting identities of the reports (`fin-qa check`): one row per check of each report, with
@@ -320,8 +275,6 @@ class FinQA:
         """The report sections best matching the words (`fin-qa search`): report, heading, pages, score, text."""
         import pandas as pd
 
-        from .search.retrieve import Retriever
-
         if not query or not query.strip():
             raise FinQAError("the search has no words")
         keys = None
@@ -329,22 +282,11 @@ class FinQA:
             keys = self.store.report_keys(company, year)
             if not keys:
                 raise FinQAError(f"no report in the store matches company {company or '*'}, year {year or '*'}")
-        retriever = Retriever(self.store, self.router.retriever.backend, self.catalog.topics, self.catalog.search)
-        rows = retriever.search_rows(query, keys, n, False)
+        rows = self.router.retriever.search_rows(query, keys, n, False)
         return pd.DataFrame([{"report": r["report"], "heading": r["heading"],
                               "pages": "-".join(str(p) for p in dict.fromkeys(r["pages"]) if p),
                               "score": r["score"], "text": r["text"]} for r in rows],
                             columns=["report", "heading", "pages", "score", "text"])
-
-    def statements(self, company: str, year: int) -> Iterator[tuple[str, pd.DataFrame]]:
-        """(sheet name, frame) of each statement the report printed: consolidated first (合并资产负债表 …),
-        then the parent company's (母公司资产负债表 …)."""
-        for scope, prefix in (("consolidated", "合并"), ("parent", PARENT)):
-            for stmt in STATEMENTS:
-                try:
-                    yield prefix + stmt, self.statement(company, year, stmt, scope)   # type: ignore[arg-type]
-                except FinQAError:
-                    continue
 
     def export(self, company: str, year: int, path: str | Path, tables: str | None = None,
                force: bool = False) -> Path:
@@ -353,6 +295,88 @@ class FinQA:
         from .export import export_report
 
         return export_report(self, company, year, Path(path), tables, force)
+
+
+class ReportData:
+    """One report of the store, its facts read once: what FinQA's report methods and the Excel export
+    read from it."""
+
+    def __init__(self, store: Store, info: dict[str, Any]):
+        self.store = store
+        self.info = info
+        # its facts read from its documents (not imported tables), in the order read
+        self.facts = [f for f in store.facts(report_id=info["id"]) if f["source"] in DOCUMENTS]
+
+    def _rows(self, stored: str) -> tuple[list[dict[str, Any]], int]:
+        """Line items of one stored statement, in the order read, a value per period; and the periods
+        printed (2, or 3 where the summary prints a third year)."""
+        items: dict[str, dict[str, Any]] = {}
+        for f in self.facts:
+            if f["statement"] != stored or f["period"] not in _PERIODS:
+                continue
+            row = items.setdefault(f["item"], {"label": f["raw_label"] or f["item"], "item": f["item"],
+                                               "values": [None, None, None], "unit": f["unit"], "page": f["page"]})
+            k = _PERIODS[f["period"]]
+            if row["values"][k] is None:
+                row["values"][k] = _number(f["value"])
+        rows = list(items.values())
+        return rows, 3 if any(r["values"][2] is not None for r in rows) else 2
+
+    def _frame(self, stored: str, end: str) -> pd.DataFrame | None:
+        """A statement's frame (label, item, a column per period named by year + end, unit, page), None
+        when the report printed none."""
+        import pandas as pd
+
+        rows, width = self._rows(stored)
+        if not rows:
+            return None
+        year = self.info["year"]
+        cols = ["label", "item", *(f"{year - k}{end}" for k in range(width)), "unit", "page"]
+        return pd.DataFrame([[r["label"], r["item"], *r["values"][:width], r["unit"], r["page"]] for r in rows],
+                            columns=cols)
+
+    def statement(self, stmt: str, scope: str) -> pd.DataFrame | None:
+        return self._frame(PARENT + stmt if scope == "parent" else stmt,
+                           "年末" if stmt == "资产负债表" else "年度")
+
+    def statements(self) -> Iterator[tuple[str, pd.DataFrame]]:
+        for scope, prefix in (("consolidated", "合并"), ("parent", PARENT)):
+            for stmt in STATEMENTS:
+                frame = self.statement(stmt, scope)
+                if frame is not None:
+                    yield prefix + stmt, frame
+
+    def summary(self) -> pd.DataFrame:
+        import pandas as pd
+
+        frame = self._frame(SUMMARY, "年")
+        year = self.info["year"]
+        return frame if frame is not None else \
+            pd.DataFrame(columns=["label", "item", f"{year}年", f"{year - 1}年", "unit", "page"])
+
+    def disclosures(self) -> pd.DataFrame:
+        import pandas as pd
+
+        rows = [f for f in self.facts if f["statement"] in DISCLOSURES and f["period"] == "current"]
+        return pd.DataFrame([{"section": f["statement"], "item": f["item"], "label": f["raw_label"] or f["item"],
+                              "value": f["value"], "number": _number(f["value"]), "unit": f["unit"],
+                              "page": f["page"]} for f in rows],
+                            columns=["section", "item", "label", "value", "number", "unit", "page"])
+
+    def tables(self, grep: str | None = None) -> list[Table]:
+        code, short = self.info["stock_code"], self.info["short_name"]
+        return _tables(t for t in self.store.tables(code or short, self.info["year"], grep)
+                       if (t["stock_code"], t["short_name"]) == (code, short))
+
+    def files(self) -> str:
+        """Its files, '; '-joined ('imported' for an imported report)."""
+        return "; ".join(f["path"] for f in self.store.report_files(self.info["id"])) or "imported"
+
+
+def _tables(records: Iterable[dict[str, Any]]) -> list[Table]:
+    return [Table(t["id"], t["short_name"], t["stock_code"], t["year"], tuple(t["path"]), t["caption"], t["unit"],
+                  t["page_start"], t["page_end"], tuple(t["header"]), tuple(tuple(r) for r in t["rows"]))
+            for t in records]
 
 
 def _statement_name(name: str) -> str:

@@ -8,6 +8,7 @@ the columns are as wide as what they hold (within bounds).
 """
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
@@ -100,21 +101,11 @@ def write_frame(ws: Any, frame: pd.DataFrame, units: dict[str, str | None] | Non
 
 
 def _plain(v: Any) -> Any:
-    """A cell value openpyxl writes: NaN and None blank, numpy numbers as Python ones."""
-    if v is None:
+    """A cell value openpyxl writes: NaN blank, numpy numbers as Python ones."""
+    if isinstance(v, float) and math.isnan(v):   # (numpy's float64 is a float)
         return None
-    try:
-        import math
-
-        if isinstance(v, float) and math.isnan(v):
-            return None
-    except TypeError:
-        pass
     if hasattr(v, "item") and not isinstance(v, (str, bytes)):
-        try:
-            return v.item()
-        except (ValueError, AttributeError):
-            return v
+        return v.item()
     return v
 
 
@@ -134,39 +125,41 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
     from openpyxl import Workbook  # type: ignore[import-untyped]
 
     writable(path, force)
-    rep = qa.report(company, year)   # (an unknown company or year: one FinQAError, before any work)
+    rep = qa.report_data(company, year)   # (an unknown company or year: one FinQAError, before any work)
+    info = rep.info
+    found = rep.tables(tables)
+    if tables and not found:
+        raise FinQAError(f"no table of {info['short_name'] or company} {info['year']} holds {tables!r}")
     wb = Workbook()
     wb.remove(wb.active)
     taken: set[str] = set()
-    for name, frame in qa.statements(rep["stock_code"] or company, rep["year"]):
+    for name, frame in rep.statements():
         _statement_sheet(wb, name, frame, taken)
-    summary = qa.summary(rep["stock_code"] or company, rep["year"])
+    summary = rep.summary()
     if len(summary):
         _statement_sheet(wb, "主要会计数据", summary, taken)
-    disclosures = qa.disclosures(rep["stock_code"] or company, rep["year"])
+    disclosures = rep.disclosures()
     if len(disclosures):
         ws = wb.create_sheet(_sheet_name("关键披露", taken))
         write_frame(ws, disclosures.rename(columns={"section": "类别", "item": "项目", "label": "报告用语",
                                                     "value": "内容", "number": "数值", "unit": "单位",
                                                     "page": "页码"}), None, ["数值"])
-    checks = qa.check(rep["stock_code"] or company, rep["year"])
+    checks = qa.check(info["stock_code"] or info["short_name"], info["year"])
     ws = wb.create_sheet(_sheet_name("勾稽检查", taken))
     write_frame(ws, checks.drop(columns=["report", "stock_code", "year"]).rename(
         columns={"check": "检查", "period": "期间", "ok": "通过", "left": "左边", "right": "右边",
                  "difference": "差额", "pages": "页码", "missing": "未读到"}),
         None, ["左边", "右边", "差额"])
-    found = qa.tables(rep["stock_code"] or company, rep["year"], tables)
-    if tables and not found:
-        raise FinQAError(f"no table of {rep['short_name'] or company} {rep['year']} holds {tables!r}")
     if found:
         write_tables(wb.create_sheet(_sheet_name(TABLES_SHEET, taken)), found)
     meta = wb.create_sheet(_sheet_name("说明", taken), 0)
-    for r, (k, v) in enumerate([("公司", rep["short_name"]), ("全称", rep["full_name"]), ("代码", rep["stock_code"]),
-                                ("年度", rep["year"]), ("文件", rep["files"] or "imported"),
+    files = rep.files()
+    for r, (k, v) in enumerate([("公司", info["short_name"]), ("全称", info["full_name"]), ("代码", info["stock_code"]),
+                                ("年度", info["year"]), ("文件", files),
                                 ("说明", "数值为报告所印，单位见表头；页码为PDF页码；由 fin-qa export 导出")], 1):
         meta.cell(row=r, column=1, value=k)
         meta.cell(row=r, column=2, value=v)
-    _fit(meta, {1: 6, 2: max(_width(rep["files"] or ""), 30)}, ceiling=100)
+    _fit(meta, {1: 6, 2: max(_width(files), 30)}, ceiling=100)
     _save(wb, path)
     return path
 

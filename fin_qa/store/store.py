@@ -637,13 +637,18 @@ class Store:
 
     # ------------------------------------------------------------------------------ facts
 
-    def facts(self, company: str | None = None, year: int | None = None, item: str | None = None) -> Iterator[dict[str, Any]]:
-        """Facts with their report's names (`fin-qa facts`), filtered like report_keys and by item."""
+    def facts(self, company: str | None = None, year: int | None = None, item: str | None = None,
+              report_id: int | None = None) -> Iterator[dict[str, Any]]:
+        """Facts with their report's names (`fin-qa facts`), filtered like report_keys and by item (and to one
+        report by its id)."""
         q = """SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
                       f.statement, f.page, f.source, f.raw_label
                FROM facts f JOIN reports r ON r.id=f.report_id WHERE 1=1"""
         cond, args = _report_filter(company, year)
         q += cond
+        if report_id is not None:
+            q += " AND f.report_id=?"
+            args.append(report_id)
         if item:
             q += " AND f.item=?"
             args.append(item)
