@@ -25,14 +25,14 @@ from typing import Any, Callable
 from ..catalog.normalize import phrase_key
 from ..understand.question import Understanding
 
-# "上一年", "去年" … relative to the context's year (a follow-up's own 2020年 is read by the understanding)
-_RELATIVE = [(re.compile(r"上一年度?|上年度?|去年|前一年|上一个?年度"), -1),
-             (re.compile(r"下一年度?|次年|后一年|明年|第二年"), 1)]
+# the words for the year after the context's (the year before it: the frame rules' previous period cue)
+_NEXT_YEAR = re.compile(r"下一年度?|次年|后一年|明年|第二年")
 # words that point back at the context's company (cut before the question is read: they name no company)
 _POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
 _PRONOUN = re.compile(r"^(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其)?")
 _TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。！!]*$")
-_ASKS = re.compile(r"多少|几|什么|是否|吗|哪|谁|如何|怎样|怎么|介绍|说明|简述|描述|分析|有无|有没有")
+# words asking for a description (the rules' ask and shape cues cover values, names, lists and yes/no)
+_DESCRIBE = r"吗|如何|怎样|怎么|介绍|说明|简述|描述|分析"
 
 
 @dataclass
@@ -84,57 +84,104 @@ def context_of(question: str, u: Understanding) -> Context:
     return Context(question, [n for n in names if n], list(u.years.years), list(u.items) + list(u.formulas))
 
 
-def resolve(question: str, context: Context | None, understand: Callable[[str], Understanding],
-            inputs_of: Callable[[str], list[str]] = lambda name: [],
-            in_report: Callable[[Context, list[str]], bool] = lambda c, words: False) -> Resolved:
-    """The follow-up question made whole from the context (unchanged without one, or when it names
-    everything itself). inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率);
-    in_report: whether the context's report prints all these words (a word the question does not explain
-    may be the name of a company the store lacks, unless the report prints it: 董事长, not 天马科技)."""
-    if context is None or not context.question:
-        return Resolved(question)
-    text = question.strip()
-    took: dict[str, Any] = {}
-    base_year = context.years[-1] if len(context.years) == 1 else None
-    for pattern, step in _RELATIVE:
-        m = pattern.search(text)
-        if m and base_year is not None:
-            text = text[:m.start()] + f"{base_year + step}年" + text[m.end():]
-            took["year"] = f"{m.group(0)} = {base_year + step}年"
-            break
-    text = _POINTER.sub("", text)
-    u = understand(text)
-    companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
-    if not companies and not u.company_unnamed:
-        left = _unexplained(u)
-        if left and not in_report(context, left):
-            return Resolved(question)   # words that may name a company the store lacks: never another one
-    years = list(u.years.explicit)
-    asks_own = bool(u.items or u.formulas or u.topics)
-    rest = _strip(_cut_spans(text, u))
-    # nothing asked but another company, year or item: "那2020年呢", "那惠威科技呢", "净利润呢"
-    only_changes = not _ASKS.search(rest) and (not rest or _changes_item(rest, u))
-    if companies and years and asks_own and not only_changes:
-        return Resolved(question)   # a whole question of its own
-    if only_changes:
-        new = _replaced(context, u, companies, years, took, inputs_of)
-        if new is not None:
-            return Resolved(new, took)
-    if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
-        return Resolved(question, took, list(context.companies))
-    company = companies[0] if companies else (context.companies[0] if context.companies else "")
-    if not companies and company:
-        took["company"] = company
-    year = "、".join(f"{y}年" for y in years) if years else \
-        "、".join(f"{y}年" for y in context.years)
-    if not years and context.years:
-        took.setdefault("year", year)
-    if not asks_own and context.items and not _ASKS.search(rest):
-        rest = "、".join(context.items) + rest
-        took["item"] = "、".join(context.items)
-    if not _ASKS.search(rest):
-        rest += "是多少"
-    return Resolved(f"{company}{year}的{rest}？", took)
+class FollowUp:
+    """Follow-up questions made whole, with the understanding's rules: the previous period's cue
+    (上一年, 去年 …) and the words that ask (多少, 是什么, 是否 …, rules/understanding.yaml)."""
+
+    def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, asks: list[re.Pattern],
+                 inputs_of: Callable[[str], list[str]], in_report: Callable[[Context, list[str]], bool]):
+        """inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率); in_report: whether
+        the context's report prints all these words (a word the question does not explain may be the name of
+        a company the store lacks, unless the report prints it: 董事长, not 天马科技)."""
+        self.understand = understand
+        self.relative = [(previous, -1), (_NEXT_YEAR, 1)]
+        self.asks = re.compile("|".join([rx.pattern for rx in asks] + [_DESCRIBE]))
+        self.inputs_of = inputs_of
+        self.in_report = in_report
+
+    def resolve(self, question: str, context: Context | None) -> Resolved:
+        """The follow-up question made whole from the context (unchanged without one, or when it names
+        everything itself)."""
+        if context is None or not context.question:
+            return Resolved(question)
+        text = question.strip()
+        took: dict[str, Any] = {}
+        if len(context.years) == 1:
+            for pattern, step in self.relative:
+                m = pattern.search(text)
+                if m:
+                    shifted = context.years[0] + step
+                    text = text[:m.start()] + f"{shifted}年" + text[m.end():]
+                    took["year"] = f"{m.group(0)} = {shifted}年"
+                    break
+        text = _POINTER.sub("", text)
+        u = self.understand(text)
+        companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
+        if not companies and not u.company_unnamed:
+            left = _unexplained(u)
+            if left and not self.in_report(context, left):
+                return Resolved(question)   # words that may name a company the store lacks: never another one
+        years = list(u.years.explicit)
+        asks_own = bool(u.items or u.formulas or u.topics)
+        rest = _strip(_cut_spans(text, u))
+        asking = bool(self.asks.search(rest))
+        # nothing asked but another company, year or item: "那2020年呢", "那惠威科技呢", "净利润呢"
+        only_changes = not asking and (not rest or _changes_item(rest, u))
+        if companies and years and asks_own and not only_changes:
+            return Resolved(question)   # a whole question of its own
+        if only_changes:
+            new = self._replaced(context, u, companies, years, took)
+            if new is not None:
+                return Resolved(new, took)
+        if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
+            return Resolved(question, took, list(context.companies))
+        company = companies[0] if companies else (context.companies[0] if context.companies else "")
+        if not companies and company:
+            took["company"] = company
+        year = "、".join(f"{y}年" for y in (years or context.years))
+        if not years and context.years:
+            took.setdefault("year", year)
+        if not asks_own and context.items and not asking:
+            rest = "、".join(context.items) + rest
+            took["item"] = "、".join(context.items)
+        if not asking:
+            rest += "是多少"
+        return Resolved(f"{company}{year}的{rest}？", took)
+
+    def _replaced(self, context: Context, u: Understanding, companies: list[str], years: list[int],
+                  took: dict[str, Any]) -> str | None:
+        """The context's question with its company, year or item replaced by the follow-up's (None when the
+        context's question does not print the one to replace)."""
+        q = context.question
+        if companies:
+            old = next((c for c in context.companies if c in q), None)
+            if old is None or len(context.companies) != 1:
+                return None
+            q = q.replace(old, companies[0])
+        elif context.companies:
+            took["company"] = "、".join(context.companies)
+        if years:
+            if len(context.years) != 1 or f"{context.years[0]}年" not in q:
+                return None
+            q = q.replace(f"{context.years[0]}年", "、".join(f"{y}年" for y in years))
+        elif "year" not in took and context.years:
+            took["year"] = "、".join(f"{y}年" for y in context.years)
+        new_items = list(u.items) + list(u.formulas)
+        if new_items:
+            olds = [i for i in context.items if i in q]
+            # the item itself, not a formula made of it (营业收入, not 营业收入增长率: 净利润 → 净利润增长率)
+            olds = [i for i in olds if not any(o != i and o in i for o in olds)]
+            if len(olds) != 1 or len(new_items) != 1:
+                return None
+            old, new = olds[0], new_items[0]
+            if new in u.items:   # an item after a formula named after its input: that input replaced
+                base = next((i for i in self.inputs_of(old) if old.startswith(i) and old != i), None)
+                if base is not None:
+                    new += old[len(base):]
+            q = q.replace(old, new)
+        elif context.items:
+            took["item"] = "、".join(context.items)
+        return q
 
 
 def _unexplained(u: Understanding) -> list[str]:
@@ -162,41 +209,3 @@ def _strip(text: str) -> str:
 def _changes_item(rest: str, u: Understanding) -> bool:
     """Whether the follow-up's words are an item or formula alone ("净利润", "那净利润呢")."""
     return bool(rest) and len(u.items) + len(u.formulas) == 1 and len(rest) <= 12
-
-
-def _replaced(context: Context, u: Understanding, companies: list[str], years: list[int],
-              took: dict[str, Any], inputs_of: Callable[[str], list[str]]) -> str | None:
-    """The context's question with its company, year or item replaced by the follow-up's (None when the
-    context's question does not print the one to replace)."""
-    q = context.question
-    if companies:
-        old = next((c for c in context.companies if c in q), None)
-        if old is None or len(context.companies) != 1:
-            return None
-        q = q.replace(old, companies[0])
-    else:
-        took["company"] = "、".join(context.companies) if context.companies else None
-    if years:
-        if len(context.years) != 1 or f"{context.years[0]}年" not in q:
-            return None
-        q = q.replace(f"{context.years[0]}年", "、".join(f"{y}年" for y in years))
-    elif "year" not in took and context.years:
-        took["year"] = "、".join(f"{y}年" for y in context.years)
-    new_items = list(u.items) + list(u.formulas)
-    if new_items:
-        olds = [i for i in context.items if i in q]
-        # the item itself, not a formula made of it (营业收入, not 营业收入增长率: 净利润 → 净利润增长率)
-        olds = [i for i in olds if not any(o != i and o in i for o in olds)]
-        if len(olds) != 1 or len(new_items) != 1:
-            return None
-        old, new = olds[0], new_items[0]
-        if new in u.items:   # an item after a formula named after its input: that input replaced
-            base = next((i for i in inputs_of(old) if old.startswith(i) and old != i), None)
-            if base is not None:
-                old, new = old, new + old[len(base):]
-        q = q.replace(old, new)
-    elif context.items:
-        took["item"] = "、".join(context.items)
-    if not took.get("company"):
-        took.pop("company", None)
-    return q

@@ -26,7 +26,7 @@ from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
 from .facts import FactSource
-from .followup import Context, context_of, resolve
+from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .model import Answer, FactEvidence
@@ -101,6 +101,11 @@ class Router:
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t)
+        frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)
+        self.followup = FollowUp(self.understander.understand,
+                                 dict(frame.periods)["previous"] if frame else re.compile(r"(?!)"),
+                                 ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
+                                 self._inputs_of, self._in_report)
 
     @property
     def retriever(self) -> Retriever:
@@ -133,7 +138,7 @@ class Router:
         meant. The answer carries the context it leaves for the next question."""
         if question is None or not str(question).strip():
             return self.answer(question)
-        resolved = resolve(str(question), context, self.understander.understand, self._inputs_of, self._in_report)
+        resolved = self.followup.resolve(str(question), context)
         if resolved.ask_which:
             ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),
                          "1", "ask_which", found=False)
@@ -142,11 +147,10 @@ class Router:
             return ans
         ans = self.answer(resolved.question)
         ans.question = str(question)
-        took = {k: v for k, v in resolved.took.items() if v}
-        if took:
-            parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in took.items())
+        if resolved.took:
+            parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())
             ans.answer = render(self.t, "followup_took", parts=parts) + ans.answer
-            ans.from_context = dict(took, question=resolved.question)
+            ans.from_context = dict(resolved.took, question=resolved.question)
         left = context_of(resolved.question, self.understander.understand(resolved.question))
         if context is not None:   # (what this question did not name stays as the conversation had it)
             left.companies = left.companies or list(context.companies)
@@ -158,7 +162,7 @@ class Router:
     def _in_report(self, context: Context, words: list[str]) -> bool:
         """Whether the context's (one) report prints every one of the words in its text."""
         from ..search.base import SearchQuery
-        from ..search.sqlite_fts import _parts
+        from ..search.sqlite_fts import match_expression
 
         store = self.source.store
         keys = store.report_keys(context.companies[0], context.years[-1]) \
@@ -166,10 +170,9 @@ class Router:
         within = store.chunk_range(keys[0]) if len(keys) == 1 else None
         if within is None:
             return False
-        for w in words:
-            phrase = {k: p for k, p in _parts(SearchQuery(w, phrases=[w])).items() if len(p.tokens) > 1 or
-                      len(w) <= 2}
-            if not phrase or not store.fts_match(" OR ".join(phrase), 1.0, 1, within):
+        for w in words:   # (each word as one phrase)
+            phrase = match_expression(SearchQuery("", phrases=[w]))
+            if phrase is None or not store.fts_match(phrase, 1.0, 1, within):
                 return False
         return True
 
