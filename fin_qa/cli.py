@@ -484,13 +484,12 @@ def batch(questions, output, force, store_path, scope, style, llm, device, batch
 def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style, llm, device, search, rules_path,
                 quiet) -> None:
     """batch -o ANSWERS.xlsx: the questions answered in this process, written as one sheet at the end (a
-    bad input line is an answer that says what is wrong with it)."""
+    bad input line, or a question whose answering broke, is an answer that says so, and the run goes on)."""
     import time
 
     import pandas as pd
 
-    from .answer.batch import read_questions
-    from .answer.compose import render
+    from .answer.batch import answer_record, bad_line_record, read_questions
     from .api import answer_row
     from .export import write_answers, writable
     from .progress import Progress
@@ -505,21 +504,21 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
         bar = Progress(len(items), "q", "batch", quiet)
         try:
             for n, rec, problem in items:
-                qid = rec.get("id", n) if rec else n
-                if problem is not None or rec is None:
-                    rows.append({"id": qid, "question": (rec or {}).get("question"),
-                                 "answer": render(catalog.templates, "bad_line", reason=problem or ""),
-                                 "method": "bad_input", "found": False})
-                else:
-                    rows.append(answer_row(qid, router.answer(rec.get("question"))))
+                # (a line that is no question, or a question whose answering broke: the line says why)
+                out, ans = (bad_line_record(router, n, rec, problem), None) if problem is not None or rec is None \
+                    else answer_record(router, rec["id"], rec["question"])
+                rows.append(answer_row(out["id"], ans) if ans is not None else
+                            {k: out[k] for k in ("id", "question", "answer", "method")} | {"found": False})
                 bar.update(1)
         finally:
             bar.close()
     frame = pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method", "found"])
     write_answers(frame, opath)
     took = time.perf_counter() - t
-    click.echo(f"{len(frame)} answered ({int((~frame['found'].astype(bool)).sum())} without a value) into {opath}; "
-               f"{took:.1f} s", err=True)
+    bad = int((frame["method"] == "bad_input").sum())
+    unfound = int((~frame["found"].astype(bool)).sum()) - bad
+    click.echo(f"{len(frame) - bad} answered ({unfound} without a value), {plural(bad, 'bad input line')} into "
+               f"{opath}; {took:.1f} s", err=True)
 
 
 @cli.command()

@@ -140,13 +140,15 @@ def test_batch_to_excel_and_ask_with_context(sample_store, tmp_path):
     import openpyxl
 
     questions = tmp_path / "q.jsonl"
-    questions.write_text('{"id": 1, "question": "2021年星河精密的货币资金是多少元?"}\nnot json\n', encoding="utf-8")
+    questions.write_text('{"id": 1, "question": "2021年星河精密的货币资金是多少元?"}\nnot json\n'
+                         '{"id": [1], "question": "x"}\n', encoding="utf-8")
     out = tmp_path / "answers.xlsx"
     res = _cli("batch", questions, "-o", out, "--store", sample_store.dir, "-q")
     assert res.exit_code == 0, res.output
     rows = list(openpyxl.load_workbook(out)["answers"].iter_rows(values_only=True))
     assert rows[0] == ("id", "question", "answer", "value", "unit", "year", "page", "method", "found")
     assert rows[1][3:7] == (123456700, "元", 2021, 4) and rows[2][7] == "bad_input"
+    assert rows[3][0] is None and rows[3][7] == "bad_input" and "列表" in rows[3][2]   # (an id that is a list)
     first = _cli("ask", "2021年星河精密的货币资金是多少元?", "--store", sample_store.dir, "--json")
     saved = tmp_path / "last.json"
     saved.write_text(first.output, encoding="utf-8")

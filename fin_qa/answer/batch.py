@@ -23,6 +23,7 @@ from ..jsonl import parse_lines, problem
 from .compose import render
 
 if TYPE_CHECKING:
+    from .model import Answer
     from .router import Router
 
 try:
@@ -335,17 +336,32 @@ def _child_answer(chunk: list[tuple[Any, str]]) -> list:
     return out
 
 
-def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
-    """A question's answer line and whether it found its answer (an error's line counts as found: it says
-    what broke, not that the report lacks the value)."""
+def bad_line_record(router: "Router", n: int, rec: dict | None, prob: str | None) -> dict[str, Any]:
+    """The answer line of an input line that is no question: what is wrong with it, its id and question
+    where they are plain values."""
+    rid = rec.get("id") if rec is not None and isinstance(rec.get("id"), (str, int, float)) else None
+    q = rec.get("question") if rec is not None and isinstance(rec.get("question"), str) else None
+    return {"id": rid, "question": q, "answer": render(router.t, "bad_line", reason=prob), "type": None,
+            "method": "bad_input", "line": n}
+
+
+def answer_record(router: "Router", qid: Any, question: str) -> tuple[dict, "Answer | None"]:
+    """A question's answer line, and its Answer (None when answering it broke: the line says what broke)."""
     try:
         ans = router.answer(question)
     except FinQAError:
         raise
     except Exception as exc:  # one question must not stop the run; the line says what broke
         return ({"id": qid, "question": question, "answer": f"回答该问题时出错（{type(exc).__name__}），无法回答。",
-                 "type": None, "method": "error"}, True)
-    return ans.record(qid), ans.found
+                 "type": None, "method": "error"}, None)
+    return ans.record(qid), ans
+
+
+def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
+    """A question's answer line and whether it found its answer (an error's line counts as found: it says
+    what broke, not that the report lacks the value)."""
+    out, ans = answer_record(router, qid, question)
+    return out, ans.found if ans is not None else True
 
 
 def pending(p: Prepared) -> int:
@@ -464,10 +480,7 @@ def _write_all(router: "Router", p: Prepared, plan: list, todo_questions: list[s
                 on_progress({"skipped": True})
             continue
         if prob is not None or rec is None:
-            rid = rec.get("id") if rec is not None and isinstance(rec.get("id"), (str, int, float)) else None
-            q = rec.get("question") if rec is not None and isinstance(rec.get("question"), str) else None
-            out: dict[str, Any] = {"id": rid, "question": q, "answer": render(router.t, "bad_line", reason=prob),
-                                   "type": None, "method": "bad_input", "line": n}
+            out: dict[str, Any] = bad_line_record(router, n, rec, prob)
             res.bad += 1
         else:
             if answers is not None:
