@@ -154,3 +154,25 @@ def test_a_report_without_pages_and_an_unknown_company(browser, server):
     _ask(browser, "2021年天马科技的营业收入是多少元?")
     _wait(browser, lambda b: "未查询到" in b.find_element(By.ID, "answer").text)
     assert browser.find_element(By.ID, "evidence-box").get_attribute("hidden") is not None
+
+
+def test_a_conversation_on_the_page(browser, server):
+    """A follow-up asked on the page takes what it leaves out from the answer before and says so; the
+    conversation is listed; 新问题 forgets it, and the same words then name no company."""
+    from selenium.webdriver.common.by import By
+
+    browser.get(server.base + "/")
+    _ask(browser, CASH)
+    _wait(browser, lambda b: "123,456,700.00元" in b.find_element(By.ID, "answer").text)
+    _ask(browser, "营业收入呢？")
+    answer = _wait(browser, lambda b: b.find_element(By.ID, "answer") if "承接上一问" in b.find_element(By.ID, "answer").text else False)
+    assert "星河精密" in answer.text and "营业收入" in answer.text
+    conversation = browser.find_element(By.ID, "conversation")
+    assert conversation.is_displayed() and CASH in conversation.text and "营业收入呢？" in conversation.text
+    _ask(browser, "净利润呢？")   # (the context is the last answer's: still 星河精密 2021)
+    _wait(browser, lambda b: "净利润" in b.find_element(By.ID, "answer").text and "承接上一问" in b.find_element(By.ID, "answer").text)
+    browser.find_element(By.ID, "new-question").click()
+    _wait(browser, lambda b: not b.find_element(By.ID, "conversation").is_displayed())
+    _ask(browser, "营业收入呢？")
+    _wait(browser, lambda b: "承接上一问" not in b.find_element(By.ID, "answer").text and "净利润" not in b.find_element(By.ID, "answer").text
+          and b.find_element(By.ID, "conversation").text.startswith("对话：营业收入呢"))
