@@ -2,7 +2,7 @@
 """Follow-up question chains, asked in turn through the Python API (each question with the previous
 answer as its context), and scored per turn. Prints each set's figure, and the turns that were not right.
 
-    python scripts/eval_followups.py --store STORE tests/data/followup_chains.jsonl tests/data/followup_heldout.jsonl
+    python scripts/eval_followups.py --store STORE tests/data/followups/chains.jsonl tests/data/followups/heldout.jsonl
 
 A chain file holds one chain a line: {"id", "companies"?, "turns": [{"q", "expect"}]}. An expectation is
 - a text the answer must hold ("1,175,301,034.32", "19.79%");
@@ -12,7 +12,7 @@ A chain file holds one chain a line: {"id", "companies"?, "turns": [{"q", "expec
   answer must say it has no value;
 - {"answers": [{…}, …]}: each of them;
 - null: not scored (a chain's opening, asked for its context only).
-followup_heldout.jsonl was written by a helper that never saw the code: its figure is reported apart and
+followups/heldout.jsonl was written by a helper that never saw the code: its figure is reported apart and
 never tuned on.
 """
 from __future__ import annotations

@@ -194,8 +194,8 @@ def test_every_shared_reports_statements_are_its_facts(shared_store, tmp_path):
 
 @pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
 def test_follow_up_chains_on_the_shared_reports(shared_store):
-    """The chains of tests/data/followup_chains.jsonl (written for this, and tuned on): every turn right.
-    (followup_heldout.jsonl, written by a helper, is never tuned on: scripts/eval_followups.py reports it.)"""
+    """The chains of tests/data/followups/chains.jsonl (written for this, and tuned on): every turn right.
+    (followups/heldout.jsonl, written by a helper, is never tuned on: scripts/eval_followups.py reports it.)"""
     import sys
 
     import fin_qa
@@ -205,7 +205,7 @@ def test_follow_up_chains_on_the_shared_reports(shared_store):
 
     with fin_qa.open(shared_store.dir) as qa:
         held = set(qa.reports().short_name)   # (this fixture: ../shared/data/reports; the file covers all 12)
-        n, whole, scored, ok = run(qa, ROOT / "tests" / "data" / "followup_chains.jsonl", show=True, companies=held)
+        n, whole, scored, ok = run(qa, ROOT / "tests" / "data" / "followups" / "chains.jsonl", show=True, companies=held)
     assert n >= 12 and scored == ok and whole == n
 
 
