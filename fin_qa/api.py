@@ -82,8 +82,24 @@ class Table:
         return frame
 
 
+BATCH_COLUMNS = ["id", "question", "answer", "value", "unit", "year", "page", "method", "found"]
+
+
+def answer_rows(router: Router, items: Iterable[tuple[int, dict | None, str | None]]) -> Iterator[dict[str, Any]]:
+    """A batch frame's rows of (line, record, problem) items (answer/batch.read_questions), in order: a line
+    that is no question, or a question whose answering broke, is a row saying so, and the rest go on."""
+    from .answer.batch import answer_record, bad_line_record
+
+    for n, rec, problem in items:
+        out, ans = (bad_line_record(router, n, rec, problem), None) if problem is not None or rec is None \
+            else answer_record(router, rec["id"], rec["question"])
+        yield answer_row(out["id"], ans) if ans is not None else \
+            {k: out[k] for k in ("id", "question", "answer", "method")} | {"found": False}
+
+
 def answer_row(qid: Any, ans: Answer) -> dict[str, Any]:
-    """A batch frame's row of an answer: its value, unit, year and page where it gives one value."""
+    """A batch frame's row of an answer: its one value and unit where it gives one (Answer.value), the
+    year asked where it asks one, and the first page it cites."""
     value, unit = ans.one_value()
     pages = [p for e in ans.evidence for p in [getattr(e, "page", None)] if p]
     page = pages[0] if pages else None
@@ -103,6 +119,10 @@ class FinQA:
         from .config import rules_root, store_dir
         from .store import Store
 
+        if style not in ("human", "finglm"):
+            raise FinQAError(f"style is human or finglm, not {style!r}")
+        if device not in ("auto", "cpu", "cuda"):
+            raise FinQAError(f"device is auto, cpu or cuda, not {device!r}")
         where = store_dir(str(store) if store is not None else None)
         if not where.is_dir():
             raise FinQAError(f"no store at {where}: ingest reports into it first (fin-qa ingest PATH --store {where})")
@@ -163,12 +183,15 @@ class FinQA:
         found, one row per question in order (a question may be a string or {"id", "question"})."""
         import pandas as pd
 
-        rows = []
-        for n, q in enumerate(questions):
-            qid, text = (q.get("id", n), q.get("question")) if isinstance(q, dict) else (n, q)
-            rows.append(answer_row(qid, self.router.answer(None if text is None else str(text))))
-        return pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method",
-                                           "found"])
+        from .answer.batch import line_problem
+
+        if isinstance(questions, (str, bytes)):
+            raise FinQAError("batch takes a list of questions (ask takes one)")
+        items = []
+        for n, q in enumerate(questions, 1):   # (a question without an id is numbered from 1, as a file's lines)
+            rec = {"id": n, **q} if isinstance(q, dict) else {"id": n, "question": q}
+            items.append((n, rec, line_problem(n, rec, "项")))
+        return pd.DataFrame(list(answer_rows(self.router, items)), columns=BATCH_COLUMNS)
 
     # ------------------------------------------------------------------------------ what the store holds
 
@@ -183,12 +206,22 @@ class FinQA:
         """The facts read (`fin-qa facts`), with `number` the value as a number where it is one."""
         import pandas as pd
 
+        self._matching(company, year)
         rows = list(self.store.facts(company, year, item))
         for r in rows:
             r["number"] = _number(r["value"])
         cols = ["stock_code", "short_name", "company", "year", "statement", "item", "raw_label", "period", "value",
                 "number", "unit", "page", "source"]
         return pd.DataFrame(rows, columns=cols)
+
+    def _matching(self, company: str | None, year: int | None) -> list[str]:
+        """The keys of the reports a company and year filter names (all: no filter); naming none is a
+        FinQAError, not an empty result."""
+        keys = self.store.report_keys(company, year)
+        if (company or year) and not keys:
+            raise FinQAError(f"no report in the store matches company {company or '*'}, year {year or '*'} "
+                             f"(fin-qa reports lists them)")
+        return keys
 
     def report(self, company: str, year: int) -> dict[str, Any]:
         """The one report of this company (stock code, short or full name, or part of one) and year: id, key,
@@ -200,6 +233,8 @@ class FinQA:
         disclosures and tables from one read (what the Excel export writes)."""
         if not company or not str(company).strip():
             raise FinQAError("name the company (stock code, short or full name)")
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise FinQAError(f"a year is a number such as 2021, not {year!r}")
         every = self.store.report_list()
         c = str(company).strip()   # (as the store's --company: a code or a name, or part of a name)
         # a stock code or short name exactly first (two listings may share a full name), then any part of one
@@ -222,6 +257,8 @@ class FinQA:
         item its canonical name), one column per period (本期 and 上期, named by year: 2019年末 / 2019年度),
         the unit and the page. scope: consolidated (合并) or parent (母公司)."""
         stmt = _statement_name(name)
+        if str(name).strip().startswith(PARENT):   # (母公司资产负债表: the parent's, whatever scope says)
+            scope = "parent"
         if scope not in ("consolidated", "parent"):
             raise FinQAError(f"scope is consolidated or parent, not {scope!r}")
         rep = self.report_data(company, year)
@@ -250,6 +287,7 @@ class FinQA:
         given; each Table's to_frame() is a DataFrame."""
         if company and year:   # (an unknown company or year said, not an empty list)
             return self.report_data(company, year).tables(grep)
+        self._matching(company, year)
         return _tables(self.store.tables(company, year, grep))
 
     def check(self, company: str | None = None, year: int | None = None) -> pd.DataFrame:
@@ -259,6 +297,7 @@ class FinQA:
 
         from .check import check_reports
 
+        self._matching(company, year)
         rows = []
         for rc in check_reports(self.store, self.catalog.checks, company, year):
             for x in rc.results:
@@ -277,11 +316,9 @@ class FinQA:
 
         if not query or not query.strip():
             raise FinQAError("the search has no words")
-        keys = None
-        if company or year:
-            keys = self.store.report_keys(company, year)
-            if not keys:
-                raise FinQAError(f"no report in the store matches company {company or '*'}, year {year or '*'}")
+        if n < 1:
+            raise FinQAError(f"n is the number of sections to list: at least 1, not {n}")
+        keys = self._matching(company, year) if company or year else None
         rows = self.router.retriever.search_rows(query, keys, n, False)
         return pd.DataFrame([{"report": r["report"], "heading": r["heading"],
                               "pages": "-".join(str(p) for p in dict.fromkeys(r["pages"]) if p),
@@ -359,7 +396,9 @@ class ReportData:
 
         rows = [f for f in self.facts if f["statement"] in DISCLOSURES and f["period"] == "current"]
         return pd.DataFrame([{"section": f["statement"], "item": f["item"], "label": f["raw_label"] or f["item"],
-                              "value": f["value"], "number": _number(f["value"]), "unit": f["unit"],
+                              # (a number where it has a unit: a stock code or a postcode is text)
+                              "value": f["value"], "number": _number(f["value"]) if f["unit"] else None,
+                              "unit": f["unit"],
                               "page": f["page"]} for f in rows],
                             columns=["section", "item", "label", "value", "number", "unit", "page"])
 
@@ -383,7 +422,7 @@ def _statement_name(name: str) -> str:
     """资产负债表 / 利润表 / 现金流量表 from what a user writes (合并资产负债表, 资产负债, balance …)."""
     aliases = {"balance": "资产负债表", "income": "利润表", "profit": "利润表", "cashflow": "现金流量表",
                "cash": "现金流量表", "损益表": "利润表"}
-    n = str(name).strip().lower().replace("合并", "")
+    n = str(name).strip().lower().replace("合并", "").removeprefix(PARENT)
     n = aliases.get(n, n)
     for s in STATEMENTS:
         if n and (n == s or s.startswith(n)):

@@ -349,7 +349,7 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
     catalog = _catalog(rules_path)
     with _open_store(store_path, readonly=True) as store:
         router = _router(store, catalog, scope, style, llm, search, device)
-        ans = router.follow(question, context) if context is not None else router.answer(question)
+        ans = router.follow(question, context)   # (its record carries the context a next --context reads)
     if as_json:
         click.echo(json.dumps(ans.record(), ensure_ascii=False))
     else:
@@ -369,6 +369,8 @@ def _read_context(path: str):
         text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as e:
         raise FinQAError(f"{path}: cannot read the context ({e.strerror or e})") from None
+    except UnicodeDecodeError:
+        raise FinQAError(f"{path}: not a previous answer (not UTF-8 text)") from None
     try:
         lines = [line for line in text.splitlines() if line.strip()]
         return Context.from_dict(json.loads(lines[-1]) if lines else {})
@@ -424,7 +426,8 @@ def export(company, year, output, grep, force, store_path, rules_path):
 def batch(questions, output, force, store_path, scope, style, llm, device, batch_size, search, plain, quiet,
           rules_path, workers):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped (JSON
-    lines). OUTPUT.xlsx: one sheet of the answers with their values, units, years and pages."""
+    lines). OUTPUT.xlsx: one sheet of the answers with their values, units, years and pages, answered in
+    this process and written at the end (no --workers, no resuming)."""
     from . import gc_tuning
 
     if Path(output).suffix.lower() == ".xlsx":
@@ -489,8 +492,8 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
 
     import pandas as pd
 
-    from .answer.batch import answer_record, bad_line_record, read_questions
-    from .api import answer_row
+    from .answer.batch import read_questions
+    from .api import BATCH_COLUMNS, answer_rows
     from .export import write_answers, writable
     from .progress import Progress
 
@@ -503,16 +506,12 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
         router = _router(store, catalog, scope, style, llm, search, device)
         bar = Progress(len(items), "q", "batch", quiet)
         try:
-            for n, rec, problem in items:
-                # (a line that is no question, or a question whose answering broke: the line says why)
-                out, ans = (bad_line_record(router, n, rec, problem), None) if problem is not None or rec is None \
-                    else answer_record(router, rec["id"], rec["question"])
-                rows.append(answer_row(out["id"], ans) if ans is not None else
-                            {k: out[k] for k in ("id", "question", "answer", "method")} | {"found": False})
+            for row in answer_rows(router, items):
+                rows.append(row)
                 bar.update(1)
         finally:
             bar.close()
-    frame = pd.DataFrame(rows, columns=["id", "question", "answer", "value", "unit", "year", "page", "method", "found"])
+    frame = pd.DataFrame(rows, columns=BATCH_COLUMNS)
     write_answers(frame, opath)
     took = time.perf_counter() - t
     bad = int((frame["method"] == "bad_input").sum())

@@ -13,6 +13,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from openpyxl import Workbook  # type: ignore[import-untyped]
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE  # type: ignore[import-untyped]
+from openpyxl.styles import Font  # type: ignore[import-untyped]
+from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
+
 from .base import FinQAError
 
 if TYPE_CHECKING:
@@ -22,7 +27,9 @@ if TYPE_CHECKING:
 
 AMOUNT = "#,##0.00"
 COUNT = "#,##0"
+SMALL = "0.00####"   # a number under 1 (a ratio, 0.0012): its digits, not 0.00
 TABLES_SHEET = "表格"
+PERIODS = {"current": "本期", "previous": "上期"}
 _BAD = set('[]:*?/\\')
 
 
@@ -64,8 +71,6 @@ def _width(value: Any) -> int:
 
 
 def _fit(ws: Any, widths: dict[int, int], floor: int = 6, ceiling: int = 60) -> None:
-    from openpyxl.utils import get_column_letter  # type: ignore[import-untyped]
-
     for col, w in widths.items():
         ws.column_dimensions[get_column_letter(col)].width = max(floor, min(ceiling, w + 2))
 
@@ -76,8 +81,6 @@ def write_frame(ws: Any, frame: pd.DataFrame, units: dict[str, str | None] | Non
     """A DataFrame written from start_row: its header (a number column's unit in brackets), then its rows,
     numbers as numbers with a thousands format. The header frozen when it is the first row. Returns the
     next free row."""
-    from openpyxl.styles import Font  # type: ignore[import-untyped]
-
     widths = widths if widths is not None else {}
     cols = list(frame.columns)
     for j, c in enumerate(cols, 1):
@@ -90,9 +93,12 @@ def write_frame(ws: Any, frame: pd.DataFrame, units: dict[str, str | None] | Non
         for j, (c, v) in enumerate(zip(cols, row), 1):
             v = _plain(v)
             cell = ws.cell(row=i, column=j, value=v)
+            if isinstance(v, str) and v.startswith("="):
+                cell.data_type = "s"   # (text, never a formula: a question or a label may start with '=')
             if isinstance(v, (int, float)) and not isinstance(v, bool) and c in number_columns:
-                # thousands separated; two decimals unless a whole count (人, 股)
-                cell.number_format = COUNT if float(v).is_integer() and abs(v) < 1e6 else AMOUNT
+                # thousands separated; two decimals unless a whole count (人, 股); a small one its own digits
+                cell.number_format = COUNT if float(v).is_integer() and abs(v) < 1e6 else \
+                    AMOUNT if abs(v) >= 1 else SMALL
             widths[j] = max(widths.get(j, 0), _width(v))
     if freeze and start_row == 1:
         ws.freeze_panes = "A2"
@@ -101,9 +107,12 @@ def write_frame(ws: Any, frame: pd.DataFrame, units: dict[str, str | None] | Non
 
 
 def _plain(v: Any) -> Any:
-    """A cell value openpyxl writes: NaN blank, numpy numbers as Python ones."""
+    """A cell value openpyxl writes: NaN blank, numpy numbers as Python ones, text without the control
+    characters a workbook cannot hold."""
     if isinstance(v, float) and math.isnan(v):   # (numpy's float64 is a float)
         return None
+    if isinstance(v, str):
+        return ILLEGAL_CHARACTERS_RE.sub("", v)
     if hasattr(v, "item") and not isinstance(v, (str, bytes)):
         return v.item()
     return v
@@ -122,8 +131,6 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
                   force: bool = False) -> Path:
     """Write the report's workbook to path (see the module's doc): the output checked before any work,
     the file written whole to a temporary name, then moved over path."""
-    from openpyxl import Workbook  # type: ignore[import-untyped]
-
     writable(path, force)
     rep = qa.report_data(company, year)   # (an unknown company or year: one FinQAError, before any work)
     info = rep.info
@@ -146,6 +153,7 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
                                                     "page": "页码"}), None, ["数值"])
     checks = qa.check(info["stock_code"] or info["short_name"], info["year"])
     ws = wb.create_sheet(_sheet_name("勾稽检查", taken))
+    checks = checks.assign(period=checks["period"].map(PERIODS).fillna(checks["period"]))
     write_frame(ws, checks.drop(columns=["report", "stock_code", "year"]).rename(
         columns={"check": "检查", "period": "期间", "ok": "通过", "left": "左边", "right": "右边",
                  "difference": "差额", "pages": "页码", "missing": "未读到"}),
@@ -156,7 +164,8 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
     files = rep.files()
     for r, (k, v) in enumerate([("公司", info["short_name"]), ("全称", info["full_name"]), ("代码", info["stock_code"]),
                                 ("年度", info["year"]), ("文件", files),
-                                ("说明", "数值为报告所印，单位见表头；页码为PDF页码；由 fin-qa export 导出")], 1):
+                                ("说明", "数值读自报告，金额统一换算为元（单位见表头或单位列）；"
+                                         "页码为PDF页码；由 fin-qa export 导出")], 1):
         meta.cell(row=r, column=1, value=k)
         meta.cell(row=r, column=2, value=v)
     _fit(meta, {1: 6, 2: max(_width(files), 30)}, ceiling=100)
@@ -167,8 +176,6 @@ def export_report(qa: FinQA, company: str, year: int, path: Path, tables: str | 
 def write_tables(ws: Any, tables: Iterable[Table]) -> None:
     """Tables as blocks on one sheet: a title line (caption, heading path, unit, pages), the header, the
     rows with numbers as numbers, a blank line."""
-    from openpyxl.styles import Font  # type: ignore[import-untyped]
-
     row, widths = 1, {}   # type: ignore[var-annotated]
     for t in tables:
         pages = f"第{t.page_start}页" + (f"至第{t.page_end}页" if t.page_end and t.page_end != t.page_start else "")
@@ -183,8 +190,6 @@ def write_tables(ws: Any, tables: Iterable[Table]) -> None:
 def write_answers(frame: pd.DataFrame, path: Path) -> int:
     """A batch's answers (FinQA.batch's frame: id, question, answer, value, unit, year, page, method, found)
     as one sheet, written whole to a temporary name, then moved over path. Returns the rows written."""
-    from openpyxl import Workbook  # type: ignore[import-untyped]
-
     wb = Workbook()
     ws = wb.active
     ws.title = "answers"

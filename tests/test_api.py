@@ -57,6 +57,12 @@ def test_statement_is_the_facts_in_order(qa):
     (lambda qa: qa.statement("星河", 2021), "several companies"),
     (lambda qa: qa.statement("星河精密", 2021, scope="group"), "scope"),
     (lambda qa: qa.ask("星河精密2021年的营业收入呢？", context={"frame": {}}), "context"),
+    (lambda qa: qa.statement("星河精密", "2021"), "a year is a number"),
+    (lambda qa: qa.facts("天马科技"), "no report"),
+    (lambda qa: qa.check("星河精密", 2030), "no report"),
+    (lambda qa: qa.tables("天马科技"), "no report"),
+    (lambda qa: qa.search("营业收入", n=0), "at least 1"),
+    (lambda qa: qa.batch("2021年星河精密的货币资金是多少元?"), "list of questions"),
 ])
 def test_a_users_mistake_is_one_finqa_error(qa, call, words):
     from fin_qa import FinQAError
@@ -65,11 +71,18 @@ def test_a_users_mistake_is_one_finqa_error(qa, call, words):
         call(qa)
 
 
-def test_open_a_store_that_is_not_there(tmp_path):
+def test_open_a_store_that_is_not_there(tmp_path, sample_store):
     import fin_qa
 
     with pytest.raises(fin_qa.FinQAError, match="no store"):
         fin_qa.open(tmp_path / "nowhere")
+    with pytest.raises(fin_qa.FinQAError, match="style"):
+        fin_qa.open(sample_store.dir, style="bogus")
+
+
+def test_the_parent_statement_by_its_name(qa):
+    assert qa.statement("星河精密", 2021, "母公司资产负债表").equals(
+        qa.statement("星河精密", 2021, "资产负债表", scope="parent"))
 
 
 def test_tables_check_and_search_frames(qa):
@@ -103,6 +116,47 @@ def test_follow_up_questions_take_what_they_leave_out(qa):
 class _Run:
     def __init__(self, proc):
         self.exit_code, self.output = proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_follow_up_takes_only_what_it_leaves_out(qa):
+    """Review findings: a question of no one company (a ranking, a definition) is answered as it stands; 比去年
+    is a change's base, not the year asked; spaces and filler words do not break the question; a change's
+    value is its rate."""
+    first = qa.ask("2021年星河精密的货币资金是多少元?")
+    ranking = qa.ask("2021年营业收入最高的公司是？", context=first)
+    assert not ranking.from_context and "星河二号" in ranking.answer
+    definition = qa.ask("什么是商誉？", context=first)
+    assert not definition.from_context and definition.method == "open" and definition.found
+    change = qa.ask("营业收入比去年增长了多少？", context=first)
+    assert change.from_context["question"] == "星河精密2021年的营业收入比去年增长了多少？"
+    assert (change.value, change.unit) == (15.38, "%")
+    alone = qa.ask("星河精密2021年营业收入同比增长率是多少？")
+    assert (alone.value, alone.unit) == (15.38, "%")
+    spaced = qa.ask("那  星河二号的营业收入是多少？", context=first)
+    assert spaced.from_context["question"] == "星河二号2021年的营业收入是多少？" and spaced.value == 300000000.0
+    filler = qa.ask("那么营业收入呢？", context=first)
+    assert filler.from_context["company"] == "星河精密" and filler.value == 300000000.0
+    # after a question back, the company picked gets what was asked
+    both = qa.ask("星河精密和星河二号2021年的营业收入分别是多少？")
+    which = qa.ask("它的货币资金是多少？", context=both)
+    picked = qa.ask("星河精密的呢？", context=which)
+    assert picked.found and picked.value == 123456700.0
+
+
+@pytest.mark.parametrize("context, words", [
+    ({"question": "q", "frame": {"company": "x"}}, "company"),
+    ({"question": "q", "years": [float("inf")]}, "years"),
+    ({"question": "q", "frame": {"years": ["2019"]}}, "years"),
+    ({"question": "q", "companies": "星河精密"}, "companies"),
+    ({"question": "q", "items": [None]}, "items"),
+    ({"question": "问" * 1001}, "at most 1000"),
+    ([1, 2], "object"),
+])
+def test_a_context_that_is_not_one_is_one_finqa_error(qa, context, words):
+    from fin_qa import FinQAError
+
+    with pytest.raises(FinQAError, match=words):
+        qa.ask("去年呢？", context=context)
 
 
 def _cli(*args):
@@ -141,7 +195,8 @@ def test_batch_to_excel_and_ask_with_context(sample_store, tmp_path):
 
     questions = tmp_path / "q.jsonl"
     questions.write_text('{"id": 1, "question": "2021年星河精密的货币资金是多少元?"}\nnot json\n'
-                         '{"id": [1], "question": "x"}\n', encoding="utf-8")
+                         '{"id": [1], "question": "x"}\n{"id": "=1+1", "question": "=SUM(A1)\\u0001星河精密"}\n',
+                         encoding="utf-8")
     out = tmp_path / "answers.xlsx"
     res = _cli("batch", questions, "-o", out, "--store", sample_store.dir, "-q")
     assert res.exit_code == 0, res.output
@@ -149,6 +204,14 @@ def test_batch_to_excel_and_ask_with_context(sample_store, tmp_path):
     assert rows[0] == ("id", "question", "answer", "value", "unit", "year", "page", "method", "found")
     assert rows[1][3:7] == (123456700, "元", 2021, 4) and rows[2][7] == "bad_input"
     assert rows[3][0] is None and rows[3][7] == "bad_input" and "列表" in rows[3][2]   # (an id that is a list)
+    # text starting with '=' is text, not a formula; a control character is left out, not a crash
+    cells = list(openpyxl.load_workbook(out)["answers"].iter_rows(min_row=5, max_row=5))[0]
+    assert cells[0].value == "=1+1" and cells[0].data_type == "s" and cells[1].value == "=SUM(A1)星河精密"
+    both = _cli("ask", "星河精密和星河二号2021年的营业收入分别是多少？", "--store", sample_store.dir, "--json")
+    saved = tmp_path / "both.json"
+    saved.write_text(both.output.splitlines()[0], encoding="utf-8")
+    which = _cli("ask", "它的货币资金是多少？", "--store", sample_store.dir, "--context", saved, "--json")
+    assert set(json.loads(which.output.splitlines()[0])["ask_which"]) == {"星河精密", "星河二号"}   # (both kept)
     first = _cli("ask", "2021年星河精密的货币资金是多少元?", "--store", sample_store.dir, "--json")
     saved = tmp_path / "last.json"
     saved.write_text(first.output, encoding="utf-8")

@@ -97,6 +97,9 @@ class ChangeAnswerer:
                       base=base_text, verb=verb, amount=amount, signed_amount=signed_amount, rate=rate, parts=parts)
         evidence = [fact_evidence(cur, self.v.show(cur)),
                     fact_evidence(prev, self.v.show(prev), (whens[1] if balance and base_year == year - 1 else "") + label)]
-        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence))
+        # its one value: the rate asked (none where the base is zero), else the signed amount
+        shown = (rate if b != 0 else None) if growth else signed_amount
+        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence),
+                      shown=shown)
 
 

@@ -25,14 +25,18 @@ from typing import Any, Callable
 from ..catalog.normalize import phrase_key
 from ..understand.question import Understanding
 
+MAX_QUESTION = 1000        # characters of a context's question (as of a question asked)
+YEARS = (1990, 2100)      # the years a context may name
 # the words for the year after the context's (the year before it: the frame rules' previous period cue)
 _NEXT_YEAR = re.compile(r"下一年度?|次年|后一年|明年|第二年")
 # words that point back at the context's company (cut before the question is read: they name no company)
 _POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
-_PRONOUN = re.compile(r"^(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其)?")
+_PRONOUN = re.compile(r"^(?:(?:好的|谢谢|另外)[，,、]?)?(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其)?")
 _TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。！!]*$")
 # words asking for a description (the rules' ask and shape cues cover values, names, lists and yes/no)
 _DESCRIBE = r"吗|如何|怎样|怎么|介绍|说明|简述|描述|分析"
+# a definition asked ("什么是商誉", "流动比率是什么意思"): a question of no one company (answer/open.py)
+_DEFINITION = re.compile(r"什么是|是什么意思|什么意思|的含义|含义是|的定义|定义是|如何计算|怎么计算|怎样计算|计算公式")
 
 
 @dataclass
@@ -48,25 +52,45 @@ class Context:
                 "items": list(self.items)}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Context":
+    def from_dict(cls, d: Any) -> "Context":
         """From to_dict's shape, or from an answer record (`ask --json`, a batch line): its `context`, else
-        its question and frame."""
+        its question and frame. Anything else is a ValueError saying what is wrong."""
         if not isinstance(d, dict):
             raise ValueError("a context is a JSON object")
         if isinstance(d.get("context"), dict):
             d = d["context"]
+        q = d.get("question")
+        if not isinstance(q, str) or not q.strip():
+            raise ValueError("a context needs the question it was asked ('question')")
+        if len(q) > MAX_QUESTION:
+            raise ValueError(f"its question is {len(q)} characters long: at most {MAX_QUESTION}")
         if "companies" in d or "frame" not in d:
-            q = d.get("question")
-            if not isinstance(q, str) or not q.strip():
-                raise ValueError("a context needs the question it was asked ('question')")
-            return cls(q, [str(c) for c in d.get("companies") or []], [int(y) for y in d.get("years") or []],
-                       [str(i) for i in d.get("items") or []])
-        frame = d.get("frame") or {}
-        if not isinstance(d.get("question"), str) or not d["question"].strip() or not isinstance(frame, dict):
-            raise ValueError("a context needs the question it was asked ('question') and its 'frame'")
-        company = (frame.get("company") or {}).get("short_name")
-        return cls(str(d.get("question") or ""), [company] if company else [], list(frame.get("years") or []),
-                   list(frame.get("items") or []) + list(frame.get("formulas") or []))
+            return cls(q, _texts(d.get("companies"), "companies"), _years(d.get("years")),
+                       _texts(d.get("items"), "items"))
+        frame = d.get("frame")
+        if not isinstance(frame, dict):
+            raise ValueError("its 'frame' is not an object")
+        company = frame.get("company")
+        if company is not None and not (isinstance(company, dict) and isinstance(company.get("short_name"), str)):
+            raise ValueError("its frame's 'company' is not {\"short_name\": …}")
+        return cls(q, [company["short_name"]] if company else [], _years(frame.get("years")),
+                   _texts(frame.get("items"), "items") + _texts(frame.get("formulas"), "formulas"))
+
+
+def _texts(value: Any, name: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"its '{name}' is not a list of names")
+    return list(value)
+
+
+def _years(value: Any) -> list[int]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(type(v) is int and YEARS[0] <= v <= YEARS[1] for v in value):
+        raise ValueError(f"its 'years' is not a list of years ({YEARS[0]}-{YEARS[1]})")
+    return list(value)
 
 
 @dataclass
@@ -76,6 +100,7 @@ class Resolved:
     question: str
     took: dict[str, Any] = field(default_factory=dict)
     ask_which: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)   # what a question back was asked (kept for the answer)
 
 
 def context_of(question: str, u: Understanding) -> Context:
@@ -86,44 +111,55 @@ def context_of(question: str, u: Understanding) -> Context:
 
 class FollowUp:
     """Follow-up questions made whole, with the understanding's rules: the previous period's cue
-    (上一年, 去年 …) and the words that ask (多少, 是什么, 是否 …, rules/understanding.yaml)."""
+    (上一年, 去年 …), a change's base (比去年 …) and the words that ask (多少, 是什么, 是否 …), all of
+    rules/understanding.yaml."""
 
-    def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, asks: list[re.Pattern],
-                 inputs_of: Callable[[str], list[str]], in_report: Callable[[Context, list[str]], bool]):
+    def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, base: re.Pattern | None,
+                 asks: list[re.Pattern], inputs_of: Callable[[str], list[str]],
+                 in_report: Callable[[Context, list[str]], bool]):
         """inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率); in_report: whether
         the context's report prints all these words (a word the question does not explain may be the name of
         a company the store lacks, unless the report prints it: 董事长, not 天马科技)."""
         self.understand = understand
         self.relative = [(previous, -1), (_NEXT_YEAR, 1)]
+        self.base = base   # what a change is measured against (比去年, 同比 …)
         self.asks = re.compile("|".join([rx.pattern for rx in asks] + [_DESCRIBE]))
         self.inputs_of = inputs_of
         self.in_report = in_report
 
     def resolve(self, question: str, context: Context | None) -> Resolved:
         """The follow-up question made whole from the context (unchanged without one, or when it names
-        everything itself)."""
+        everything itself, or asks something of no one company: a ranking, a definition)."""
         if context is None or not context.question:
             return Resolved(question)
-        text = question.strip()
+        text = _bare(question)   # (its own words: no 那么/还有 before them, no 呢/如何 after)
         took: dict[str, Any] = {}
         if len(context.years) == 1:
+            # 去年, 上一年 …: the year before the context's — unless it is what a change is measured against
+            # (比去年, 较上年同期: the base, read as such by the question's own frame)
+            bases = [m.span() for m in self.base.finditer(text)] if self.base is not None else []
             for pattern, step in self.relative:
-                m = pattern.search(text)
+                m = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in bases)), None)
                 if m:
                     shifted = context.years[0] + step
                     text = text[:m.start()] + f"{shifted}年" + text[m.end():]
                     took["year"] = f"{m.group(0)} = {shifted}年"
                     break
+        pointed = bool(_POINTER.search(text))
         text = _POINTER.sub("", text)
+        if not text:
+            return Resolved(question)   # ("它呢？": nothing asked, nothing to take)
         u = self.understand(text)
+        if not pointed and (u.type == "statistics" or _DEFINITION.search(u.norm)):
+            return Resolved(question)   # a ranking across companies, a definition: no one company's question
         companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
-        if not companies and not u.company_unnamed:
-            left = _unexplained(u)
-            if left and not self.in_report(context, left):
-                return Resolved(question)   # words that may name a company the store lacks: never another one
+        left = _unexplained(u)
+        if not companies and not u.company_unnamed and left and not self.in_report(context, left):
+            return Resolved(question)   # words that may name a company the store lacks: never another one
         years = list(u.years.explicit)
-        asks_own = bool(u.items or u.formulas or u.topics)
-        rest = _strip(_cut_spans(text, u))
+        named = list(u.items) + list(u.formulas)
+        asks_own = bool(named or u.topics)
+        rest = _strip(_cut_spans(u.norm, u))
         asking = bool(self.asks.search(rest))
         # nothing asked but another company, year or item: "那2020年呢", "那惠威科技呢", "净利润呢"
         only_changes = not asking and (not rest or _changes_item(rest, u))
@@ -134,14 +170,15 @@ class FollowUp:
             if new is not None:
                 return Resolved(new, took)
         if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
-            return Resolved(question, took, list(context.companies))
+            return Resolved(question, took, list(context.companies), named or list(context.items))
         company = companies[0] if companies else (context.companies[0] if context.companies else "")
         if not companies and company:
             took["company"] = company
         year = "、".join(f"{y}年" for y in (years or context.years))
         if not years and context.years:
             took.setdefault("year", year)
-        if not asks_own and context.items and not asking:
+        if not asks_own and context.items and not left:
+            # it names no item and no word of its own: the context's item ("同比增长了多少？", "2018年怎么样")
             rest = "、".join(context.items) + rest
             took["item"] = "、".join(context.items)
         if not asking:
@@ -200,10 +237,14 @@ def _cut_spans(text: str, u: Understanding) -> str:
     return text
 
 
+def _bare(text: str) -> str:
+    """A follow-up without 那么/还有 … before its words and 呢/如何/？ after them."""
+    return _TRAILER.sub("", _PRONOUN.sub("", text.strip(), count=1)).strip()
+
+
 def _strip(text: str) -> str:
     """A follow-up's own words: no 那/还有, pronoun, 呢 or question mark around them."""
-    text = _TRAILER.sub("", _PRONOUN.sub("", text.strip(), count=1))
-    return text.strip("的，, ")
+    return _bare(text).strip("的，, ")
 
 
 def _changes_item(rest: str, u: Understanding) -> bool:

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from ..numbers import parse_number
+
 
 def _with_report(out: dict[str, Any], report: str | None) -> dict[str, Any]:
     if report:
@@ -121,15 +123,17 @@ class DefinitionEvidence:
         return f"{self.term}（{self.file}）：{self.definition}"
 
 
-_SHOWN = re.compile(r"^([-+]?\d[\d,]*(?:\.\d+)?)\s*(.*)$")
+_SHOWN = re.compile(r"^([-+−－(（]?\s*\d[\d,]*(?:\.\d+)?[)）]?)\s*(.*)$")
 
 
 def shown_value(text: str | None) -> tuple[float | None, str | None]:
-    """(number, unit) of a value as an answer prints it: '1,175,301,034.32元', '-4.49%', '172人', '2.35'."""
+    """(number, unit) of a value as an answer prints it: '1,175,301,034.32元', '-4.49%', '(77,398)元',
+    '172人', '2.35' (the number read by numbers.parse_number)."""
     m = _SHOWN.match(text.strip()) if text else None
-    if not m:
+    number = parse_number(m.group(1).replace("−", "-").replace("－", "-")) if m else None
+    if m is None or number is None:
         return None, None
-    return float(m.group(1).replace(",", "")), (m.group(2).strip() or None)
+    return float(number), (m.group(2).strip() or None)
 
 
 Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]
@@ -152,7 +156,8 @@ class Answer:
     from_context: dict[str, Any] | None = None
     ask_which: list[str] | None = None
     context: dict[str, Any] | None = None
-    shown: str | None = None   # the one value it gives, as printed (a formula's result), where it gives one
+    shown: str | None = None   # the one value it gives, as printed (a formula's result, a change), where it
+    # gives one: else the value of its one fact or cell read, when it read one
 
     @property
     def value(self) -> float | None:

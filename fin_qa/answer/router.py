@@ -104,6 +104,7 @@ class Router:
         frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)
         self.followup = FollowUp(self.understander.understand,
                                  dict(frame.periods)["previous"] if frame else re.compile(r"(?!)"),
+                                 frame.base if frame else None,
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
                                  self._inputs_of, self._in_report)
 
@@ -143,7 +144,9 @@ class Router:
             ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),
                          "1", "ask_which", found=False)
             ans.ask_which = list(resolved.ask_which)
-            ans.context = context.to_dict() if context else None   # (the next question picks one)
+            # the next question picks one: what this one asked kept with the companies and years
+            ans.context = Context(str(question), list(resolved.ask_which), list(context.years) if context else [],
+                                  resolved.items).to_dict()
             return ans
         ans = self.answer(resolved.question)
         ans.question = str(question)
@@ -152,10 +155,9 @@ class Router:
             ans.answer = render(self.t, "followup_took", parts=parts) + ans.answer
             ans.from_context = dict(resolved.took, question=resolved.question)
         left = context_of(resolved.question, self.understander.understand(resolved.question))
-        if context is not None:   # (what this question did not name stays as the conversation had it)
+        if context is not None:   # (the company and years it did not name stay as the conversation had them)
             left.companies = left.companies or list(context.companies)
             left.years = left.years or list(context.years)
-            left.items = left.items or list(context.items)
         ans.context = left.to_dict()
         return ans
 

@@ -278,7 +278,7 @@ class Service:
                 raise InvalidInput(f"context: {e}") from None
         with self.answering() as w:
             router = self._router(w, check_style(style))
-            ans = router.follow(question, ctx) if ctx is not None else router.answer(question)
+            ans = router.follow(question, ctx)   # (its record carries the context the next question sends)
             record = self.record(w.store, ans)
         self._remember(record)
         return record
