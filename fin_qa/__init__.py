@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def open(store: str | Path | None = None, rules: str | Path | None = None, llm: str = "none",
-         search: str | None = None, style: str = "human", device: str = "auto") -> "FinQA":
+         search: str | None = None, style: str = "human", device: str = "auto") -> FinQA:
     """A store opened for questions and tables (fin_qa.api.FinQA).
 
     store: the store folder (default: $FIN_QA_STORE, else ./fin_qa_store); rules: a rules folder (default:

@@ -25,9 +25,16 @@ def qa(sample_store):
 def test_public_names_are_typed_and_listed():
     import fin_qa
 
+    import inspect
+
     for name in fin_qa.__all__:
         assert getattr(fin_qa, name) is not None, name
-    assert fin_qa.open.__annotations__ and fin_qa.FinQA.ask.__annotations__["return"] == "Answer"
+    assert fin_qa.open.__annotations__["return"] == "FinQA"
+    methods = [m for n, m in inspect.getmembers(fin_qa.FinQA, inspect.isfunction) if not n.startswith("_")]
+    assert len(methods) >= 12
+    for m in methods:   # every public method typed: its return and each argument
+        params = [p for p in inspect.signature(m).parameters if p != "self"]
+        assert "return" in m.__annotations__ and all(p in m.__annotations__ for p in params), m.__name__
 
 
 def test_ask_gives_the_value_unit_and_evidence(qa):

@@ -178,10 +178,11 @@ class MatchedRows(ReportRows):
             hs, bs = (None, None) if keep_texts else (_spaced(heading), _spaced(body))
             if hs is not None and bs is not None:
                 self.sizes[rowid] = _size(hs) + _size(bs)
-                # each space doubled, so that tokens side by side are each found between two spaces
-                hp, bp = f" {hs.replace(' ', '  ')} ", f" {bs.replace(' ', '  ')} "
+                hp = bp = ""
                 for tok, mark, post in marks:
                     if tok in bs or tok in hs:   # (a substring first: most rows lack most tokens)
+                        if not bp:   # each space doubled, so that tokens side by side each stand between two
+                            hp, bp = f" {hs.replace(' ', '  ')} ", f" {bs.replace(' ', '  ')} "
                         nh, nb = hp.count(mark), bp.count(mark)
                         if nh or nb:
                             post[rowid] = (nh, nb)
