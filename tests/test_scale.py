@@ -52,6 +52,78 @@ def test_table_index_ranks_as_fts5_does_on_a_real_report(shared_store):
         _same_as_fts(shared_store, r["id"], [q.replace("星河精密", name).replace("2021", str(year)) for q in QUESTIONS])
 
 
+_ROW_TEXT = st.text(alphabet="营业收入 ab01.%营收", max_size=24) | st.none()
+
+
+@settings(max_examples=300, deadline=None)
+@given(rows=st.lists(st.tuples(st.integers(1, 70_000), _ROW_TEXT, _ROW_TEXT), max_size=12,
+                     unique_by=lambda r: r[0]))
+def test_stored_table_words_count_as_the_rows_do(rows):
+    """A report's rows indexed at ingest (report_postings) and read back by token (StoredRows) give the
+    same sizes and the same instances per row as the rows' texts read whole (ReportRows), for every token,
+    ids far apart (4-byte offsets) included, and an unknown token holds no row."""
+    import sqlite3
+
+    from fin_qa.store.fts_rank import ReportRows, StoredRows, fts_tokens, report_postings
+    from fin_qa.store.schema import TABLE_WORDS_SQL
+
+    db = sqlite3.connect(":memory:")
+    db.executescript("CREATE TABLE reports(id INTEGER PRIMARY KEY);" + TABLE_WORDS_SQL)
+    got = report_postings(rows)
+    if not rows:
+        assert got is None
+        return
+    assert got is not None
+    first, sizes, words = got
+    db.executemany("INSERT INTO table_words VALUES(7, ?, ?)", words)
+    stored = StoredRows(db, "table_words", 7, first, sizes)
+    whole = ReportRows(sorted(rows))
+    assert stored.sizes == whole.sizes
+    tokens = {t for _, h, b in rows for t in fts_tokens(h or "") + fts_tokens(b or "")}
+    stored.prefetch(sorted(tokens)[:3])
+    for tok in sorted(tokens) + ["无此"]:
+        assert stored.posting(tok) == whole.posting(tok), tok
+        assert list(stored.posting(tok)) == sorted(stored.posting(tok))   # (rowid order, as FTS5 reads them)
+
+
+def test_a_store_ingested_before_table_words_ranks_the_same_and_fin_qa_index_indexes_it(tmp_path, sample_pdf):
+    """A report ingested before table_words existed (its rows removed here) ranks its tables from its
+    tables_fts rows, as FTS5 does; `fin-qa index` indexes its words, after which it is ranked from them
+    the same, and a question reads only the tables it ranks."""
+    from click.testing import CliRunner
+
+    from fin_qa.cli import cli
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+    from fin_qa.store.fts_rank import StoredRows
+
+    d = tmp_path / "reports"
+    d.mkdir()
+    shutil.copy(sample_pdf, d / sample_pdf.name)
+    with Store(tmp_path / "store") as writer:
+        ingest([d], writer, CATALOG)
+        writer.db.execute("DELETE FROM table_words")
+        writer.db.execute("DELETE FROM table_sizes")
+    with Store(tmp_path / "store", readonly=True) as old:
+        rid = old.reports()[0]["id"]
+        _same_as_fts(old, rid, QUESTIONS)
+        assert not isinstance(old.table_index._report(rid).words, StoredRows)
+    res = CliRunner().invoke(cli, ["index", "--store", str(tmp_path / "store")])
+    assert res.exit_code == 0, res.output
+    assert "table words of 1 report" in res.output
+    with Store(tmp_path / "store", readonly=True) as new:
+        _same_as_fts(new, rid, QUESTIONS)
+        rep = new.table_index._report(rid)
+        assert isinstance(rep.words, StoredRows)
+        ids = new.table_match_words(_words(QUESTIONS[0]), rid, 3)
+        assert [t.id for t in new.report_tables(rid, ids)] == sorted(ids)
+        assert set(rep.raw) == set(ids) and not rep.complete   # (the tables ranked read, no other)
+        every = new.report_tables(rid)
+        assert rep.complete and [t.id for t in every] == sorted(rep.raw) and len(every) > len(ids)
+    res = CliRunner().invoke(cli, ["index", "--store", str(tmp_path / "store")])
+    assert "table words" not in res.output   # (nothing left to index)
+
+
 def test_the_index_is_dropped_when_the_store_changes(tmp_path, sample_pdf, monkeypatch):
     """A reader holding a report's tables and chunks sees a report another connection ingests afterwards,
     and a report replaced by its own connection (`--force`)."""

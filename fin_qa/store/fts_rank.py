@@ -21,12 +21,14 @@ store/chunk_index.py (chunks_fts).
 """
 from __future__ import annotations
 
+import array
 import heapq
 import math
 import re
 import sqlite3
+import sys
 from collections import Counter, OrderedDict, defaultdict
-from typing import Any, Callable, Iterable, NamedTuple, TypeVar
+from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
 K1 = 1.2
 B = 0.75
@@ -123,6 +125,9 @@ class ReportRows:
                 bodies[tok].append(rowid)
         self._heads, self._bodies = heads, bodies
 
+    def prefetch(self, tokens: Iterable[str]) -> None:
+        """Read these tokens' rows at once, where they are read from the store (StoredRows); here: nothing."""
+
     def posting(self, token: str) -> dict[int, tuple[int, int]]:
         """Rowid → the token's instances in the row's heading and body (the rows holding it, in order)."""
         got = self._postings.get(token)
@@ -157,6 +162,75 @@ class ReportRows:
         if self._norms[0] != avgdl:
             self._norms = (avgdl, {rowid: K1 * (1 - B + B * float(n) / avgdl) for rowid, n in self.sizes.items()})
         return self._norms[1]
+
+
+class StoredRows(ReportRows):
+    """A report's rows of an FTS5 table read from the inverted index written with them at ingest
+    (`report_postings`: the store's table_words and table_sizes): each row's size read at once, a token's
+    rows only when a question uses it — the cost of the question's words, neither the report's every
+    row nor the store. The same counts as ReportRows reads from the rows' texts."""
+
+    def __init__(self, db: sqlite3.Connection, words: str, report_id: int, first: int, sizes: bytes):
+        super().__init__(())
+        self.db, self.words, self.report_id, self.first = db, words, report_id, first
+        pairs = unpack(sizes)
+        self.sizes = {first + pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2)}
+
+    def prefetch(self, tokens: Iterable[str]) -> None:
+        missing = [t for t in dict.fromkeys(tokens) if t not in self._postings]
+        for k in range(0, len(missing), 500):   # (an old SQLite takes at most 999 parameters)
+            part = missing[k:k + 500]
+            for tok, blob in self.db.execute(f"SELECT token, rows FROM {self.words} WHERE report_id=? AND token IN "
+                                             f"({','.join('?' * len(part))})", (self.report_id, *part)):
+                v, first = unpack(blob), self.first
+                self._postings[tok] = {first + v[i]: (v[i + 1], v[i + 2]) for i in range(0, len(v), 3)}
+            for tok in part:
+                self._postings.setdefault(tok, {})
+
+    def posting(self, token: str) -> dict[int, tuple[int, int]]:
+        got = self._postings.get(token)
+        if got is None:
+            self.prefetch((token,))
+            got = self._postings[token]
+        return got
+
+
+def pack(values: Sequence[int]) -> bytes:
+    """Unsigned integers as a blob: a type code ('H': 2 bytes each, or 'I': 4), then the values,
+    little-endian."""
+    code = "H" if not values or max(values) < 1 << 16 else "I"
+    a = array.array(code, values)
+    if sys.byteorder == "big":
+        a.byteswap()
+    return code.encode() + a.tobytes()
+
+
+def unpack(blob: bytes) -> array.array:
+    """The integers `pack` wrote."""
+    a = array.array(chr(blob[0]))
+    a.frombytes(blob[1:])
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a
+
+
+def report_postings(rows: Iterable[tuple[int, str | None, str | None]]) -> tuple[int, bytes, list[tuple[str, bytes]]] | None:
+    """A report's rows of an FTS5 table — (rowid, heading, body), as inserted — as StoredRows reads them:
+    (the first rowid, each row's size as (rowid − first, tokens) pairs, each token's rows as
+    (rowid − first, instances in the heading, in the body) triples, in rowid order); None for no rows."""
+    rows = sorted(rows, key=lambda r: r[0])
+    if not rows:
+        return None
+    first = rows[0][0]
+    sizes: list[int] = []
+    postings: defaultdict[str, list[int]] = defaultdict(list)
+    for rowid, heading, body in rows:
+        ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
+        sizes += (rowid - first, len(ht) + len(bt))
+        ch, cb = Counter(ht), Counter(bt)
+        for tok in ch.keys() | cb.keys():
+            postings[tok] += (rowid - first, ch.get(tok, 0), cb.get(tok, 0))
+    return first, pack(sizes), [(tok, pack(v)) for tok, v in postings.items()]
 
 
 class MatchedRows(ReportRows):
@@ -263,6 +337,7 @@ class FtsRanker:
         phrases = [p for p in phrases if p.tokens]
         if not phrases or not rows.sizes:
             return []
+        rows.prefetch(tok for p in phrases for tok in p.tokens)
         weighted = [rows.weighted(p, heading_weight, self._counts) for p in phrases]
         if not any(weighted):
             return []

@@ -64,6 +64,19 @@ CREATE TABLE IF NOT EXISTS vocab(
 CREATE INDEX IF NOT EXISTS vocab_report ON vocab(report_id, word);
 """
 
+# the words of a report's tables as an inverted index of its tables_fts rows (store/fts_rank.py:
+# report_postings, StoredRows): a token → the report's tables holding it (their ids less the report's
+# first, its instances in the heading and the body); each table's token count
+TABLE_WORDS_SQL = """
+CREATE TABLE IF NOT EXISTS table_words(
+    report_id INTEGER NOT NULL REFERENCES reports(id), token TEXT NOT NULL, rows BLOB NOT NULL,
+    PRIMARY KEY(report_id, token)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS table_sizes(
+    report_id INTEGER PRIMARY KEY REFERENCES reports(id), first INTEGER NOT NULL, sizes BLOB NOT NULL
+);
+"""
+
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS reports(
@@ -110,6 +123,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               PAGE_WORDS_SQL, needed_to_read=False),
     Migration(6, "vocab: the words of every table of a report (row labels, names, headers), by report",
               VOCAB_SQL, needed_to_read=False),
+    Migration(7, "table_words, table_sizes: each report's table words indexed, so a question reads the rows of "
+              "its own words only (`fin-qa index` fills them for reports ingested before)",
+              TABLE_WORDS_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -118,7 +134,7 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
-              "tables_fts_docsize", "tables_fts_config", "page_words", "vocab"}
+              "tables_fts_docsize", "tables_fts_config", "page_words", "vocab", "table_words", "table_sizes"}
 
 
 class NotAStore(Exception):

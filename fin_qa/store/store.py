@@ -31,7 +31,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .chunk_index import ChunkIndex
-from .fts_rank import Phrase, db_state, vocab_tables
+from .fts_rank import Phrase, db_state, report_postings, vocab_tables
 from .table_index import TableIndex
 from .table_index import stored_path as _path
 
@@ -274,6 +274,8 @@ class Store:
             db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
             db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
             db.execute("DELETE FROM vocab WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM table_words WHERE report_id=?", (rid,))
+            db.execute("DELETE FROM table_sizes WHERE report_id=?", (rid,))
             db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
             db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
             db.executemany("INSERT INTO page_words(report_id, page, width, height, words) VALUES(?,?,?,?,?)",
@@ -301,6 +303,7 @@ class Store:
                      c["page_start"], c["page_end"]),
                 )
                 self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"])
+            analysed: list[tuple[int, str, str]] = []   # tables_fts rows, indexed by report below
             for t in tables:
                 cur = db.execute(
                     "INSERT INTO tables(report_id,section_id,path,caption,unit,page_start,page_end,header,rows,pages)"
@@ -309,11 +312,12 @@ class Store:
                      t["page_start"], t["page_end"], json.dumps(t["header"], ensure_ascii=False),
                      json.dumps(t["rows"], ensure_ascii=False), json.dumps(t["pages"])))
                 tid = int(cur.lastrowid or 0)
-                db.execute("INSERT INTO tables_fts(rowid, heading, body) VALUES(?,?,?)",
-                           (tid, analyze(" ".join(t["path"]) + " " + t["caption"]),
-                            analyze(table_words(t["header"], t["rows"]))))
+                analysed.append((tid, analyze(" ".join(t["path"]) + " " + t["caption"]),
+                                 analyze(table_words(t["header"], t["rows"]))))
+                db.execute("INSERT INTO tables_fts(rowid, heading, body) VALUES(?,?,?)", analysed[-1])
                 db.executemany("INSERT INTO vocab(report_id, word, table_id, row, col, kind) VALUES(?,?,?,?,?,?)",
                                [(rid, w, tid, r, k, kind) for w, r, k, kind in table_vocabulary(t["header"], t["rows"])])
+            self._write_table_words(rid, analysed)
             db.execute(
                 "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
@@ -323,6 +327,34 @@ class Store:
             db.execute("ROLLBACK")
             raise
         return rid
+
+    def _write_table_words(self, report_id: int, rows: Iterable[tuple[int, str | None, str | None]]) -> None:
+        """The report's tables_fts rows (rowid, heading, body) indexed by word (table_words, table_sizes)."""
+        got = report_postings(rows)
+        if got is None:
+            return
+        first, sizes, words = got
+        self.db.execute("INSERT INTO table_sizes(report_id, first, sizes) VALUES(?,?,?)", (report_id, first, sizes))
+        self.db.executemany("INSERT INTO table_words(report_id, token, rows) VALUES(?,?,?)",
+                            [(report_id, tok, blob) for tok, blob in words])
+
+    def index_table_words(self) -> int:
+        """Index the table words of the reports ingested before table_words existed (each in a transaction
+        of its own); returns how many reports."""
+        todo = [r[0] for r in self.db.execute(
+            "SELECT r.id FROM reports r WHERE EXISTS (SELECT 1 FROM tables t WHERE t.report_id = r.id)"
+            " AND NOT EXISTS (SELECT 1 FROM table_sizes s WHERE s.report_id = r.id) ORDER BY r.id")]
+        for rid in todo:
+            self.db.execute("BEGIN IMMEDIATE")
+            try:
+                self._write_table_words(rid, self.db.execute(
+                    "SELECT f.rowid, f.heading, f.body FROM tables_fts f JOIN tables t ON t.id = f.rowid"
+                    " WHERE t.report_id=?", (rid,)).fetchall())
+                self.db.execute("COMMIT")
+            except BaseException:
+                self.db.execute("ROLLBACK")
+                raise
+        return len(todo)
 
     def write_import(self, source: str, rows: list[tuple[ReportMeta, list[FactRow]]]) -> int:
         """Facts from a bulk table; replaces what the same source imported before. One transaction."""

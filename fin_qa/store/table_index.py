@@ -3,9 +3,12 @@
 A question's cells are looked for in its report's tables only (answer/cells.py). SQLite's FTS5 answers
 `tables_fts MATCH … AND t.report_id = ?` by reading every matching row of every report, and computes
 each phrase's document frequency over the whole store on every query: the cost grows with the store.
-Here a report's table words are held as an inverted index and ranked with FTS5's own bm25, in its order
-of operations, with the store's statistics (store/fts_rank.py): the same tables in the same order,
-for the cost of the report's tables and the question's words.
+Here a report's table words are an inverted index written at ingest (table_words, table_sizes:
+fts_rank.report_postings), of which a question reads its own words' rows only, and ranked with FTS5's own
+bm25, in its order of operations, with the store's statistics (store/fts_rank.py): the same tables in the
+same order, for the cost of the question's words — neither the report's every table nor the store. Only
+the tables ranked are then read (and decoded when used). A report ingested before the index existed has
+its tables' words read from tables_fts when first asked (until `fin-qa index` indexes them).
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import json
 import sqlite3
 from typing import Iterable, Sequence
 
-from .fts_rank import FtsRanker, Phrase, ReportRows, fts_tokens
+from .fts_rank import FtsRanker, Phrase, ReportRows, StoredRows, fts_tokens
 from .models import TableRecord
 
 REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers many questions per report)
@@ -21,14 +24,35 @@ REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers m
 __all__ = ["TableIndex", "fts_tokens", "stored_path"]
 
 
-class _Report:
-    """A report's tables as read: their rows decoded when first asked for, their words (ReportRows)."""
+_COLUMNS = "id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
 
-    def __init__(self, raw: dict[int, tuple], words: ReportRows):
-        self.raw = raw                      # table id → its row of `tables`, undecoded
+
+class _Report:
+    """A report's tables as read: their rows of `tables` read when first asked for (all of them, or some
+    by id) and decoded when first used, their words (ReportRows)."""
+
+    def __init__(self, db: sqlite3.Connection, report_id: int, words: ReportRows):
+        self.db, self.report_id = db, report_id
         self.words = words
+        self.raw: dict[int, tuple] = {}      # table id → its row of `tables`, undecoded
+        self.complete = False                # every table of the report read into raw
         self.decoded: dict[int, TableRecord] = {}
-        self.ordered = sorted(raw)
+
+    def read(self, ids: Iterable[int] | None = None) -> None:
+        """Read the report's tables of these ids (of the report: others are left out), or all of them."""
+        if self.complete:
+            return
+        if ids is None:
+            self.raw.update((r[0], r) for r in self.db.execute(f"SELECT {_COLUMNS} FROM tables WHERE report_id=?",
+                                                               (self.report_id,)))
+            self.complete = True
+            return
+        missing = [i for i in set(ids) if i not in self.raw]
+        for k in range(0, len(missing), 500):
+            part = missing[k:k + 500]
+            self.raw.update((r[0], r) for r in self.db.execute(
+                f"SELECT {_COLUMNS} FROM tables WHERE report_id=? AND id IN ({','.join('?' * len(part))})",
+                (self.report_id, *part)))
 
     def table(self, tid: int) -> TableRecord:
         got = self.decoded.get(tid)
@@ -43,20 +67,26 @@ class TableIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "tables_fts", REPORTS_KEPT)
+        self._indexed = db.execute("SELECT 1 FROM sqlite_master WHERE name='table_sizes'").fetchone() is not None
 
     def _report(self, report_id: int) -> _Report:
         def load() -> _Report:
-            raw = {r[0]: r for r in self.db.execute(
-                "SELECT id, report_id, section_id, path, caption, unit, page_start, page_end, header, rows, pages"
-                " FROM tables WHERE report_id=?", (report_id,))}
-            rows = []
-            if raw:
-                rows = [r for r in self.db.execute("SELECT rowid, heading, body FROM tables_fts WHERE rowid BETWEEN ? AND ?",
-                                                   (min(raw), max(raw))) if r[0] in raw]
-            return _Report(raw, ReportRows(rows))
+            got = self.db.execute("SELECT first, sizes FROM table_sizes WHERE report_id=?",
+                                  (report_id,)).fetchone() if self._indexed else None
+            if got is not None:   # its words indexed at ingest: the question's words read, not every table
+                return _Report(self.db, report_id, StoredRows(self.db, "table_words", report_id, got[0], got[1]))
+            rep = _Report(self.db, report_id, ReportRows([]))
+            rep.read()   # (ingested before table_words: every table's words read from tables_fts)
+            if rep.raw:
+                rep.words = ReportRows(r for r in self.db.execute(
+                    "SELECT rowid, heading, body FROM tables_fts WHERE rowid BETWEEN ? AND ?",
+                    (min(rep.raw), max(rep.raw))) if r[0] in rep.raw)
+            return rep
 
         if report_id not in self.reports_having("tables"):
-            return _Report({}, ReportRows([]))   # (imported values: a fresh empty one, nothing shared)
+            empty = _Report(self.db, report_id, ReportRows([]))   # (imported values: empty, nothing shared)
+            empty.complete = True
+            return empty
         return self.ranker.held(report_id, load)
 
     def reports_having(self, table: str) -> frozenset[int]:
@@ -77,7 +107,8 @@ class TableIndex:
     def tables(self, report_id: int, ids: Iterable[int] | None = None) -> list[TableRecord]:
         """The report's tables (these ids only, when given), in reading order (shared: never changed)."""
         rep = self._report(report_id)
-        wanted = rep.ordered if ids is None else sorted(i for i in set(ids) if i in rep.raw)
+        rep.read(ids)
+        wanted = sorted(rep.raw) if ids is None else sorted(i for i in set(ids) if i in rep.raw)
         return [rep.table(i) for i in wanted]
 
     def match(self, words: Sequence[str], report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
