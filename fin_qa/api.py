@@ -127,14 +127,24 @@ class FinQA:
         if not where.is_dir():
             raise FinQAError(f"no store at {where}: ingest reports into it first (fin-qa ingest PATH --store {where})")
         self.catalog: Catalog = Catalog.load(rules_root(str(rules) if rules is not None else None))
-        self.store: Store = Store(where, create=False, readonly=True)
+        self._store: Store | None = Store(where, create=False, readonly=True)
         self._llm, self._search, self._style, self._device = llm, search, style, device
         self._router: Router | None = None
 
     # ------------------------------------------------------------------------------ lifetime
 
+    @property
+    def store(self) -> Store:
+        """The store, opened read-only (a FinQAError once closed)."""
+        if self._store is None:
+            raise FinQAError("this fin_qa handle is closed: open the store again (fin_qa.open())")
+        return self._store
+
     def close(self) -> None:
-        self.store.close()
+        """Close the store (again: nothing); every method after it is a FinQAError."""
+        if self._store is not None:
+            self._store.close()
+            self._store, self._router = None, None
 
     def __enter__(self) -> "FinQA":
         return self
@@ -143,24 +153,27 @@ class FinQA:
         self.close()
 
     def __repr__(self) -> str:
-        return f"<fin_qa.FinQA store={self.store.dir} reports={len(self.store.report_list())}>"
+        if self._store is None:
+            return "<fin_qa.FinQA closed>"
+        return f"<fin_qa.FinQA store={self._store.dir} reports={len(self._store.report_list())}>"
 
     # ------------------------------------------------------------------------------ answering
 
     @property
     def router(self) -> Router:
         """The answering engine (built at the first question: rules, company index, the chat model)."""
+        store = self.store   # (closed: a FinQAError)
         if self._router is None:
             from .answer.router import make_router
             from .config import es_index, es_url, llm_spec, llm_threads, search_backend
             from .llm.load import load_chat_model
             from .search.retrieve import make_backend
 
-            backend = make_backend(search_backend(self._search), self.store, self.catalog, es_url(), es_index())
+            backend = make_backend(search_backend(self._search), store, self.catalog, es_url(), es_index())
             spec = llm_spec(self._llm)
             model = load_chat_model(spec, self.catalog.llm, device=self._device,
                                     threads=llm_threads() if spec.lower() != "none" else None)
-            self._router = make_router(self.store, self.catalog, backend, self._style, model)
+            self._router = make_router(store, self.catalog, backend, self._style, model)
         return self._router
 
     def ask(self, question: str, context: Answer | dict[str, Any] | None = None) -> Answer:

@@ -7,9 +7,10 @@ answer as its context), and scored per turn. Prints each set's figure, and the t
 A chain file holds one chain a line: {"id", "companies"?, "turns": [{"q", "expect"}]}. An expectation is
 - a text the answer must hold ("1,175,301,034.32", "19.79%");
 - {"ask_which": [A, B]}: the answer must ask which of these companies is meant;
-- {"value": "…", "unit": "元|千元|万元|百万元|亿元|%|人…"}: a number of the answer must equal it (amounts
-  compared in 元, to the cent; percentages and ratios to their printed decimals); "value": null: the
-  answer must say it has no value;
+- {"value": "…", "unit": "元|千元|万元|百万元|亿元|%|人…"}: the answer's one value (Answer.value: a value
+  read, a formula's result, a change's rate) must equal it — or, for an answer of several values, one
+  of them (amounts compared in 元, to the cent; percentages and ratios to their printed decimals);
+  "value": null: the answer must say it has no value;
 - {"answers": [{…}, …]}: each of them;
 - null: not scored (a chain's opening, asked for its context only).
 followups/heldout.jsonl was written by a helper that never saw the code: its figure is reported apart and
@@ -59,7 +60,10 @@ def right(expect: Any, ans: Any) -> bool:
     text = str(expect["value"]).replace(",", "").rstrip("%")
     want = Decimal(text)
     unit = expect.get("unit") or ""
-    got = numbers(ans.answer.split("计算公式")[0])   # (the value asked, before a formula's inputs)
+    if ans.value is not None:   # the one value it gives (a value read, a formula's result, a change's rate)
+        got = [Decimal(repr(ans.value)) * (SCALE[ans.unit] if unit in SCALE and ans.unit in SCALE else 1)]
+    else:   # several values (两年分别…): one of them, before a formula's inputs
+        got = numbers(ans.answer.split("计算公式")[0])
     if unit in SCALE:
         want_yuan = want * SCALE[unit]
         return any(abs(g - want_yuan) <= Decimal("0.01") * max(1, SCALE[unit] // 100) for g in got)

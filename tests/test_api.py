@@ -87,6 +87,24 @@ def test_open_a_store_that_is_not_there(tmp_path, sample_store):
         fin_qa.open(sample_store.dir, style="bogus")
 
 
+def test_a_closed_handle_says_so(sample_store):
+    """Every method of a closed handle is one FinQAError (not sqlite3's "Cannot operate on a closed
+    database"); closing twice is nothing."""
+    import fin_qa
+
+    qa = fin_qa.open(sample_store.dir)
+    assert qa.ask("星河精密2021年的货币资金是多少元？").value is not None
+    qa.close()
+    qa.close()
+    assert "closed" in repr(qa)
+    calls = [lambda: qa.ask("星河精密2021年的货币资金是多少元？"), lambda: qa.batch(["x"]), qa.reports,
+             lambda: qa.facts("星河精密"), lambda: qa.statement("星河精密", 2021), lambda: qa.tables(),
+             lambda: qa.check(), lambda: qa.search("货币资金"), lambda: qa.report("星河精密", 2021)]
+    for call in calls:
+        with pytest.raises(fin_qa.FinQAError, match="closed"):
+            call()
+
+
 def test_the_parent_statement_by_its_name(qa):
     assert qa.statement("星河精密", 2021, "母公司资产负债表").equals(
         qa.statement("星河精密", 2021, "资产负债表", scope="parent"))
@@ -118,6 +136,13 @@ def test_follow_up_questions_take_what_they_leave_out(qa):
     assert not which.found and set(which.ask_which) == {"星河精密", "星河二号"} and which.value is None
     # a record (ask --json, a batch line) is a context too
     assert qa.ask("营业收入呢？", context=first.record()).answer == second.answer
+    # 去年 after a question of two years: which year's is asked back, none of them guessed; then the year
+    two = qa.ask("星河精密2020年和2021年的营业收入分别是多少？")
+    back = qa.ask("去年呢？", context=two)
+    assert not back.found and back.value is None and "2020年、2021年" in back.answer and "“去年”" in back.answer
+    picked = qa.ask("2020年的", context=back)
+    assert picked.found and picked.evidence[0].item == "营业收入" and "2020年" in picked.answer
+    assert picked.from_context["company"] == "星河精密"
 
 
 class _Run:

@@ -101,6 +101,7 @@ class Resolved:
     took: dict[str, Any] = field(default_factory=dict)
     ask_which: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)   # what a question back was asked (kept for the answer)
+    which_year: str = ""   # a year named by the last question's (去年) when it asked several: the word
 
 
 def context_of(question: str, u: Understanding) -> Context:
@@ -134,12 +135,15 @@ class FollowUp:
             return Resolved(question)
         text = _bare(question)   # (its own words: no 那么/还有 before them, no 呢/如何 after)
         took: dict[str, Any] = {}
-        if len(context.years) == 1:
+        if context.years:
             # 去年, 上一年 …: the year before the context's — unless it is what a change is measured against
-            # (比去年, 较上年同期: the base, read as such by the question's own frame)
+            # (比去年, 较上年同期: the base, read as such by the question's own frame); after a question of
+            # several years, which one's is asked back (never one of them guessed, nor the word dropped)
             bases = [m.span() for m in self.base.finditer(text)] if self.base is not None else []
             for pattern, step in self.relative:
                 m = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in bases)), None)
+                if m and len(context.years) > 1:
+                    return Resolved(question, took, list(context.companies), list(context.items), m.group(0))
                 if m:
                     shifted = context.years[0] + step
                     text = text[:m.start()] + f"{shifted}年" + text[m.end():]

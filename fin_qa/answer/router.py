@@ -140,6 +140,14 @@ class Router:
         if question is None or not str(question).strip():
             return self.answer(question)
         resolved = self.followup.resolve(str(question), context)
+        if resolved.which_year and context is not None:
+            years = "、".join(f"{y}年" for y in context.years)
+            ans = Answer(str(question), render(self.t, "followup_which_year", years=years, word=resolved.which_year),
+                         "1", "ask_which", found=False)
+            # the next question names the year: the companies, years and items asked kept
+            ans.context = Context(str(question), list(context.companies), list(context.years),
+                                  resolved.items).to_dict()
+            return ans
         if resolved.ask_which:
             ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),
                          "1", "ask_which", found=False)

@@ -48,7 +48,7 @@ PLACEHOLDERS = {
     "opening_flow": {"item", "word"},
     "not_chinese": set(),
     "empty": set(),
-    "followup_took": {"parts"}, "followup_which": {"companies"},
+    "followup_took": {"parts"}, "followup_which": {"companies"}, "followup_which_year": {"years", "word"},
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
