@@ -732,7 +732,7 @@ def search(query, store_path, search, company, year, size, chunks, as_json, rule
 @RULES_OPTION
 def index(store_path, search, company, year, recreate, rules_path):
     """(Re)build the search index of the store's chunks (Elasticsearch, or the embedded FTS5 table), and index
-    the table words of reports ingested before fin-qa indexed them."""
+    the table and text words of reports ingested before fin-qa indexed them."""
     from .search.indexer import sync
 
     catalog = _catalog(rules_path)
@@ -742,11 +742,11 @@ def index(store_path, search, company, year, recreate, rules_path):
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
         backend = _backend(store, search, catalog, check=False)
         res = sync(store, backend, keys, recreate=recreate)
-        older = store.index_table_words()
+        older = store.index_words()
     click.echo(f"indexed {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into {backend.name} in {res.seconds:.1f} s "
                f"({res.rate:.0f} chunks/s)")
     if older:
-        click.echo(f"indexed the table words of {plural(older, 'report')} ingested before they were indexed")
+        click.echo(f"indexed the table and text words of {plural(older, 'report')} ingested before they were indexed")
 
 
 @cli.command("eval")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import time
+from collections import OrderedDict
 
 import pytest
 from hypothesis import given, settings
@@ -57,26 +58,32 @@ _ROW_TEXT = st.text(alphabet="营业收入 ab01.%营收", max_size=24) | st.none
 
 @settings(max_examples=300, deadline=None)
 @given(rows=st.lists(st.tuples(st.integers(1, 70_000), _ROW_TEXT, _ROW_TEXT), max_size=12,
-                     unique_by=lambda r: r[0]))
-def test_stored_table_words_count_as_the_rows_do(rows):
+                     unique_by=lambda r: r[0]), per_bucket=st.integers(1, 80))
+def test_stored_table_words_count_as_the_rows_do(rows, per_bucket):
     """A report's rows indexed at ingest (report_postings) and read back by token (StoredRows) give the
     same sizes and the same instances per row as the rows' texts read whole (ReportRows), for every token,
-    ids far apart (4-byte offsets) included, and an unknown token holds no row."""
+    in buckets of any size, ids far apart (4-byte offsets) included, and an unknown token holds no row."""
     import sqlite3
 
+    from fin_qa.store import fts_rank
     from fin_qa.store.fts_rank import ReportRows, StoredRows, fts_tokens, report_postings
-    from fin_qa.store.schema import TABLE_WORDS_SQL
+    from fin_qa.store.schema import WORDS_SQL
 
     db = sqlite3.connect(":memory:")
-    db.executescript("CREATE TABLE reports(id INTEGER PRIMARY KEY);" + TABLE_WORDS_SQL)
-    got = report_postings(rows)
+    db.executescript("CREATE TABLE reports(id INTEGER PRIMARY KEY);" + WORDS_SQL)
+    kept = fts_rank.TOKENS_A_BUCKET
+    fts_rank.TOKENS_A_BUCKET = per_bucket
+    try:
+        got = report_postings(rows)
+    finally:
+        fts_rank.TOKENS_A_BUCKET = kept
     if not rows:
         assert got is None
         return
     assert got is not None
-    first, sizes, words = got
-    db.executemany("INSERT INTO table_words VALUES(7, ?, ?)", words)
-    stored = StoredRows(db, "table_words", 7, first, sizes)
+    first, buckets, sizes, words = got
+    db.executemany("INSERT INTO table_words VALUES(?, ?)", [(fts_rank.words_id(7, b), blob) for b, blob in words])
+    stored = StoredRows(db, "table_words", 7, first, buckets, sizes)
     whole = ReportRows(sorted(rows))
     assert stored.sizes == whole.sizes
     tokens = {t for _, h, b in rows for t in fts_tokens(h or "") + fts_tokens(b or "")}
@@ -84,6 +91,56 @@ def test_stored_table_words_count_as_the_rows_do(rows):
     for tok in sorted(tokens) + ["无此"]:
         assert stored.posting(tok) == whole.posting(tok), tok
         assert list(stored.posting(tok)) == sorted(stored.posting(tok))   # (rowid order, as FTS5 reads them)
+
+
+def _words_as_indexed(store) -> dict:
+    out = {}
+    for kind in ("table", "chunk"):
+        for rid, first, buckets, sizes in store.db.execute(f"SELECT report_id, first, buckets, sizes FROM {kind}_sizes"
+                                                           " ORDER BY 1"):
+            words = [(key - (rid << 20), blob) for key, blob in store.db.execute(
+                f"SELECT id, data FROM {kind}_words WHERE id BETWEEN ? AND ? ORDER BY id", (rid << 20, (rid << 20) + 2 ** 20 - 1))]
+            out[kind, rid] = (first, buckets, sizes, words)
+    return out
+
+
+def test_the_words_indexed_at_ingest_are_those_of_the_search_rows(tmp_path, sample_pdf, monkeypatch):
+    """For every report, its table and chunk words as ingest wrote them — made by the parsers' processes
+    (3 or more of them) or by the store's — are report_postings of its rows of tables_fts and chunks_fts as
+    stored, the same both ways; `fin-qa index` (the FTS5 rows written again, --recreate or not) writes
+    the same."""
+    from click.testing import CliRunner
+
+    from fin_qa.cli import cli
+    from fin_qa.ingest import pipeline
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.sample import build_sample_pdf
+    from fin_qa.store import Store
+    from fin_qa.store.fts_rank import report_postings
+
+    d = tmp_path / "reports"
+    d.mkdir()
+    shutil.copy(sample_pdf, d / sample_pdf.name)
+    build_sample_pdf(d / "2022-03-01__星河精密制造股份有限公司__688998__星河二号__2021年__年度报告.pdf")
+    given = []   # whether write_document was given the words made (by the parsers)
+    write = Store.write_document
+    monkeypatch.setattr(Store, "write_document", lambda self, *a, **k: given.append(a[-1] is not None) or
+                        write(self, *a, **k))
+    ways = {}
+    for parsers in (3, 1):   # (2 parsers: by the store's process, then by theirs)
+        monkeypatch.setattr(pipeline, "PARSERS_MAKING_SEARCH_ROWS", parsers)
+        with Store(tmp_path / f"store{parsers}") as store:
+            assert ingest([d], store, CATALOG, workers=2).count("ingested") == 2
+            ways[parsers] = got = _words_as_indexed(store)
+            assert {k for k, _ in got} == {"table", "chunk"} and len(got) == 4
+            for (kind, rid), stored in got.items():
+                assert stored == report_postings(store._report_rows(kind, rid)), (kind, rid)
+    assert ways[3] == ways[1] and given == [False, False, True, True]
+    for args in ([], ["--recreate"]):
+        res = CliRunner().invoke(cli, ["index", "--store", str(tmp_path / "store1"), *args])
+        assert res.exit_code == 0, res.output
+        with Store(tmp_path / "store1", readonly=True) as store:
+            assert _words_as_indexed(store) == got
 
 
 def test_a_store_ingested_before_table_words_ranks_the_same_and_fin_qa_index_indexes_it(tmp_path, sample_pdf):
@@ -110,7 +167,7 @@ def test_a_store_ingested_before_table_words_ranks_the_same_and_fin_qa_index_ind
         assert not isinstance(old.table_index._report(rid).words, StoredRows)
     res = CliRunner().invoke(cli, ["index", "--store", str(tmp_path / "store")])
     assert res.exit_code == 0, res.output
-    assert "table words of 1 report" in res.output
+    assert "table and text words of 1 report" in res.output
     with Store(tmp_path / "store", readonly=True) as new:
         _same_as_fts(new, rid, QUESTIONS)
         rep = new.table_index._report(rid)
@@ -163,16 +220,25 @@ TEXT_QUERIES = ["核心竞争力", "重大诉讼、仲裁事项", "前五名客�
                 "利润分配预案 现金分红", "社会责任 环境信息"]
 
 
-def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False) -> int:
-    """Every query as FTS5 answers it within the report (fts_match) and as the held chunks rank it
-    (chunk_match from the second search on) — or, `matched`, as the report's matched rows rank it (never
-    held, every search ranked from its rows): the same chunks, order and scores; with a heading phrase
-    ("heading : …", one column) and a phrase of several tokens among them."""
+def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False, stored: bool = False) -> int:
+    """Every query as FTS5 answers it within the report (fts_match) and as the report's words indexed at
+    ingest rank it (`stored`: chunk_words) — or, as for a report ingested before they were, as the held
+    chunks rank it (chunk_match from the second search on), or, `matched`, as the report's matched rows
+    rank it (never held, every search ranked from its rows): the same chunks, order and scores; with a
+    heading phrase ("heading : …", one column) and a phrase of several tokens among them."""
     from fin_qa.search.base import SearchQuery
     from fin_qa.search.sqlite_fts import _parts
     from fin_qa.store import chunk_index, fts_rank
 
-    if matched:
+    store.chunk_index.ranker.cache("stored", OrderedDict).clear()
+    if not stored:
+        monkeypatch.setattr(store.chunk_index, "_indexed", False)   # (a store ingested before chunk_words)
+    if stored:
+        within = store.chunk_range(report_key)
+        assert store.chunk_index._stored(within.report_id) is not None   # (its words indexed at ingest)
+        monkeypatch.setattr(chunk_index, "MatchedRows", None)   # (neither held nor matched rows: none used)
+        monkeypatch.setattr(chunk_index, "ReportRows", None)
+    elif matched:
         monkeypatch.setattr(chunk_index, "HOLD", 10 ** 12)
         monkeypatch.setattr(chunk_index, "PER_SEARCH", 0.0)   # reading the matched rows always the cheaper
         monkeypatch.setattr(chunk_index, "PER_ROW", 1e-9)
@@ -200,6 +266,17 @@ def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False) -> 
     if matched:   # (ranked from the matched rows, not by FTS5's query: texts kept for phrases, not for tokens)
         assert made == [True, True, False, False] * len(TEXT_QUERIES)
     return compared
+
+
+def test_stored_chunk_words_rank_as_fts5_does(sample_store, monkeypatch):
+    for r in sample_store.reports():
+        assert _same_chunks(sample_store, r["key"], monkeypatch, stored=True)
+
+
+@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
+def test_stored_chunk_words_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
+    for r in shared_store.reports():
+        assert _same_chunks(shared_store, r["key"], monkeypatch, stored=True), r["key"]
 
 
 def test_held_chunks_rank_as_fts5_does(sample_store, monkeypatch):
@@ -234,6 +311,8 @@ def test_a_search_reads_its_matched_rows_only_where_that_is_cheaper(sample_store
 
     monkeypatch.setattr(chunk_index, "HOLD", 10 ** 12)
     index = sample_store.chunk_index
+    monkeypatch.setattr(index, "_indexed", False)   # (a store ingested before chunk_words)
+    index.ranker.cache("stored", OrderedDict).clear()
     index.ranker.reports.clear()   # (held by an earlier test of the shared store)
     key = sample_store.reports()[0]["key"]
     within = sample_store.chunk_range(key)

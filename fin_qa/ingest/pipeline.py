@@ -21,7 +21,7 @@ from typing import Callable, Iterable
 
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
-from ..store import PARENT_STATEMENT_PREFIX, FactRow, ReportMeta, Store, encode_words
+from ..store import PARENT_STATEMENT_PREFIX, FactRow, Postings, ReportMeta, Store, encode_words, search_rows
 from ..check import check_facts, fact_values, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .tables import extract_tables, table_records
@@ -77,6 +77,8 @@ class ParsedReport:
     tables: list[dict] = field(default_factory=list)    # every table of the report (ingest/tables.py)
     # a PDF's pages: (page, width, height, store.encode_words blob): where the page image's highlight goes
     page_words: list[tuple[int, float, float, bytes]] = field(default_factory=list)
+    # the tables' and the chunks' words (store.search_rows: the first one's rowid 0): table_words, chunk_words
+    words: tuple[Postings | None, Postings | None] | None = None
 
 
 def sha256_of(path: Path) -> str:
@@ -271,8 +273,18 @@ def _num(value: str) -> float | None:
 PARSER_VERSION = 19
 
 
-def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None) -> ParsedReport:
-    """Everything fin-qa reads from one report file. Raises IngestError with the reason."""
+# the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
+# with fewer, the one process writing the store makes them. Measured on 2 cores with 2 parsers (six shared
+# reports): made by the writer, ingest took 3% longer than before the words were indexed, made by the
+# parsers 9% (their texts sent to the writer cost more than making them there); but the writer then spends
+# about 0.29 s a report against 0.14 s, so that with 3 or more parsers it would become the bottleneck.
+PARSERS_MAKING_SEARCH_ROWS = 3
+
+
+def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None,
+               search: bool = False) -> ParsedReport:
+    """Everything fin-qa reads from one report file (`search`: with its tables' and chunks' search rows and
+    words, else the store makes them as it writes). Raises IngestError with the reason."""
     t0 = time.perf_counter()
     path = Path(path)
     sha = sha256 or sha256_of(path)
@@ -343,32 +355,37 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             {"section": c.section, "path": c.path, "text": c.text, "page_start": c.page_start, "page_end": c.page_end}
             for c in chunks
         ]
+        # the tables' and chunks' rows of the search index and their words, made here (in a parser's
+        # process) rather than by the one process writing the store, when there are enough parsers
+        words = search_rows(tables, chunk_rows) if search else None
         page_words = [(n, w, h, encode_words(words)) for n, w, h, words in doc.page_layouts()]
         return ParsedReport(str(path.resolve()), doc.kind, sha, len(doc.pages), meta, facts, sec_rows, chunk_rows,
                             warnings, time.perf_counter() - t0, doc.table_pages_parsed, sorted(statements), tables,
-                            page_words)
+                            page_words, words)
     finally:
         doc.close()
 
 
-# a worker process's catalog: the parent's, sent once when the worker starts (_start_worker)
+# a worker process's catalog: the parent's, sent once when the worker starts (_start_worker); and whether it
+# makes the search rows (PARSERS_MAKING_SEARCH_ROWS)
 _worker_catalog: Catalog | None = None
+_worker_search = False
 
 
-def _start_worker(catalog: Catalog) -> None:
-    global _worker_catalog
-    _worker_catalog = catalog
+def _start_worker(catalog: Catalog, search: bool = False) -> None:
+    global _worker_catalog, _worker_search
+    _worker_catalog, _worker_search = catalog, search
 
 
 def _parse_in_worker(path: str, sha256: str, hint: Hint | None) -> tuple[str, ParsedReport | None, str | None]:
     assert _worker_catalog is not None, "worker started without its catalog"
-    return _parse_safely(path, sha256, _worker_catalog, hint)
+    return _parse_safely(path, sha256, _worker_catalog, hint, _worker_search)
 
 
-def _parse_safely(path: str, sha256: str, catalog: Catalog,
-                  hint: Hint | None = None) -> tuple[str, ParsedReport | None, str | None]:
+def _parse_safely(path: str, sha256: str, catalog: Catalog, hint: Hint | None = None,
+                  search: bool = False) -> tuple[str, ParsedReport | None, str | None]:
     try:
-        return path, parse_file(path, catalog, sha256, hint), None
+        return path, parse_file(path, catalog, sha256, hint, search), None
     except IngestError as exc:
         return path, None, str(exc)
     except MemoryError:
@@ -458,7 +475,8 @@ def ingest(
         if rep is not None and not second:
             try:
                 store.write_document(rep.meta, rep.path, rep.sha256, rep.kind, rep.pages, rep.facts, rep.sections,
-                                     rep.chunks, rep.warnings, PARSER_VERSION, rep.tables, rep.page_words)
+                                     rep.chunks, rep.warnings, PARSER_VERSION, rep.tables, rep.page_words,
+                                     rep.words)
             except (UnicodeError, ValueError, OverflowError) as exc:   # (its transaction rolled back)
                 rep, err = None, f"cannot store what was read ({type(exc).__name__}: {str(exc)[:120]})"
         if rep is None:
@@ -484,7 +502,8 @@ def ingest(
                 finish(*_parse_safely(path, sha, catalog, hint))
         else:
             n = min(workers, len(todo), os.cpu_count() or 1)
-            with ProcessPoolExecutor(max_workers=n, initializer=_start_worker, initargs=(catalog,)) as pool:
+            with ProcessPoolExecutor(max_workers=n, initializer=_start_worker,
+                                     initargs=(catalog, n >= PARSERS_MAKING_SEARCH_ROWS)) as pool:
                 # written in the files' order, as one process writes them (the store's ids, and so the order
                 # of equal search scores, do not depend on which parser finished first), with at most 2
                 # files a process read ahead (what waits for an earlier slow file is held in memory)

@@ -11,10 +11,11 @@ from __future__ import annotations
 from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecord, ChunkText, FactRow, ItemValue,
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, Word)
 from .schema import MIGRATIONS, SCHEMA_VERSION, Migration
-from .store import DB_NAME, Store, decode_words, encode_words, readonly_uri
+from .fts_rank import Postings
+from .store import DB_NAME, Store, decode_words, encode_words, readonly_uri, search_rows
 
 __all__ = [
     "DB_NAME", "MIGRATIONS", "PARENT_STATEMENT_PREFIX", "SCHEMA_VERSION", "ChunkMatch", "ChunkRange", "ChunkRecord", "ChunkText", "FactRow",
     "ItemValue", "Migration", "PageWords", "Report", "ReportMeta", "SectionHead", "Store", "StoredFact", "Word",
-    "decode_words", "encode_words", "readonly_uri",
+    "Postings", "decode_words", "encode_words", "readonly_uri", "search_rows",
 ]

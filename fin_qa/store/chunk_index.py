@@ -33,9 +33,10 @@ import math
 import sqlite3
 from collections import OrderedDict
 
-from .fts_rank import FtsRanker, MatchedRows, Phrase, ReportRows
+from .fts_rank import FtsRanker, MatchedRows, Phrase, ReportRows, StoredRows
 
 REPORTS_KEPT = 16
+STORED_KEPT = 256   # reports whose indexed words (their chunks' sizes, the tokens read) are kept
 SEARCHES_COUNTED = 4096   # reports whose searches are counted (the least recently searched forgotten)
 HOLD = 10_000
 # what a search costs, measured here at 1,000 reports (800,000 chunks) and 10 (8,000): FTS5's query
@@ -54,13 +55,33 @@ class ChunkIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "chunks_fts", REPORTS_KEPT)
+        self._indexed = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunk_sizes'").fetchone() is not None
+
+    def _stored(self, report_id: int) -> StoredRows | None:
+        """The report's chunk words as indexed at ingest (None: a report ingested before they were), the
+        STORED_KEPT reports last searched kept (what they read of their words with them)."""
+        if not self._indexed:
+            return None
+        kept: OrderedDict[int, StoredRows | None] = self.ranker.cache("stored", OrderedDict)
+        if report_id in kept:
+            kept.move_to_end(report_id)
+            return kept[report_id]
+        got = self.db.execute("SELECT first, buckets, sizes FROM chunk_sizes WHERE report_id=?", (report_id,)).fetchone()
+        rows = kept[report_id] = StoredRows(self.db, "chunk_words", report_id, *got) if got else None
+        if len(kept) > STORED_KEPT:
+            kept.popitem(last=False)
+        return rows
 
     def match(self, phrases: list[Phrase], expression: str, report_id: int, first: int, last: int, size: int,
               heading_weight: float) -> list[tuple[float, int]] | None:
         """The report's best `size` chunks (its chunk ids run from `first` to `last`) for any of the phrases
-        (`expression`: their MATCH string): (score, chunk id), best first, the score FTS5's -bm25; None while
-        the report is not held and the store is small (FTS5's query answers it: see above)."""
+        (`expression`: their MATCH string): (score, chunk id), best first, the score FTS5's -bm25; None for a
+        report ingested before its words were indexed, while it is not held and the store is small (FTS5's
+        query answers it: see above)."""
         self.ranker.fresh()
+        stored = self._stored(report_id)
+        if stored is not None:
+            return self.ranker.rank(stored, phrases, size, heading_weight)
         if report_id not in self.ranker.reports:
             # report id → its searches not ranked here (the least recently searched forgotten)
             searched: OrderedDict[int, int] = self.ranker.cache("searched", OrderedDict)

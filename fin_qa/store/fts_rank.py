@@ -27,6 +27,7 @@ import math
 import re
 import sqlite3
 import sys
+import zlib
 from collections import Counter, OrderedDict, defaultdict
 from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
 
@@ -164,28 +165,49 @@ class ReportRows:
         return self._norms[1]
 
 
+TOKENS_A_BUCKET = 64   # a report's tokens are stored in buckets of about this many (report_postings)
+
+
+BUCKET_BITS = 20   # a report's bucket b is the row report id × 2^20 + b of {kind}_words
+
+
+def words_id(report_id: int, bucket: int) -> int:
+    """The id of a report's bucket in {kind}_words."""
+    return (report_id << BUCKET_BITS) + bucket
+
+
+def bucket_of(token: str, buckets: int) -> int:
+    """The bucket a token's rows are stored in (the same in every process: crc32, not hash())."""
+    return zlib.crc32(token.encode("utf-8")) % buckets
+
+
 class StoredRows(ReportRows):
     """A report's rows of an FTS5 table read from the inverted index written with them at ingest
-    (`report_postings`: the store's table_words and table_sizes): each row's size read at once, a token's
-    rows only when a question uses it — the cost of the question's words, neither the report's every
-    row nor the store. The same counts as ReportRows reads from the rows' texts."""
+    (`report_postings`: the store's {kind}_words and {kind}_sizes): each row's size read at once, a token's
+    rows only when a question uses it (its bucket read) — the cost of the question's words, neither the
+    report's every row nor the store. The same counts as ReportRows reads from the rows' texts."""
 
-    def __init__(self, db: sqlite3.Connection, words: str, report_id: int, first: int, sizes: bytes):
+    def __init__(self, db: sqlite3.Connection, words: str, report_id: int, first: int, buckets: int, sizes: bytes):
         super().__init__(())
-        self.db, self.words, self.report_id, self.first = db, words, report_id, first
+        self.db, self.words, self.report_id, self.first, self.buckets = db, words, report_id, first, buckets
         pairs = unpack(sizes)
         self.sizes = {first + pairs[i]: pairs[i + 1] for i in range(0, len(pairs), 2)}
 
     def prefetch(self, tokens: Iterable[str]) -> None:
-        missing = [t for t in dict.fromkeys(tokens) if t not in self._postings]
-        for k in range(0, len(missing), 500):   # (an old SQLite takes at most 999 parameters)
-            part = missing[k:k + 500]
-            for tok, blob in self.db.execute(f"SELECT token, rows FROM {self.words} WHERE report_id=? AND token IN "
-                                             f"({','.join('?' * len(part))})", (self.report_id, *part)):
-                v, first = unpack(blob), self.first
-                self._postings[tok] = {first + v[i]: (v[i + 1], v[i + 2]) for i in range(0, len(v), 3)}
-            for tok in part:
-                self._postings.setdefault(tok, {})
+        wanted: dict[int, list[str]] = {}
+        for tok in dict.fromkeys(tokens):
+            if tok not in self._postings:
+                wanted.setdefault(bucket_of(tok, self.buckets), []).append(tok)
+        ids = list(wanted)
+        for k in range(0, len(ids), 500):   # (an old SQLite takes at most 999 parameters)
+            part = ids[k:k + 500]
+            base = words_id(self.report_id, 0)
+            for key, blob in self.db.execute(f"SELECT id, data FROM {self.words} WHERE id IN "
+                                             f"({','.join('?' * len(part))})", [base + b for b in part]):
+                self._postings.update(_read_bucket(blob, wanted[key - base], self.first))
+        for toks in wanted.values():
+            for tok in toks:
+                self._postings.setdefault(tok, {})   # (in no row of the report)
 
     def posting(self, token: str) -> dict[int, tuple[int, int]]:
         got = self._postings.get(token)
@@ -196,9 +218,10 @@ class StoredRows(ReportRows):
 
 
 def pack(values: Sequence[int]) -> bytes:
-    """Unsigned integers as a blob: a type code ('H': 2 bytes each, or 'I': 4), then the values,
-    little-endian."""
-    code = "H" if not values or max(values) < 1 << 16 else "I"
+    """Unsigned integers as a blob: a type code ('B': 1 byte each, 'H': 2, or 'I': 4, as the largest
+    needs), then the values, little-endian."""
+    top = max(values) if values else 0
+    code = "B" if top < 1 << 8 else "H" if top < 1 << 16 else "I"
     a = array.array(code, values)
     if sys.byteorder == "big":
         a.byteswap()
@@ -214,23 +237,87 @@ def unpack(blob: bytes) -> array.array:
     return a
 
 
-def report_postings(rows: Iterable[tuple[int, str | None, str | None]]) -> tuple[int, bytes, list[tuple[str, bytes]]] | None:
+def _bucket(tokens: list[str], postings: dict[str, list[int]]) -> bytes:
+    """A bucket's blob: its tokens (utf-8, '\n'-separated), then four packed arrays, each after its 4-byte
+    length but the last: how many rows each token holds, then the rows' (rowid − first), instances in the
+    heading and instances in the body, in the tokens' order (each array of 1, 2 or 4-byte integers, as
+    its largest needs)."""
+    entries: list[int] = []
+    for t in tokens:
+        entries += postings[t]
+    parts = [pack([len(postings[t]) // 3 for t in tokens]), pack(entries[0::3]), pack(entries[1::3]),
+             pack(entries[2::3])]
+    out = "\n".join(tokens).encode("utf-8") + b"\0"
+    for part in parts[:-1]:
+        out += len(part).to_bytes(4, "little") + part
+    return out + parts[-1]
+
+
+def _read_bucket(blob: bytes, tokens: list[str], first: int) -> dict[str, dict[int, tuple[int, int]]]:
+    """The rows of these tokens held in a bucket's blob (a token it lacks left out)."""
+    at = blob.index(b"\0")
+    names = blob[:at].decode("utf-8").split("\n")
+    arrays = []
+    at += 1
+    for _ in range(3):
+        n = int.from_bytes(blob[at:at + 4], "little")
+        arrays.append(unpack(blob[at + 4:at + 4 + n]))
+        at += 4 + n
+    counts, offs, heads = arrays
+    bodies = unpack(blob[at:])
+    out: dict[str, dict[int, tuple[int, int]]] = {}
+    index = {name: i for i, name in enumerate(names)}
+    for tok in tokens:
+        i = index.get(tok)
+        if i is None:
+            continue
+        a = sum(counts[:i])
+        b = a + counts[i]
+        out[tok] = {first + o: (h, n) for o, h, n in zip(offs[a:b], heads[a:b], bodies[a:b])}
+    return out
+
+
+# a report's rows indexed by word (report_postings): the first rowid, how many buckets, the rows' sizes,
+# each bucket's blob
+Postings = tuple[int, int, bytes, list[tuple[int, bytes]]]
+
+
+def report_postings(rows: Iterable[tuple[int, str | None, str | None]]) -> Postings | None:
     """A report's rows of an FTS5 table — (rowid, heading, body), as inserted — as StoredRows reads them:
-    (the first rowid, each row's size as (rowid − first, tokens) pairs, each token's rows as
-    (rowid − first, instances in the heading, in the body) triples, in rowid order); None for no rows."""
+    the first rowid; how many buckets; each row's size as (rowid − first, tokens) pairs; and the buckets,
+    each holding its tokens' rows as (rowid − first, instances in the heading, in the body) triples in
+    rowid order (_bucket). None for no rows."""
     rows = sorted(rows, key=lambda r: r[0])
     if not rows:
         return None
     first = rows[0][0]
     sizes: list[int] = []
-    postings: defaultdict[str, list[int]] = defaultdict(list)
+    postings: dict[str, list[int]] = {}
+    get = postings.get
     for rowid, heading, body in rows:
         ht, bt = fts_tokens(heading or ""), fts_tokens(body or "")
-        sizes += (rowid - first, len(ht) + len(bt))
-        ch, cb = Counter(ht), Counter(bt)
-        for tok in ch.keys() | cb.keys():
-            postings[tok] += (rowid - first, ch.get(tok, 0), cb.get(tok, 0))
-    return first, pack(sizes), [(tok, pack(v)) for tok, v in postings.items()]
+        off = rowid - first
+        sizes += (off, len(ht) + len(bt))
+        cb = Counter(bt)
+        for tok, nh in Counter(ht).items():   # (a heading's few tokens first, taken out of the body's)
+            nb = cb.pop(tok, 0)
+            p = get(tok)
+            if p is None:
+                postings[tok] = [off, nh, nb]
+            else:
+                p += (off, nh, nb)
+        for tok, nb in cb.items():
+            p = get(tok)
+            if p is None:
+                postings[tok] = [off, 0, nb]
+            else:
+                p += (off, 0, nb)
+    buckets = min(max(1, len(postings) // TOKENS_A_BUCKET), 1 << BUCKET_BITS)
+    grouped: dict[int, list[str]] = defaultdict(list)
+    crc = zlib.crc32
+    for tok in postings:
+        grouped[crc(tok.encode("utf-8")) % buckets].append(tok)   # (bucket_of)
+    return first, buckets, pack(sizes), [(b, _bucket(toks, postings)) for b, toks in sorted(grouped.items())]
 
 
 class MatchedRows(ReportRows):

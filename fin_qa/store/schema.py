@@ -64,18 +64,23 @@ CREATE TABLE IF NOT EXISTS vocab(
 CREATE INDEX IF NOT EXISTS vocab_report ON vocab(report_id, word);
 """
 
-# the words of a report's tables as an inverted index of its tables_fts rows (store/fts_rank.py:
-# report_postings, StoredRows): a token → the report's tables holding it (their ids less the report's
-# first, its instances in the heading and the body); each table's token count
-TABLE_WORDS_SQL = """
-CREATE TABLE IF NOT EXISTS table_words(
-    report_id INTEGER NOT NULL REFERENCES reports(id), token TEXT NOT NULL, rows BLOB NOT NULL,
-    PRIMARY KEY(report_id, token)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS table_sizes(
-    report_id INTEGER PRIMARY KEY REFERENCES reports(id), first INTEGER NOT NULL, sizes BLOB NOT NULL
+def words_sql(kind: str) -> str:
+    """The words of a report's rows of an FTS5 table ({kind}s_fts: tables_fts, chunks_fts) as an inverted
+    index (store/fts_rank.py: report_postings, StoredRows): the report's tokens in buckets of about 64
+    (crc32), each bucket a blob of its tokens' rows (their rowid less the report's first, the token's
+    instances in the heading and the body), its id the report's id × 2^20 + the bucket (a rowid table: a
+    blob of a few KB stays on its page, where an index's cell of over ~1 KB spills); each row's token
+    count, and how many buckets."""
+    return f"""
+CREATE TABLE IF NOT EXISTS {kind}_words(id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS {kind}_sizes(
+    report_id INTEGER PRIMARY KEY REFERENCES reports(id), first INTEGER NOT NULL, buckets INTEGER NOT NULL,
+    sizes BLOB NOT NULL
 );
 """
+
+
+WORDS_SQL = words_sql("table") + words_sql("chunk")   # table_words, table_sizes, chunk_words, chunk_sizes
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
@@ -123,9 +128,9 @@ MIGRATIONS: tuple[Migration, ...] = (
               PAGE_WORDS_SQL, needed_to_read=False),
     Migration(6, "vocab: the words of every table of a report (row labels, names, headers), by report",
               VOCAB_SQL, needed_to_read=False),
-    Migration(7, "table_words, table_sizes: each report's table words indexed, so a question reads the rows of "
-              "its own words only (`fin-qa index` fills them for reports ingested before)",
-              TABLE_WORDS_SQL, needed_to_read=False),
+    Migration(7, "table_words, chunk_words: each report's table and text words indexed, so a question reads the "
+              "rows of its own words only (`fin-qa index` fills them for reports ingested before)",
+              WORDS_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -134,7 +139,8 @@ SCHEMA_VERSION = MIGRATIONS[-1].version
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
-              "tables_fts_docsize", "tables_fts_config", "page_words", "vocab", "table_words", "table_sizes"}
+              "tables_fts_docsize", "tables_fts_config", "page_words", "vocab", "table_words", "table_sizes", "chunk_words",
+              "chunk_sizes"}
 
 
 class NotAStore(Exception):

@@ -31,7 +31,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .chunk_index import ChunkIndex
-from .fts_rank import Phrase, db_state, report_postings, vocab_tables
+from .fts_rank import Phrase, Postings, db_state, report_postings, vocab_tables, words_id
 from .table_index import TableIndex
 from .table_index import stored_path as _path
 
@@ -66,6 +66,35 @@ def table_words(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """What a table's index body holds: its header and every cell that is not a number."""
     cells = [c for c in header if c] + [c for r in rows for c in r if c and not _no_words(c)]
     return " ".join(cells)
+
+
+def _table_fts(t: dict[str, Any]) -> tuple[str, str]:
+    """A table's row of tables_fts: its heading path and caption, its header and text cells, analysed."""
+    return analyze(" ".join(t["path"]) + " " + t["caption"]), analyze(table_words(t["header"], t["rows"]))
+
+
+def search_rows(tables: Sequence[dict[str, Any]], chunks: Sequence[dict[str, Any]]) \
+        -> tuple[Postings | None, Postings | None]:
+    """Each table's and chunk's row of the search index (tables_fts, chunks_fts) made ("fts": heading and
+    body, analysed) and their words indexed (report_postings, the first row's rowid 0): what
+    write_document writes, made where the document is read (a parser's process) rather than by the one
+    process writing the store."""
+    for t in tables:
+        t["fts"] = _table_fts(t)
+    for c in chunks:
+        c["fts"] = (analyze(" ".join(c["path"])), analyze(c["text"]))
+    return (report_postings((i, t["fts"][0], t["fts"][1]) for i, t in enumerate(tables)),
+            report_postings((i, c["fts"][0], c["fts"][1]) for i, c in enumerate(chunks)))
+
+
+def _made(words: Postings | None, rows: Sequence[tuple[int, str, str]], items: Sequence[dict[str, Any]]) -> Postings | None:
+    """The words search_rows made of these rows (with the first row's rowid 0), for the rowids they were
+    written with — where those run on from the first, and every row is the one search_rows made; else
+    None (made again from the rows)."""
+    if words is None or not rows or rows[-1][0] - rows[0][0] != len(rows) - 1 or len(rows) != len(items) or \
+            any(tuple(x.get("fts") or ()) != row[1:] for x, row in zip(items, rows)):
+        return None
+    return (rows[0][0], *words[1:])
 
 
 def _no_words(cell: str) -> bool:
@@ -259,10 +288,13 @@ class Store:
         parser: int = 0,
         tables: Sequence[dict[str, Any]] = (),
         page_words: Sequence[tuple[int, float, float, bytes]] = (),
+        words: tuple[Postings | None, Postings | None] | None = None,
     ) -> int:
         """Replace everything a document contributed to its report, in one transaction (`parser`: the
         version of the parser that read it, so that a newer one reads it again; `page_words`: a PDF's
-        (page, width, height, encode_words blob) of every page)."""
+        (page, width, height, encode_words blob) of every page; a table's or chunk's "fts" and `words`:
+        their search rows and words as search_rows made them where the document was read — else made
+        here)."""
         db = self.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -274,8 +306,7 @@ class Store:
             db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
             db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
             db.execute("DELETE FROM vocab WHERE report_id=?", (rid,))
-            db.execute("DELETE FROM table_words WHERE report_id=?", (rid,))
-            db.execute("DELETE FROM table_sizes WHERE report_id=?", (rid,))
+            self._delete_words([rid])
             db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
             db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
             db.executemany("INSERT INTO page_words(report_id, page, width, height, words) VALUES(?,?,?,?,?)",
@@ -296,13 +327,15 @@ class Store:
                      s["page_start"], s["page_end"], s["text"]),
                 )
                 sid_map[s["sid"]] = int(cur.lastrowid or 0)
+            texts: list[tuple[int, str, str]] = []   # chunks_fts rows, indexed by report below
             for c in chunks:
                 cur = db.execute(
                     "INSERT INTO chunks(report_id,section_id,path,text,page_start,page_end) VALUES(?,?,?,?,?,?)",
                     (rid, sid_map.get(c["section"]), json.dumps(c["path"], ensure_ascii=False), c["text"],
                      c["page_start"], c["page_end"]),
                 )
-                self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"])
+                texts.append(self._fts_insert(int(cur.lastrowid or 0), c["path"], c["text"], c.get("fts")))
+            self._write_words("chunk", rid, texts, _made(words[1] if words else None, texts, chunks))
             analysed: list[tuple[int, str, str]] = []   # tables_fts rows, indexed by report below
             for t in tables:
                 cur = db.execute(
@@ -312,12 +345,11 @@ class Store:
                      t["page_start"], t["page_end"], json.dumps(t["header"], ensure_ascii=False),
                      json.dumps(t["rows"], ensure_ascii=False), json.dumps(t["pages"])))
                 tid = int(cur.lastrowid or 0)
-                analysed.append((tid, analyze(" ".join(t["path"]) + " " + t["caption"]),
-                                 analyze(table_words(t["header"], t["rows"]))))
+                analysed.append((tid, *(t.get("fts") or _table_fts(t))))
                 db.execute("INSERT INTO tables_fts(rowid, heading, body) VALUES(?,?,?)", analysed[-1])
                 db.executemany("INSERT INTO vocab(report_id, word, table_id, row, col, kind) VALUES(?,?,?,?,?,?)",
                                [(rid, w, tid, r, k, kind) for w, r, k, kind in table_vocabulary(t["header"], t["rows"])])
-            self._write_table_words(rid, analysed)
+            self._write_words("table", rid, analysed, _made(words[0] if words else None, analysed, tables))
             db.execute(
                 "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
@@ -328,33 +360,49 @@ class Store:
             raise
         return rid
 
-    def _write_table_words(self, report_id: int, rows: Iterable[tuple[int, str | None, str | None]]) -> None:
-        """The report's tables_fts rows (rowid, heading, body) indexed by word (table_words, table_sizes)."""
-        got = report_postings(rows)
+    def _write_words(self, kind: str, report_id: int, rows: Iterable[tuple[int, str | None, str | None]],
+                     made: Postings | None = None) -> None:
+        """The report's rows (rowid, heading, body) of {kind}s_fts indexed by word ({kind}_words,
+        {kind}_sizes; fts_rank.report_postings), or the postings `made` of them already."""
+        got = made if made is not None else report_postings(rows)
         if got is None:
             return
-        first, sizes, words = got
-        self.db.execute("INSERT INTO table_sizes(report_id, first, sizes) VALUES(?,?,?)", (report_id, first, sizes))
-        self.db.executemany("INSERT INTO table_words(report_id, token, rows) VALUES(?,?,?)",
-                            [(report_id, tok, blob) for tok, blob in words])
+        first, buckets, sizes, words = got
+        self.db.execute(f"INSERT INTO {kind}_sizes(report_id, first, buckets, sizes) VALUES(?,?,?,?)",
+                        (report_id, first, buckets, sizes))
+        self.db.executemany(f"INSERT INTO {kind}_words(id, data) VALUES(?,?)",
+                            [(words_id(report_id, b), blob) for b, blob in words])
 
-    def index_table_words(self) -> int:
-        """Index the table words of the reports ingested before table_words existed (each in a transaction
-        of its own); returns how many reports."""
-        todo = [r[0] for r in self.db.execute(
-            "SELECT r.id FROM reports r WHERE EXISTS (SELECT 1 FROM tables t WHERE t.report_id = r.id)"
-            " AND NOT EXISTS (SELECT 1 FROM table_sizes s WHERE s.report_id = r.id) ORDER BY r.id")]
-        for rid in todo:
-            self.db.execute("BEGIN IMMEDIATE")
-            try:
-                self._write_table_words(rid, self.db.execute(
-                    "SELECT f.rowid, f.heading, f.body FROM tables_fts f JOIN tables t ON t.id = f.rowid"
-                    " WHERE t.report_id=?", (rid,)).fetchall())
-                self.db.execute("COMMIT")
-            except BaseException:
-                self.db.execute("ROLLBACK")
-                raise
-        return len(todo)
+    def _delete_words(self, report_ids: Iterable[int], kinds: Sequence[str] = ("table", "chunk")) -> None:
+        for rid in report_ids:
+            for kind in kinds:
+                self.db.execute(f"DELETE FROM {kind}_words WHERE id BETWEEN ? AND ?",
+                                (words_id(rid, 0), words_id(rid + 1, 0) - 1))
+                self.db.execute(f"DELETE FROM {kind}_sizes WHERE report_id=?", (rid,))
+
+    def _report_rows(self, kind: str, report_id: int) -> list[tuple[int, str, str]]:
+        """The report's rows of {kind}s_fts: (rowid, heading, body)."""
+        return self.db.execute(f"SELECT f.rowid, f.heading, f.body FROM {kind}s_fts f JOIN {kind}s x ON x.id = f.rowid"
+                               f" WHERE x.report_id=? ORDER BY f.rowid", (report_id,)).fetchall()
+
+    def index_words(self) -> int:
+        """Index the table and text words of the reports ingested before they were indexed (table_words,
+        chunk_words: each report in a transaction of its own); returns how many reports."""
+        done: set[int] = set()
+        for kind in ("table", "chunk"):
+            todo = [r[0] for r in self.db.execute(
+                f"SELECT r.id FROM reports r WHERE EXISTS (SELECT 1 FROM {kind}s t WHERE t.report_id = r.id)"
+                f" AND NOT EXISTS (SELECT 1 FROM {kind}_sizes s WHERE s.report_id = r.id) ORDER BY r.id")]
+            for rid in todo:
+                self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    self._write_words(kind, rid, self._report_rows(kind, rid))
+                    self.db.execute("COMMIT")
+                except BaseException:
+                    self.db.execute("ROLLBACK")
+                    raise
+            done.update(todo)
+        return len(done)
 
     def write_import(self, source: str, rows: list[tuple[ReportMeta, list[FactRow]]]) -> int:
         """Facts from a bulk table; replaces what the same source imported before. One transaction."""
@@ -406,6 +454,7 @@ class Store:
             db.execute("INSERT INTO facts(report_id, item, value, num, unit, period, statement, page, source, raw_label)"
                        " SELECT ?, item, value, num, unit, period, statement, page, source, raw_label FROM facts"
                        " WHERE report_id=? AND statement='资产负债表'", (new, report_id))
+            self._write_words("chunk", new, self._report_rows("chunk", new))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -419,26 +468,41 @@ class Store:
     # ------------------------------------------------------------------------------ the FTS5 index
     # chunks_fts (heading, body: character-bigram token strings, rowid = chunks.id) is written here only
 
-    def _fts_insert(self, chunk_id: int, path: list[str], text: str) -> None:
-        self.db.execute("INSERT INTO chunks_fts(rowid, heading, body) VALUES(?,?,?)",
-                        (chunk_id, analyze(" ".join(path)), analyze(text)))
+    def _fts_insert(self, chunk_id: int, path: list[str], text: str,
+                    analysed: Sequence[str] | None = None) -> tuple[int, str, str]:
+        """Write the chunk's row of chunks_fts (its heading path and text analysed: here, unless given);
+        returns the row."""
+        row = (chunk_id, *analysed) if analysed is not None else (chunk_id, analyze(" ".join(path)), analyze(text))
+        self.db.execute("INSERT INTO chunks_fts(rowid, heading, body) VALUES(?,?,?)", row)
+        return row   # type: ignore[return-value]   # (chunk id, heading, body)
 
     def fts_delete_reports(self, report_keys: Sequence[str]) -> None:
-        """Remove the FTS5 rows of these reports' chunks (the chunks stay)."""
+        """Remove the FTS5 rows of these reports' chunks, and their words (the chunks stay)."""
         for key in report_keys:
             self.db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN reports r"
                             " ON r.id = c.report_id WHERE r.key=?)", (key,))
+        self._delete_words([r[0] for key in report_keys for r in self.db.execute(
+            "SELECT id FROM reports WHERE key=?", (key,))], ("chunk",))
 
     def fts_index(self, chunks: Iterable[tuple[int, list[str], str]]) -> int:
-        """(Re)write the FTS5 rows of these chunks — (chunk id, heading path, text) — in one transaction;
-        returns how many. The rows may be read from this store while they are written."""
+        """(Re)write the FTS5 rows of these chunks — (chunk id, heading path, text) — and the words of their
+        reports, in one transaction; returns how many. The rows may be read from this store while they
+        are written."""
         n = 0
+        written: list[int] = []
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for chunk_id, path, text in chunks:
                 self.db.execute("DELETE FROM chunks_fts WHERE rowid=?", (chunk_id,))
                 self._fts_insert(chunk_id, path, text)
+                written.append(chunk_id)
                 n += 1
+            reports = sorted({r[0] for k in range(0, len(written), 500) for r in self.db.execute(
+                f"SELECT DISTINCT report_id FROM chunks WHERE id IN ({','.join('?' * len(written[k:k + 500]))})",
+                written[k:k + 500])})
+            self._delete_words(reports, ("chunk",))
+            for rid in reports:
+                self._write_words("chunk", rid, self._report_rows("chunk", rid))
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -453,6 +517,8 @@ class Store:
         """An empty FTS5 table (dropping it is much cheaper than deleting every row)."""
         self.db.execute("DROP TABLE IF EXISTS chunks_fts")
         self.db.execute(FTS_TABLE)
+        self.db.execute("DELETE FROM chunk_words")
+        self.db.execute("DELETE FROM chunk_sizes")
 
     def chunk_range(self, report_key: str) -> ChunkRange | None:
         """The report's id and its first and last chunk id (None: no such report, or no chunks)."""

@@ -71,10 +71,10 @@ class TableIndex:
 
     def _report(self, report_id: int) -> _Report:
         def load() -> _Report:
-            got = self.db.execute("SELECT first, sizes FROM table_sizes WHERE report_id=?",
+            got = self.db.execute("SELECT first, buckets, sizes FROM table_sizes WHERE report_id=?",
                                   (report_id,)).fetchone() if self._indexed else None
             if got is not None:   # its words indexed at ingest: the question's words read, not every table
-                return _Report(self.db, report_id, StoredRows(self.db, "table_words", report_id, got[0], got[1]))
+                return _Report(self.db, report_id, StoredRows(self.db, "table_words", report_id, *got))
             rep = _Report(self.db, report_id, ReportRows([]))
             rep.read()   # (ingested before table_words: every table's words read from tables_fts)
             if rep.raw:
