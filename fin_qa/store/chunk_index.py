@@ -1,5 +1,7 @@
-"""The text chunks of a report, held in memory once searched: an inverted index of their words, ranked with
-FTS5's own bm25 (store/fts_rank.py).
+"""The text chunks of a report ranked for a search with FTS5's own bm25 (store/fts_rank.py), from the report's
+words indexed at ingest (chunk_words: StoredRows) — the cost of the search's own words, whatever the store's
+size. A report ingested before they were (until `fin-qa index` indexes it) is searched as follows: its
+chunks held in memory once searched often enough, an inverted index of their words.
 
 FTS5 answers `chunks_fts MATCH … AND rowid BETWEEN …` by seeking the report's chunks, but its bm25 counts
 each phrase's documents over the whole store on every query: measured, a text question took 2.3 ms at 10
