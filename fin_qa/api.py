@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Literal
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal
 
 from .base import FinQAError
 from .check import DOCUMENTS, STATEMENTS, SUMMARY
@@ -141,7 +141,8 @@ class FinQA:
         return self._store
 
     def close(self) -> None:
-        """Close the store (again: nothing); every method after it is a FinQAError."""
+        """Close the store (again: nothing); every method after it, and of a ReportData it gave, is a
+        FinQAError."""
         if self._store is not None:
             self._store.close()
             self._store, self._router = None, None
@@ -262,7 +263,7 @@ class FinQA:
         if len({r.stock_code for r in hits}) > 1:
             names = "、".join(sorted({r.short_name or r.full_name or r.stock_code or "" for r in hits}))
             raise FinQAError(f"{company!r} names several companies ({names}): name one")
-        return ReportData(self.store, hits[0]._asdict())
+        return ReportData(lambda: self.store, hits[0]._asdict())
 
     def statement(self, company: str, year: int, name: str = "资产负债表",
                   scope: Scope = "consolidated") -> pd.DataFrame:
@@ -351,11 +352,15 @@ class ReportData:
     """One report of the store, its facts read once: what FinQA's report methods and the Excel export
     read from it."""
 
-    def __init__(self, store: Store, info: dict[str, Any]):
-        self.store = store
+    def __init__(self, store: Store | Callable[[], Store], info: dict[str, Any]):
+        self._store = store   # (or how to get it: a closed FinQA's is a FinQAError)
         self.info = info
         # its facts read from its documents (not imported tables), in the order read
-        self.facts = [f for f in store.facts(report_id=info["id"]) if f["source"] in DOCUMENTS]
+        self.facts = [f for f in self.store.facts(report_id=info["id"]) if f["source"] in DOCUMENTS]
+
+    @property
+    def store(self) -> Store:
+        return self._store() if callable(self._store) else self._store
 
     def _rows(self, stored: str) -> tuple[list[dict[str, Any]], int]:
         """Line items of one stored statement, in the order read, a value per period; and the periods

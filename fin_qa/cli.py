@@ -742,7 +742,7 @@ def index(store_path, search, company, year, recreate, rules_path):
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
         backend = _backend(store, search, catalog, check=False)
         res = sync(store, backend, keys, recreate=recreate)
-        older = store.index_words()
+        older = store.index_words(keys)
     click.echo(f"indexed {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into {backend.name} in {res.seconds:.1f} s "
                f"({res.rate:.0f} chunks/s)")
     if older:

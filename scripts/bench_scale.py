@@ -13,9 +13,9 @@ grows in steps: the copies up to the first size, then up to the next. At each si
 - questions: p50 and p95 of one question (in one process, --llm none), for a structured question
   (营业收入, read from the statements), a table question (计入当期损益的政府补助, read from the
   非经常性损益 table's cells) and a text question (核心竞争力, searched with FTS5), for --sample reports
-  drawn at random. "first" is a report's first question in the process (its tables read), "again"
-  the same questions once more; "text held": the text question once the report's chunks are held in
-  memory (store/chunk_index.py: from a search that depends on the report's and the store's sizes);
+  drawn at random. "first" is a report's first question in the process (its facts, and the tables and
+  text its words rank, read), "again" the same questions once more (a store ingested by this fin-qa
+  ranks tables and text from the words indexed at ingest: store/chunk_index.py, table_index.py);
 - check: the seconds of `fin-qa check` over the whole store.
 
 With --es, at the largest size the text question is also answered through Elasticsearch: the node is
@@ -125,21 +125,6 @@ def question_times(store_dir: Path, reports: list[dict], search: str = "sqlite")
                 t = time.perf_counter()
                 engine.answer(q)
                 out[kind][rnd].append(time.perf_counter() - t)
-    if search == "sqlite":
-        # the text question once the report's chunks are held (store/chunk_index.py: from its k-th search,
-        # k from the report's and the store's sizes): asked until then, untimed, then timed
-        held: tuple[list, list] = ([], [])
-        for r in reports:
-            q = QUESTIONS["text"].format(c=r["short_name"], y=r["year"])
-            within = store.chunk_range(r["key"])
-            k = store.chunks_held_from(within) if within else 2
-            held[1].append(k)
-            for _ in range(k):
-                engine.answer(q)
-            t = time.perf_counter()
-            engine.answer(q)
-            held[0].append(time.perf_counter() - t)
-        out["text held"] = held
     store.close()
     return out
 
@@ -221,10 +206,6 @@ def main() -> int:
             print(f"store    {size_bytes / 2**20:.0f} MiB = {size_bytes / 2**20 / max(1, len(reports)):.2f} MiB per report")
             sample = rng.sample(ok, min(args.sample, len(ok)))
             for kind, (first, again) in question_times(store, sample).items():
-                if kind == "text held":
-                    print(f"{kind:<10} held   {percentiles(first)}   (the chunks held from a report's search "
-                          f"{statistics.median(again):.0f}, median)")
-                    continue
                 print(f"{kind:<10} first  {percentiles(first)}   again  {percentiles(again)}")
             mib, n = serve_memory(store, sample)
             print(f"serve    {mib:.0f} MiB resident after load ({n} processes: the parent and its servers)")

@@ -61,9 +61,13 @@ def right(expect: Any, ans: Any) -> bool:
     want = Decimal(text)
     unit = expect.get("unit") or ""
     if ans.value is not None:   # the one value it gives (a value read, a formula's result, a change's rate)
-        got = [Decimal(repr(ans.value)) * (SCALE[ans.unit] if unit in SCALE and ans.unit in SCALE else 1)]
-    else:   # several values (两年分别…): one of them, before a formula's inputs
-        got = numbers(ans.answer.split("计算公式")[0])
+        if (unit in SCALE) != ((ans.unit or "") in SCALE) or (unit == "%") != (ans.unit == "%"):
+            return False   # (an amount for a rate, a rate for a ratio …)
+        got = [Decimal(repr(ans.value)) * (SCALE[ans.unit] if unit in SCALE else 1)]
+    elif sum(1 for e in ans.evidence if getattr(e, "value", None) is not None) > 1:
+        got = numbers(ans.answer.split("计算公式")[0])   # several values (两年分别…): one of them
+    else:
+        return False   # found, but no value (a passage of text)
     if unit in SCALE:
         want_yuan = want * SCALE[unit]
         return any(abs(g - want_yuan) <= Decimal("0.01") * max(1, SCALE[unit] // 100) for g in got)

@@ -94,7 +94,11 @@ def test_a_closed_handle_says_so(sample_store):
 
     qa = fin_qa.open(sample_store.dir)
     assert qa.ask("星河精密2021年的货币资金是多少元？").value is not None
+    data = qa.report_data("星河精密", 2021)
     qa.close()
+    for call in (data.tables, data.files):
+        with pytest.raises(fin_qa.FinQAError, match="closed"):
+            call()
     qa.close()
     assert "closed" in repr(qa)
     calls = [lambda: qa.ask("星河精密2021年的货币资金是多少元？"), lambda: qa.batch(["x"]), qa.reports,
@@ -142,7 +146,13 @@ def test_follow_up_questions_take_what_they_leave_out(qa):
     assert not back.found and back.value is None and "2020年、2021年" in back.answer and "“去年”" in back.answer
     picked = qa.ask("2020年的", context=back)
     assert picked.found and picked.evidence[0].item == "营业收入" and "2020年" in picked.answer
-    assert picked.from_context["company"] == "星河精密"
+    assert picked.from_context["company"] == "星河精密" and back.method == "ask_year" and not back.ask_which
+    # what the question names itself is kept for the year's answer, not replaced by the context's
+    own = qa.ask("星河二号去年的货币资金呢？", context=two)
+    assert not own.found and "“去年”" in own.answer and own.context["companies"] == ["星河二号"]
+    assert own.context["items"] == ["货币资金"]
+    picked = qa.ask("2020年的", context=own)
+    assert picked.found and picked.evidence[0].item == "货币资金" and "星河二号" in picked.answer
 
 
 class _Run:

@@ -53,7 +53,10 @@ def test_table_index_ranks_as_fts5_does_on_a_real_report(shared_store):
         _same_as_fts(shared_store, r["id"], [q.replace("星河精密", name).replace("2021", str(year)) for q in QUESTIONS])
 
 
-_ROW_TEXT = st.text(alphabet="营业收入 ab01.%营收", max_size=24) | st.none()
+# analysed text (CJK bigrams, a-z, digits, '.', '%', spaces), other text (split by letters and digits: '_',
+# é, NBSP, '-'), and a word repeated hundreds of times (counts past 255)
+_ROW_TEXT = st.text(alphabet="营业收入 ab01.%营收", max_size=24) | st.text(alphabet="营业 ab_é\u00a0-9", max_size=12) | \
+    st.builds(lambda w, n: w * n, st.sampled_from(["营业 ", "ab ", "营业收入 "]), st.integers(200, 400)) | st.none()
 
 
 @settings(max_examples=300, deadline=None)
@@ -141,6 +144,38 @@ def test_the_words_indexed_at_ingest_are_those_of_the_search_rows(tmp_path, samp
         assert res.exit_code == 0, res.output
         with Store(tmp_path / "store1", readonly=True) as store:
             assert _words_as_indexed(store) == got
+
+
+def test_the_text_words_go_with_the_search_rows(tmp_path, sample_pdf):
+    """A report's search rows removed (fts_delete_reports) take its words with them, and an emptied search
+    index (reset_search) all of them, in one transaction: a search then finds nothing (no error), and the
+    report is ranked from its words again once indexed."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.search.base import SearchQuery
+    from fin_qa.search.sqlite_fts import _parts
+    from fin_qa.store import Store
+
+    d = tmp_path / "reports"
+    d.mkdir()
+    shutil.copy(sample_pdf, d / sample_pdf.name)
+    parts = _parts(SearchQuery("核心竞争力 营业收入", phrases=["核心竞争力"]))
+    with Store(tmp_path / "store") as store:
+        ingest([d], store, CATALOG)
+        key = store.reports()[0]["key"]
+        within = store.chunk_range(key)
+        before = store.chunk_match(parts, 4.0, 20, within)
+        assert before and store.chunk_index._stored(within.report_id) is not None
+        chunks = list(store.chunk_records([key]))
+        store.fts_delete_reports([key])
+        assert not store.db.execute("SELECT count(*) FROM chunk_sizes").fetchone()[0]
+        assert store.chunk_match(parts, 4.0, 20, within) == []
+        store.fts_index((c.chunk_id, c.path, c.text) for c in chunks)
+        assert store.chunk_match(parts, 4.0, 20, within) == before
+        assert store.chunk_index._stored(within.report_id) is not None
+        store.reset_search()
+        assert not store.db.execute("SELECT count(*) FROM chunk_words").fetchone()[0]
+        assert store.chunk_match(parts, 4.0, 20, within) == []
+        assert store.index_words() == 0   # (no rows to index: none claimed)
 
 
 def test_a_store_ingested_before_table_words_ranks_the_same_and_fin_qa_index_indexes_it(tmp_path, sample_pdf):
@@ -232,7 +267,7 @@ def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False, sto
 
     store.chunk_index.ranker.cache("stored", OrderedDict).clear()
     if not stored:
-        monkeypatch.setattr(store.chunk_index, "_indexed", False)   # (a store ingested before chunk_words)
+        monkeypatch.setattr(chunk_index, "indexed", lambda ranker, sizes: False)   # (a store before chunk_words)
     if stored:
         within = store.chunk_range(report_key)
         assert store.chunk_index._stored(within.report_id) is not None   # (its words indexed at ingest)
@@ -311,7 +346,7 @@ def test_a_search_reads_its_matched_rows_only_where_that_is_cheaper(sample_store
 
     monkeypatch.setattr(chunk_index, "HOLD", 10 ** 12)
     index = sample_store.chunk_index
-    monkeypatch.setattr(index, "_indexed", False)   # (a store ingested before chunk_words)
+    monkeypatch.setattr(chunk_index, "indexed", lambda ranker, sizes: False)   # (a store before chunk_words)
     index.ranker.cache("stored", OrderedDict).clear()
     index.ranker.reports.clear()   # (held by an earlier test of the shared store)
     key = sample_store.reports()[0]["key"]

@@ -102,6 +102,7 @@ class Resolved:
     ask_which: list[str] = field(default_factory=list)
     items: list[str] = field(default_factory=list)   # what a question back was asked (kept for the answer)
     which_year: str = ""   # a year named by the last question's (去年) when it asked several: the word
+    companies: list[str] = field(default_factory=list)   # the companies a question back about the year keeps
 
 
 def context_of(question: str, u: Understanding) -> Context:
@@ -143,7 +144,12 @@ class FollowUp:
             for pattern, step in self.relative:
                 m = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in bases)), None)
                 if m and len(context.years) > 1:
-                    return Resolved(question, took, list(context.companies), list(context.items), m.group(0))
+                    # asked back; what the question names itself (惠威科技去年的净利润呢) kept for the answer
+                    own = self.understand(text[:m.start()] + text[m.end():])
+                    names = [n for c in own.companies for n in [c.company.short_name or c.company.full_name] if n]
+                    items = list(own.items) + list(own.formulas)
+                    return Resolved(question, took, [], items or list(context.items), m.group(0),
+                                    names or list(context.companies))
                 if m:
                     shifted = context.years[0] + step
                     text = text[:m.start()] + f"{shifted}年" + text[m.end():]

@@ -143,10 +143,10 @@ class Router:
         if resolved.which_year and context is not None:
             years = "、".join(f"{y}年" for y in context.years)
             ans = Answer(str(question), render(self.t, "followup_which_year", years=years, word=resolved.which_year),
-                         "1", "ask_which", found=False)
-            # the next question names the year: the companies, years and items asked kept
-            ans.context = Context(str(question), list(context.companies), list(context.years),
-                                  resolved.items).to_dict()
+                         "1", "ask_year", found=False)
+            # the next question names the year: the companies and items asked (the question's own, else the
+            # context's) and the years kept
+            ans.context = Context(str(question), resolved.companies, list(context.years), resolved.items).to_dict()
             return ans
         if resolved.ask_which:
             ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),

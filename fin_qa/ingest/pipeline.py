@@ -274,10 +274,11 @@ PARSER_VERSION = 19
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
-# with fewer, the one process writing the store makes them. Measured on 2 cores with 2 parsers (six shared
-# reports): made by the writer, ingest took 3% longer than before the words were indexed, made by the
-# parsers 9% (their texts sent to the writer cost more than making them there); but the writer then spends
-# about 0.29 s a report against 0.14 s, so that with 3 or more parsers it would become the bottleneck.
+# with fewer, the one process writing the store makes them. Measured on 2 cores with 2 parsers (the six
+# shared reports of ../shared/data/reports): with the words made by the writer, ingest took 3–8% longer than
+# before they were indexed, made by the parsers 9–15% (the analysed texts sent to the writer cost more
+# than making them there); but the writer then spends about 0.33 s a report (0.24 s before) against
+# 0.14 s, so that with 3 or more parsers it would become the bottleneck.
 PARSERS_MAKING_SEARCH_ROWS = 3
 
 

@@ -35,10 +35,10 @@ import math
 import sqlite3
 from collections import OrderedDict
 
-from .fts_rank import FtsRanker, MatchedRows, Phrase, ReportRows, StoredRows
+from .fts_rank import FtsRanker, MatchedRows, Phrase, ReportRows, StoredRows, indexed
 
 REPORTS_KEPT = 16
-STORED_KEPT = 256   # reports whose indexed words (their chunks' sizes, the tokens read) are kept
+STORED_KEPT = 64   # reports whose indexed words (their chunks' sizes, the tokens read) are kept
 SEARCHES_COUNTED = 4096   # reports whose searches are counted (the least recently searched forgotten)
 HOLD = 10_000
 # what a search costs, measured here at 1,000 reports (800,000 chunks) and 10 (8,000): FTS5's query
@@ -57,12 +57,11 @@ class ChunkIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "chunks_fts", REPORTS_KEPT)
-        self._indexed = db.execute("SELECT 1 FROM sqlite_master WHERE name='chunk_sizes'").fetchone() is not None
 
     def _stored(self, report_id: int) -> StoredRows | None:
         """The report's chunk words as indexed at ingest (None: a report ingested before they were), the
         STORED_KEPT reports last searched kept (what they read of their words with them)."""
-        if not self._indexed:
+        if not indexed(self.ranker, "chunk_sizes"):
             return None
         kept: OrderedDict[int, StoredRows | None] = self.ranker.cache("stored", OrderedDict)
         if report_id in kept:
@@ -80,7 +79,11 @@ class ChunkIndex:
         (`expression`: their MATCH string): (score, chunk id), best first, the score FTS5's -bm25; None for a
         report ingested before its words were indexed, while it is not held and the store is small (FTS5's
         query answers it: see above)."""
-        self.ranker.fresh()
+        return self.ranker.steady(lambda: self._match(phrases, expression, report_id, first, last, size,
+                                                      heading_weight))
+
+    def _match(self, phrases: list[Phrase], expression: str, report_id: int, first: int, last: int, size: int,
+               heading_weight: float) -> list[tuple[float, int]] | None:
         stored = self._stored(report_id)
         if stored is not None:
             return self.ranker.rank(stored, phrases, size, heading_weight)

@@ -1,5 +1,6 @@
-"""FTS5's bm25 over one report's rows of an FTS5 table (heading, body), held in memory: a question costs its
-report's rows and its own words, not the store.
+"""FTS5's bm25 over one report's rows of an FTS5 table (heading, body), from the report's words indexed at
+ingest (StoredRows), or its rows held in memory (ReportRows, MatchedRows): a question costs its own words
+(or its report's rows), not the store.
 
 SQLite's FTS5 answers `… MATCH ? AND rowid BETWEEN ? AND ?` by seeking the report's rows, but its bm25
 counts each phrase's documents over the whole index on every query, so the cost grows with the store.
@@ -72,6 +73,16 @@ def vocab_tables(fts: str) -> list[str]:
             f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{fts}_cols USING fts5vocab(main, '{fts}', 'col')"]
 
 
+def indexed(ranker: "FtsRanker", sizes: str) -> bool:
+    """Whether the store has the words indexed at ingest (its table `sizes`: table_sizes, chunk_sizes;
+    asked again when the store changes: a store migrated since the connection opened)."""
+    known: dict[str, bool] = ranker.cache("indexed", dict)
+    got = known.get(sizes)
+    if got is None:
+        got = known[sizes] = ranker.db.execute("SELECT 1 FROM sqlite_master WHERE name=?", (sizes,)).fetchone() is not None
+    return got
+
+
 def db_state(db: sqlite3.Connection) -> tuple[int, int]:
     """What changes when the database does: a commit by another connection (PRAGMA data_version) or by
     this one (total_changes) — what was read from it is good while this stays the same."""
@@ -125,6 +136,8 @@ class ReportRows:
             for tok in bt:
                 bodies[tok].append(rowid)
         self._heads, self._bodies = heads, bodies
+
+    keeps_texts = True   # a row's tokens read for a phrase of several tokens kept (StoredRows: not)
 
     def prefetch(self, tokens: Iterable[str]) -> None:
         """Read these tokens' rows at once, where they are read from the store (StoredRows); here: nothing."""
@@ -186,6 +199,8 @@ class StoredRows(ReportRows):
     (`report_postings`: the store's {kind}_words and {kind}_sizes): each row's size read at once, a token's
     rows only when a question uses it (its bucket read) — the cost of the question's words, neither the
     report's every row nor the store. The same counts as ReportRows reads from the rows' texts."""
+
+    keeps_texts = False   # (many reports are kept: a phrase of several tokens reads its rows each time)
 
     def __init__(self, db: sqlite3.Connection, words: str, report_id: int, first: int, buckets: int, sizes: bytes):
         super().__init__(())
@@ -406,6 +421,24 @@ class FtsRanker:
             got = self._callers[name] = factory()
         return got  # type: ignore[return-value]   # (the factory made it: a D)
 
+    def steady(self, read: Callable[[], T]) -> T:
+        """What `read` reads while the database stays the same: read again (what was held dropped) when
+        another connection committed in the middle — a report replaced between reading its sizes and its
+        words, say — up to 3 times; an error raised while it stayed the same is raised."""
+        for _ in range(3):
+            self.fresh()
+            state = self._state
+            try:
+                got = read()
+            except (KeyError, IndexError, TypeError, ValueError):
+                if db_state(self.db) == state:
+                    raise
+                continue
+            if db_state(self.db) == state:
+                return got
+        self.fresh()
+        return read()   # (a store changing all the time: as it reads now)
+
     def held(self, report_id: int, load: Callable[[], T]) -> T:
         """What is held of the report (its rows, and what the caller keeps with them), read (`load`) when
         not held (as of the last `fresh`)."""
@@ -422,8 +455,8 @@ class FtsRanker:
         """The best `size` rows for any of the phrases, best first: (score, rowid), the score as FTS5's
         -bm25 gives it."""
         phrases = [p for p in phrases if p.tokens]
-        if not phrases or not rows.sizes:
-            return []
+        if not phrases or not rows.sizes or not self.store_totals()[1]:
+            return []   # (no rows in the store: FTS5 matches none)
         rows.prefetch(tok for p in phrases for tok in p.tokens)
         weighted = [rows.weighted(p, heading_weight, self._counts) for p in phrases]
         if not any(weighted):
@@ -460,7 +493,9 @@ class FtsRanker:
                 if texts is None:
                     heading, body = self.db.execute(f"SELECT heading, body FROM {self.fts} WHERE rowid=?",
                                                     (rowid,)).fetchone()
-                    texts = rows.texts[rowid] = (fts_tokens(heading or ""), fts_tokens(body or ""))
+                    texts = (fts_tokens(heading or ""), fts_tokens(body or ""))
+                    if rows.keeps_texts:
+                        rows.texts[rowid] = texts
                 n = [_instances(t, toks) for t in texts]
                 if n[0] or n[1]:
                     got[rowid] = (n[0], n[1])

@@ -21,6 +21,7 @@ import json
 import os
 import sqlite3
 import zlib
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -89,8 +90,8 @@ def search_rows(tables: Sequence[dict[str, Any]], chunks: Sequence[dict[str, Any
 
 def _made(words: Postings | None, rows: Sequence[tuple[int, str, str]], items: Sequence[dict[str, Any]]) -> Postings | None:
     """The words search_rows made of these rows (with the first row's rowid 0), for the rowids they were
-    written with — where those run on from the first, and every row is the one search_rows made; else
-    None (made again from the rows)."""
+    written with — where those run on from the first and every item brought the texts search_rows made
+    (so that the rows written are those texts); else None (made again from the rows)."""
     if words is None or not rows or rows[-1][0] - rows[0][0] != len(rows) - 1 or len(rows) != len(items) or \
             any(tuple(x.get("fts") or ()) != row[1:] for x, row in zip(items, rows)):
         return None
@@ -385,23 +386,22 @@ class Store:
         return self.db.execute(f"SELECT f.rowid, f.heading, f.body FROM {kind}s_fts f JOIN {kind}s x ON x.id = f.rowid"
                                f" WHERE x.report_id=? ORDER BY f.rowid", (report_id,)).fetchall()
 
-    def index_words(self) -> int:
-        """Index the table and text words of the reports ingested before they were indexed (table_words,
-        chunk_words: each report in a transaction of its own); returns how many reports."""
+    def index_words(self, report_keys: Sequence[str] | None = None) -> int:
+        """Index the table and text words of the reports (these only, when given) ingested before they were
+        indexed (table_words, chunk_words: each report in a transaction of its own, checked again inside
+        it: another process may have written the report since); returns how many reports got words."""
         done: set[int] = set()
+        wanted = None if report_keys is None else set(report_keys)
         for kind in ("table", "chunk"):
-            todo = [r[0] for r in self.db.execute(
-                f"SELECT r.id FROM reports r WHERE EXISTS (SELECT 1 FROM {kind}s t WHERE t.report_id = r.id)"
-                f" AND NOT EXISTS (SELECT 1 FROM {kind}_sizes s WHERE s.report_id = r.id) ORDER BY r.id")]
-            for rid in todo:
-                self.db.execute("BEGIN IMMEDIATE")
-                try:
-                    self._write_words(kind, rid, self._report_rows(kind, rid))
-                    self.db.execute("COMMIT")
-                except BaseException:
-                    self.db.execute("ROLLBACK")
-                    raise
-            done.update(todo)
+            lacking = (f"EXISTS (SELECT 1 FROM {kind}s_fts f JOIN {kind}s t ON t.id = f.rowid WHERE t.report_id = r.id)"
+                       f" AND NOT EXISTS (SELECT 1 FROM {kind}_sizes s WHERE s.report_id = r.id)")
+            for rid, key in self.db.execute(f"SELECT r.id, r.key FROM reports r WHERE {lacking} ORDER BY r.id").fetchall():
+                if wanted is not None and key not in wanted:
+                    continue
+                with self._transaction():
+                    if self.db.execute(f"SELECT 1 FROM reports r WHERE r.id=? AND {lacking}", (rid,)).fetchone():
+                        self._write_words(kind, rid, self._report_rows(kind, rid))
+                        done.add(rid)
         return len(done)
 
     def write_import(self, source: str, rows: list[tuple[ReportMeta, list[FactRow]]]) -> int:
@@ -477,12 +477,14 @@ class Store:
         return row   # type: ignore[return-value]   # (chunk id, heading, body)
 
     def fts_delete_reports(self, report_keys: Sequence[str]) -> None:
-        """Remove the FTS5 rows of these reports' chunks, and their words (the chunks stay)."""
-        for key in report_keys:
-            self.db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN reports r"
-                            " ON r.id = c.report_id WHERE r.key=?)", (key,))
-        self._delete_words([r[0] for key in report_keys for r in self.db.execute(
-            "SELECT id FROM reports WHERE key=?", (key,))], ("chunk",))
+        """Remove the FTS5 rows of these reports' chunks, and their words (the chunks stay): one transaction,
+        the words first."""
+        with self._transaction():
+            self._delete_words([r[0] for key in report_keys for r in self.db.execute(
+                "SELECT id FROM reports WHERE key=?", (key,))], ("chunk",))
+            for key in report_keys:
+                self.db.execute("DELETE FROM chunks_fts WHERE rowid IN (SELECT c.id FROM chunks c JOIN reports r"
+                                " ON r.id = c.report_id WHERE r.key=?)", (key,))
 
     def fts_index(self, chunks: Iterable[tuple[int, list[str], str]]) -> int:
         """(Re)write the FTS5 rows of these chunks — (chunk id, heading path, text) — and the words of their
@@ -514,11 +516,24 @@ class Store:
         self.db.execute("INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')")
 
     def reset_search(self) -> None:
-        """An empty FTS5 table (dropping it is much cheaper than deleting every row)."""
-        self.db.execute("DROP TABLE IF EXISTS chunks_fts")
-        self.db.execute(FTS_TABLE)
-        self.db.execute("DELETE FROM chunk_words")
-        self.db.execute("DELETE FROM chunk_sizes")
+        """An empty FTS5 table (dropping it is much cheaper than deleting every row), and no chunk words:
+        one transaction, so that a reader never sees the words of rows no longer there."""
+        with self._transaction():
+            self.db.execute("DELETE FROM chunk_sizes")
+            self.db.execute("DELETE FROM chunk_words")
+            self.db.execute("DROP TABLE IF EXISTS chunks_fts")
+            self.db.execute(FTS_TABLE)
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One write transaction (BEGIN IMMEDIATE … COMMIT, rolled back on any error)."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
 
     def chunk_range(self, report_key: str) -> ChunkRange | None:
         """The report's id and its first and last chunk id (None: no such report, or no chunks)."""
@@ -558,10 +573,10 @@ class Store:
     def chunk_match(self, phrases: dict[str, Phrase], heading_weight: float, size: int,
                     within: ChunkRange) -> list[ChunkMatch]:
         """fts_match within one report for the phrases OR'ed (as the MATCH string writes each → as FTS5 reads
-        it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores.
-        Once holding the report's chunks pays back (its k-th search: ChunkIndex.searches_to_hold), they are
-        ranked from its chunks held in memory (store/chunk_index.py), so that the cost does not grow with
-        the store."""
+        it: its tokens, and the heading column when it is limited to it): the same chunks, order and scores,
+        ranked from the report's words indexed at ingest (store/chunk_index.py), so that the cost does not
+        grow with the store (a report ingested before: from its chunks held in memory once that pays back,
+        ChunkIndex.searches_to_hold, or its matched rows, or FTS5's query)."""
         expression = " OR ".join(phrases)
         ranked = self.chunk_index.match(list(phrases.values()), expression, within.report_id, within.first,
                                          within.last, size, heading_weight)
@@ -574,7 +589,7 @@ class Store:
             f"SELECT c.id, r.key, c.section_id, c.path, c.text, c.page_start, c.page_end FROM chunks c"
             f" JOIN reports r ON r.id = c.report_id WHERE c.id IN ({','.join('?' * len(ids))})", ids)}
         return [ChunkMatch(r[0], r[1], r[2], _path(r[3]), r[4], r[5], r[6], score)
-                for score, cid in ranked for r in [rows[cid]]]
+                for score, cid in ranked if cid in rows for r in [rows[cid]]]   # (a chunk replaced since: out)
 
     # ------------------------------------------------------------------------------ tables
 

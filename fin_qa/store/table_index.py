@@ -16,7 +16,7 @@ import json
 import sqlite3
 from typing import Iterable, Sequence
 
-from .fts_rank import FtsRanker, Phrase, ReportRows, StoredRows, fts_tokens
+from .fts_rank import FtsRanker, Phrase, ReportRows, StoredRows, fts_tokens, indexed
 from .models import TableRecord
 
 REPORTS_KEPT = 64   # reports whose tables are held (a serving process answers many questions per report)
@@ -67,12 +67,11 @@ class TableIndex:
     def __init__(self, db: sqlite3.Connection):
         self.db = db
         self.ranker = FtsRanker(db, "tables_fts", REPORTS_KEPT)
-        self._indexed = db.execute("SELECT 1 FROM sqlite_master WHERE name='table_sizes'").fetchone() is not None
 
     def _report(self, report_id: int) -> _Report:
         def load() -> _Report:
             got = self.db.execute("SELECT first, buckets, sizes FROM table_sizes WHERE report_id=?",
-                                  (report_id,)).fetchone() if self._indexed else None
+                                  (report_id,)).fetchone() if indexed(self.ranker, "table_sizes") else None
             if got is not None:   # its words indexed at ingest: the question's words read, not every table
                 return _Report(self.db, report_id, StoredRows(self.db, "table_words", report_id, *got))
             rep = _Report(self.db, report_id, ReportRows([]))
@@ -114,9 +113,9 @@ class TableIndex:
     def match(self, words: Sequence[str], report_id: int, size: int, heading_weight: float = 2.0) -> list[int]:
         """The ids of the report's best `size` tables for any of the words (each a phrase, as FTS5 reads
         `"w1" OR "w2" …`), best first: FTS5's bm25 with the heading weighted."""
-        rep = self._report(report_id)
         phrases = [Phrase(tuple(fts_tokens(w))) for w in words]
-        return [tid for _, tid in self.ranker.rank(rep.words, phrases, size, heading_weight)]
+        return self.ranker.steady(lambda: [tid for _, tid in self.ranker.rank(self._report(report_id).words, phrases,
+                                                                              size, heading_weight)])
 
 
 def stored_path(text: str | None) -> list[str]:
