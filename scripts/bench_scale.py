@@ -24,6 +24,7 @@ started with scripts/start-elasticsearch.sh, the chunks indexed with `fin-qa ind
 elasticsearch`, and the node stopped afterwards.
 
     python scripts/bench_scale.py [--sizes 10 100 1000] [--workdir DIR] [--sample 60] [--es] [--keep]
+    python scripts/bench_scale.py --retime STORE10 STORE100 STORE1000   (the question timings only)
 
 Without --workdir the copies and the store go to a temporary folder, removed at the end (unless --keep).
 """
@@ -168,7 +169,21 @@ def main() -> int:
     ap.add_argument("--es-only", action="store_true",
                     help="only the Elasticsearch timing, on the store a previous run left in --workdir")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--retime", type=Path, nargs="+", metavar="STORE",
+                    help="only the question timings, on stores a run built (e.g. one of each size), one after the "
+                         "other in the same process: figures of the same period of the machine")
     args = ap.parse_args()
+    if args.retime:
+        from fin_qa.store import Store
+
+        for path in args.retime:
+            with Store(path, readonly=True) as s:
+                ok = [r for r in s.reports() if (r["short_name"] or "").startswith("星")]
+            sample = random.Random(7).sample(ok, min(args.sample, len(ok)))
+            print(f"\n== {path}: {len(ok)} reports, {len(sample)} sampled ==")
+            for kind, (first, again) in question_times(path, sample).items():
+                print(f"{kind:<10} first  {percentiles(first)}   again  {percentiles(again)}")
+        return 0
     if args.es_only:
         if not args.workdir or not (args.workdir / "store").is_dir():
             print("--es-only needs the --workdir of a previous run (its store)", file=sys.stderr)

@@ -107,6 +107,7 @@ class Router:
                                  frame.base if frame else None,
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
                                  self._inputs_of, self._in_report)
+        self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
 
     @property
     def retriever(self) -> Retriever:
@@ -162,7 +163,11 @@ class Router:
             parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())
             ans.answer = render(self.t, "followup_took", parts=parts) + ans.answer
             ans.from_context = dict(resolved.took, question=resolved.question)
-        left = context_of(resolved.question, self.understander.understand(resolved.question))
+        # the context the question leaves: as answer_one read it when it answered this very text (else read)
+        said, left = self._context_of
+        if said != resolved.question:
+            left = context_of(resolved.question, self.understander.understand(resolved.question))
+        left = Context(left.question, list(left.companies), list(left.years), list(left.items))
         if context is not None:   # (the company and years it did not name stay as the conversation had them)
             left.companies = left.companies or list(context.companies)
             left.years = left.years or list(context.years)
@@ -193,6 +198,7 @@ class Router:
     def answer_one(self, question: str) -> tuple[Understanding, Answer]:
         """One ask: understood, routed to its answerer, reviewed (answer/review.py)."""
         u = self.understander.understand(question)
+        self._context_of = (question, context_of(question, u))   # (what follow leaves for the next question)
         ans = self.route(u)
         reason = self.reviewer.review(u, ans)
         if reason is not None:
