@@ -109,6 +109,26 @@ def test_a_closed_handle_says_so(sample_store):
             call()
 
 
+def test_a_question_naming_two_companies_answers_each(qa):
+    """Two companies in one ask: each company's answer (its own year where each has one), never the first
+    one's alone; "谁…更高" compares them by name."""
+    both = qa.ask("星河精密和星河二号2021年的货币资金分别是多少？")
+    one, two = qa.ask("星河精密2021年的货币资金是多少？"), qa.ask("星河二号2021年的货币资金是多少？")
+    assert both.found and both.method == "plan" and len(both.asks) == 2
+    assert [a["answer"] for a in both.asks] == [one.answer, two.answer]
+    assert {e.report for e in both.evidence} == {one.evidence[0].report, two.evidence[0].report}
+    years = qa.ask("星河精密2021年和星河二号2020年的营业收入各是多少？")
+    first, second = (a.get("question", a["words"]) for a in years.asks)
+    assert "2021年" in first and "2020年" not in first and "2020年" in second and "2021年" not in second
+    assert "星河二号" not in first and "星河精密" not in second and "2020年" in years.asks[1]["answer"]
+    which = qa.ask("2021年星河精密和星河二号谁的营业收入更高？")
+    assert which.found and len(which.asks) == 3 and which.asks[2]["kind"] == "compare"
+    assert "星河精密营业收入" in which.answer and "星河二号营业收入" in which.answer   # (named by company)
+    # a company named inside what is asked is part of the ask: not split into a question of each
+    inside = qa.ask("星河精密2021年前五名客户中有没有星河二号？")
+    assert inside.method != "plan" and not inside.asks
+
+
 def test_the_parent_statement_by_its_name(qa):
     assert qa.statement("星河精密", 2021, "母公司资产负债表").equals(
         qa.statement("星河精密", 2021, "资产负债表", scope="parent"))

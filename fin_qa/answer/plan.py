@@ -319,4 +319,21 @@ def _candidates(results: list[AskResult]) -> list[tuple[str, Decimal, str, Evide
         if len(last) >= 2:
             return last
     each = [_values_of(r) for r in asks]
-    return [v[0] for v in each] if all(len(v) == 1 for v in each) else []
+    if not all(len(v) == 1 for v in each):
+        return []
+    out = [v[0] for v in each]
+    if len({v[0] for v in out}) < len(out):
+        # one name read of several companies ("谁的营业收入更高"): each named with its company, where that
+        # tells them apart
+        named = [(_company(r.understanding) + v[0], *v[1:]) for r, v in zip(asks, out)]
+        if len({v[0] for v in named}) == len(named):
+            return named
+    return out
+
+
+def _company(u: Understanding | None) -> str:
+    """The short name of the (first) company an ask's understanding names, or ""."""
+    if u is None or not u.companies:
+        return ""
+    c = u.companies[0].company
+    return c.short_name or c.full_name or ""

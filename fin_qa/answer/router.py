@@ -18,7 +18,7 @@ from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..store import Store
 from ..understand.llm_keywords import LLMKeywords
-from ..understand.plan import Planner
+from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer, content, norm, pairs
 from .anchors import ReportWords
@@ -49,6 +49,10 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
+# which of the companies named is higher or lower ("谁的营业收入更高", "哪家公司的净利润较低"): who asks,
+# what is compared, the comparison
+_WHICH = re.compile(r"(?P<who>(?:谁|哪一?家|哪个)(?:公司)?(?:的)?)(?P<what>[^，,。？?]*?)"
+                    r"(?P<more>(?:更|较)(?P<order>高|低|多|少|大|小|快|慢))")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
 # the report's tables that the question names is not
 COMPANY_VALUES = ("lookup", "formula", "change")
@@ -126,6 +130,8 @@ class Router:
         if clash is not None:
             return Answer(str(question), render(self.t, "restated_clash", words=clash), "1", "declined", found=False)
         plan = self.planner.plan(text)
+        if not plan.compound:
+            plan = self._each_company(text) or plan
         if plan.compound:
             ans = self.executor.run(plan)
             ans.question = str(question)
@@ -133,6 +139,58 @@ class Router:
         ans = self.answer_one(text)[1]
         ans.question = str(question)
         return ans
+
+    def _each_company(self, text: str) -> Plan | None:
+        """A question of one ask naming several companies the store knows ("惠威科技和四方科技2019年的营业收入
+        分别是多少", "民生银行2021年和兴业银行2022年的…", "…谁的营业收入更高"): an ask for each company — the
+        question with the others' names left out (with the word joining them, 和/与/及/、, and their own
+        years where each company has its own), and its "each" words — then, when it asks which one is
+        higher or lower, that comparison over them (PlanExecutor's compare). None for one company, companies
+        not named as a list, a ranking, or no plan rules."""
+        r = self.planner.rules
+        if r is None:
+            return None
+        u = self.understander.understand(text)
+        keys = list(dict.fromkeys(c.company.key for c in u.companies))
+        if len(keys) < 2 or u.type == "statistics":
+            return None
+        norm = u.norm
+        year_at = {s: e for s, e in u.years.spans}   # a year's span by where it starts
+        # only a list of companies ("A和B", "A、B", "A2021年与B2022年"): a company named inside what is asked
+        # ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
+        named = sorted(u.companies, key=lambda c: c.start)
+        for a, b in zip(named, named[1:]):
+            between = norm[year_at.get(a.end, a.end):b.start]
+            if not r.list_join.fullmatch(between):
+                return None
+        which = _WHICH.search(norm)
+        asks: list[Ask] = []
+        for key in keys:
+            kept = next(c for c in u.companies if c.company.key == key)
+            own_years = kept.end in year_at   # "民生银行2021年和兴业银行2022年": each its own year
+            out = list(norm)
+            for c in u.companies:
+                if c is kept:
+                    continue
+                end = year_at.get(c.end, c.end) if own_years else c.end
+                for i in range(c.start, end):
+                    out[i] = ""
+                if c.start > 0 and r.list_join.fullmatch(norm[c.start - 1]):
+                    out[c.start - 1] = ""
+                elif end < len(norm) and r.list_join.fullmatch(norm[end]):
+                    out[end] = ""
+            if which is not None:   # "谁的营业收入更高": the value asked of each, compared after
+                for i in (*range(which.start("who"), which.end("who")), *range(which.start("more"), which.end())):
+                    out[i] = ""
+            sub = r.each.sub("", "".join(out))
+            if which is not None:
+                sub = sub.rstrip("?？。") + "是多少？"
+            asks.append(Ask(sub, text=sub))
+        if which is not None:
+            order = which.group("order")
+            asks.append(Ask(which.group(0), kind="compare", order="higher" if order in r.higher else "lower",
+                            order_word=order))
+        return Plan(text, norm, asks=asks)
 
     def follow(self, question: str | None, context: Context | None) -> Answer:
         """The answer of a question asked after another (answer/followup.py): what it leaves out taken from
