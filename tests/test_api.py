@@ -127,6 +127,7 @@ def test_a_question_naming_two_companies_answers_each(qa):
     # a company named inside what is asked is part of the ask: not split into a question of each
     inside = qa.ask("星河精密2021年前五名客户中有没有星河二号？")
     assert inside.method != "plan" and not inside.asks
+    assert not inside.found or "星河二号" in inside.answer.split("）", 1)[-1]   # (a 是/否 naming it, or none)
 
 
 def test_the_parent_statement_by_its_name(qa):

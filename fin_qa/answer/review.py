@@ -5,7 +5,7 @@ The answerers are trusted to read and compute; the reviewer checks that what the
 - an ask that is no yes/no question never gets a 是/否 fact ("起诉公司的是哪家" is not 是否存在重大诉讼);
 - a yes/no ask ("是否存在…", "有没有…") gets 是/否 (or 相同/不相同, 有/无 …) — never an item's value that
   merely shares a word with it ("是否存在控股股东及其关联方非经营性占用资金" is not "控股股东是黄杰"); a
-  quoted 是/否 speaks of every topic asked (资金占用);
+  quoted 是/否 speaks of every topic asked (资金占用), and names every other company asked of;
 - a table cell answers the item the ask is about (its first item stands in the table's caption, the row
   or the column: 营业收入合计 never answers 营业外收入); a change column answers a change only; a share
   column naming its whole (占利润总额比例) answers a share of that whole only;
@@ -100,6 +100,18 @@ class Reviewer:
             # "不存在实际控制人" does not answer "是否存在…非经营性占用资金"
             said = phrase_key(text)
             missed = [w for t, w in u.topics if not any(x in said for x in t.words + t.titles)]
+            if missed:
+                return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
+        if u.shape == "yes_no" and ans.method.startswith("text") and len({c.company.key for c in u.companies}) > 1:
+            # another company named ("…前五名客户中有没有惠威科技"): the passage must name it, else its 是/否
+            # is about something else
+            subject = u.companies[0].company
+            said = text
+            for n in (subject.full_name, subject.short_name):   # (the answer's heading names its own company)
+                said = said.replace(n, "") if n else said
+            missed = [c.company.short_name or c.company.full_name or "" for c in u.companies
+                      if c.company.key != subject.key and not any(n and n in said for n in (c.company.short_name,
+                                                                                               c.company.full_name))]
             if missed:
                 return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
         if ans.method == "cell":
