@@ -3,6 +3,7 @@
 answer as its context), and scored per turn. Prints each set's figure, and the turns that were not right.
 
     python scripts/eval_followups.py --store STORE tests/data/followups/chains.jsonl tests/data/followups/heldout.jsonl
+    python scripts/eval_followups.py --store STORE tests/data/multi_company/heldout.jsonl
 
 A chain file holds one chain a line: {"id", "companies"?, "turns": [{"q", "expect"}]}. An expectation is
 - a text the answer must hold ("1,175,301,034.32", "19.79%");
@@ -11,10 +12,11 @@ A chain file holds one chain a line: {"id", "companies"?, "turns": [{"q", "expec
   read, a formula's result, a change's rate) must equal it — or, for an answer of several values, one
   of them (amounts compared in 元, to the cent; percentages and ratios to their printed decimals);
   "value": null: the answer must say it has no value;
-- {"answers": [{…}, …]}: each of them;
+- {"answers": [{…}, …], "higher"|"lower": NAME?}: each of them (and, for a comparison, NAME named as the
+  higher or lower one);
 - null: not scored (a chain's opening, asked for its context only).
-followups/heldout.jsonl was written by a helper that never saw the code: its figure is reported apart and
-never tuned on.
+followups/heldout.jsonl and multi_company/heldout.jsonl (questions naming two companies, one turn each) were
+written by helpers that never saw the code: their figures are reported apart and never tuned on.
 """
 from __future__ import annotations
 
@@ -52,6 +54,10 @@ def right(expect: Any, ans: Any) -> bool:
     if "ask_which" in expect:
         return bool(ans.ask_which) and set(ans.ask_which) == set(expect["ask_which"])
     if "answers" in expect:
+        # a comparison asked ("谁的…更高"): its winner named before 更 in the answer's comparison
+        winner = expect.get("higher") or expect.get("lower")
+        if winner and not re.search(rf"（\d+）{re.escape(winner)}[^（]*?更", ans.answer):
+            return False
         return all(right(e, ans) for e in expect["answers"])
     if expect.get("value") is None:
         return not ans.found
