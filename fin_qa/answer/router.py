@@ -146,19 +146,19 @@ class Router:
         question with the others' names left out (with the word joining them, 和/与/及/、, and their own
         years where each company has its own), and its "each" words — then, when it asks which one is
         higher or lower, that comparison over them (PlanExecutor's compare). None for one company, companies
-        not named as a list, a ranking, or no plan rules."""
+        not named as a list, or no plan rules. (Read from the question's names and years alone: no chat
+        model is asked.)"""
         r = self.planner.rules
         if r is None:
             return None
-        u = self.understander.understand(text)
-        keys = list(dict.fromkeys(c.company.key for c in u.companies))
-        if len(keys) < 2 or u.type == "statistics":
+        norm, companies, years = self.understander.mentions(text)   # (no chat model asked)
+        keys = list(dict.fromkeys(c.company.key for c in companies))
+        if len(keys) < 2:
             return None
-        norm = u.norm
-        year_at = {s: e for s, e in u.years.spans}   # a year's span by where it starts
+        year_at = {s: e for s, e in years.spans}   # a year's span by where it starts
         # only a list of companies ("A和B", "A、B", "A2021年与B2022年"): a company named inside what is asked
         # ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
-        named = sorted(u.companies, key=lambda c: c.start)
+        named = sorted(companies, key=lambda c: c.start)
         for a, b in zip(named, named[1:]):
             between = norm[year_at.get(a.end, a.end):b.start]
             if not r.list_join.fullmatch(between):
@@ -166,10 +166,10 @@ class Router:
         which = _WHICH.search(norm)
         asks: list[Ask] = []
         for key in keys:
-            kept = next(c for c in u.companies if c.company.key == key)
+            kept = next(c for c in companies if c.company.key == key)
             own_years = kept.end in year_at   # "民生银行2021年和兴业银行2022年": each its own year
             out = list(norm)
-            for c in u.companies:
+            for c in companies:
                 if c is kept:
                     continue
                 end = year_at.get(c.end, c.end) if own_years else c.end

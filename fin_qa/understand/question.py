@@ -164,13 +164,20 @@ class Understander:
         self.llm_keywords = llm_keywords
         self.disclosures = {d.item: d for d in catalog.disclosures if d.kind in ("text", "yesno")}
 
-    def understand(self, question: str) -> Understanding:
+    def mentions(self, question: str) -> tuple[str, list[CompanyMatch], Years]:
+        """The question normalized, the companies it names and its years: what understand reads first, for
+        the cost of a few lookups (no chat model asked)."""
         norm = normalize_question(question or "")
+        chinese = bool(_CJK.search(norm))
+        rules = self.config.frame
+        companies = self.companies.find(norm) if chinese else []
+        return norm, companies, find_years(norm, read_years_more(norm, rules) if rules and chinese else ())
+
+    def understand(self, question: str) -> Understanding:
+        norm, companies, years = self.mentions(question)
         chinese = bool(_CJK.search(norm))
         cfg = self.config
         rules = cfg.frame
-        companies = self.companies.find(norm) if chinese else []
-        years = find_years(norm, read_years_more(norm, rules) if rules and chinese else ())
         masked = list(norm)
         for m in companies:
             masked[m.start:m.end] = "#" * (m.end - m.start)
