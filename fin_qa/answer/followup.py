@@ -145,11 +145,10 @@ class FollowUp:
                 m = next((m for m in pattern.finditer(text) if not any(a <= m.start() < b for a, b in bases)), None)
                 if m and len(context.years) > 1:
                     # asked back; what the question names itself (惠威科技去年的净利润呢) kept for the answer
-                    own = self.understand(text[:m.start()] + text[m.end():])
-                    names = [n for c in own.companies for n in [c.company.short_name or c.company.full_name] if n]
-                    items = list(own.items) + list(own.formulas)
-                    return Resolved(question, took, [], items or list(context.items), m.group(0),
-                                    names or list(context.companies))
+                    rest = text[:m.start()] + text[m.end():]
+                    own = context_of(rest, self.understand(rest))
+                    return Resolved(question, took, [], own.items or list(context.items), m.group(0),
+                                    own.companies or list(context.companies))
                 if m:
                     shifted = context.years[0] + step
                     text = text[:m.start()] + f"{shifted}年" + text[m.end():]

@@ -49,10 +49,6 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
-# which of the companies named is higher or lower ("谁的营业收入更高", "哪家公司的净利润较低"): who asks,
-# what is compared, the comparison
-_WHICH = re.compile(r"(?P<who>(?:谁|哪一?家|哪个)(?:公司)?(?:的)?)(?P<what>[^，,。？?]*?)"
-                    r"(?P<more>(?:更|较)(?P<order>高|低|多|少|大|小|快|慢))")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
 # the report's tables that the question names is not
 COMPANY_VALUES = ("lookup", "formula", "change")
@@ -145,9 +141,9 @@ class Router:
         分别是多少", "民生银行2021年和兴业银行2022年的…", "…谁的营业收入更高"): an ask for each company — the
         question with the others' names left out (with the word joining them, 和/与/及/、, and their own
         years where each company has its own), and its "each" words — then, when it asks which one is
-        higher or lower, that comparison over them (PlanExecutor's compare). None for one company, companies
-        not named as a list, or no plan rules. (Read from the question's names and years alone: no chat
-        model is asked.)"""
+        higher or lower (rules/plan.yaml `which`), that comparison over them (PlanExecutor's compare). None
+        for one company, companies not named as a list, or no plan rules. (Read from the question's names
+        and years alone: no chat model is asked.)"""
         r = self.planner.rules
         if r is None:
             return None
@@ -163,7 +159,7 @@ class Router:
             between = norm[year_at.get(a.end, a.end):b.start]
             if not r.list_join.fullmatch(between):
                 return None
-        which = _WHICH.search(norm)
+        which = r.which.search(norm)
         asks: list[Ask] = []
         for key in keys:
             kept = next(c for c in companies if c.company.key == key)

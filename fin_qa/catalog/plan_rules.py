@@ -12,9 +12,10 @@ from .frame_rules import _rx, _word_list
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
-            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier")
+            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which")
 # the named groups a regex must have
-_GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start")}
+_GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
+           "which": ("who", "more", "order")}
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class PlanRules:
     connective: re.Pattern
     together: re.Pattern
     modifier: re.Pattern
+    which: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

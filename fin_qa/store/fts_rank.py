@@ -329,9 +329,8 @@ def report_postings(rows: Iterable[tuple[int, str | None, str | None]]) -> Posti
                 p += (off, 0, nb)
     buckets = min(max(1, len(postings) // TOKENS_A_BUCKET), 1 << BUCKET_BITS)
     grouped: dict[int, list[str]] = defaultdict(list)
-    crc = zlib.crc32
     for tok in postings:
-        grouped[crc(tok.encode("utf-8")) % buckets].append(tok)   # (bucket_of)
+        grouped[bucket_of(tok, buckets)].append(tok)
     return first, buckets, pack(sizes), [(b, _bucket(toks, postings)) for b, toks in sorted(grouped.items())]
 
 

@@ -93,7 +93,7 @@ def _made(words: Postings | None, rows: Sequence[tuple[int, str, str]], items: S
     written with — where those run on from the first and every item brought the texts search_rows made
     (so that the rows written are those texts); else None (made again from the rows)."""
     if words is None or not rows or rows[-1][0] - rows[0][0] != len(rows) - 1 or len(rows) != len(items) or \
-            any(tuple(x.get("fts") or ()) != row[1:] for x, row in zip(items, rows)):
+            any("fts" not in x for x in items):
         return None
     return (rows[0][0], *words[1:])
 
@@ -297,8 +297,7 @@ class Store:
         their search rows and words as search_rows made them where the document was read — else made
         here)."""
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             rid = self._upsert_report(meta)
             old = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=?", (rid,))]
             db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in old])
@@ -355,10 +354,6 @@ class Store:
                 "INSERT INTO files(path, sha256, report_id, kind, pages, warnings, parser) VALUES(?,?,?,?,?,?,?)",
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
             )
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return rid
 
     def _write_words(self, kind: str, report_id: int, rows: Iterable[tuple[int, str | None, str | None]],
@@ -408,8 +403,7 @@ class Store:
         """Facts from a bulk table; replaces what the same source imported before. One transaction."""
         db = self.db
         n = 0
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             db.execute("DELETE FROM facts WHERE source=?", (source,))
             for meta, facts in rows:
                 rid = self._upsert_report(meta)
@@ -420,10 +414,6 @@ class Store:
                      for f in facts],
                 )
                 n += len(facts)
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         self.optimize_planner()  # refresh planner statistics after a bulk load
         return n
 
@@ -432,8 +422,7 @@ class Store:
         FTS5 rows, and its balance-sheet facts (retrieval reads where the statements begin from them).
         One transaction; returns the new report's id."""
         db = self.db
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             cur = db.execute("INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date)"
                              " VALUES(?,?,?,?,?,?)",
                              (meta.key, meta.stock_code, meta.year, meta.full_name, meta.short_name, meta.publish_date))
@@ -455,10 +444,6 @@ class Store:
                        " SELECT ?, item, value, num, unit, period, statement, page, source, raw_label FROM facts"
                        " WHERE report_id=? AND statement='资产负债表'", (new, report_id))
             self._write_words("chunk", new, self._report_rows("chunk", new))
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return new
 
     def optimize_planner(self) -> None:
@@ -492,8 +477,7 @@ class Store:
         are written."""
         n = 0
         written: list[int] = []
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self._transaction():
             for chunk_id, path, text in chunks:
                 self.db.execute("DELETE FROM chunks_fts WHERE rowid=?", (chunk_id,))
                 self._fts_insert(chunk_id, path, text)
@@ -505,10 +489,6 @@ class Store:
             self._delete_words(reports, ("chunk",))
             for rid in reports:
                 self._write_words("chunk", rid, self._report_rows("chunk", rid))
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
         return n
 
     def optimize_search(self) -> None:
