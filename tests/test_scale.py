@@ -303,37 +303,22 @@ def _same_chunks(store, report_key: str, monkeypatch, matched: bool = False, sto
     return compared
 
 
-def test_stored_chunk_words_rank_as_fts5_does(sample_store, monkeypatch):
+# each way a report's chunks are ranked: from its words indexed at ingest, and, for a report ingested before
+# they were, from its chunks held in memory or from its matched rows
+_WAYS = {"stored": {"stored": True}, "held": {}, "matched": {"matched": True}}
+
+
+@pytest.mark.parametrize("way", list(_WAYS))
+def test_chunks_rank_as_fts5_does(sample_store, monkeypatch, way):
     for r in sample_store.reports():
-        assert _same_chunks(sample_store, r["key"], monkeypatch, stored=True)
+        assert _same_chunks(sample_store, r["key"], monkeypatch, **_WAYS[way])
 
 
 @pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
-def test_stored_chunk_words_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
+@pytest.mark.parametrize("way", list(_WAYS))
+def test_chunks_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch, way):
     for r in shared_store.reports():
-        assert _same_chunks(shared_store, r["key"], monkeypatch, stored=True), r["key"]
-
-
-def test_held_chunks_rank_as_fts5_does(sample_store, monkeypatch):
-    for r in sample_store.reports():
-        assert _same_chunks(sample_store, r["key"], monkeypatch)
-
-
-@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
-def test_held_chunks_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
-    for r in shared_store.reports():
-        assert _same_chunks(shared_store, r["key"], monkeypatch), r["key"]
-
-
-def test_matched_rows_rank_as_fts5_does(sample_store, monkeypatch):
-    for r in sample_store.reports():
-        assert _same_chunks(sample_store, r["key"], monkeypatch, matched=True)
-
-
-@pytest.mark.skipif(not REPORTS.is_dir(), reason="../shared/data/reports is absent")
-def test_matched_rows_rank_as_fts5_does_on_a_real_report(shared_store, monkeypatch):
-    for r in shared_store.reports():
-        assert _same_chunks(shared_store, r["key"], monkeypatch, matched=True), r["key"]
+        assert _same_chunks(shared_store, r["key"], monkeypatch, **_WAYS[way]), r["key"]
 
 
 def test_a_search_reads_its_matched_rows_only_where_that_is_cheaper(sample_store, monkeypatch):
