@@ -30,9 +30,11 @@ class FormulaAnswerer:
         if la == lb:
             la, lb = a, b
         # an analyst reads a share as a percent ("占营业收入的比例 4.12%"); the contest's style writes the
-        # ratio its answers hold (研发人员占职工人数比例 0.14) unless a percent is asked
-        out = "percent" if u.percent or self.v.style != "finglm" else "ratio"
-        return Formula(f"{la}占{lb}的比例", (), {la: Input(la, a, 0), lb: Input(lb, b, 0)}, f"{la}/{lb}", out, 2,
+        # ratio its answers hold (研发人员占职工人数比例 0.14) unless a percent is asked; a ratio asked
+        # (比值, 之比, 是…的多少倍) is a number in either style
+        out = "percent" if u.percent or (self.v.style != "finglm" and not u.ratio) else "ratio"
+        name = f"{la}占{lb}的比例" if not u.ratio else (f"{la}相当于{lb}的倍数" if "倍" in u.ratio else f"{la}与{lb}的比值")
+        return Formula(name, (), {la: Input(la, a, 0), lb: Input(lb, b, 0)}, f"{la}/{lb}", out, 2,
                        ("/", ("var", la), ("var", lb)), "question", 0)
 
     def _spelled_formula(self, u: Understanding) -> Formula:
@@ -107,7 +109,8 @@ class FormulaAnswerer:
             text = render(self.t, "lookup", company=name, year=year, item=f.name, value=fv.shown)
             return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence), shown=fv.shown)
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
-        text = render(self.t, "formula", company=name, year=year, name=f.name, value=fv.shown,
+        shown = fv.shown + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
+        text = render(self.t, "formula", company=name, year=year, name=f.name, value=shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
         if f.file == "question" and u.frame.spelled is not None:

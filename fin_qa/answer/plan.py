@@ -64,6 +64,8 @@ class AskResult:
                 out["unused"] = [w for _, w in u.frame.unused]
             if u.left:
                 out["left"] = list(u.left)
+            if u.filler:
+                out["filler"] = list(u.filler)
         return out
 
 

@@ -459,6 +459,8 @@ def frame_record(u: Understanding) -> dict:
     out.update(u.frame.to_dict())
     if u.left:
         out["left"] = list(u.left)   # the words no slot, filler or neutral word accounts for
+    if u.filler:
+        out["filler"] = list(u.filler)   # the words taken as how the question is asked (the lexicon's)
     return out
 
 

@@ -8,7 +8,7 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
                      cells.yaml (question words for table cells)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, plan.yaml, answer_templates.yaml, search.yaml,
-                     llm.yaml, report_names.yaml, fewshot/keywords.yaml, prompts/*.txt
+                     llm.yaml, report_names.yaml, lexicon.yaml, fewshot/keywords.yaml, prompts/*.txt
     es_mappings/     chunks.json (the Elasticsearch index body)
 
 `Catalog.load(root)` reads every file, keeps the file:line of every entry, and raises one CatalogError
@@ -29,6 +29,7 @@ from ..base import FinQAError
 from ..config import RULE_FOLDERS, default_rules_root
 from .fewshot import FewShot, load_fewshot
 from .formulas import FormulaBook, load_formulas
+from .lexicon import LexiconRules, load_lexicon_rules
 from .items import ItemTable, employee_categories, load_item_table, load_table_file, normalize_label
 from .llm_config import LLMConfig, load_llm_config
 from .checks import CheckRules, load_checks
@@ -87,6 +88,7 @@ class Catalog:
     cells: CellWords = field(default_factory=CellWords)
     plan: PlanRules | None = None             # rules/plan.yaml: how a question is cut into asks
     glyphs: GlyphRepairs = field(default_factory=GlyphRepairs)   # keyword_tables/glyphs.yaml: broken font maps
+    lexicon: LexiconRules = field(default_factory=LexiconRules)   # rules/lexicon.yaml: meaning vs filler words
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -176,6 +178,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     understanding = part(rd / "understanding.yaml", lambda: load_understanding_config(rd / "understanding.yaml"))
     plan = part(rd / "plan.yaml", lambda: load_plan_rules(rd / "plan.yaml"))
     glyphs = part(kt / "glyphs.yaml", lambda: load_glyph_repairs(kt / "glyphs.yaml"))
+    lexicon = part(rd / "lexicon.yaml", lambda: load_lexicon_rules(rd / "lexicon.yaml"))
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
     search = part(rd / "search.yaml", lambda: load_search_config(rd / "search.yaml"))
     names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
@@ -188,10 +191,11 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
-            and glossary is not None and disclosures is not None and cells is not None and glyphs is not None)
+            and glossary is not None and disclosures is not None and cells is not None and glyphs is not None
+            and lexicon is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan, glyphs), problems, checked
+                   cells, plan, glyphs, lexicon), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .yamlfile import LDict, RuleError, line_of
+from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
 OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "rate_words", "amount_words", "sum", "difference", "average")
@@ -57,10 +57,7 @@ def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None
         names: tuple[str, ...] = ()) -> re.Pattern:
     if not isinstance(text, str) or not text:
         raise RuleError(path, line, f"{key} must be a non-empty regex")
-    try:
-        rx = re.compile(text)
-    except re.error as exc:
-        raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
+    rx = rule_regex(path, line, key, text)
     if groups is not None and rx.groups != groups:
         raise RuleError(path, line, f"{key}: regex {text!r} needs exactly {groups} group(s)")
     for n in names:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .yamlfile import RuleError, line_of, load_rules_yaml
+from .yamlfile import RuleError, line_of, load_rules_yaml, rule_regex
 
 TYPES = {"lookup", "formula", "change", "compare", "statistics", "text", "open", "not_found", "not_understood"}
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
@@ -92,9 +92,6 @@ def load_rules(path: Path) -> list[Rule]:
             if key == "operation" and not (isinstance(val, list) and val and set(val) <= OPERATIONS):
                 raise RuleError(path, wline, f"operation must be a list of {', '.join(sorted(OPERATIONS))}")
             if key == "regex":
-                try:
-                    rx = re.compile(str(val))
-                except re.error as exc:
-                    raise RuleError(path, wline, f"bad regex {val!r}: {exc}") from None
+                rx = rule_regex(path, wline, "regex", str(val))
         rules.append(Rule(e["type"], finglm, dict(when), line, rx))
     return rules

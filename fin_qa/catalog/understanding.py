@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .frame_rules import CompanyNameRules, FrameRules, load_company_names, load_frame_rules
-from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
 
 
 @dataclass
@@ -24,6 +24,7 @@ class UnderstandingConfig:
     ask_model: re.Pattern | None = None
     shapes: list[tuple[str, re.Pattern]] = field(default_factory=list)   # (shape, cue), first match wins
     percent: re.Pattern | None = None
+    ratio: re.Pattern | None = None       # a plain ratio asked (比值, 之比, 多少倍): a number, never a percent
     unit: re.Pattern | None = None
     statistics: "StatisticsCues | None" = None
     frame: "FrameRules | None" = None
@@ -53,10 +54,7 @@ class StatisticsCues:
 
 
 def _regex(path: Path, line: int, key: str, text: object, groups: int | None = None) -> re.Pattern:
-    try:
-        rx = re.compile(str(text))
-    except re.error as exc:
-        raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
+    rx = rule_regex(path, line, key, str(text))
     if groups is not None and rx.groups != groups:
         raise RuleError(path, line, f"{key}: regex {text!r} needs exactly {groups} group(s)")
     return rx
@@ -142,10 +140,7 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
         if not isinstance(pats, list):
             raise RuleError(path, line_of(pats), f"{key} must be a list of regexes")
         for p in pats:
-            try:
-                rx = re.compile(str(p))
-            except re.error as exc:
-                raise RuleError(path, line_of(pats), f"{key}: bad regex {p!r}: {exc}") from None
+            rx = rule_regex(path, line_of(pats), key, str(p))
             if key == "decimals" and rx.groups != 1:
                 raise RuleError(path, line_of(pats), f"decimals: regex {p!r} needs exactly one group")
             if key == "filler":
@@ -154,7 +149,7 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
                 getattr(cfg, key).append(rx)
             else:
                 cfg.decimals.append(rx)
-    for key in ("pair_ratio", "ask_model", "percent", "unit"):
+    for key in ("pair_ratio", "ask_model", "percent", "ratio", "unit"):
         if data.get(key):
             setattr(cfg, key, _regex(path, data.key_lines.get(key, 1), key, data[key], 1 if key == "unit" else None))
     shape = data.get("shape") or LDict()

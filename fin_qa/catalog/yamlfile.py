@@ -7,6 +7,8 @@ byte; a YAML syntax error is one line too (PyYAML's multi-line text is folded in
 """
 from __future__ import annotations
 
+import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +95,26 @@ def load_rules_yaml(path: Path) -> Any:
         raise RuleError(path, (mark.line + 1) if mark else 1, f"YAML syntax: {_one_line(exc.problem or exc)}") from None
     except yaml.YAMLError as exc:
         raise RuleError(path, 1, f"YAML: {_one_line(exc)}") from None
+
+
+# the parser of the re module (3.11+: re._parser; before: sre_parse), where Python's warnings about a
+# pattern come from
+_parse = getattr(getattr(re, "_parser", None), "parse", None)
+
+
+def rule_regex(path: Path | str, line: int, key: str, text: str) -> re.Pattern:
+    """A rule's regex compiled; a bad one, or one Python warns about (a possible nested set "[[", a
+    possible set difference "--" …, which a later Python reads otherwise), is a RuleError at its line.
+    (The pattern is parsed apart to hear the warning: re's cache would keep a compiled one quiet.)"""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            if _parse is not None:
+                _parse(text)
+            rx = re.compile(text)
+        except re.error as exc:
+            raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
+    if caught:
+        raise RuleError(path, line, f"{key}: regex {text!r}: Python warns: {caught[0].message} "
+                                    "(escape the character: \\[, \\-, \\&, \\~, \\|)")
+    return rx

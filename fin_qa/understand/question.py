@@ -24,6 +24,7 @@ from .entities import CompanyIndex, CompanyMatch, Years, find_years
 from .frame import USED, Frame, mask, mask_phrase, read_frame, read_years_more, take, unused_cues
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
+from .lexicon import Lexicon
 from .ranking import Ranking, read_ranking
 
 if TYPE_CHECKING:
@@ -50,18 +51,30 @@ class Understanding:
     topics: list[tuple[Topic, str]] = field(default_factory=list)  # text topics named, with the word naming each
     shape: str = "description"   # yes_no | value | list | description (rules/understanding.yaml shape)
     percent: bool = False         # a percentage asked for (百分比, %)
+    ratio: str = ""               # the words asking a plain ratio (比值, 之比, 多少倍): a number, not a percent
     ranking: Ranking | None = None  # statistics: rank/count, order, top-N, threshold, place
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
     rest: str = ""                  # the question with every used character marked '#'
-    residue: Callable[[str], list[str]] | None = field(default=None, repr=False)   # filler, neutral words cut out
+    # the question's accounting of its unused words: (words naming something, filler words)
+    residue: Callable[[str], tuple[list[str], list[str]]] | None = field(default=None, repr=False)
 
     @cached_property
+    def _accounting(self) -> tuple[list[str], list[str]]:
+        return self.residue(phrase_key(self.rest)) if self.residue is not None and self.rest else ([], [])
+
+    @property
     def left(self) -> list[str]:
-        """The words no slot used and no neutral word (understanding.yaml filler) covers: what the answer
-        does not account for (a text question's search words; for a value answer, a word it may have
-        dropped). Read only for records (--json), so computed on demand."""
-        return self.residue(phrase_key(self.rest)) if self.residue is not None and self.rest else []
+        """The words no slot used that name something (no filler, neutral or lexicon filler word: see
+        understand/lexicon.py): what the answer does not account for (a text question's search words; for
+        a value answer, a word it may have dropped). Computed on demand."""
+        return self._accounting[0]
+
+    @property
+    def filler(self) -> list[str]:
+        """The unused words taken as how the question is asked (请问, 记载, 那一年 …), by the lexicon: shown
+        in the answer's record, never a reason to decline."""
+        return self._accounting[1]
 
     @property
     def decimals(self) -> int | None:
@@ -163,6 +176,9 @@ class Understander:
         self.rules = catalog.question_rules
         self.llm_keywords = llm_keywords
         self.disclosures = {d.item: d for d in catalog.disclosures if d.kind in ("text", "yesno")}
+        frame = self.config.frame
+        self.lexicon = Lexicon(catalog.lexicon, _catalog_phrases(catalog),
+                               [rx for _, rx in frame.cues] if frame is not None else [])
 
     def mentions(self, question: str) -> tuple[str, list[CompanyMatch], Years]:
         """The question normalized, the companies it names and its years: what understand reads first, for
@@ -280,19 +296,31 @@ class Understander:
         unnamed = chinese and not companies and not self.generalizer.residue(phrase_key(rest))
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
-                             percent=bool(cfg.percent and cfg.percent.search(norm)), ranking=ranking, frame=frame,
+                             percent=bool(cfg.percent and cfg.percent.search(norm)),
+                             ratio=(r.group(0) if cfg.ratio and (r := cfg.ratio.search(norm)) else ""),
+                             ranking=ranking, frame=frame,
                              company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left)
 
-    def _left(self, text: str) -> list[str]:
+    def _left(self, text: str) -> tuple[list[str], list[str]]:
         """The words of a question's unused text (its used characters '#') that are neither filler nor
         neutral (rules/understanding.yaml `neutral_spans`, `neutral`: 结果需要, 记得要, 精确到 … said to the
-        reader)."""
+        reader), nor how the question is asked by the lexicon (请问, 记载, 那一年: understand/lexicon.py);
+        and those the lexicon took as filler."""
         for rx in self.config.neutral_spans:
             text = rx.sub(" ", text)
         pieces = self.generalizer.residue(text)
         for rx in self.config.neutral:
             pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
-        return [p for p in pieces if len(p) >= self.config.min_residue]
+        left: list[str] = []
+        filler: list[str] = []
+        for p in pieces:
+            if len(p) < self.config.min_residue:
+                continue
+            # (a word naming something keeps its place whatever its length: 内 of 那年内)
+            words, said = self.lexicon.split(p)
+            left += words
+            filler += said
+        return left, filler
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
@@ -309,7 +337,8 @@ class Understander:
             if any(w and w in key for w in words):
                 continue
             left = (_LEADING_DU.sub("", w) for w in self.generalizer.residue(phrase_key(rest[m.start():m.end()])))
-            out += [("ask", w) for w in left if len(w) >= 2]
+            # (how the clause is asked — 那一年的财报上显示的是多少 — names nothing: the lexicon's filler)
+            out += [("ask", x) for w in left if len(w) >= 2 for x in self.lexicon.split(w)[0] if len(x) >= 2]
         return out
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
@@ -333,6 +362,16 @@ class Understander:
                     return (_signed(m.group("a"), found_a), _signed(m.group("b"), found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
         return None
+
+
+def _catalog_phrases(catalog: Catalog) -> list[str]:
+    """Every phrase the catalog names something by: items and their synonyms, formulas, glossary terms,
+    text topics, key disclosures."""
+    out = list(catalog.vocabulary.labels) + list(catalog.formulas.phrases)
+    out += [w for t in catalog.glossary.terms for w in (t.term, *t.aliases)]
+    out += [w for t in catalog.topics.topics for w in (*t.words, *t.titles)]
+    out += [w for d in catalog.disclosures for w in (d.item, *d.synonyms)]
+    return out
 
 
 # what subtracts the term after it in a spelled formula

@@ -1,0 +1,78 @@
+"""rules/lexicon.yaml: which parts of speech say how a question is asked, the words added to the
+segmenter's lexicon, and the exceptions each way (see the file's header; fin_qa/understand/lexicon.py
+reads a question's left-over words with it)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+# jieba's part-of-speech tags (its dictionary's, and those its HMM gives unknown words)
+POS_TAGS = frozenset(
+    "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
+    "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
+_WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
+
+
+@dataclass(frozen=True)
+class LexiconRules:
+    filler_pos: frozenset[str] = frozenset()
+    words: tuple[tuple[str, str], ...] = ()          # (word, part of speech) added to the lexicon
+    filler: frozenset[str] = frozenset()
+    meaning: frozenset[str] = frozenset()
+    lines: dict[str, int] = field(default_factory=dict, compare=False)   # word → its line (problems)
+
+
+def _words(path: Path, data: LDict, key: str) -> list[str]:
+    value = data.get(key)
+    if value is None:
+        return []
+    line = data.key_lines.get(key, line_of(data))
+    if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
+        raise RuleError(path, line, f"{key}: a list of words")
+    for w in value:
+        if not _WORD.match(w):
+            raise RuleError(path, line, f"{key}: {w!r} is not one word (letters and digits only)")
+    dup = sorted({w for w in value if value.count(w) > 1})
+    if dup:
+        raise RuleError(path, line, f"{key}: listed twice: {'、'.join(dup)}")
+    return list(value)
+
+
+def load_lexicon_rules(path: Path) -> LexiconRules:
+    """rules/lexicon.yaml → LexiconRules; an unknown part of speech, a word that is not one word, or a word
+    both filler and meaning is a file:line problem. No file: no word is filler by its part of speech."""
+    if not path.is_file():
+        return LexiconRules()
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):
+        raise RuleError(path, line_of(data), "expected a mapping: filler_pos, words, filler, meaning")
+    unknown = sorted(set(data) - {"filler_pos", "words", "filler", "meaning"})
+    if unknown:
+        raise RuleError(path, data.key_lines.get(unknown[0], 1), f"unknown key {unknown[0]!r}")
+    pos = _words(path, data, "filler_pos")
+    bad = [p for p in pos if p not in POS_TAGS]
+    if bad:
+        raise RuleError(path, data.key_lines.get("filler_pos", 1),
+                        f"filler_pos: {', '.join(bad)} is no part of speech of jieba's tag set")
+    added: list[tuple[str, str]] = []
+    words = data.get("words")
+    if words is not None:
+        if not isinstance(words, LDict):
+            raise RuleError(path, data.key_lines.get("words", 1), "words: a mapping word → part of speech")
+        for w, tag in words.items():
+            line = words.key_lines.get(w, words.line)
+            if not isinstance(w, str) or not _WORD.match(w):
+                raise RuleError(path, line, f"words: {w!r} is not one word")
+            if tag not in POS_TAGS:
+                raise RuleError(path, line, f"words: {w}: {tag!r} is no part of speech of jieba's tag set")
+            added.append((w, str(tag)))
+    filler, meaning = _words(path, data, "filler"), _words(path, data, "meaning")
+    both = sorted(set(filler) & set(meaning))
+    if both:
+        raise RuleError(path, data.key_lines.get("meaning", 1), f"both filler and meaning: {'、'.join(both)}")
+    lines = {w: data.key_lines.get("filler", 1) for w in filler}
+    lines.update({w: data.key_lines.get("meaning", 1) for w in meaning})
+    return LexiconRules(frozenset(pos), tuple(added), frozenset(filler), frozenset(meaning), lines)
