@@ -109,7 +109,7 @@ class FormulaAnswerer:
             text = render(self.t, "lookup", company=name, year=year, item=f.name, value=fv.shown)
             return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence), shown=fv.shown)
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
-        shown = fv.shown + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
+        shown = (fv.shown or "") + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
         text = render(self.t, "formula", company=name, year=year, name=f.name, value=shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]

@@ -297,7 +297,7 @@ class Understander:
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)),
-                             ratio=(r.group(0) if cfg.ratio and (r := cfg.ratio.search(norm)) else ""),
+                             ratio=(rm.group(0) if cfg.ratio and (rm := cfg.ratio.search(norm)) else ""),
                              ranking=ranking, frame=frame,
                              company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left)
 
