@@ -94,6 +94,19 @@ def regionless_short(short: str | None, rules: CompanyNameRules) -> str | None:
     return name[len(region):] if region else None
 
 
+def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
+    """A short name without its share-class letter, 股份/集团 and trailing trade words (四方科技 → 四方, 海翔药业
+    → 海翔): a spoken form read only where something that is no part of a name stands before it, like the
+    regionless short name; None when nothing is cut or fewer than two characters are left."""
+    if not short:
+        return None
+    name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+    core = name
+    while (cut := _strip_end(core, rules.share_suffixes + rules.trade_words)) is not None and len(cut) >= 2:
+        core = cut
+    return core if core != name and len(core) >= 2 else None
+
+
 def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
     """Names people use besides the registered ones: the full name without its legal form (常柴股份有限公司
     → 常柴), without a leading region (浙江海翔药业 → 海翔药业) or trailing trade words (金宇生物技术 → 金宇生物),
@@ -126,9 +139,9 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
         if (cut := _strip_end(name, rules.share_suffixes)) is not None:
             out.add(cut)
-        bare = regionless_short(short, rules)
-        if bare:
-            out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
+        for bare in (regionless_short(short, rules), short_core(short, rules)):
+            if bare:
+                out.add(bare)   # 贵州茅台 → 茅台, 四方科技 → 四方 (read only where a boundary stands before it)
     return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
 
 
@@ -139,8 +152,11 @@ class CompanyIndex:
 
     def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80,
                  name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None,
-                 former: dict[str, set[str]] | None = None):
+                 former: dict[str, set[str]] | None = None, asked_before: Callable[[str], bool] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
+        # whether a question's text ends with how it is asked (请问, 麻烦帮我查下: the lexicon's filler), where
+        # a name needing a boundary before it may start
+        self._asked_before = asked_before
         self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
@@ -160,9 +176,9 @@ class CompanyIndex:
                 seen.add((r.full_name, r.short_name))   # a company's reports of other years name it alike
                 for form in spoken_forms(r.full_name, r.short_name, name_rules):
                     spoken[form].add(key)
-                bare = regionless_short(r.short_name, name_rules)
-                if bare:
-                    strict.add(bare)
+                for bare in (regionless_short(r.short_name, name_rules), short_core(r.short_name, name_rules)):
+                    if bare:
+                        strict.add(bare)
         self._spoken: set[str] = set()
         self._strict = strict
         # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now
@@ -272,7 +288,8 @@ class CompanyIndex:
         # item word running through its last character ("公司中利润总额": 利润 is not the end of 中利)
         after = (end == len(q) or rx.match(q, end) is not None or reserved(q[end:end + 2])) \
             and not reserved(q[end - 1:end + 1])
-        before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None) \
+        before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None
+                  or (self._asked_before is not None and self._asked_before(q[:start]))) \
             and not reserved(q[start - 1:start + 1])
         if q[start:end] in self._strict:
             return after and before

@@ -93,6 +93,12 @@ class Lexicon:
             return Word(word, pos, True, "catalog")
         return Word(word, pos, pos not in r.filler_pos, "part of speech")
 
+    def ends_asking(self, text: str) -> bool:
+        """Whether a text ends with a word saying how the question is asked ("请问", "麻烦帮我查下"): what may
+        stand before a company's name (请问四方…) as a boundary does."""
+        words = self.words(text[-8:]) if _CJK.search(text[-1:]) else []
+        return bool(words) and not words[-1].meaning
+
     def split(self, piece: str) -> tuple[list[str], list[str]]:
         """(the runs of words that name something, the filler words) of a piece of a question."""
         meaning: list[str] = []

@@ -166,9 +166,12 @@ class Understander:
         self.config = catalog.understanding
         self.vocab = catalog.vocabulary
         self.topics = catalog.topics
+        frame = self.config.frame
+        self.lexicon = Lexicon(catalog.lexicon, _catalog_phrases(catalog),
+                               [rx for _, rx in frame.cues] if frame is not None else [])
         words = _substrings(self.vocab.labels, catalog.topics)
         self.companies = CompanyIndex(reports, self.config.company_threshold, self.config.company_names,
-                                      words.__contains__, former)
+                                      words.__contains__, former, asked_before=self.lexicon.ends_asking)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer,
@@ -176,9 +179,6 @@ class Understander:
         self.rules = catalog.question_rules
         self.llm_keywords = llm_keywords
         self.disclosures = {d.item: d for d in catalog.disclosures if d.kind in ("text", "yesno")}
-        frame = self.config.frame
-        self.lexicon = Lexicon(catalog.lexicon, _catalog_phrases(catalog),
-                               [rx for _, rx in frame.cues] if frame is not None else [])
 
     def mentions(self, question: str) -> tuple[str, list[CompanyMatch], Years]:
         """The question normalized, the companies it names and its years: what understand reads first, for
