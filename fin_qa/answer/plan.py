@@ -27,7 +27,7 @@ from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import Answer, CellEvidence, Evidence, FactEvidence
 from .cells import content, norm, pairs
-from .review import CHANGE_COLUMN, NONE_VALUE, held
+from .review import CHANGE_COLUMN, NONE_VALUE, QUOTING, held
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
@@ -74,19 +74,24 @@ class PlanExecutor:
     Understanding and reviewed Answer) and composes them with the templates."""
 
     def __init__(self, planner: Planner, answer_one: Callable[[str], tuple[Understanding | None, Answer]],
-                 templates: dict[str, str]):
+                 templates: dict[str, str], in_statements: Callable[[str], bool] | None = None):
         self.planner = planner
         self.answer_one = answer_one
         self.t = templates
+        # whether an item is a line of the statements (its value is read there, exact, with its page)
+        self.in_statements = in_statements or (lambda item: False)
 
     def run(self, plan: Plan) -> Answer:
         if not any(a.kind == "compare" for a in plan.asks):
             # one table may answer every ask at once (its cells explain all of them, or none): a cell for each
-            _, whole = self.answer_one(plan.question)
+            whole_u, whole = self.answer_one(plan.question)
             # what narrows the first ask narrows the asks that take its subject: their cells name it too
             later = any(a.inherits or a.reference for a in plan.asks[1:])
             first = self.planner.modifier(self.planner.strip_context(plan.asks[0].words, plan)) if later else ""
-            if whole.found and not whole.partial and _answers_every_ask(whole, plan, first):
+            # a sentence quoted for values the statements hold ("实现营业收入27,481.61万元…") answers no ask of
+            # them: each is read from its statement line, exact and with its page, as any other question's
+            quoted = whole.method in QUOTING and whole_u is not None and any(map(self.in_statements, whole_u.items))
+            if whole.found and not whole.partial and not quoted and _answers_every_ask(whole, plan, first):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
         results: list[AskResult] = []

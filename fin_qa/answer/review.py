@@ -16,12 +16,17 @@ The answerers are trusted to read and compute; the reviewer checks that what the
   no number comes from nowhere (the chat model's prose); the answerers that compute (a formula, a change,
   a ranking) print what they computed from their evidence.
 
-An answer failing review is declined with the reason (rules/answer_templates.yaml review_*). This is
+- a column printing a year answers that year only (2010年12月31日 is no 上年末 of 2012);
+- a ratio asked (比值, 之比, 多少倍) is a plain number, never a percent.
+
+The checks are named functions run in the order of CHECKS (the first failing one declines), each tested
+alone (tests/test_review.py). An answer failing review is declined with the reason (rules/answer_templates.yaml review_*). This is
 the "reflection" step of an LLM pipeline (answer, then judge the answer) made deterministic.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..catalog.cells import CellWords
 from ..catalog.normalize import phrase_key
@@ -47,6 +52,8 @@ _DESCRIPTION_WORDS = ("如何", "怎么样", "怎样", "情况")
 # a question asking a name, a value or a kind (not whether): what a 是/否 fact never answers
 _ASKS_OTHER = re.compile(r"哪|谁|多少|什么|几[个家名人项位]|名称")
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
+# a year printed in a column's header (2019年12月31日, 2019年度, 2019.12.31)
+_YEAR_PRINTED = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
 _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
 
@@ -84,104 +91,209 @@ class Reviewer:
         return chars < 3 or sum(sum(cover(r, spoken)) for r in runs) >= 0.75 * chars
 
     def review(self, u: Understanding, ans: Answer) -> str | None:
-        """None when the answer answers its ask; else why it does not (the decline's reason)."""
+        """None when the answer answers its ask; else why it does not (the decline's reason): the first of
+        CHECKS, in their order, that fails."""
         if not ans.found or ans.method in DECLINED:
             return None
-        text = ans.answer.strip()
-        if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(text):
-            return render(self.t, "review_yes_no")
-        facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
-        if u.shape != "yes_no" and _ASKS_OTHER.search(u.norm) and ans.method == "lookup" and facts \
-                and all(e.value in ("是", "否") for e in facts):
-            # a 是/否 fact (是否存在重大诉讼) does not answer "起诉公司的是哪家公司"
-            return render(self.t, "review_not_yes_no")
-        if u.shape == "yes_no" and ans.method.startswith("text") and u.topics:
-            # the deciding sentence (or its section's title) must speak of every topic asked: a 否 read from
-            # "不存在实际控制人" does not answer "是否存在…非经营性占用资金"
-            said = phrase_key(text)
-            missed = [w for t, w in u.topics if not any(x in said for x in t.words + t.titles)]
-            if missed:
-                return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
-        if u.shape == "yes_no" and ans.method.startswith("text") and len({c.company.key for c in u.companies}) > 1:
-            # another company named ("…前五名客户中有没有惠威科技"): the passage must name it, else its 是/否
-            # is about something else
-            subject = u.companies[0].company
-            said = text
-            for n in (subject.full_name, subject.short_name):   # (the answer's heading names its own company)
-                said = said.replace(n, "") if n else said
-            missed = [c.company.short_name or c.company.full_name or "" for c in u.companies
-                      if c.company.key != subject.key and not any(n and n in said for n in (c.company.short_name,
-                                                                                               c.company.full_name))]
-            if missed:
-                return render(self.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
-        if ans.method == "cell":
-            # the item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in
-            # the table's caption, the row or the column its cells were read from: 营业收入合计 does not
-            # answer 营业外收入
-            # — and so does every item of a list asked ("营业收入和营业总收入同比分别增长了多少": a row of
-            # 营业收入 alone answers half of it); of a share, its first (the whole may be implied: 占比)
-            named = sorted((k for k in u.keywords if k.kind == "item" and k.text not in self.appositives),
-                           key=lambda k: k.start)
-            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-            if named and cells:
-                # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it; a text
-                # cell's own words too ("国内审计师：…签字会计师：叶少宽、邹彦")
-                where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column + e.value for e in cells)))
-                for k in named[:1] if u.frame.operation == "share" else named:
-                    words = [content(norm(w)) for w in (k.name, k.text)]
-                    if self.suffix is not None:
-                        words += [self.suffix.sub("", w) for w in words]
-                    if not any(w and w in where for w in words):
-                        return render(self.t, "review_item", word=k.text, row=cells[0].row)
-        if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
-            # a change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")
-            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-            if cells and all(CHANGE_COLUMN.search(e.column) for e in cells):
-                return render(self.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cells[0].column)
-        if ans.method == "cell" and u.frame.operation == "share" and len(u.items) >= 2:
-            # a share column naming its whole ("占利润总额比例") answers a share of that whole only
-            # (said another way is the same whole: 合并报表中归属于上市公司普通股股东的净利润 for 归母净利润)
-            whole = pairs(content(norm(u.item_words.get(u.items[-1], u.items[-1])))) | \
-                pairs(content(norm(u.items[-1])))
-            for c in (e for e in ans.evidence if isinstance(e, CellEvidence)):
-                m = _SHARE_OF.search(content(norm(c.column)))
-                if m and whole and not whole & pairs(m.group(1)):
-                    return render(self.t, "review_item", word=u.frame.operation_word, row=c.column)
-        if ans.method in QUOTING and u.shape == "value":
-            # what narrows the ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted
-            # from (its character pairs, for the most part: a name is quoted without its appositive); table
-            # cells account for such words themselves
-            # (the report's words: the quoted passages and their headings, not a label echoing the question)
-            quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
-            spoken = pairs(content(norm(" ".join(quoted) if quoted else ans.answer)))
-            # (a stated value's answerer holds a name against the sentences before it too: only the words
-            # narrowing an item — 业务, 海外 — are checked for it here)
-            slots = ("modifier",) if ans.method == "stated" else ("modifier", "entity")
-            missing = [w for slot, w in u.frame.unused if slot in slots
-                       and not held(pairs(content(norm(self._bare(w)))), spoken)]
-            if missing:
-                return render(self.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
-        if ans.method.startswith("text") and u.shape == "value":
-            # the rows quoted for a value asked speak of what the question asks beyond its slots (the words
-            # the text was searched with: "第一大供应商", "前五名供应商采购额"), each for the most part
-            # (less neutral and asking words: 一共, 报披露, 如何; most of its characters in a pair the rows
-            # hold: "前五大客户" is spoken of by "前五名客户", "第一大供应商" is not by "前五名供应商合计")
-            quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
-            # (the words no slot, filler or neutral word took: Understanding.left, the question's accounting)
-            if quoted and u.left and not self._spoken("#".join(u.left), pairs(content(norm(" ".join(quoted))))):
-                return render(self.t, "review_quote", words="”“".join(dict.fromkeys(u.left)))
-        if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
-                and u.frame.operation == "value":
-            years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None
-                     and e.period == "current"}
-            if years and not years & set(u.years.years):
-                return render(self.t, "review_year", found="、".join(map(str, sorted(years))),
-                              asked="、".join(map(str, u.years.years)))
-        if ans.method in QUOTING and ans.evidence:
-            stray = untraced(ans)
-            if stray:
-                return f"答案中的数值{'、'.join(stray)}在依据中找不到"
+        for _, check in CHECKS:
+            reason = check(self, u, ans)
+            if reason is not None:
+                return reason
         return None
+
+    def failing(self, u: Understanding, ans: Answer) -> list[str]:
+        """The names of every check the answer fails (for tests and diagnosis)."""
+        if not ans.found or ans.method in DECLINED:
+            return []
+        return [name for name, check in CHECKS if check(self, u, ans) is not None]
+
+
+# ------------------------------------------------------------------------------------------- the checks
+# Each check reads the ask's Understanding and the answer and returns None (it holds) or the reason to
+# decline. They run in the order of CHECKS below; the first that fails declines the answer.
+
+def yes_no_answered(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A yes/no ask answered by a fact, cell or stated value starts with 是/否 (相同, 有, 无 …)."""
+    if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(ans.answer.strip()):
+        return render(rv.t, "review_yes_no")
+    return None
+
+
+def no_yes_no_fact_for_a_name(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A 是/否 fact (是否存在重大诉讼) does not answer an ask for a name or value ("起诉公司的是哪家公司")."""
+    facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
+    if u.shape != "yes_no" and _ASKS_OTHER.search(u.norm) and ans.method == "lookup" and facts \
+            and all(e.value in ("是", "否") for e in facts):
+        return render(rv.t, "review_not_yes_no")
+    return None
+
+
+def quoted_yes_no_speaks_of_topics(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """The deciding sentence of a quoted 是/否 (or its section's title) speaks of every topic asked: a 否 read
+    from "不存在实际控制人" does not answer "是否存在…非经营性占用资金"."""
+    if u.shape == "yes_no" and ans.method.startswith("text") and u.topics:
+        said = phrase_key(ans.answer.strip())
+        missed = [w for t, w in u.topics if not any(x in said for x in t.words + t.titles)]
+        if missed:
+            return render(rv.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
+    return None
+
+
+def quoted_yes_no_names_other_companies(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """Another company named ("…前五名客户中有没有惠威科技"): the passage of a quoted 是/否 names it, else its
+    是/否 is about something else."""
+    if u.shape == "yes_no" and ans.method.startswith("text") and len({c.company.key for c in u.companies}) > 1:
+        subject = u.companies[0].company
+        said = ans.answer.strip()
+        for n in (subject.full_name, subject.short_name):   # (the answer's heading names its own company)
+            said = said.replace(n, "") if n else said
+        missed = [c.company.short_name or c.company.full_name or "" for c in u.companies
+                  if c.company.key != subject.key and not any(n and n in said for n in (c.company.short_name,
+                                                                                           c.company.full_name))]
+        if missed:
+            return render(rv.t, "review_topic", topic="、".join(dict.fromkeys(missed)))
+    return None
+
+
+def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """The item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in the
+    table's caption, the row or the column its cells were read from — 营业收入合计 does not answer 营业外收入 —
+    and so does every item of a list asked ("营业收入和营业总收入同比分别增长了多少": a row of 营业收入 alone
+    answers half of it); of a share, its first (the whole may be implied: 占比)."""
+    if ans.method != "cell":
+        return None
+    named = sorted((k for k in u.keywords if k.kind == "item" and k.text not in rv.appositives),
+                   key=lambda k: k.start)
+    cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+    if named and cells:
+        # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it; a text
+        # cell's own words too ("国内审计师：…签字会计师：叶少宽、邹彦")
+        where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column + e.value for e in cells)))
+        for k in named[:1] if u.frame.operation == "share" else named:
+            words = [content(norm(w)) for w in (k.name, k.text)]
+            if rv.suffix is not None:
+                words += [rv.suffix.sub("", w) for w in words]
+            if not any(w and w in where for w in words):
+                return render(rv.t, "review_item", word=k.text, row=cells[0].row)
+    return None
+
+
+def change_column_for_a_change(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")."""
+    if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
+        cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+        if cells and all(CHANGE_COLUMN.search(e.column) for e in cells):
+            return render(rv.t, "review_item", word=u.frame.operation_word or "所问的数值", row=cells[0].column)
+    return None
+
+
+def share_column_of_the_whole(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A share column naming its whole ("占利润总额比例") answers a share of that whole only (said another way
+    is the same whole: 合并报表中归属于上市公司普通股股东的净利润 for 归母净利润)."""
+    if ans.method == "cell" and u.frame.operation == "share" and len(u.items) >= 2:
+        whole = pairs(content(norm(u.item_words.get(u.items[-1], u.items[-1])))) | \
+            pairs(content(norm(u.items[-1])))
+        for c in (e for e in ans.evidence if isinstance(e, CellEvidence)):
+            m = _SHARE_OF.search(content(norm(c.column)))
+            if m and whole and not whole & pairs(m.group(1)):
+                return render(rv.t, "review_item", word=u.frame.operation_word, row=c.column)
+    return None
+
+
+def column_of_the_year_asked(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A cell read from a column whose printed year is not the year asked ("2010年12月31日" for a question of
+    2012's 上年末, an older report's header printed otherwise) answers another year: declined, both said.
+    The year of an opening balance is the year asked's or the one before (2019年1月1日, 2018年12月31日)."""
+    if ans.method != "cell" or not u.years.years:
+        return None
+    asked = set(u.years.explicit) or set(u.years.years)   # (上年末 of 2012: 2012 asked, its opening wanted)
+    wanted = asked | ({y - 1 for y in asked} if u.frame.period in ("opening", "previous") else set())
+    for c in (e for e in ans.evidence if isinstance(e, CellEvidence)):
+        printed = {int(y) for y in _YEAR_PRINTED.findall(c.column)}
+        if printed and not printed & wanted:
+            return render(rv.t, "review_year", found="、".join(map(str, sorted(printed))),
+                          asked="、".join(map(str, sorted(wanted))))
+    return None
+
+
+def plain_ratio_for_a_ratio(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A ratio asked (比值, 之比, 是…的多少倍) is a plain number: a percent given for it ("285.10%" for "比值是
+    多少") is of another kind, declined — unless a percent is asked too (用百分比表示)."""
+    if u.ratio and not u.percent and ans.unit == "%":
+        return render(rv.t, "review_kind", asked=u.ratio, given=ans.shown or "百分比")
+    return None
+
+
+def quote_speaks_of_what_narrows(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """What narrows a value ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted from
+    (its character pairs, for the most part: a name is quoted without its appositive); table cells account
+    for such words themselves. (The report's words: the quoted passages and their headings, not a label
+    echoing the question.)"""
+    if ans.method in QUOTING and u.shape == "value":
+        quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
+        spoken = pairs(content(norm(" ".join(quoted) if quoted else ans.answer)))
+        # (a stated value's answerer holds a name against the sentences before it too: only the words
+        # narrowing an item — 业务, 海外 — are checked for it here)
+        slots = ("modifier",) if ans.method == "stated" else ("modifier", "entity")
+        missing = [w for slot, w in u.frame.unused if slot in slots
+                   and not held(pairs(content(norm(rv._bare(w)))), spoken)]
+        if missing:
+            return render(rv.t, "review_entity", entity="”“".join(dict.fromkeys(missing)))
+    return None
+
+
+def quoted_rows_speak_of_the_words_left(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """The rows quoted for a value asked speak of what the question asks beyond its slots (the words the
+    text was searched with: "第一大供应商", "前五名供应商采购额"), each for the most part (less neutral and
+    asking words: 一共, 报披露, 如何; most of its characters in a pair the rows hold: "前五大客户" is spoken of
+    by "前五名客户", "第一大供应商" is not by "前五名供应商合计"). The words are Understanding.left: no slot,
+    filler, neutral or lexicon filler word took them."""
+    if ans.method.startswith("text") and u.shape == "value":
+        quoted = [f"{e.heading} {e.text}" for e in ans.evidence if isinstance(e, PassageEvidence)]
+        if quoted and u.left and not rv._spoken("#".join(u.left), pairs(content(norm(" ".join(quoted))))):
+            return render(rv.t, "review_quote", words="”“".join(dict.fromkeys(u.left)))
+    return None
+
+
+def fact_of_the_year_asked(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A value read for one year is the year asked (a previous-period column is said so by its answerer)."""
+    if ans.method == "lookup" and u.years.explicit and u.frame.period in (None, "closing", "current") \
+            and u.frame.operation == "value":
+        years = {e.year for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None
+                 and e.period == "current"}
+        if years and not years & set(u.years.years):
+            return render(rv.t, "review_year", found="、".join(map(str, sorted(years))),
+                          asked="、".join(map(str, u.years.years)))
+    return None
+
+
+def numbers_in_the_evidence(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """Every number a quoting answer states is in its evidence (an amount printed in 万元 stands for its 元):
+    no number comes from nowhere (the chat model's prose). The answerers that compute (a formula, a change,
+    a ranking) print what they computed from their evidence."""
+    if ans.method in QUOTING and ans.evidence:
+        stray = untraced(ans)
+        if stray:
+            return f"答案中的数值{'、'.join(stray)}在依据中找不到"
+    return None
+
+
+# the checks, in the order they run
+CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]], ...] = (
+    ("yes_no_answered", yes_no_answered),
+    ("no_yes_no_fact_for_a_name", no_yes_no_fact_for_a_name),
+    ("quoted_yes_no_speaks_of_topics", quoted_yes_no_speaks_of_topics),
+    ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),
+    ("cell_names_the_item", cell_names_the_item),
+    ("change_column_for_a_change", change_column_for_a_change),
+    ("share_column_of_the_whole", share_column_of_the_whole),
+    ("column_of_the_year_asked", column_of_the_year_asked),
+    ("plain_ratio_for_a_ratio", plain_ratio_for_a_ratio),
+    ("quote_speaks_of_what_narrows", quote_speaks_of_what_narrows),
+    ("quoted_rows_speak_of_the_words_left", quoted_rows_speak_of_the_words_left),
+    ("fact_of_the_year_asked", fact_of_the_year_asked),
+    ("numbers_in_the_evidence", numbers_in_the_evidence),
+)
 
 
 def held(want: set[str], said: set[str]) -> bool:

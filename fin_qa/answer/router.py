@@ -49,6 +49,8 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
+# the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
+STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
 # the report's tables that the question names is not
 COMPANY_VALUES = ("lookup", "formula", "change")
@@ -100,7 +102,8 @@ class Router:
         self.reviewer = Reviewer(self.t, catalog.cells)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
-        self.executor = PlanExecutor(self.planner, self.answer_one, self.t)
+        self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
+                                     lambda item: self.values.info(item).statement in STATEMENT_NAMES)
         frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)
         self.followup = FollowUp(self.understander.understand,
                                  dict(frame.periods)["previous"] if frame else re.compile(r"(?!)"),

@@ -64,6 +64,15 @@ class FormulaValue:
     method: str                      # lookup (stated by the report) | formula | not_found
 
 
+# how a category the report's 专业构成/教育程度 table does not print is said to count as 0
+ZERO_FILLED = "按0计"
+
+
+def _zero_filled(fact: Fact) -> bool:
+    """A category counted as 0 because its table does not print it (no row read)."""
+    return fact.page is None and (fact.source or "").endswith(ZERO_FILLED)
+
+
 class Values:
     def __init__(self, source: FactSource, catalog: Catalog, style: str):
         self.source = source
@@ -166,6 +175,9 @@ class Values:
                 continue   # 营业总收入 with 利息收入 in it is not 营业收入
             names = [i.item for i in d.inputs.values()]
             parts = self.facts(rep, names, period, together=True)
+            if all(n in parts and _zero_filled(parts[n]) for n in names):
+                continue   # a sum of rows the report's table does not print (硕士 + 博士 of a table naming them
+                # otherwise) matched nothing: no value, never 0
             if all(n in parts and parts[n].number is not None for n in names):
                 try:
                     value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
@@ -187,11 +199,13 @@ class Values:
             info = self.vocab.items.get(item)
             if item in got or info is None or info.statement not in ("教育程度", "专业构成"):
                 continue
+            if item in self.formulas.derived:
+                continue   # a sum of categories (硕士及以上): only of rows read, never 0 for rows that matched none
             sibling = together and any(f.statement == info.statement and f.number for f in got.values())
             rows = self.source.statement_items(rep, info.statement)
             if (sibling or rows) and not self._held_by_wider_row(item, rows):
                 out[item] = Fact(item, "0", "人", period, info.statement, None,
-                                 f"{info.statement}表未列此类别，按0计", rep.year, report=rep.key)
+                                 f"{info.statement}表未列此类别，{ZERO_FILLED}", rep.year, report=rep.key)
         return out
 
     def _held_by_wider_row(self, item: str, rows: set[str]) -> bool:
