@@ -199,3 +199,58 @@ def test_filler_is_shown_in_the_record(router):
     u, a = router.answer_one("劳驾，四方科技2019年报告中列示的存货是多少呢")
     rec = frame_record(u)
     assert a.found and rec["filler"] == ["劳驾", "列示"] and "left" not in rec
+
+
+# ------------------------------------------------------------------------------------------- shapes of asks
+
+def test_each_company_of_its_own_year(router):
+    a = router.answer("万科A2012年末和张家界2016年末的货币资金分别是多少")
+    assert a.found and "52,291,542,055.49元" in a.answer and "119,653,068.38元" in a.answer, a.answer
+    a = router.answer("万科A的2012年报和张家界的2016年报分别由哪家会计师事务所审计")
+    assert a.found and "毕马威华振" in a.answer and "天职国际" in a.answer, a.answer
+
+
+def test_a_period_restated_agrees_with_the_year_named_later(router):
+    a = router.answer("四方科技的货币资金，年初（即2018年末）和2019年末各是多少")
+    assert a.found and "627,041,535.44元" in a.answer and "905,402,299.44元" in a.answer, a.answer
+    a = router.answer("四方科技的货币资金，年初（即2017年末）和2019年末各是多少")
+    assert not a.found and "括号" in a.answer
+
+
+@pytest.mark.parametrize("q", ["四方科技2019年初和2019年末的货币资金各是多少", "四方科技2019年的货币资金，年初和年末各是多少"])
+def test_two_periods_listed_are_two_asks_never_a_cell_of_one(router, q):
+    a = router.answer(q)
+    assert a.found and len(a.asks) == 2 and "627,041,535.44元" in a.answer and "905,402,299.44元" in a.answer
+    assert "外币" not in a.answer   # (the 外币货币性项目 table's 期末 column was read for it before)
+
+
+def test_statement_values_are_read_from_the_statements_not_a_sentence(router):
+    a = router.answer("惠威科技2019年营业收入和净利润分别是多少？同比增长了多少？")
+    assert a.found and a.method == "plan" and "274,816,055.36元" in a.answer and "26,160,244.60元" in a.answer
+    assert "3.07%" in a.answer and "-7.32%" in a.answer and "万元" not in a.answer, a.answer
+
+
+def test_a_sum_of_categories_no_row_holds_is_no_value():
+    """硕士及以上 = 硕士 + 博士及以上 of a table printing neither (its categories named otherwise): no value,
+    never 0; a table printing 硕士 and no 博士 row still adds 硕士 and 0."""
+    from fin_qa.answer.facts import Fact
+    from fin_qa.answer.values import Values
+
+    class Source:
+        parent = False
+
+        def __init__(self, rows: dict[str, int]):
+            self.rows = rows
+
+        def facts(self, rep, items, period):
+            return {i: Fact(i, str(self.rows[i]), "人", period, "教育程度", 20, "pdf", 2019)
+                    for i in items if i in self.rows}
+
+        def statement_items(self, rep, statement):
+            return set(self.rows)
+
+    rep = Report(1, "603339:2019", "603339", 2019, "四方科技集团股份有限公司", "四方科技")
+    named_otherwise = Values(Source({"本科": 100, "大专": 50, "研究生以上学历": 7}), CATALOG, "human")
+    assert "硕士及以上" not in named_otherwise.facts(rep, ["硕士及以上"])
+    with_masters = Values(Source({"本科": 100, "硕士": 7}), CATALOG, "human")
+    assert with_masters.facts(rep, ["硕士及以上"])["硕士及以上"].number == 7

@@ -11,6 +11,7 @@ import re
 from typing import Protocol
 
 from ..catalog import Catalog
+from ..catalog.normalize import normalize_question
 from ..catalog.vocabulary import DISCLOSURES
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
@@ -49,6 +50,9 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
+# what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
+_LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
+_OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
 # the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
 STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
@@ -135,9 +139,35 @@ class Router:
             ans = self.executor.run(plan)
             ans.question = str(question)
             return ans
-        ans = self.answer_one(text)[1]
+        u, ans = self.answer_one(text)
+        if not ans.found and u.frame.operation == "value" and u.frame.unused \
+                and all(slot == "period" for slot, _ in u.frame.unused):
+            plan = self._each_period(text) or plan
+            if plan.compound:
+                ans = self.executor.run(plan)
         ans.question = str(question)
         return ans
+
+    def _each_period(self, text: str) -> Plan | None:
+        """A value asked for two periods listed ("2019年初和2019年末的货币资金各是多少", "…，年初和年末各是多
+        少"): an ask for each, the list replaced by one period (rules/plan.yaml `period_list`) and the "each"
+        words left out. None when the question lists no two periods."""
+        r = self.planner.rules
+        if r is None:
+            return None
+        norm = normalize_question(text)
+        m = r.period_list.search(norm)
+        if m is None:
+            return None
+        asks = []
+        years = {g: _LISTED_YEAR.match(m.group(g)) for g in ("a", "b")}
+        for g, other in (("a", "b"), ("b", "a")):
+            # a period without its year takes the other's ("年初（即2023年末）和2024年末": 2024年初)
+            year = years[other]
+            said = year.group(0) + m.group(g) if year is not None and years[g] is None else m.group(g)
+            sub = r.each.sub("", norm[:m.start()] + said + norm[m.end():])
+            asks.append(Ask(sub, text=sub))
+        return Plan(text, norm, asks=asks)
 
     def _each_company(self, text: str) -> Plan | None:
         """A question of one ask naming several companies the store knows ("惠威科技和四方科技2019年的营业收入
@@ -155,23 +185,33 @@ class Router:
         if len(keys) < 2:
             return None
         year_at = {s: e for s, e in years.spans}   # a year's span by where it starts
-        # only a list of companies ("A和B", "A、B", "A2021年与B2022年"): a company named inside what is asked
-        # ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
+
+        def own_end(c) -> int | None:
+            """Where a company's own year, as written after it, ends ("万科A2012年末", "万科A的2012年报"),
+            with its period or report word; None when no year follows it."""
+            at = c.end + (norm[c.end:c.end + 1] == "的")
+            if at not in year_at:
+                return None
+            tail = _OWN_YEAR_TAIL.match(norm, year_at[at])
+            return tail.end() if tail else year_at[at]
+
+        # only a list of companies ("A和B", "A、B", "A2021年与B2022年", "A2015年末和B2016年末"): a company named
+        # inside what is asked ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
         named = sorted(companies, key=lambda c: c.start)
         for a, b in zip(named, named[1:]):
-            between = norm[year_at.get(a.end, a.end):b.start]
+            between = norm[own_end(a) or a.end:b.start]
             if not r.list_join.fullmatch(between):
                 return None
         which = r.which.search(norm)
         asks: list[Ask] = []
         for key in keys:
             kept = next(c for c in companies if c.company.key == key)
-            own_years = kept.end in year_at   # "民生银行2021年和兴业银行2022年": each its own year
+            own_years = own_end(kept) is not None   # "民生银行2021年和兴业银行2022年": each its own year
             out = list(norm)
             for c in companies:
                 if c is kept:
                     continue
-                end = year_at.get(c.end, c.end) if own_years else c.end
+                end = (own_end(c) or c.end) if own_years else c.end
                 for i in range(c.start, end):
                     out[i] = ""
                 if c.start > 0 and r.list_join.fullmatch(norm[c.start - 1]):
@@ -273,7 +313,10 @@ class Router:
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
         cell = None
-        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
+        # (two periods asked in one ask — "年初和年末各是多少" — are no one column of a table)
+        periods = any(slot == "period" for slot, _ in u.frame.unused)
+        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent" \
+                and not periods:
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
             cell, entity = self.cells.answer(u)
             if cell is not None and self.reviewer.review(u, cell) is not None:

@@ -12,10 +12,11 @@ from .frame_rules import _rx, _word_list
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
-            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which")
+            "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
+            "period_list")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
-           "which": ("who", "more", "order")}
+           "which": ("who", "more", "order"), "period_list": ("a", "b")}
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class PlanRules:
     together: re.Pattern
     modifier: re.Pattern
     which: re.Pattern
+    period_list: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

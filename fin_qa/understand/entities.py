@@ -95,14 +95,16 @@ def regionless_short(short: str | None, rules: CompanyNameRules) -> str | None:
 
 
 def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
-    """A short name without its share-class letter, 股份/集团 and trailing trade words (四方科技 → 四方, 海翔药业
-    → 海翔): a spoken form read only where something that is no part of a name stands before it, like the
-    regionless short name; None when nothing is cut or fewer than two characters are left."""
+    """A short name without its trailing trade words (四方科技 → 四方, 海翔药业 → 海翔): a spoken form read only
+    where something that is no part of a name stands before it, like the regionless short name; None when
+    no trade word is cut (a share-class letter or 股份/集团 alone makes a spoken form of its own: 万科A → 万科)
+    or fewer than two characters are left."""
     if not short:
         return None
     name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+    name = _strip_end(name, rules.share_suffixes) or name   # (华锦股份 → 华锦: a spoken form already)
     core = name
-    while (cut := _strip_end(core, rules.share_suffixes + rules.trade_words)) is not None and len(cut) >= 2:
+    while (cut := _strip_end(core, rules.trade_words)) is not None and len(cut) >= 2:
         core = cut
     return core if core != name and len(core) >= 2 else None
 

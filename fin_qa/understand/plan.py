@@ -38,6 +38,7 @@ _PERIOD_AFTER = re.compile(r"(?:度|年末|年初|年底|末|初|底)")
 _OWN_PERIOD = re.compile(r"年初|期初|年末|期末|年底|上年|去年|上期|本期|本年|当年")
 # the year a period word belongs to: the last year written before it ("2022年初", "2022年…的年初")
 _YEAR_BEFORE = re.compile(r"((?:19|20)\d\d)\s*年(?!.*(?:19|20)\d\d\s*年)")
+_YEAR_AFTER = re.compile(r"((?:19|20)\d\d)\s*年")   # the first year named after a point of the question
 
 
 @dataclass
@@ -109,7 +110,9 @@ class Planner:
         out, last = "", 0
         for m in self.rules.restated.finditer(norm):
             before = _YEAR_BEFORE.search(norm[:m.end("period")])
-            year = int(before.group(1)) if before else None
+            # no year before it: the year the question names after it ("货币资金，年初（即2023年末）和2024年末")
+            after = _YEAR_AFTER.search(norm, m.end()) if before is None else None
+            year = int(before.group(1)) if before else int(after.group(1)) if after else None
             if year is None:
                 return norm, m.group(0)
             opening = m.group("period") in ("年初", "期初", "初")
