@@ -238,6 +238,10 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
     if whole.method == "cell":
         cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
         names = [a for a in asks if _NAME_ASK.search(a.words)]
+        if len(names) > 1:
+            # two names asked ("第一大股东是谁？…实际控制人是谁？"): one table's name row answers one of them;
+            # each is asked on its own, so none is left out of the answer
+            return False
         said = content(norm(plan.norm))
         if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row)
                              and content(norm(e.row)) not in said for e in cells):

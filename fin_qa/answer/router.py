@@ -30,7 +30,7 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .model import Answer, FactEvidence
+from .model import Answer, CellEvidence, FactEvidence
 from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -64,6 +64,18 @@ def _cue_words(words) -> str:
     """The words a decline names, as the question wrote them: a company's or year's span masked inside a
     cue ("占####的比例") shown as "…"."""
     return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
+
+
+def _every_period_read(u: Understanding, ans: Answer) -> bool:
+    """Whether cells answering an ask of several periods listed ("本期和上期发生额", "年初和年末") were read
+    from a column of each: every period word asked stands in one of their columns."""
+    words = [w for slot, w in u.frame.unused if slot == "period"]
+    if not words:
+        return True
+    if u.frame.period_word:
+        words.append(u.frame.period_word)
+    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
+    return all(any(w and w in c for c in columns) for w in words)
 
 
 def _value_answerers(values: Values) -> dict[str, Answerer]:
@@ -313,14 +325,13 @@ class Router:
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
         cell = None
-        # (two periods asked in one ask — "年初和年末各是多少" — are no one column of a table)
-        periods = any(slot == "period" for slot, _ in u.frame.unused)
-        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent" \
-                and not periods:
+        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
             cell, entity = self.cells.answer(u)
             if cell is not None and self.reviewer.review(u, cell) is not None:
                 cell = None   # cells the reviewer would decline (营业收入合计 for 营业外收入) take no answer's place
+            if cell is not None and not _every_period_read(u, cell):
+                cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
             if entity:
                 # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
                 # decline naming it — never the company's total

@@ -154,11 +154,13 @@ class CompanyIndex:
 
     def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80,
                  name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None,
-                 former: dict[str, set[str]] | None = None, asked_before: Callable[[str], bool] | None = None):
+                 former: dict[str, set[str]] | None = None, asked_before: Callable[[str], bool] | None = None,
+                 asked_after: Callable[[str], bool] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
-        # whether a question's text ends with how it is asked (请问, 麻烦帮我查下: the lexicon's filler), where
-        # a name needing a boundary before it may start
+        # whether a question's text ends (starts) with how it is asked (请问, 麻烦帮我查下; 那年, 当时: the
+        # lexicon's filler), where a name needing a boundary before (after) it may start (end)
         self._asked_before = asked_before
+        self._asked_after = asked_after
         self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
@@ -288,7 +290,8 @@ class CompanyIndex:
         reserved = self._reserved or (lambda w: False)
         # after it: a boundary, or the start of an item word ("常柴员工人数"; "百川畅银" is no item) — and no
         # item word running through its last character ("公司中利润总额": 利润 is not the end of 中利)
-        after = (end == len(q) or rx.match(q, end) is not None or reserved(q[end:end + 2])) \
+        after = (end == len(q) or rx.match(q, end) is not None or reserved(q[end:end + 2])
+                 or (self._asked_after is not None and self._asked_after(q[end:]))) \
             and not reserved(q[end - 1:end + 1])
         before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None
                   or (self._asked_before is not None and self._asked_before(q[:start]))) \

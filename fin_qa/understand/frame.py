@@ -195,8 +195,9 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     for period, rx in rules.periods:
         rest, found = take(rest, rx)
         for m in found:
-            if m.start() > 0 and rest[m.start() - 1] in "和及与、":
-                # one of several periods listed ("营业收入及上年同期数"): not one value
+            if m.start() > 0 and rest[m.start() - 1] in "和及与、" and rest[m.end():m.end() + 1] != USED:
+                # one of several periods listed ("营业收入及上年同期数"): not one value — unless it is the
+                # period of the item after it ("营业收入与年末资产总计的比值")
                 f.unused.append(("period", m.group(0)))
         if found and f.period is None:
             f.period, f.period_word = period, found[0].group(0)

@@ -23,6 +23,7 @@ from typing import Any
 from ..catalog.lexicon import LexiconRules
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+NEW_WORD_FREQ = 10000   # a word added to the lexicon: frequent enough to be cut whole among its neighbours
 
 
 @dataclass(frozen=True)
@@ -56,9 +57,11 @@ class Lexicon:
 
                 jieba.setLogLevel(logging.WARNING)
                 tok = jieba.posseg.POSTokenizer(jieba.Tokenizer())
-                for word, pos in self.rules.words:   # (loads the dictionary; the tags join posseg's at its first cut)
-                    tok.tokenizer.add_word(word, 10000, pos)
                 tok.tokenizer.initialize()
+                for word, pos in self.rules.words:
+                    # a word the dictionary has keeps its frequency (only its tag changes: 问); a new one is
+                    # cut whole where it stands (财报, not 财 + 报上); the tags join posseg's at its first cut
+                    tok.tokenizer.add_word(word, tok.tokenizer.FREQ.get(word) or NEW_WORD_FREQ, pos)
                 words = set()
                 for phrase in self._phrases:
                     for w in tok.cut(phrase, HMM=False):
@@ -98,6 +101,12 @@ class Lexicon:
         stand before a company's name (请问四方…) as a boundary does."""
         words = self.words(text[-8:]) if _CJK.search(text[-1:]) else []
         return bool(words) and not words[-1].meaning
+
+    def begins_asking(self, text: str) -> bool:
+        """Whether a text starts with a word saying how the question is asked ("那年（2020年）", "当时"): what
+        may follow a company's name (金宇生物那年…) as a boundary does."""
+        words = self.words(text[:8]) if _CJK.search(text[:1]) else []
+        return bool(words) and not words[0].meaning
 
     def split(self, piece: str) -> tuple[list[str], list[str]]:
         """(the runs of words that name something, the filler words) of a piece of a question."""

@@ -171,7 +171,8 @@ class Understander:
                                [rx for _, rx in frame.cues] if frame is not None else [])
         words = _substrings(self.vocab.labels, catalog.topics)
         self.companies = CompanyIndex(reports, self.config.company_threshold, self.config.company_names,
-                                      words.__contains__, former, asked_before=self.lexicon.ends_asking)
+                                      words.__contains__, former, asked_before=self.lexicon.ends_asking,
+                                      asked_after=self.lexicon.begins_asking)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer,
@@ -216,6 +217,8 @@ class Understander:
         rest = masked_text
         for k in keywords:
             rest = mask_phrase(rest, k.text)
+        if rules is not None and keywords:
+            rest = _scope_before_item(masked_text, rest, rules)
         spelled = self._spelled(masked_text, norm, rules) if chinese and rules else None
         if spelled is not None:
             rest = mask(rest, *spelled[2])
@@ -362,6 +365,20 @@ class Understander:
                     return (_signed(m.group("a"), found_a), _signed(m.group("b"), found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
         return None
+
+
+def _scope_before_item(text: str, rest: str, rules) -> str:
+    """The parent-scope words an item's synonym ran into kept for the frame ("母公司的研发人员数量": the synonym
+    公司研发人员数量 took 公司 of 母公司): a scope word whose first character no item took, and some of whose
+    others it did, is unmasked again, so the frame reads the scope asked (an item naming it whole — 归属于
+    母公司所有者的净利润 — keeps it)."""
+    for scope, rx in rules.scope:
+        if scope != "parent":
+            continue
+        for m in rx.finditer(text):
+            if rest[m.start()] != USED and USED in rest[m.start():m.end()]:
+                rest = rest[:m.start()] + text[m.start():m.end()] + rest[m.end():]
+    return rest
 
 
 def _catalog_phrases(catalog: Catalog) -> list[str]:
