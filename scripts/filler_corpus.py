@@ -12,7 +12,8 @@ saying or the report itself before the item (年报里记载的, 财报上显示
 
 Part two, the kind cases: two statement values of a report (STORE's facts read from the PDFs, both checked
 by the report's identities) asked as a plain ratio (比值, 之比, 是…的多少倍 → "2.85") and as a share
-(占…的比例/比重/占比 → "4.12%"), computed here with decimal (ROUND_HALF_UP), with and without filler.
+(占…的比例/比重/占比 → "4.12%"; a share the report prints itself may differ from the computed one by a
+rounding step: 36.73% or 36.74%), computed here with decimal (ROUND_HALF_UP), with and without filler.
 
 Each line: {"id", "question", "slot", "split", "expect", "note"}; scored by scripts/eval_paraphrases.py.
 The output is deterministic.
@@ -131,7 +132,13 @@ def part_two(store: Path, rng: random.Random) -> list[dict]:
                     continue
                 value = facts[a] / facts[b]
                 want = (value * 100 if kind == "share" else value).quantize(Decimal("0.01"), ROUND_HALF_UP)
-                expect = f"{want}%" if kind == "share" else f"{want}"
+                if kind == "share":
+                    # a share the report prints itself (资产及负债状况: 占总资产的比例) was computed there from
+                    # its own rounding: one step either way is the same share
+                    step = Decimal("0.01")
+                    expect: str | list[str] = [f"{want}%", f"{want - step}%", f"{want + step}%"]
+                else:
+                    expect = f"{want}"
                 ask = rng.choice(asks)
                 q = ask.format(co=short, Y=year, a=la, b=lb)
                 split = "heldout" if rng.random() < 1 / 3 else "dev"

@@ -9,6 +9,7 @@ p.63, 净利润 129,465,020.68 on p.64, 经营活动产生的现金流量净额 
 """
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -70,6 +71,41 @@ def test_a_word_of_the_lexicon_is_told_with_why(und):
     assert words["记载"].pos == "v" and not words["记载"].meaning
     assert words["罐"].meaning and words["罐"].why == "part of speech"   # (罐 n, 箱 q: a run of meaning)
     assert und.lexicon.split("年报里记载罐箱") == (["罐箱"], ["年报", "里", "记载"])
+
+
+def test_the_lexicon_cuts_as_jieba_does(und):
+    """The dictionary index cuts every Chinese run of every question set as jieba's posseg does without its
+    HMM, with the words rules/lexicon.yaml adds (same words, same parts of speech)."""
+    import logging
+    import re
+
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    tok = jieba.posseg.POSTokenizer(jieba.Tokenizer())
+    tok.tokenizer.initialize()
+    for w, pos in CATALOG.lexicon.words:
+        tok.tokenizer.add_word(w, tok.tokenizer.FREQ.get(w) or 10000, pos)
+    runs = set()
+    for f in sorted((ROOT / "tests" / "data").glob("*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                runs.update(re.findall(r"[\u4e00-\u9fff]+", json.loads(line)["question"]))
+    assert len(runs) > 2000
+    differ = [r for r in sorted(runs) if und.lexicon.cut(r) != [(w.word, w.flag) for w in tok.cut(r, HMM=False)]]
+    assert not differ, differ[:5]
+
+
+def test_the_dictionary_index_is_built_once_whole(tmp_path):
+    from fin_qa.understand.lexicon import DictionaryIndex
+
+    idx = DictionaryIndex(folder=tmp_path / "lex")
+    assert idx.lookup(["记载", "财报", "四方"])["记载"][1] == "v"
+    files = list((tmp_path / "lex").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".sqlite"   # (no half-written file left beside it)
+    again = DictionaryIndex(folder=tmp_path / "lex")
+    assert again.lookup(["记载"]) == {"记载": idx.lookup(["记载"])["记载"]} and again.total == idx.total > 0
 
 
 def test_no_rules_no_filler_by_part_of_speech():

@@ -38,6 +38,10 @@ _VALUE_WORDS = ("数额", "总额", "金额", "数量", "共计", "合计", "总
 _RATE = re.compile(r"率|比例|比重|占比|百分")
 _YEAR = re.compile(r"((?:19|20)\d\d)年")
 _PUNCTUATION = re.compile(r"[，。；：]")
+# a date as an ask or in a sentence: "年12月", "12月26日" (a number followed by 年/月/日 is part of one)
+_DATE = re.compile(r"(?:年|\d{2,4}年)?\d{1,2}月(?:\d{1,2}日)?(?:份|末|底|初)?")
+_MONTH = re.compile(r"(?<![\d个])(\d{1,2})\s*月(?!份?(?:以来|内))")
+_DATE_PART = re.compile(r"\s*(?:年|月|日)")
 _ORGANISATION = re.compile(r"[\u4e00-\u9fff]{4,}(?:有限责任公司|股份有限公司|有限公司|集团)")
 HEAD = 2              # characters of an ask's head that must stand in the number's clause …
 SUFFIX = 3            # … and this many of its last ones, in a row, right before it (all of a shorter head)
@@ -72,10 +76,12 @@ class StatedAnswerer:
         if rep is None or note or rep.year != year or not self.v.source.has_text(rep):
             return None
         q = self.cells.question_text(u, spelled=False)
-        asks = [a for a in self.cells.asks(q) if not all(self.cells._neutral_marks(a))]
+        cut = [a for a in self.cells.asks(q) if not all(self.cells._neutral_marks(a))]
+        # a date the question names ("2012年12月…") asks no value: it tells the sentence meant, not a number
+        asks = [a for a in cut if not _DATE.fullmatch(a)]
         if not asks:
             return None
-        found = self._find(u, rep, asks)
+        found = self._find(u, rep, asks, "".join(cut))
         if found is None or not self.cells.unused_held(u, set().union(*(s.context for s in found))):
             return None
         parts, evidence = [], []
@@ -105,13 +111,13 @@ class StatedAnswerer:
                 marks[i] = False   # a one-character word inside the ask is part of a word
         return _head("".join(ch for ch, n in zip(ask, marks) if not n)) or ask
 
-    def _find(self, u: Understanding, rep: Report, asks: list[str]) -> list[Stated] | None:
+    def _find(self, u: Understanding, rep: Report, asks: list[str], whole: str) -> list[Stated] | None:
         """A stated value for each ask; an ask with none must name what the others' sentences are about
-        ("全资子公司金宇保灵生物药品有限公司" beside "净利润多少万元")."""
+        ("全资子公司金宇保灵生物药品有限公司" beside "净利润多少万元"). `whole`: every word the question asks with
+        (a date too), which ranks the sentences."""
         _, _, passages = self.text.passages(u, rep, n=PASSAGES)
         found: dict[str, Stated] = {}
         contexts: list[set[str]] = []
-        whole = "".join(asks)
         # the passages' sentences, split and normalised once for every ask (a table's row run together, no
         # sentence in it, is left out: its cells are the cells)
         read = []
@@ -122,6 +128,9 @@ class StatedAnswerer:
                 if _PUNCTUATION.search(unit.text):
                     text = norm(unit.text)
                     read.append((rank, heading, unit, us[max(0, i - CONTEXT_UNITS):i], text, content(text)))
+        # the months the question names ("2012年12月…申请的信托借款"): a sentence naming other months is
+        # about another event ("2012 年 2 月，…申请信托借款人民币 10 亿元")
+        months = {int(m) for m in _MONTH.findall(u.norm)}
         for ask in asks:
             best: Stated | None = None
             best_key: tuple = ()
@@ -132,6 +141,8 @@ class StatedAnswerer:
             for rank, heading, unit, before, text, chars in read:
                 if head[-HEAD:] not in chars:
                     continue   # the head's last characters stand nowhere in the sentence: no number of it is
+                if months and not _of_months(months, text, before):
+                    continue
                 for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year):
                     # the sentence whose context holds most of the whole question (the subsidiary the other
                     # ask names) first
@@ -171,6 +182,8 @@ class StatedAnswerer:
             num, unit_word = m.group("num"), m.group("unit") or ""
             if parse_number(num.replace("−", "-")) is None or (rate != (unit_word == "%")):
                 continue
+            if not unit_word and _DATE_PART.match(text, m.end()):
+                continue   # a part of a date (2012年12月26日) states no value
             start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             lead = content(text[start:m.start()])
             end = _CLAUSE.search(text, m.end())
@@ -192,6 +205,16 @@ class StatedAnswerer:
             out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), named_year, -rank,
                                                                      len(head), -unit.order), context | pairs(lead + tail)))
         return out
+
+
+def _of_months(months: set[int], text: str, before: list[Unit]) -> bool:
+    """Whether a sentence may be about the months asked: the months it names, else the nearest sentence
+    before it naming any, hold one of them (one naming none anywhere may be)."""
+    for t in [text] + [norm(b.text) for b in reversed(before)]:
+        said = {int(m) for m in _MONTH.findall(t)}
+        if said:
+            return bool(said & months)
+    return True
 
 
 def _context(unit: Unit, before: list[Unit], heading: str) -> set[str]:
