@@ -26,7 +26,7 @@ ENVIRONMENT = {
     "FIN_QA_LLM_THREADS": "CPU threads of the chat model (default 1)",
     "FIN_QA_PROGRESS_SECONDS": "seconds between progress lines when stderr is not a terminal (default 10)",
     "FIN_QA_LIBRARY_PROGRESS": "1: show the libraries' own progress bars when a model loads (default: not shown)",
-    "FIN_QA_CACHE": "cache folder for converted models and Elasticsearch (default ~/.cache/fin-qa)",
+    "FIN_QA_CACHE": "cache folder for converted models, Elasticsearch and the lexicon's index (default ~/.cache/fin-qa)",
 }
 
 
@@ -86,6 +86,7 @@ def llm_threads() -> int | None:
 
 
 def cache_dir() -> Path:
-    """fin-qa's cache folder ($FIN_QA_CACHE, else ~/.cache/fin-qa); converted models live in its models/."""
+    """fin-qa's cache folder ($FIN_QA_CACHE, else ~/.cache/fin-qa); converted models live in its models/, the
+    index of the lexicon's dictionary in its lexicon/ (built by the first question that needs it, ~2 s)."""
     env = os.environ.get("FIN_QA_CACHE")
     return Path(env) if env else Path.home() / ".cache" / "fin-qa"

@@ -36,46 +36,54 @@ def und():
 
 # ------------------------------------------------------------------------------------------- the lexicon
 
-@pytest.mark.parametrize("piece, filler", [
-    ("那一年", ["那", "一年"]),
-    ("里记载", ["里", "记载"]),
-    ("麻烦告诉我", ["麻烦", "告诉", "我"]),
-    ("年报里列示", ["年报", "里", "列示"]),
-    ("财报上显示", ["财报", "上", "显示"]),
-    ("请问", ["请问"]),
-    ("当时的时候", ["当时", "的", "时候"]),
+@pytest.mark.parametrize("q, filler", [
+    ("四方科技在2019年那一年的货币资金是多少？", ["那", "一年"]),                    # the year said again
+    ("麻烦帮我查一下四方科技2019年的存货，谢谢", ["麻烦", "帮", "我", "查", "一下", "谢谢"]),  # request, thanks
+    ("想确认一下，四方科技2019年的存货是多少", ["想", "确认", "一下"]),             # the request before the subject
+    ("劳驾，四方科技2019年报告中列示的存货是多少呢", ["劳驾", "报告", "中", "列示"]),  # the report's verb
+    ("据年报显示四方科技2019年存货是多少", ["年报", "显示"]),
+    ("四方科技2019年财报上显示的存货是多少", ["财报", "上", "显示"]),
+    ("四方科技2019年的营业收入是多少？辛苦了", ["辛苦"]),                           # after the question asked
+    ("我想了解一下四方科技2019年的存货是多少", []),   # (all cut by understanding.yaml's filler patterns first)
 ])
-def test_how_a_question_is_asked_is_filler(und, piece, filler):
-    meaning, said = und.lexicon.split(piece)
-    assert meaning == [] and said == filler
+def test_how_a_question_is_asked_is_filler(und, q, filler):
+    u = und.understand(q)
+    assert u.items and u.left == [] and u.filler == filler and not u.frame.unused, (u.left, u.filler)
 
 
-@pytest.mark.parametrize("piece, meaning", [
-    ("罐箱", ["罐箱"]),             # a noun nothing in the catalog names: still meaning (a product, a row)
-    ("上海", ["上海"]),             # a place
-    ("员工食堂", ["员工食堂"]),
-    ("不含", ["不含"]),             # negation and restriction (rules/lexicon.yaml meaning)
-    ("一年以内", ["以内"]),         # a boundary, whatever its part of speech
-    ("新增", ["新增"]),
-    ("支付", ["支付"]),             # a verb of a catalog phrase (支付的各项税费)
-    ("同比", ["同比"]),             # a qualifier cue
-    ("里记载海外", ["海外"]),        # filler and meaning in one piece: only the meaning stays
+@pytest.mark.parametrize("q, left", [
+    # verbs, adverbs, pronouns, time and locality words in the question's body change what is asked
+    ("四方科技2019年受限的货币资金是多少", "受限"),
+    ("四方科技2019年冻结的货币资金是多少", "冻结"),
+    ("四方科技2019年逾期的应收账款是多少", "逾期"),
+    ("四方科技2019年其余的应收账款是多少", "其余"),
+    ("四方科技2019年拖欠的应付账款是多少", "拖欠"),
+    ("四方科技2019年西部的营业收入是多少", "西部"),
+    ("四方科技2019年明年的营业收入是多少", "明年"),
+    ("四方科技2019年离职的员工人数是多少", "离职"),
+    ("四方科技2019年报废的固定资产是多少", "报废"),
+    ("四方科技2019年外购的存货是多少", "外购"),
+    ("逾期的四方科技2019年应收账款是多少", "逾期"),   # before the subject, but joined to it by 的
+    ("四方科技2019年罐箱的营业收入是多少", "罐箱"),   # a noun nothing names
+    ("四方科技2019年支付的所得税是多少", "支付"),
 ])
-def test_words_that_name_something_stay(und, piece, meaning):
-    assert und.lexicon.split(piece)[0] == meaning
+def test_words_that_name_something_stay(und, q, left):
+    u = und.understand(q)
+    assert any(left in w for w in u.left) and left not in u.filler, (u.left, u.filler)
 
 
-def test_a_word_of_the_lexicon_is_told_with_why(und):
+def test_a_word_is_told_with_why(und):
     words = {w.text: w for w in und.lexicon.words("年报里记载罐箱")}
     assert words["年报"].why == "filler" and not words["年报"].meaning
-    assert words["记载"].pos == "v" and not words["记载"].meaning
+    assert words["记载"].pos == "v" and words["记载"].why == "the report says" and not words["记载"].meaning
     assert words["罐"].meaning and words["罐"].why == "part of speech"   # (罐 n, 箱 q: a run of meaning)
     assert und.lexicon.split("年报里记载罐箱") == (["罐箱"], ["年报", "里", "记载"])
+    assert und.lexicon.words("逾期")[0].meaning   # a verb read on its own stands in no frame
 
 
 def test_the_lexicon_cuts_as_jieba_does(und):
-    """The dictionary index cuts every Chinese run of every question set as jieba's posseg does without its
-    HMM, with the words rules/lexicon.yaml adds (same words, same parts of speech)."""
+    """The dictionary index cuts every Chinese run of the question sets (the never-tuned one left unread) as
+    jieba's posseg does without its HMM, with the words rules/lexicon.yaml adds (same words, same tags)."""
     import logging
     import re
 
@@ -89,6 +97,8 @@ def test_the_lexicon_cuts_as_jieba_does(und):
         tok.tokenizer.add_word(w, tok.tokenizer.FREQ.get(w) or 10000, pos)
     runs = set()
     for f in sorted((ROOT / "tests" / "data").glob("*.jsonl")):
+        if f.name == "filler_heldout.jsonl":
+            continue
         for line in f.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 runs.update(re.findall(r"[\u4e00-\u9fff]+", json.loads(line)["question"]))
@@ -104,13 +114,35 @@ def test_the_dictionary_index_is_built_once_whole(tmp_path):
     assert idx.lookup(["记载", "财报", "四方"])["记载"][1] == "v"
     files = list((tmp_path / "lex").iterdir())
     assert len(files) == 1 and files[0].suffix == ".sqlite"   # (no half-written file left beside it)
+    assert files[0].stat().st_mode & 0o044 == 0o044             # (readable by the other users of a shared cache)
     again = DictionaryIndex(folder=tmp_path / "lex")
     assert again.lookup(["记载"]) == {"记载": idx.lookup(["记载"])["记载"]} and again.total == idx.total > 0
 
 
-def test_no_rules_no_filler_by_part_of_speech():
+@pytest.mark.parametrize("damage", [b"", b"SQLite format 3\x00" + b"\x00" * 80, b"not a database at all"])
+def test_a_damaged_index_is_built_again(tmp_path, damage):
+    from fin_qa.understand.lexicon import DictionaryIndex
+
+    DictionaryIndex(folder=tmp_path).open()
+    path = next(tmp_path.iterdir())
+    path.write_bytes(damage)
+    idx = DictionaryIndex(folder=tmp_path)
+    assert idx.lookup(["记载"])["记载"][1] == "v" and idx.total > 0
+
+
+def test_an_unwritable_cache_folder_gets_an_index_in_memory(tmp_path):
+    from fin_qa.understand.lexicon import DictionaryIndex
+
+    blocked = tmp_path / "file"
+    blocked.write_text("a file where a folder would go")
+    idx = DictionaryIndex(folder=blocked / "lexicon")
+    assert idx.lookup(["记载"])["记载"][1] == "v"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]   # nothing left behind
+
+
+def test_no_rules_no_filler(und):
     lex = Lexicon(LexiconRules())
-    assert lex.split("那一年")[0] == ["那一年"]
+    assert lex.split("那一年") == (["那一年"], [])
 
 
 # ------------------------------------------------------------------------------------------- its rules file
@@ -122,12 +154,13 @@ def _write(tmp_path, text: str):
 
 
 @pytest.mark.parametrize("text, problem, line", [
-    ("filler_pos: [v, qq]\n", "qq is no part of speech", 1),
-    ("filler_pos: [v]\nfiller: [年报]\nmeaning: [不, 年报]\n", "both filler and meaning: 年报", 3),
-    ("filler_pos: [v]\nfiller: [年 报]\n", "is not one word", 2),
-    ("filler_pos: [v]\nwords:\n  财报: zz\n", "'zz' is no part of speech", 3),
-    ("filler_pos: [v]\nfiller: [年报, 年报]\n", "listed twice: 年报", 2),
-    ("filler_pos: [v]\nfilers: [年报]\n", "unknown key 'filers'", 2),
+    ("function_pos: [p, qq]\n", "qq is no part of speech", 1),
+    ("function_pos: [p]\nasking_pos: [v, p]\n", "p is a function word's part of speech already", 2),
+    ("function_pos: [p]\nfiller: [年报]\nmeaning: [不, 年报]\n", "both filler and meaning: 年报", 3),
+    ("function_pos: [p]\nfiller: [年 报]\n", "is not one word", 2),
+    ("function_pos: [p]\nwords:\n  财报: zz\n", "'zz' is no part of speech", 3),
+    ("function_pos: [p]\nfiller: [年报, 年报]\n", "listed twice: 年报", 2),
+    ("function_pos: [p]\nfilers: [年报]\n", "unknown key 'filers'", 2),
 ])
 def test_lexicon_rules_problems_name_their_line(tmp_path, text, problem, line):
     with pytest.raises(RuleError) as e:
@@ -137,8 +170,8 @@ def test_lexicon_rules_problems_name_their_line(tmp_path, text, problem, line):
 
 def test_shipped_lexicon_rules_load():
     r = CATALOG.lexicon
-    assert "v" in r.filler_pos and "n" not in r.filler_pos
-    assert "不" in r.meaning and "年报" in r.filler and ("财报", "n") in r.words
+    assert "p" in r.function_pos and "v" in r.asking_pos and "n" not in r.asking_pos | r.function_pos
+    assert "不" in r.meaning and "年报" in r.filler and ("财报", "n") in r.words and "年报" in r.report
 
 
 def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):
@@ -157,22 +190,6 @@ def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):
 
 # ------------------------------------------------------------------------------------------- understanding
 
-@pytest.mark.parametrize("q, filler", [
-    ("四方科技在2019年那一年的货币资金是多少？", ["那", "一年"]),
-    # (年报 and 告诉我 are cut before, by understanding.yaml's filler patterns)
-    ("四方科技2019年年报里记载的存货是多少元？", ["里", "记载"]),
-    ("麻烦告诉我生物股份2020年当年的研发投入是多少", ["麻烦"]),
-])
-def test_the_issue_questions_leave_only_filler(und, q, filler):
-    u = und.understand(q)
-    assert u.items and u.left == [] and u.filler == filler and not u.frame.unused
-
-
-def test_a_word_naming_something_is_left(und):
-    u = und.understand("请问四方科技2019年罐箱的营业收入是多少")
-    assert u.left == ["罐箱"] and "请问" not in u.left
-
-
 def test_a_clause_asked_with_filler_asks_nothing_more(und):
     u = und.understand("净利率按净利润÷营业收入计算，四方科技2019年那一年的财报上显示的是多少？")
     assert not [w for slot, w in u.frame.unused if slot == "ask"]
@@ -190,18 +207,31 @@ def test_a_plain_ratio_asked(und, q, ratio):
 
 
 @pytest.mark.parametrize("q, code", [
-    ("请问四方2019年的货币资金是多少", "603339"),        # a request word glued to the short name's core
+    ("请问海翔2019年营业收入是多少", "002099"),         # a request word glued to the short name's core
     ("麻烦帮我查下海翔2019年营业收入", "002099"),
-    ("四方2019年的货币资金", "603339"),
     ("2019年海翔的营业收入", "002099"),
+    ("请问惠威2019年的货币资金是多少", "002888"),
 ])
-def test_a_short_names_core_after_a_request(und, q, code):
-    assert [m.company.stock_code for m in und.understand(q).companies] == [code]
+def test_a_short_names_core_after_a_request(q, code):
+    u = Understander(REPORTS + COMMON_CORES, CATALOG)
+    assert [m.company.stock_code for m in u.understand(q).companies] == [code]
 
 
-@pytest.mark.parametrize("q", ["2019年四方面的营业收入", "四方科技集团的四方形产品2019年营业收入"])
-def test_a_core_inside_another_word_is_no_name(und, q):
-    assert all(m.text != "四方" for m in und.understand(q).companies)
+# companies whose short name's core is a word of the language (东方, 第一, 大众, 四方): no name by its core
+COMMON_CORES = [
+    Report(0, "002888:2019", "002888", 2019, "广州惠威电声科技股份有限公司", "惠威科技"),
+    Report(0, "600875:2019", "600875", 2019, "东方电气股份有限公司", "东方电气"),
+    Report(0, "600833:2019", "600833", 2019, "上海第一医药股份有限公司", "第一医药"),
+    Report(0, "600611:2019", "600611", 2019, "大众交通(集团)股份有限公司", "大众交通"),
+]
+
+
+@pytest.mark.parametrize("q", ["四方科技2019年第一大客户是谁", "四方科技2019年在东方的营业收入是多少",
+                               "四方科技2019年向大众销售的金额", "2019年四方的营业收入是多少",
+                               "2019年四方面的营业收入"])
+def test_a_core_that_is_a_word_names_no_company(q):
+    u = Understander(REPORTS + COMMON_CORES, CATALOG).understand(q)
+    assert [m.company.short_name for m in u.companies] in ([], ["四方科技"]), u.companies
 
 
 # ------------------------------------------------------------------------------------------- on the reports
@@ -234,7 +264,7 @@ def test_filler_is_shown_in_the_record(router):
 
     u, a = router.answer_one("劳驾，四方科技2019年报告中列示的存货是多少呢")
     rec = frame_record(u)
-    assert a.found and rec["filler"] == ["劳驾", "列示"] and "left" not in rec
+    assert a.found and rec["filler"] == ["劳驾", "报告", "中", "列示"] and "left" not in rec
 
 
 # ------------------------------------------------------------------------------------------- shapes of asks
@@ -290,3 +320,28 @@ def test_a_sum_of_categories_no_row_holds_is_no_value():
     assert "硕士及以上" not in named_otherwise.facts(rep, ["硕士及以上"])
     with_masters = Values(Source({"本科": 100, "硕士": 7}), CATALOG, "human")
     assert with_masters.facts(rep, ["硕士及以上"])["硕士及以上"].number == 7
+
+
+@pytest.mark.parametrize("q, total", [
+    ("四方科技2019年受限的货币资金是多少", "905,402,299.44"),
+    ("四方科技2019年逾期的应收账款是多少", "35,667,317.09"),
+    ("四方科技2019年西部的营业收入是多少", "1,175,301,034.32"),
+    ("四方科技2019年明年的营业收入是多少", "1,175,301,034.32"),
+    ("四方科技2019年离职的员工人数是多少", "1406"),
+    ("四方科技2019年在东方的营业收入是多少", "1,175,301,034.32"),
+])
+def test_a_word_that_changes_the_value_never_gets_the_total(router, q, total):
+    a = router.answer(q)
+    assert not a.found and total not in a.answer, a.answer
+
+
+def test_two_periods_of_a_flow_or_their_sum_are_not_split(router):
+    a = router.answer("四方科技2019年年初和年末的研发投入各是多少")
+    assert not a.found and "48,428,964.78" not in a.answer   # a year's flow has no 年初
+    a = router.answer("四方科技2019年年初和年末的货币资金合计是多少")
+    assert not a.found and not a.asks                          # one sum asked, not two values
+
+
+def test_a_named_ratio_asked_in_times(router):
+    a = router.answer("四方科技2019年流动比率是多少倍")
+    assert a.found and "倍" in a.answer and "%" not in a.answer.split("计算公式")[0]

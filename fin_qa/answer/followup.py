@@ -235,7 +235,7 @@ def _unexplained(u: Understanding) -> list[str]:
     rest = u.rest
     for _, word in u.topics:
         rest = rest.replace(word, "#" * len(word))
-    return u.residue(phrase_key(rest))[0] if u.residue is not None and rest else []
+    return u.residue(phrase_key(rest)) if u.residue is not None and rest else []
 
 
 def _cut_spans(text: str, u: Understanding) -> str:

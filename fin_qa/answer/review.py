@@ -219,7 +219,7 @@ def column_of_the_year_asked(rv: Reviewer, u: Understanding, ans: Answer) -> str
 def plain_ratio_for_a_ratio(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """A ratio asked (比值, 之比, 是…的多少倍) is a plain number: a percent given for it ("285.10%" for "比值是
     多少") is of another kind, declined — unless a percent is asked too (用百分比表示)."""
-    if u.ratio and not u.percent and ans.unit == "%":
+    if u.ratio and not u.percent and u.frame.operation in ("share", "spelled", "value") and ans.unit == "%":
         return render(rv.t, "review_kind", asked=u.ratio, given=ans.shown or "百分比")
     return None
 

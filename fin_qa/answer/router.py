@@ -51,6 +51,7 @@ NO_COMPANY = ("statistics", "open")
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
 # what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
+_OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
 _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
 # the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
@@ -152,8 +153,9 @@ class Router:
             ans.question = str(question)
             return ans
         u, ans = self.answer_one(text)
-        if not ans.found and u.frame.operation == "value" and u.frame.unused \
-                and all(slot == "period" for slot, _ in u.frame.unused):
+        if not ans.found and u.frame.operation == "value" and u.frame.unused and u.items \
+                and all(slot == "period" for slot, _ in u.frame.unused) \
+                and all(self.values.info(i).statement == "资产负债表" for i in u.items):
             plan = self._each_period(text) or plan
             if plan.compound:
                 ans = self.executor.run(plan)
@@ -161,16 +163,18 @@ class Router:
         return ans
 
     def _each_period(self, text: str) -> Plan | None:
-        """A value asked for two periods listed ("2019年初和2019年末的货币资金各是多少", "…，年初和年末各是多
-        少"): an ask for each, the list replaced by one period (rules/plan.yaml `period_list`) and the "each"
-        words left out. None when the question lists no two periods."""
+        """A balance-sheet value asked for two periods listed ("2019年初和2019年末的货币资金各是多少", "…，年初
+        和年末各是多少"): an ask for each, the list replaced by one period (rules/plan.yaml `period_list`) and
+        the "each" words left out. None when the question lists no two periods, or asks their sum or
+        difference (合计, 之和, 相差). (A flow item has no 年初: its year is one period.)"""
         r = self.planner.rules
         if r is None:
             return None
         norm = normalize_question(text)
         m = r.period_list.search(norm)
-        if m is None:
-            return None
+        frame = self.understander.config.frame
+        if m is None or (frame is not None and any(frame.operations[op].search(norm) for op in _OVER_PERIODS)):
+            return None   # (the sum or the difference of the two periods' values is one value, not two)
         asks = []
         years = {g: _LISTED_YEAR.match(m.group(g)) for g in ("a", "b")}
         for g, other in (("a", "b"), ("b", "a")):

@@ -141,10 +141,15 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
         if (cut := _strip_end(name, rules.share_suffixes)) is not None:
             out.add(cut)
-        for bare in (regionless_short(short, rules), short_core(short, rules)):
-            if bare:
-                out.add(bare)   # 贵州茅台 → 茅台, 四方科技 → 四方 (read only where a boundary stands before it)
+        bare = regionless_short(short, rules)
+        if bare:
+            out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
     return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
+
+
+def name_rules_words(rules: CompanyNameRules | None) -> set[str]:
+    """The regions and trade words of the name rules: never a company's name alone."""
+    return set(rules.regions) | set(rules.trade_words) if rules is not None else set()
 
 
 class CompanyIndex:
@@ -155,7 +160,8 @@ class CompanyIndex:
     def __init__(self, reports: Iterable[Report], fuzzy_threshold: int = 80,
                  name_rules: CompanyNameRules | None = None, reserved: Callable[[str], bool] | None = None,
                  former: dict[str, set[str]] | None = None, asked_before: Callable[[str], bool] | None = None,
-                 asked_after: Callable[[str], bool] | None = None):
+                 asked_after: Callable[[str], bool] | None = None,
+                 common: Callable[[list[str]], set[str]] | None = None):
         self.fuzzy_threshold = fuzzy_threshold
         # whether a question's text ends (starts) with how it is asked (请问, 麻烦帮我查下; 那年, 当时: the
         # lexicon's filler), where a name needing a boundary before (after) it may start (end)
@@ -166,6 +172,7 @@ class CompanyIndex:
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
         strict: set[str] = set()      # spoken forms that need a boundary before them too
+        cores: dict[str, set[str]] = defaultdict(set)   # short names' cores (四方科技 → 四方) → companies
         seen: set[tuple[str | None, str | None]] = set()
         for r in sorted(reports, key=lambda r: r.year or 0):
             key = r.company
@@ -180,9 +187,19 @@ class CompanyIndex:
                 seen.add((r.full_name, r.short_name))   # a company's reports of other years name it alike
                 for form in spoken_forms(r.full_name, r.short_name, name_rules):
                     spoken[form].add(key)
-                for bare in (regionless_short(r.short_name, name_rules), short_core(r.short_name, name_rules)):
-                    if bare:
-                        strict.add(bare)
+                bare = regionless_short(r.short_name, name_rules)
+                if bare:
+                    strict.add(bare)
+                core = short_core(r.short_name, name_rules)
+                if core and core not in spoken:
+                    cores[core].add(key)
+        # a short name's core is a name only where it is no word of the language (惠威, 海翔 — not 东方 of
+        # 东方电气, 第一 of 第一医药, 四方 of 四方科技: `common` says which are the lexicon's words)
+        words = common(sorted(cores)) if common is not None and cores else set(cores)
+        for core, keys in cores.items():
+            if core not in words and len(core) >= 2 and core not in name_rules_words(name_rules):
+                spoken[core] |= keys
+                strict.add(core)
         self._spoken: set[str] = set()
         self._strict = strict
         # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now

@@ -1,21 +1,24 @@
 """Meaning or filler: the words a question has left once every slot took its own, read with a segmenter's
-lexicon (jieba's dictionary, with parts of speech) and rules/lexicon.yaml.
+lexicon (jieba's dictionary, with parts of speech) and rules/lexicon.yaml (its header gives the order).
 
-A left-over word names something — a word of a catalog phrase (an item, synonym, formula, glossary term,
-text topic, key disclosure), a qualifier cue of understanding.yaml's frame, a word of `meaning:`, or any
-word of a content part of speech (a noun, a place, an adjective, a numeral, a word the lexicon lacks) —
-and such a word stays in the question's accounting (`Understanding.left`): a value it would change is
-declined, naming it. Every other word (a pronoun, a particle, a time or locality word, an adverb, a verb
-no catalog phrase uses, a word of `filler:`) is how the question is asked: it is shown as filler in the
-answer's record (`Understanding.filler`), never a reason to decline.
+A word names something — a word of `meaning:`, a qualifier cue of understanding.yaml's frame, a noun, a
+place, an adjective, a numeral, a word the lexicon lacks, or a verb, adverb, pronoun, time or locality word
+standing in the question's body (受限的货币资金, 逾期的应收账款, 明年) — and stays in the question's
+accounting (`Understanding.left`): a value it would change is declined, naming it. The others say how
+the question is asked: function words (prepositions, particles, modal words), words of `filler:` (年报,
+那一年, 谢谢), and verbs, adverbs, pronouns, time and locality words where a question says how it is
+asked — its request before its subject (请问, 麻烦帮我查一下), its words after it has asked (辛苦了), a
+verb the report is the subject of (年报里记载, 报告中披露), the words around the asker (告诉我). Those are
+marked used and shown as filler in the answer's record (`Understanding.filler`), never a reason to decline.
 
 How words are cut: as jieba cuts them without its HMM (posseg's `cut(HMM=False)`: the most probable route
 through the dictionary's words, log frequencies over the total; a character no word holds stands alone;
 tags from the dictionary, `x` for none; runs of Latin letters and digits one word, `eng`). jieba's own
 tokenizer takes ~1.5 s and ~150 MB to load its 350,000 words, which every `fin-qa ask` and every batch
 process would pay; here its dictionary file is read once into a SQLite index in fin-qa's cache folder
-(`lexicon/`, ~1 s, atomic: a reader sees the whole index or none) and a piece of a question looks up only
-its own substrings (well under a millisecond). The words rules/lexicon.yaml adds overlay it in memory.
+(`lexicon/`, ~2 s the first time on a machine; atomic: a reader sees the whole index or none; a damaged one
+is built again; an unwritable folder gets one in memory) and a question looks up only its own substrings
+(well under a millisecond). The words rules/lexicon.yaml adds overlay it in memory.
 """
 from __future__ import annotations
 
@@ -32,6 +35,10 @@ from pathlib import Path
 from ..catalog.lexicon import LexiconRules
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+USED = "#"   # a character a slot took (understand/frame.py's mark)
+# words that ask (the question has asked once one stands), and stops
+_ASKED = re.compile(r"多少|几|什么|谁|哪|吗|呢|如何|怎样|怎么样|[是为有]多少")
+_STOP = re.compile(r"[，,。？?！!；;：:]+")
 _RUNS = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z0-9]+|[^\u4e00-\u9fffA-Za-z0-9\s]+")
 NEW_WORD_FREQ = 10000   # a word added to the lexicon: frequent enough to be cut whole among its neighbours
 MAX_WORD = 16           # the longest word looked up (the dictionary's longer entries are idioms of no use here)
@@ -78,48 +85,70 @@ class DictionaryIndex:
         st = self.source.stat()
         return self.folder / f"jieba-{st.st_size}-{int(st.st_mtime)}-v{_FORMAT}.sqlite"
 
+    def _rows(self) -> tuple[dict[str, tuple[int, str]], int]:
+        """The dictionary file's words (word → frequency, tag) and their total."""
+        total = 0
+        rows: dict[str, tuple[int, str]] = {}
+        with self.source.open(encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) < 2 or not parts[1].isdigit():
+                    continue
+                freq = int(parts[1])
+                total += freq
+                rows[parts[0]] = (freq, parts[2] if len(parts) > 2 else "x")
+        return rows, total
+
+    def _fill(self, db: sqlite3.Connection) -> None:
+        rows, total = self._rows()
+        db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, freq INTEGER, tag TEXT) WITHOUT ROWID")
+        db.executemany("INSERT INTO words VALUES (?, ?, ?)", ((w, f, t) for w, (f, t) in rows.items()))
+        db.execute("CREATE TABLE meta (total INTEGER)")
+        db.execute("INSERT INTO meta VALUES (?)", (total,))
+        db.commit()
+
     def _build(self, path: Path) -> None:
-        """Read the dictionary file into a new index at `path` (written aside, then moved in place)."""
+        """Read the dictionary file into a new index at `path` (written aside, then moved in place: a reader
+        sees the whole index or none; two processes building at once each move a whole one in)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name, dir=path.parent)
         os.close(fd)
         try:
             db = sqlite3.connect(tmp)
-            db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, freq INTEGER, tag TEXT) WITHOUT ROWID")
-            total = 0
-            rows = {}
-            with self.source.open(encoding="utf-8") as f:
-                for line in f:
-                    parts = line.split()
-                    if len(parts) < 2 or not parts[1].isdigit():
-                        continue
-                    freq = int(parts[1])
-                    total += freq
-                    rows[parts[0]] = (freq, parts[2] if len(parts) > 2 else "x")
-            db.executemany("INSERT INTO words VALUES (?, ?, ?)", ((w, f, t) for w, (f, t) in rows.items()))
-            db.execute("CREATE TABLE meta (total INTEGER)")
-            db.execute("INSERT INTO meta VALUES (?)", (total,))
-            db.commit()
+            self._fill(db)
             db.close()
+            os.chmod(tmp, 0o644)   # (a cache folder shared by several users: each may read it)
             os.replace(tmp, path)
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
 
+    def _connect(self, path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        self.total = db.execute("SELECT total FROM meta").fetchone()[0]
+        db.execute("SELECT 1 FROM words LIMIT 1").fetchall()
+        return db
+
     def open(self) -> sqlite3.Connection:
+        """The index: the cache folder's, built when it is missing or unreadable (a truncated file is built
+        again); where the folder cannot be written, one in this process's memory (~2 s, nothing left behind)."""
         with self._lock:
             if self._db is None:
                 path = self._path()
-                if not path.is_file():
+                db = None
+                for attempt in (1, 2):
                     try:
-                        self._build(path)
-                    except OSError:
-                        # a cache folder we cannot write: the index in a folder of this process's own
-                        self.folder = Path(tempfile.mkdtemp(prefix="fin-qa-lexicon-"))
-                        path = self._path()
-                        self._build(path)
-                db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
-                self.total = db.execute("SELECT total FROM meta").fetchone()[0]
+                        if attempt == 2 or not path.is_file():
+                            self._build(path)
+                        db = self._connect(path)
+                        break
+                    except (OSError, sqlite3.Error):
+                        if attempt == 2:
+                            db = None
+                if db is None:
+                    db = sqlite3.connect(":memory:", check_same_thread=False)
+                    self._fill(db)
+                    self.total = db.execute("SELECT total FROM meta").fetchone()[0]
                 self._db = db
         return self._db
 
@@ -139,14 +168,11 @@ class DictionaryIndex:
 class Lexicon:
     """Splits left-over words into the words that name something and the filler."""
 
-    def __init__(self, rules: LexiconRules, catalog_phrases: Iterable[str] = (), cues: Iterable[re.Pattern] = (),
-                 index: DictionaryIndex | None = None):
+    def __init__(self, rules: LexiconRules, cues: Iterable[re.Pattern] = (), index: DictionaryIndex | None = None):
         self.rules = rules
-        self._phrases = tuple(catalog_phrases)
         self._cues = tuple(cues)
         self._index = index
         self._added: dict[str, tuple[int, str]] = {}
-        self._catalog_seen: dict[str, bool] = {}   # word → whether a catalog phrase has it
         self._lock = threading.Lock()
 
     @property
@@ -166,6 +192,10 @@ class Lexicon:
                 found[w] = (found[w][0] if w in found else NEW_WORD_FREQ, tag)
         return found
 
+    def known(self, words: list[str]) -> set[str]:
+        """The words that are words of the lexicon (its dictionary's, or the file's)."""
+        return set(self._entries(words))
+
     def _total(self) -> int:
         """The frequencies' total, the file's words added as jieba's add_word adds them."""
         if not self._added:
@@ -174,10 +204,15 @@ class Lexicon:
 
     def cut(self, text: str) -> list[tuple[str, str]]:
         """(word, part of speech) of a text, as jieba's posseg cuts it without its HMM."""
-        out: list[tuple[str, str]] = []
-        for run in _RUNS.findall(text):
+        return [(text[a:b], pos) for a, b, pos in self.spans(text)]
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        """(start, end, part of speech) of the words of a text, as jieba's posseg cuts it without its HMM."""
+        out: list[tuple[int, int, str]] = []
+        for m in _RUNS.finditer(text):
+            run, at = m.group(), m.start()
             if not _CJK.match(run):
-                out.append((run, "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
+                out.append((at, m.end(), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
                 continue
             n = len(run)
             subs = {run[i:j] for i in range(n) for j in range(i + 1, min(n, i + MAX_WORD) + 1)}
@@ -192,28 +227,13 @@ class Lexicon:
             while i < n:
                 j = route[i][1] + 1
                 w = run[i:j]
-                out.append((w, known[w][1] if w in known else "x"))
+                out.append((at + i, at + j, known[w][1] if w in known else "x"))
                 i = j
         return out
 
-    def _in_catalog(self, word: str) -> bool:
-        """Whether a word is a word of one of the catalog's phrases as the lexicon cuts it (支付 of 支付的各项
-        税费; not 显示 of a phrase holding 显示器): the phrases holding its characters are cut, once a word."""
-        with self._lock:
-            got = self._catalog_seen.get(word)
-        if got is None:
-            got = any(word in (w for w, _ in self.cut(p)) for p in self._phrases if word in p)
-            with self._lock:
-                self._catalog_seen[word] = got
-        return got
-
-    def words(self, text: str) -> list[Word]:
-        """The words of a piece of a question, each told meaning or filler, with why."""
-        if not _CJK.search(text):
-            return [Word(text, "x", True, "not Chinese")] if text.strip() else []
-        return [self._tell(w, pos) for w, pos in self.cut(text) if w.strip()]
-
-    def _tell(self, word: str, pos: str) -> Word:
+    def _fixed(self, word: str, pos: str) -> Word | None:
+        """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
+        decides (an asking part of speech: filler in a frame, else meaning)."""
         r = self.rules
         if word in r.meaning:
             return Word(word, pos, True, "meaning")
@@ -221,24 +241,119 @@ class Lexicon:
             return Word(word, pos, False, "filler")
         if any(rx.search(word) for rx in self._cues):
             return Word(word, pos, True, "cue")
-        if pos in r.filler_pos and len(word) >= 2 and self._in_catalog(word):
-            return Word(word, pos, True, "catalog")
-        return Word(word, pos, pos not in r.filler_pos, "part of speech")
+        if pos in r.function_pos or pos == "x" and not _CJK.search(word):
+            return Word(word, pos, False, "function word")
+        if pos in r.asking_pos or word in r.personal:
+            return None
+        return Word(word, pos, True, "part of speech")
+
+    def read(self, text: str, used: str | None = None) -> list[tuple[int, int, Word]]:
+        """Every word of a question with what it is: (start, end, Word). `used`: the question with the
+        characters its slots took as '#' (same length); a word holding one is used (why "used") and frames
+        the others: the request before the first one, the words after the question has asked."""
+        used = used if used is not None and len(used) == len(text) else text
+        words = self.spans(text)
+        taken = [USED in used[a:b] for a, b, _ in words]
+        fixed = [Word(text[a:b], pos, True, "used") if t else self._fixed(text[a:b], pos)
+                 for (a, b, pos), t in zip(words, taken)]
+        asking = self._asking(text, words, taken)
+        out = []
+        for (a, b, pos), w, how in zip(words, fixed, asking):
+            if w is None:
+                w = Word(text[a:b], pos, not how, how or "part of speech")
+            out.append((a, b, w))
+        return out
+
+    def _asking(self, text: str, words: list[tuple[int, int, str]], taken: list[bool]) -> list[str]:
+        """For each word, the frame that makes it say how the question is asked ("" for none)."""
+        r = self.rules
+        n = len(words)
+        how = [""] * n
+        tokens = [text[a:b] for a, b, _ in words]
+        function = [pos in r.function_pos for _, _, pos in words]
+        first = next((i for i in range(n) if taken[i]), n)
+        # the request: the words before the first one a slot took — unless joined to it by 的 (逾期的四方科技)
+        if first < n and not (first > 0 and tokens[first - 1] in ("的", "之")):
+            for i in range(first):
+                how[i] = "request"
+        # after the question has asked: the words after the last one a slot took, past an ask word or a stop
+        last = max((i for i in range(n) if taken[i]), default=-1)
+        asked = False
+        for i in range(last + 1, n):
+            if _ASKED.fullmatch(tokens[i]) or _STOP.fullmatch(tokens[i]):
+                asked = True
+            elif asked:
+                how[i] = "after asking"
+        # a verb the report is the subject of: 年报里记载, 报告中披露, 据年报显示
+        for i in range(n):
+            if tokens[i] not in r.report:
+                continue
+            j = i + 1
+            while j < n and not taken[j] and (words[j][2] == "f" or function[j]):
+                how[j] = how[j] or "the report says"   # (里, 中, 上: where in the report)
+                j += 1
+            while j < n and not taken[j] and (words[j][2].startswith("v") or function[j]):
+                how[j] = how[j] or "the report says"
+                j += 1
+        # around the asker: 告诉我, 帮我查一下, 我想了解
+        for i in range(n):
+            if tokens[i] not in r.personal or taken[i]:
+                continue
+            how[i] = how[i] or "the asker"
+            for step in (-1, 1):
+                j = i + step
+                while 0 <= j < n and not taken[j] and (words[j][2] in r.asking_pos or function[j]
+                                                      or tokens[j] in r.filler):
+                    how[j] = how[j] or "the asker"
+                    j += step
+        return how
+
+    def words(self, text: str) -> list[Word]:
+        """The words of a text read on their own (no slot took any of them), each told meaning or filler."""
+        if not _CJK.search(text):
+            return [Word(text, "x", True, "not Chinese")] if text.strip() else []
+        return [w for _, _, w in self.read(text) if w.text.strip()]
+
+    def filler(self, text: str, used: str) -> list[tuple[int, int, Word]]:
+        """(start, end, word) of the words no slot used that say how the question is asked."""
+        if not self.rules.used or not _CJK.search(text):
+            return []
+        return [(a, b, w) for a, b, w in self.read(text, used) if not w.meaning and w.text.strip()]
+
+    @staticmethod
+    def shown(word: str, why: str = "") -> bool:
+        """Whether a filler word is worth showing in the record: a word, not a stop or a lone 的."""
+        return bool(_CJK.search(word)) and not (len(word) == 1 and why == "function word")
 
     def ends_asking(self, text: str) -> bool:
-        """Whether a text ends with a word saying how the question is asked ("请问", "麻烦帮我查下"): what may
-        stand before a company's name (请问四方…) as a boundary does."""
-        words = self.words(text[-8:]) if _CJK.search(text[-1:]) else []
-        return bool(words) and not words[-1].meaning
+        """Whether a question's text before a company's name is only its request ("请问", "麻烦帮我查下"):
+        there a name needing a boundary before it may start (请问四方…)."""
+        if not text or not _CJK.search(text[-1:]):
+            return False
+        return all(not w.meaning for w in self._request(text))
+
+    def _request(self, text: str) -> list[Word]:
+        """The words of a question's opening, each read as its request (what stands before its subject)."""
+        out = []
+        for a, b, pos in self.spans(text):
+            w = self._fixed(text[a:b], pos)
+            out.append(w if w is not None else Word(text[a:b], pos, False, "request"))
+        return out
 
     def begins_asking(self, text: str) -> bool:
-        """Whether a text starts with a word saying how the question is asked ("那年（2020年）", "当时"): what
-        may follow a company's name (金宇生物那年…) as a boundary does."""
-        words = self.words(text[:8]) if _CJK.search(text[:1]) else []
-        return bool(words) and not words[0].meaning
+        """Whether a text starts with a function word or a word of `filler:` ("那年（2020年）", "向华润…"):
+        what may follow a company's name (金宇生物那年…) as a boundary does."""
+        if not text or not _CJK.search(text[:1]):
+            return False
+        spans = self.spans(text[:8])
+        if not spans:
+            return False
+        a, b, pos = spans[0]
+        w = self._fixed(text[a:b], pos)
+        return w is not None and not w.meaning
 
     def split(self, piece: str) -> tuple[list[str], list[str]]:
-        """(the runs of words that name something, the filler words) of a piece of a question."""
+        """(the runs of words that name something, the filler words) of a piece read on its own."""
         meaning: list[str] = []
         filler: list[str] = []
         run = ""

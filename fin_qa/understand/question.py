@@ -56,25 +56,17 @@ class Understanding:
     frame: Frame = field(default_factory=Frame)   # period, operation, unit, scope … and the unused cues
     company_unnamed: bool = False   # no company found and no words left that could name one
     rest: str = ""                  # the question with every used character marked '#'
-    # the question's accounting of its unused words: (words naming something, filler words)
-    residue: Callable[[str], tuple[list[str], list[str]]] | None = field(default=None, repr=False)
+    residue: Callable[[str], list[str]] | None = field(default=None, repr=False)   # filler, neutral words cut out
+    # the unused words the lexicon read as how the question is asked (请问, 记载, 那一年 …: understand/lexicon.py),
+    # marked used in `rest`: shown in the answer's record, never a reason to decline
+    filler: list[str] = field(default_factory=list)
 
     @cached_property
-    def _accounting(self) -> tuple[list[str], list[str]]:
-        return self.residue(phrase_key(self.rest)) if self.residue is not None and self.rest else ([], [])
-
-    @property
     def left(self) -> list[str]:
-        """The words no slot used that name something (no filler, neutral or lexicon filler word: see
-        understand/lexicon.py): what the answer does not account for (a text question's search words; for
-        a value answer, a word it may have dropped). Computed on demand."""
-        return self._accounting[0]
-
-    @property
-    def filler(self) -> list[str]:
-        """The unused words taken as how the question is asked (请问, 记载, 那一年 …), by the lexicon: shown
-        in the answer's record, never a reason to decline."""
-        return self._accounting[1]
+        """The words no slot used that name something (no filler, neutral or lexicon filler word): what the
+        answer does not account for (a text question's search words; for a value answer, a word it may have
+        dropped). Computed on demand."""
+        return self.residue(phrase_key(self.rest)) if self.residue is not None and self.rest else []
 
     @property
     def decimals(self) -> int | None:
@@ -167,12 +159,11 @@ class Understander:
         self.vocab = catalog.vocabulary
         self.topics = catalog.topics
         frame = self.config.frame
-        self.lexicon = Lexicon(catalog.lexicon, _catalog_phrases(catalog),
-                               [rx for _, rx in frame.cues] if frame is not None else [])
+        self.lexicon = Lexicon(catalog.lexicon, [rx for _, rx in frame.cues] if frame is not None else [])
         words = _substrings(self.vocab.labels, catalog.topics)
         self.companies = CompanyIndex(reports, self.config.company_threshold, self.config.company_names,
                                       words.__contains__, former, asked_before=self.lexicon.ends_asking,
-                                      asked_after=self.lexicon.begins_asking)
+                                      asked_after=self.lexicon.begins_asking, common=self.lexicon.known)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer,
@@ -252,6 +243,12 @@ class Understander:
         )
         feats.has_topic = bool(topics)
         n_items = len({k.name for k in keywords if k.kind == "item"} | {g.name for g in generalized if g.kind == "item"})
+        # a plain ratio asked (比值, 之比, 多少倍), read where no item or formula name took the words (利息保障倍数)
+        ratio_m = cfg.ratio.search(rest) if cfg.ratio else None
+        ratio = ratio_m.group(0) if ratio_m else ""
+        if ratio_m and feats.has_formula and not n_items:
+            # "流动比率是多少倍": the kind of the formula's own value, no other ask
+            rest = mask(rest, ratio_m.start(), ratio_m.end())
         pair = cfg.pair_ratio.search(rest) if n_items >= 2 and cfg.pair_ratio else None
         feats.pair_ratio = bool(pair and not feats.has_formula)
         if pair:
@@ -280,6 +277,13 @@ class Understander:
                 d = self.disclosures.get(name)
                 for phrase in d.phrases() if d else ():
                     rest = mask_phrase(rest, phrase)
+        filler: list[str] = []
+        if chinese and self.generalizer.residue(phrase_key(rest)):
+            # the words left that say how the question is asked (请问, 年报里记载, 那一年): used, shown as filler
+            for a, b, word in self.lexicon.filler(norm, rest):
+                rest = mask(rest, a, b)
+                if Lexicon.shown(word.text, word.why):
+                    filler.append(word.text)
         if chinese and rules is not None:
             frame.unused += unused_cues(rest, rules)
             if rule is not None and rule.type != "statistics" and not model_keywords:   # (the model read it all)
@@ -300,30 +304,21 @@ class Understander:
         return Understanding(question, norm, companies, years, keywords, generalized, rule, chinese, masked_text,
                              model_keywords, topics=topics, shape=_shape(norm, cfg),
                              percent=bool(cfg.percent and cfg.percent.search(norm)),
-                             ratio=(rm.group(0) if cfg.ratio and (rm := cfg.ratio.search(norm)) else ""),
+                             ratio=ratio,
                              ranking=ranking, frame=frame,
-                             company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left)
+                             company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left,
+                             filler=filler)
 
-    def _left(self, text: str) -> tuple[list[str], list[str]]:
+    def _left(self, text: str) -> list[str]:
         """The words of a question's unused text (its used characters '#') that are neither filler nor
         neutral (rules/understanding.yaml `neutral_spans`, `neutral`: 结果需要, 记得要, 精确到 … said to the
-        reader), nor how the question is asked by the lexicon (请问, 记载, 那一年: understand/lexicon.py);
-        and those the lexicon took as filler."""
+        reader). (The lexicon's filler is marked used already.)"""
         for rx in self.config.neutral_spans:
             text = rx.sub(" ", text)
         pieces = self.generalizer.residue(text)
         for rx in self.config.neutral:
             pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
-        left: list[str] = []
-        filler: list[str] = []
-        for p in pieces:
-            if len(p) < self.config.min_residue:
-                continue
-            # (a word naming something keeps its place whatever its length: 内 of 那年内)
-            words, said = self.lexicon.split(p)
-            left += words
-            filler += said
-        return left, filler
+        return [p for p in pieces if len(p) >= self.config.min_residue]
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
@@ -340,8 +335,7 @@ class Understander:
             if any(w and w in key for w in words):
                 continue
             left = (_LEADING_DU.sub("", w) for w in self.generalizer.residue(phrase_key(rest[m.start():m.end()])))
-            # (how the clause is asked — 那一年的财报上显示的是多少 — names nothing: the lexicon's filler)
-            out += [("ask", x) for w in left if len(w) >= 2 for x in self.lexicon.split(w)[0] if len(x) >= 2]
+            out += [("ask", w) for w in left if len(w) >= 2]
         return out
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
@@ -379,16 +373,6 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
             if rest[m.start()] != USED and USED in rest[m.start():m.end()]:
                 rest = rest[:m.start()] + text[m.start():m.end()] + rest[m.end():]
     return rest
-
-
-def _catalog_phrases(catalog: Catalog) -> list[str]:
-    """Every phrase the catalog names something by: items and their synonyms, formulas, glossary terms,
-    text topics, key disclosures."""
-    out = list(catalog.vocabulary.labels) + list(catalog.formulas.phrases)
-    out += [w for t in catalog.glossary.terms for w in (t.term, *t.aliases)]
-    out += [w for t in catalog.topics.topics for w in (*t.words, *t.titles)]
-    out += [w for d in catalog.disclosures for w in (d.item, *d.synonyms)]
-    return out
 
 
 # what subtracts the term after it in a spelled formula
