@@ -345,3 +345,16 @@ def test_two_periods_of_a_flow_or_their_sum_are_not_split(router):
 def test_a_named_ratio_asked_in_times(router):
     a = router.answer("四方科技2019年流动比率是多少倍")
     assert a.found and "倍" in a.answer and "%" not in a.answer.split("计算公式")[0]
+
+
+@pytest.mark.parametrize("q, value", [
+    ("四方科技2019年扣非后的归母净利润是多少", "129,188,735.59元"),
+    ("四方科技2019年扣非净利是多少", "129,188,735.59元"),
+    ("四方科技2019年归母净利润是多少", "129,465,020.68元"),
+    ("四方科技2019年营收是多少", "1,175,301,034.32元"),
+    ("四方科技2019年的毛利是多少", "272,064,449.80元"),
+    ("四方科技2019年研发投入占比是多少", "4.12%"),
+])
+def test_analyst_shorthand(router, q, value):
+    a = router.answer(q)
+    assert a.found and value in a.answer, a.answer
