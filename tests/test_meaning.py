@@ -45,6 +45,8 @@ def und():
     ("四方科技2019年财报上显示的存货是多少", ["财报", "上", "显示"]),
     ("四方科技2019年的营业收入是多少？辛苦了", ["辛苦"]),                           # after the question asked
     ("我想了解一下四方科技2019年的存货是多少", []),   # (all cut by understanding.yaml's filler patterns first)
+    ("四方科技2019年的营业收入到底是多少", ["到底"]),                              # an adverb before the ask
+    ("四方科技2019年的营业收入年报上公布的是多少", ["年报", "上", "公布"]),     # 年报 whole (not 年 + 报上)
 ])
 def test_how_a_question_is_asked_is_filler(und, q, filler):
     u = und.understand(q)
@@ -66,6 +68,8 @@ def test_how_a_question_is_asked_is_filler(und, q, filler):
     ("逾期的四方科技2019年应收账款是多少", "逾期"),   # before the subject, but joined to it by 的
     ("四方科技2019年罐箱的营业收入是多少", "罐箱"),   # a noun nothing names
     ("四方科技2019年支付的所得税是多少", "支付"),
+    ("四方科技2019年年报中营业收入受限为多少", "受限"),   # a verb before 为多少 is no adverb
+    ("四方科技2019年员工中离职的是多少人", "离职"),
 ])
 def test_words_that_name_something_stay(und, q, left):
     u = und.understand(q)
@@ -211,8 +215,11 @@ def test_a_plain_ratio_asked(und, q, ratio):
     ("麻烦帮我查下海翔2019年营业收入", "002099"),
     ("2019年海翔的营业收入", "002099"),
     ("请问惠威2019年的货币资金是多少", "002888"),
+    ("请问四方2019年研发费用占营业收入的比例是多少", "603339"),
+    ("四方 2019 经营活动产生的现金流量净额", "603339"),
 ])
 def test_a_short_names_core_after_a_request(q, code):
+    """(四方 of 四方科技, a word of the language, only opening the question with its year right after it.)"""
     u = Understander(REPORTS + COMMON_CORES, CATALOG)
     assert [m.company.stock_code for m in u.understand(q).companies] == [code]
 
@@ -228,7 +235,7 @@ COMMON_CORES = [
 
 @pytest.mark.parametrize("q", ["四方科技2019年第一大客户是谁", "四方科技2019年在东方的营业收入是多少",
                                "四方科技2019年向大众销售的金额", "2019年四方的营业收入是多少",
-                               "2019年四方面的营业收入"])
+                               "2019年四方面的营业收入", "东方的营业收入2019年是多少"])
 def test_a_core_that_is_a_word_names_no_company(q):
     u = Understander(REPORTS + COMMON_CORES, CATALOG).understand(q)
     assert [m.company.short_name for m in u.companies] in ([], ["四方科技"]), u.companies

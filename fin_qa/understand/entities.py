@@ -152,6 +152,9 @@ def name_rules_words(rules: CompanyNameRules | None) -> set[str]:
     return set(rules.regions) | set(rules.trade_words) if rules is not None else set()
 
 
+_YEAR_NEXT = re.compile(r"\s*(?:(?:19|20)\d\d|[〇零一二三四五六七八九]{4}年|[0-3]\d年)")
+
+
 class CompanyIndex:
     """Names → companies. Built from the store's reports (stock code, full and short names, company key),
     and the spoken forms of those names (spoken_forms) that name one company only and are no item word
@@ -193,13 +196,17 @@ class CompanyIndex:
                 core = short_core(r.short_name, name_rules)
                 if core and core not in spoken:
                     cores[core].add(key)
-        # a short name's core is a name only where it is no word of the language (惠威, 海翔 — not 东方 of
-        # 东方电气, 第一 of 第一医药, 四方 of 四方科技: `common` says which are the lexicon's words)
+        # a short name's core (惠威, 海翔) is a name needing a boundary before it; one that is a word of the
+        # language (东方 of 东方电气, 第一 of 第一医药, 四方 of 四方科技: `common` says which are the lexicon's
+        # words; without it, all are) only where it opens the question with a year after it
         words = common(sorted(cores)) if common is not None and cores else set(cores)
+        self._opening: set[str] = set()   # cores that are words: names only where they open the question
         for core, keys in cores.items():
-            if core not in words and len(core) >= 2 and core not in name_rules_words(name_rules):
+            if len(core) >= 2 and core not in name_rules_words(name_rules):
                 spoken[core] |= keys
                 strict.add(core)
+                if core in words:
+                    self._opening.add(core)
         self._spoken: set[str] = set()
         self._strict = strict
         # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now
@@ -313,6 +320,11 @@ class CompanyIndex:
         before = (start == 0 or q[start - 1] == "#" or rx.fullmatch(q, start - 1, start) is not None
                   or (self._asked_before is not None and self._asked_before(q[:start]))) \
             and not reserved(q[start - 1:start + 1])
+        if q[start:end] in self._opening:
+            # a core that is a word of the language (四方 of 四方科技): a name only opening the question (after
+            # its request) with a year right after it ("请问四方2019年…", "四方 2019 …")
+            opens = start == 0 or (self._asked_before is not None and self._asked_before(q[:start]))
+            return opens and _YEAR_NEXT.match(q, end) is not None
         if q[start:end] in self._strict:
             return after and before
         # the name must end there ("唐山冀东装备" is not 唐山冀东 of 唐山冀东水泥); what stands before it may be

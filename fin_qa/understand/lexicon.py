@@ -39,6 +39,8 @@ USED = "#"   # a character a slot took (understand/frame.py's mark)
 # words that ask (the question has asked once one stands), and stops
 _ASKED = re.compile(r"多少|几|什么|谁|哪|吗|呢|如何|怎样|怎么样|[是为有]多少")
 _STOP = re.compile(r"[，,。？?！!；;：:]+")
+_COPULA = ("是", "为", "有")   # (是多少, 为多少, 有多少)
+_ADVERB = ("d", "ad", "dg")
 _RUNS = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z0-9]+|[^\u4e00-\u9fffA-Za-z0-9\s]+")
 NEW_WORD_FREQ = 10000   # a word added to the lexicon: frequent enough to be cut whole among its neighbours
 MAX_WORD = 16           # the longest word looked up (the dictionary's longer entries are idioms of no use here)
@@ -252,7 +254,7 @@ class Lexicon:
         characters its slots took as '#' (same length); a word holding one is used (why "used") and frames
         the others: the request before the first one, the words after the question has asked."""
         used = used if used is not None and len(used) == len(text) else text
-        words = self.spans(text)
+        words = self._spans_at_report_words(text, used)
         taken = [USED in used[a:b] for a, b, _ in words]
         fixed = [Word(text[a:b], pos, True, "used") if t else self._fixed(text[a:b], pos)
                  for (a, b, pos), t in zip(words, taken)]
@@ -263,6 +265,23 @@ class Lexicon:
                 w = Word(text[a:b], pos, not how, how or "part of speech")
             out.append((a, b, w))
         return out
+
+    def _spans_at_report_words(self, text: str, used: str) -> list[tuple[int, int, str]]:
+        """The words of a text with each word of `report:` that no slot took a character of cut whole
+        ("年报上记载": 年报 + 上 + 记载, where the dictionary alone reads 年 + 报上; "2019年报告中": 报告, the
+        year having its 年)."""
+        report = sorted(self.rules.report, key=len, reverse=True)
+        out: list[tuple[int, int, str]] = []
+        at = i = 0
+        while i < len(text):
+            w = next((w for w in report if text.startswith(w, i) and USED not in used[i:i + len(w)]), None)
+            if w is None:
+                i += 1
+                continue
+            out += [(a + at, b + at, pos) for a, b, pos in self.spans(text[at:i])]
+            out.append((i, i + len(w), "n"))
+            at = i = i + len(w)
+        return out + [(a + at, b + at, pos) for a, b, pos in self.spans(text[at:])]
 
     def _asking(self, text: str, words: list[tuple[int, int, str]], taken: list[bool]) -> list[str]:
         """For each word, the frame that makes it say how the question is asked ("" for none)."""
@@ -292,9 +311,22 @@ class Lexicon:
             while j < n and not taken[j] and (words[j][2] == "f" or function[j]):
                 how[j] = how[j] or "the report says"   # (里, 中, 上: where in the report)
                 j += 1
-            while j < n and not taken[j] and (words[j][2].startswith("v") or function[j]):
+            while j < n and not taken[j] and (words[j][2].startswith("v") and tokens[j] not in _COPULA or function[j]):
                 how[j] = how[j] or "the report says"
                 j += 1
+        # right before the ask: an adverb (到底, 究竟, 实际上, 具体 + 是多少). (Never a verb: "列示为多少" reads
+        # like "受限为多少", which changes the value — the lexicon cannot tell the two apart.)
+        for i in range(n):
+            if not _ASKED.fullmatch(tokens[i]) or taken[i]:
+                continue
+            j = i - 1
+            while j >= 0 and not taken[j] and (function[j] or tokens[j] in _COPULA):
+                j -= 1
+            while j >= 0 and not taken[j] and words[j][2] in _ADVERB:
+                how[j] = how[j] or "before the ask"
+                j -= 1
+                while j >= 0 and not taken[j] and function[j]:
+                    j -= 1
         # around the asker: 告诉我, 帮我查一下, 我想了解
         for i in range(n):
             if tokens[i] not in r.personal or taken[i]:

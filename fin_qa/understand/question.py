@@ -281,9 +281,10 @@ class Understander:
         if chinese and self.generalizer.residue(phrase_key(rest)):
             # the words left that say how the question is asked (请问, 年报里记载, 那一年): used, shown as filler
             for a, b, word in self.lexicon.filler(norm, rest):
+                if word.why == "function word":
+                    continue   # (left in place for the rules reading them — 及其子公司, 销售、管理 —; `left` drops them)
                 rest = mask(rest, a, b)
-                if Lexicon.shown(word.text, word.why):
-                    filler.append(word.text)
+                filler.append(word.text)
         if chinese and rules is not None:
             frame.unused += unused_cues(rest, rules)
             if rule is not None and rule.type != "statistics" and not model_keywords:   # (the model read it all)
@@ -318,7 +319,21 @@ class Understander:
         pieces = self.generalizer.residue(text)
         for rx in self.config.neutral:
             pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
-        return [p for p in pieces if len(p) >= self.config.min_residue]
+        return [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
+
+    def _content(self, piece: str) -> list[str]:
+        """A piece of a question's unused words less its function words (据, 向, 及其: the lexicon's), in runs."""
+        if not self.lexicon.rules.function_pos or not _CJK.search(piece):
+            return [piece]
+        out, run = [], ""
+        for w in self.lexicon.words(piece):
+            if w.why == "function word":
+                if run:
+                    out.append(run)
+                run = ""
+            else:
+                run += w.text
+        return out + [run] if run else out
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
@@ -335,7 +350,7 @@ class Understander:
             if any(w and w in key for w in words):
                 continue
             left = (_LEADING_DU.sub("", w) for w in self.generalizer.residue(phrase_key(rest[m.start():m.end()])))
-            out += [("ask", w) for w in left if len(w) >= 2]
+            out += [("ask", x) for w in left if len(w) >= 2 for x in self._content(w) if len(x) >= 2]
         return out
 
     def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
