@@ -51,6 +51,9 @@ NO_COMPANY = ("statistics", "open")
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
 # what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
+# a column printing a period of each kind (the frame's period names)
+_PERIOD_COLUMN = {"opening": re.compile(r"期初|年初|上年|上期|1月1日"), "closing": re.compile(r"期末|年末|12月31日"),
+                  "current": re.compile(r"本期|本年|当期|本报告期"), "previous": re.compile(r"上期|上年|同期")}
 _OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
 _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
@@ -67,16 +70,22 @@ def _cue_words(words) -> str:
     return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
 
 
-def _every_period_read(u: Understanding, ans: Answer) -> bool:
-    """Whether cells answering an ask of several periods listed ("本期和上期发生额", "年初和年末") were read
-    from a column of each: every period word asked stands in one of their columns."""
+def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, re.Pattern]]) -> bool:
+    """Whether cells answering an ask of several periods listed ("本期和上期发生额", "期初数和期末数", "年初
+    和年末") were read from a column of each: every period asked (its kind, by the frame's period rules) has
+    a column printing that kind — 上年期末数 an opening, 本期期末数 a closing; 期末外币余额 alone is no 年初."""
     words = [w for slot, w in u.frame.unused if slot == "period"]
     if not words:
         return True
     if u.frame.period_word:
         words.append(u.frame.period_word)
     columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
-    return all(any(w and w in c for c in columns) for w in words)
+    for w in words:
+        kind = next((name for name, rx in periods if rx.search(w)), None)
+        said = _PERIOD_COLUMN.get(kind or "")
+        if not any((w in c) or (said is not None and said.search(c)) for c in columns):
+            return False
+    return True
 
 
 def _value_answerers(values: Values) -> dict[str, Answerer]:
@@ -334,7 +343,8 @@ class Router:
             cell, entity = self.cells.answer(u)
             if cell is not None and self.reviewer.review(u, cell) is not None:
                 cell = None   # cells the reviewer would decline (营业收入合计 for 营业外收入) take no answer's place
-            if cell is not None and not _every_period_read(u, cell):
+            frame = self.understander.config.frame
+            if cell is not None and not _every_period_read(u, cell, frame.periods if frame else []):
                 cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
             if entity:
                 # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a

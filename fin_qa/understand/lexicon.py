@@ -295,14 +295,18 @@ class Lexicon:
         if first < n and not (first > 0 and tokens[first - 1] in ("的", "之")):
             for i in range(first):
                 how[i] = "request"
-        # after the question has asked: the words after the last one a slot took, past an ask word or a stop
+        # after the question has asked: the words after its last ask word or stop, past the last word a slot
+        # took ("…是多少，辛苦了" — not "多少比例的股份的其中质押了多少股", whose 质押 is asked of)
         last = max((i for i in range(n) if taken[i]), default=-1)
-        asked = False
-        for i in range(last + 1, n):
-            if _ASKED.fullmatch(tokens[i]) or _STOP.fullmatch(tokens[i]):
-                asked = True
-            elif asked:
-                how[i] = "after asking"
+        ends = [i for i in range(last + 1, n) if _ASKED.fullmatch(tokens[i]) or _STOP.fullmatch(tokens[i])]
+        if ends:
+            tail = ends[-1] + 1
+            while tail < n and _STOP.fullmatch(tokens[tail]):
+                tail += 1
+            ask_after = any(_ASKED.fullmatch(tokens[i]) for i in range(tail, n))
+            for i in range(tail, n):
+                if not ask_after:
+                    how[i] = how[i] or "after asking"
         # a verb the report is the subject of: 年报里记载, 报告中披露, 据年报显示
         for i in range(n):
             if tokens[i] not in r.report:
