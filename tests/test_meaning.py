@@ -365,3 +365,18 @@ def test_a_named_ratio_asked_in_times(router):
 def test_analyst_shorthand(router, q, value):
     a = router.answer(q)
     assert a.found and value in a.answer, a.answer
+
+
+@pytest.mark.parametrize("q, wrong", [
+    ("四方科技2019年年初的研发投入是多少", "48,428,964.78"),   # a year's table value is no 年初
+    ("四方科技2019年年初的营业收入是多少", "123,053.72"),     # nor a sentence of 2018's revenue
+    ("四方科技2019年12月的营业收入是多少", "123,053.72"),     # nor of a month: no sentence names 12月
+])
+def test_a_period_no_table_column_or_sentence_holds_is_declined(router, q, wrong):
+    a = router.answer(q)
+    assert not a.found and wrong not in a.answer, a.answer
+
+
+def test_a_sentence_of_the_month_asked(router):
+    a = router.answer("2012年12月万科向华润深国投信托有限公司申请的信托借款金额是多少？固定年利率多少？")
+    assert "11亿元" in a.answer and "10亿元" not in a.answer and "6.75%" in a.answer, a.answer

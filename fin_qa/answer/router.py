@@ -72,13 +72,14 @@ def _cue_words(words) -> str:
 
 def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, re.Pattern]]) -> bool:
     """Whether cells answering an ask of several periods listed ("本期和上期发生额", "期初数和期末数", "年初
-    和年末") were read from a column of each: every period asked (its kind, by the frame's period rules) has
-    a column printing that kind — 上年期末数 an opening, 本期期末数 a closing; 期末外币余额 alone is no 年初."""
+    和年末"), or of an opening balance, were read from a column of each: every period asked (its kind, by
+    the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
+    期末外币余额 alone is no 年初, nor 研发投入金额 of the year."""
     words = [w for slot, w in u.frame.unused if slot == "period"]
-    if not words:
+    if not words and u.frame.period != "opening":
         return True
     if u.frame.period_word:
-        words.append(u.frame.period_word)
+        words.append(u.frame.period_word)   # (an opening asked alone: its column too — a year's 研发投入 is no 年初)
     columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
     for w in words:
         kind = next((name for name, rx in periods if rx.search(w)), None)
@@ -360,10 +361,12 @@ class Router:
                                  or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
             # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
             return cell
-        if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and (
+        if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening" and (
                 not ans.found or (kind == "text" and ans.method.startswith("text"))):
             # a value no fact or cell holds, stated in a sentence ("注册资本为10,000万元"): the value first,
-            # the sentence quoted; a text question asking a value gets its value before the quote
+            # the sentence quoted; a text question asking a value gets its value before the quote (an opening
+            # balance is read from a statement or a table's opening column, never from a sentence: "2018年营业
+            # 收入123,053.72万元" is no 年初 of 2019)
             stated = self.stated.answer(u)
             if stated is not None:
                 return stated

@@ -208,13 +208,14 @@ class StatedAnswerer:
 
 
 def _of_months(months: set[int], text: str, before: list[Unit]) -> bool:
-    """Whether a sentence may be about the months asked: the months it names, else the nearest sentence
-    before it naming any, hold one of them (one naming none anywhere may be)."""
+    """Whether a sentence is about the months asked: the months it names, else the nearest sentence before it
+    naming any, hold one of them (one naming no month is about the year: "2019年12月的营业收入" is not the
+    year's 营业收入)."""
     for t in [text] + [norm(b.text) for b in reversed(before)]:
         said = {int(m) for m in _MONTH.findall(t)}
         if said:
             return bool(said & months)
-    return True
+    return False
 
 
 def _context(unit: Unit, before: list[Unit], heading: str) -> set[str]:
