@@ -1,7 +1,7 @@
-"""rules/lexicon.yaml: which parts of speech are function words and which are filler where a question says
-how it is asked, the words naming the report and the asker, the words added to the segmenter's lexicon,
-and the exceptions each way (see the file's header; fin_qa/understand/lexicon.py reads a question's
-left-over words with it)."""
+"""rules/lexicon.yaml: which parts of speech are function words, the closed lists of the verbs of saying
+and the words of asking, the words naming the report and the asker, the words added to the segmenter's
+lexicon, and the exceptions each way (see the file's header; fin_qa/understand/lexicon.py reads a
+question's left-over words with it)."""
 from __future__ import annotations
 
 import re
@@ -15,13 +15,14 @@ POS_TAGS = frozenset(
     "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
-_KEYS = ("function_pos", "asking_pos", "report", "personal", "words", "filler", "meaning")
+_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning")
 
 
 @dataclass(frozen=True)
 class LexiconRules:
     function_pos: frozenset[str] = frozenset()      # function words: filler wherever they stand
-    asking_pos: frozenset[str] = frozenset()        # filler where the question says how it is asked
+    saying: frozenset[str] = frozenset()            # the verbs a report says things with: filler anywhere
+    asking: frozenset[str] = frozenset()            # asking, requesting, thanking: filler where it asks
     report: frozenset[str] = frozenset()            # words naming the report (年报里记载的)
     personal: frozenset[str] = frozenset()          # the asker, the company (告诉我)
     words: tuple[tuple[str, str], ...] = ()          # (word, part of speech) added to the lexicon
@@ -32,7 +33,7 @@ class LexiconRules:
     @property
     def used(self) -> bool:
         """Whether any word can be filler (no file: every left-over word keeps its meaning)."""
-        return bool(self.function_pos or self.asking_pos or self.filler)
+        return bool(self.function_pos or self.saying or self.asking or self.filler)
 
 
 def _words(path: Path, data: LDict, key: str) -> list[str]:
@@ -52,9 +53,9 @@ def _words(path: Path, data: LDict, key: str) -> list[str]:
 
 
 def load_lexicon_rules(path: Path) -> LexiconRules:
-    """rules/lexicon.yaml → LexiconRules; an unknown part of speech (or one listed as both a function word's
-    and an asking word's), a word that is not one word, or a word both filler and meaning is a file:line
-    problem. No file: no word is filler."""
+    """rules/lexicon.yaml → LexiconRules; an unknown part of speech, a word that is not one word, a word
+    listed twice, or a word both meaning and filler (saying, asking) is a file:line problem. No file: no
+    word is filler."""
     if not path.is_file():
         return LexiconRules()
     data = load_rules_yaml(path)
@@ -63,17 +64,11 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
     unknown = sorted(set(data) - set(_KEYS))
     if unknown:
         raise RuleError(path, data.key_lines.get(unknown[0], 1), f"unknown key {unknown[0]!r}")
-    tags = {}
-    for key in ("function_pos", "asking_pos"):
-        tags[key] = _words(path, data, key)
-        bad = [p for p in tags[key] if p not in POS_TAGS]
-        if bad:
-            raise RuleError(path, data.key_lines.get(key, 1),
-                            f"{key}: {', '.join(bad)} is no part of speech of jieba's tag set")
-    both_pos = sorted(set(tags["function_pos"]) & set(tags["asking_pos"]))
-    if both_pos:
-        raise RuleError(path, data.key_lines.get("asking_pos", 1),
-                        f"asking_pos: {', '.join(both_pos)} is a function word's part of speech already")
+    pos = _words(path, data, "function_pos")
+    bad = [p for p in pos if p not in POS_TAGS]
+    if bad:
+        raise RuleError(path, data.key_lines.get("function_pos", 1),
+                        f"function_pos: {', '.join(bad)} is no part of speech of jieba's tag set")
     added: list[tuple[str, str]] = []
     words = data.get("words")
     if words is not None:
@@ -86,12 +81,12 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
             if tag not in POS_TAGS:
                 raise RuleError(path, line, f"words: {w}: {tag!r} is no part of speech of jieba's tag set")
             added.append((w, str(tag)))
-    filler, meaning = _words(path, data, "filler"), _words(path, data, "meaning")
-    both = sorted(set(filler) & set(meaning))
-    if both:
-        raise RuleError(path, data.key_lines.get("meaning", 1), f"both filler and meaning: {'、'.join(both)}")
-    report, personal = _words(path, data, "report"), _words(path, data, "personal")
-    lines = {w: data.key_lines.get("filler", 1) for w in filler}
-    lines.update({w: data.key_lines.get("meaning", 1) for w in meaning})
-    return LexiconRules(frozenset(tags["function_pos"]), frozenset(tags["asking_pos"]), frozenset(report),
-                        frozenset(personal), tuple(added), frozenset(filler), frozenset(meaning), lines)
+    lists = {key: _words(path, data, key) for key in ("saying", "asking", "report", "personal", "filler", "meaning")}
+    for key in ("filler", "saying", "asking"):
+        both = sorted(set(lists[key]) & set(lists["meaning"]))
+        if both:
+            raise RuleError(path, data.key_lines.get("meaning", 1), f"both {key} and meaning: {'、'.join(both)}")
+    lines = {w: data.key_lines.get(key, 1) for key in ("filler", "saying", "asking", "meaning") for w in lists[key]}
+    return LexiconRules(frozenset(pos), frozenset(lists["saying"]), frozenset(lists["asking"]),
+                        frozenset(lists["report"]), frozenset(lists["personal"]), tuple(added),
+                        frozenset(lists["filler"]), frozenset(lists["meaning"]), lines)

@@ -1,15 +1,16 @@
 """Meaning or filler: the words a question has left once every slot took its own, read with a segmenter's
 lexicon (jieba's dictionary, with parts of speech) and rules/lexicon.yaml (its header gives the order).
 
-A word names something — a word of `meaning:`, a qualifier cue of understanding.yaml's frame, a noun, a
-place, an adjective, a numeral, a word the lexicon lacks, or a verb, adverb, pronoun, time or locality word
-standing in the question's body (受限的货币资金, 逾期的应收账款, 明年) — and stays in the question's
-accounting (`Understanding.left`): a value it would change is declined, naming it. The others say how
-the question is asked: function words (prepositions, particles, modal words), words of `filler:` (年报,
-那一年, 谢谢), and verbs, adverbs, pronouns, time and locality words where a question says how it is
-asked — its request before its subject (请问, 麻烦帮我查一下), its words after it has asked (辛苦了), a
-verb the report is the subject of (年报里记载, 报告中披露), the words around the asker (告诉我). Those are
-marked used and shown as filler in the answer's record (`Understanding.filler`), never a reason to decline.
+Filler — how the question is asked — is: a function word by its part of speech (在, 据, 的, 呢, 吗), a
+word of `filler:` (年报, 那一年, 谢谢) or `saying:` (the verbs a report says things with: 记载, 披露, 显示,
+列示) wherever it stands, and a word of `asking:` or `personal:` (请问, 帮, 查, 告诉, 到底; 我) where the
+question says how it is asked — its request before its subject, after its last ask word, right before the
+ask, around the asker. Those are marked used and shown as filler in the answer's record
+(`Understanding.filler`), never a reason to decline. Every other word names something and stays in the
+question's accounting (`Understanding.left`): a qualifier cue, a word of `meaning:`, a noun, a place, a
+number, and any other verb, adverb, pronoun, time or locality word (受限的货币资金, 年报里转回的存货,
+明年, 其余) — a part of speech cannot tell 记载 from 受限, so the open classes are filler only by those
+short closed lists.
 
 How words are cut: as jieba cuts them without its HMM (posseg's `cut(HMM=False)`: the most probable route
 through the dictionary's words, log frequencies over the total; a character no word holds stands alone;
@@ -40,7 +41,9 @@ USED = "#"   # a character a slot took (understand/frame.py's mark)
 _ASKED = re.compile(r"多少|几|什么|谁|哪|吗|呢|如何|怎样|怎么样|[是为有]多少")
 _STOP = re.compile(r"[，,。？?！!；;：:]+")
 _COPULA = ("是", "为", "有")   # (是多少, 为多少, 有多少)
-_ADVERB = ("d", "ad", "dg")
+_OF_SAYING = ("d", "ad", "a", "r", "n", "b")
+_ANY_WORD = ("where in the report", "how the report says", "said to the reader")   # frames taking any word
+_NAMES = ("ns", "nt", "nsf")   # places and organisations: never said to the reader alone   # a word saying how a report says something (官方, 正式, 自己)
 _RUNS = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z0-9]+|[^\u4e00-\u9fffA-Za-z0-9\s]+")
 NEW_WORD_FREQ = 10000   # a word added to the lexicon: frequent enough to be cut whole among its neighbours
 MAX_WORD = 16           # the longest word looked up (the dictionary's longer entries are idioms of no use here)
@@ -235,19 +238,19 @@ class Lexicon:
 
     def _fixed(self, word: str, pos: str) -> Word | None:
         """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
-        decides (an asking part of speech: filler in a frame, else meaning)."""
+        decides (filler in a frame that takes it, else meaning)."""
         r = self.rules
         if word in r.meaning:
             return Word(word, pos, True, "meaning")
         if word in r.filler:
             return Word(word, pos, False, "filler")
+        if word in r.saying:
+            return Word(word, pos, False, "saying")
         if any(rx.search(word) for rx in self._cues):
             return Word(word, pos, True, "cue")
         if pos in r.function_pos or pos == "x" and not _CJK.search(word):
             return Word(word, pos, False, "function word")
-        if pos in r.asking_pos or word in r.personal:
-            return None
-        return Word(word, pos, True, "part of speech")
+        return None
 
     def read(self, text: str, used: str | None = None) -> list[tuple[int, int, Word]]:
         """Every word of a question with what it is: (start, end, Word). `used`: the question with the
@@ -260,9 +263,14 @@ class Lexicon:
                  for (a, b, pos), t in zip(words, taken)]
         asking = self._asking(text, words, taken)
         out = []
+        r = self.rules
         for (a, b, pos), w, how in zip(words, fixed, asking):
             if w is None:
-                w = Word(text[a:b], pos, not how, how or "part of speech")
+                word = text[a:b]
+                # the frames of the report's words take any word; the others, only words of asking and the asker
+                filler = how in _ANY_WORD and pos not in _NAMES or bool(how) and (word in r.asking
+                                                                                  or word in r.personal)
+                w = Word(word, pos, not filler, how if filler else "part of speech")
             out.append((a, b, w))
         return out
 
@@ -307,26 +315,36 @@ class Lexicon:
             for i in range(tail, n):
                 if not ask_after:
                     how[i] = how[i] or "after asking"
-        # a verb the report is the subject of: 年报里记载, 报告中披露, 据年报显示
-        for i in range(n):
-            if tokens[i] not in r.report:
-                continue
-            j = i + 1
-            while j < n and not taken[j] and (words[j][2] == "f" or function[j]):
-                how[j] = how[j] or "the report says"   # (里, 中, 上: where in the report)
-                j += 1
-            while j < n and not taken[j] and (words[j][2].startswith("v") and tokens[j] not in _COPULA or function[j]):
-                how[j] = how[j] or "the report says"
-                j += 1
-        # right before the ask: an adverb (到底, 究竟, 实际上, 具体 + 是多少). (Never a verb: "列示为多少" reads
-        # like "受限为多少", which changes the value — the lexicon cannot tell the two apart.)
+        # a clause of its own before the question's subject, or after its last ask, set apart by a stop and
+        # holding no 的 (a modifier): what is said to the reader ("小白请教：", "老师好，", "？做尽调用")
+        stops = [i for i in range(n) if _STOP.fullmatch(tokens[i])]
+        lead = next((i for i in stops if i < first), None)
+        if lead is not None and "的" not in tokens[:lead]:
+            for i in range(lead):
+                how[i] = "said to the reader"
+        asks = [i for i in ends if _ASKED.fullmatch(tokens[i])]
+        if asks:
+            after = next((i for i in stops if i > asks[-1]), None)
+            if after is not None and "的" not in tokens[after:] and not any(taken[after:]):
+                for i in range(after + 1, n):
+                    how[i] = "said to the reader"
+        # where in the report: the locality word after a word naming it (年报里, 财报上, 报告中)
+        for i in range(n - 1):
+            if tokens[i] in r.report and not taken[i + 1] and words[i + 1][2] == "f":
+                how[i + 1] = how[i + 1] or "where in the report"
+        # how the report says it: a word right before a verb of saying (官方披露, 正式披露, 自己披露)
+        for i in range(1, n):
+            if tokens[i] in r.saying and not taken[i - 1] and words[i - 1][2] in _OF_SAYING \
+                    and tokens[i - 1] not in r.meaning:
+                how[i - 1] = how[i - 1] or "how the report says"
+        # right before the ask: 到底, 究竟, 实际上 + 是多少 (a word of `asking:`; 列示为多少 is a verb of saying)
         for i in range(n):
             if not _ASKED.fullmatch(tokens[i]) or taken[i]:
                 continue
             j = i - 1
             while j >= 0 and not taken[j] and (function[j] or tokens[j] in _COPULA):
                 j -= 1
-            while j >= 0 and not taken[j] and words[j][2] in _ADVERB:
+            while j >= 0 and not taken[j] and tokens[j] in r.asking:
                 how[j] = how[j] or "before the ask"
                 j -= 1
                 while j >= 0 and not taken[j] and function[j]:
@@ -338,7 +356,7 @@ class Lexicon:
             how[i] = how[i] or "the asker"
             for step in (-1, 1):
                 j = i + step
-                while 0 <= j < n and not taken[j] and (words[j][2] in r.asking_pos or function[j]
+                while 0 <= j < n and not taken[j] and (tokens[j] in r.asking or function[j]
                                                       or tokens[j] in r.filler):
                     how[j] = how[j] or "the asker"
                     j += step
@@ -372,8 +390,10 @@ class Lexicon:
         """The words of a question's opening, each read as its request (what stands before its subject)."""
         out = []
         for a, b, pos in self.spans(text):
-            w = self._fixed(text[a:b], pos)
-            out.append(w if w is not None else Word(text[a:b], pos, False, "request"))
+            word = text[a:b]
+            w = self._fixed(word, pos)
+            asking = word in self.rules.asking or word in self.rules.personal
+            out.append(w if w is not None else Word(word, pos, not asking, "request" if asking else "part of speech"))
         return out
 
     def begins_asking(self, text: str) -> bool:
