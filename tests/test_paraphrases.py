@@ -128,8 +128,8 @@ COMPOUND_SETS = [
 
 # The filler sets of issue 35: filler_paraphrases.jsonl made by scripts/filler_corpus.py (the known-answer
 # questions of paraphrases.jsonl asked with harmless words added — its "heldout" third with phrases never
-# tuned on — and the kind of a ratio or share asked), filler_dev.jsonl written by a helper from the PDFs
-# (tuned on), and filler_heldout.jsonl written by another helper from the PDFs alone, never tuned on: its
+# tuned on — and the kind of a ratio or share asked), filler_dev.jsonl and filler_dev2.jsonl (chat-style)
+# written by helpers from the PDFs (tuned on), and filler_heldout.jsonl written by another helper from the PDFs alone, never tuned on: its
 # bound only guards against regressions, its figure is reported apart. A wrong answer is the failure that
 # matters: none is allowed in any of them.
 FILLER_SETS = [
@@ -137,7 +137,8 @@ FILLER_SETS = [
     ("filler_paraphrases.jsonl", "dev", 480, 0),
     ("filler_paraphrases.jsonl", "heldout", 225, 1),
     ("filler_dev.jsonl", "dev", 97, 0),
-    ("filler_heldout.jsonl", "heldout", 80, 0),
+    ("filler_dev2.jsonl", "dev", 64, 0),
+    ("filler_heldout.jsonl", "heldout", 98, 0),
 ]
 
 
