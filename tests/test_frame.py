@@ -114,7 +114,6 @@ def test_spelled_formula(und):
 @pytest.mark.parametrize("q, word", [
     ("四方科技2019年营业收入环比增长多少", "环比"),
     ("四方科技2019年营业收入是多少美元", "美元"),
-    ("四方科技2019年营业收入是净利润的几倍", "倍"),
     ("四方科技2019年第三季度的营业收入", "季"),
     ("四方科技2019年海外收入是多少", "海外"),
     ("四方科技2019年扣非后的营业利润是多少", "扣非"),  # 扣非净利润 is an item (the summary table's)
@@ -128,6 +127,12 @@ def test_spelled_formula(und):
 ])
 def test_unused_cues_are_reported(und, q, word):
     assert any(word in w for _, w in und.understand(q).frame.unused), und.understand(q).frame
+
+
+def test_a_ratio_in_times_is_a_share_of_two_items(und):
+    """"是…的几倍" asks a plain ratio of two items (issue 35), no longer an unused cue."""
+    u = und.understand("四方科技2019年营业收入是净利润的几倍")
+    assert u.frame.operation == "share" and u.ratio == "几倍" and not u.frame.unused
 
 
 @pytest.mark.parametrize("q", ["四方科技2019年营业收入是多少？2018年末是多少？", "四方科技2019年营业收入是多少？净利润呢，各是多少？"])

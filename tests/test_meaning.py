@@ -113,7 +113,7 @@ def test_the_lexicon_cuts_as_jieba_does(und):
 
 
 def test_the_dictionary_index_is_built_once_whole(tmp_path):
-    from fin_qa.understand.lexicon import DictionaryIndex
+    from fin_qa.store.dictionary import DictionaryIndex
 
     idx = DictionaryIndex(folder=tmp_path / "lex")
     assert idx.lookup(["记载", "财报", "四方"])["记载"][1] == "v"
@@ -126,7 +126,7 @@ def test_the_dictionary_index_is_built_once_whole(tmp_path):
 
 @pytest.mark.parametrize("damage", [b"", b"SQLite format 3\x00" + b"\x00" * 80, b"not a database at all"])
 def test_a_damaged_index_is_built_again(tmp_path, damage):
-    from fin_qa.understand.lexicon import DictionaryIndex
+    from fin_qa.store.dictionary import DictionaryIndex
 
     DictionaryIndex(folder=tmp_path).open()
     path = next(tmp_path.iterdir())
@@ -136,7 +136,7 @@ def test_a_damaged_index_is_built_again(tmp_path, damage):
 
 
 def test_an_unwritable_cache_folder_gets_an_index_in_memory(tmp_path):
-    from fin_qa.understand.lexicon import DictionaryIndex
+    from fin_qa.store.dictionary import DictionaryIndex
 
     blocked = tmp_path / "file"
     blocked.write_text("a file where a folder would go")
