@@ -319,27 +319,7 @@ class Understander:
         pieces = self.generalizer.residue(text)
         for rx in self.config.neutral:
             pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
-        out = [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
-        return out + [w for w in self._broken(text) if not any(w in p for p in out)]
-
-    def _broken(self, text: str) -> list[str]:
-        """The words of the lexicon that name something and that the filler patterns cut in part only (减值:
-        值 is filler, 减 then too short to be left): whole, they are left — never a word dropped in pieces."""
-        if not self.lexicon.rules.used or not _CJK.search(text):
-            return []
-        out = []
-        for run in re.findall(r"[^#\s]+", text):
-            if len(run) < 2:
-                continue
-            for w in self.lexicon.words(run):
-                if w.meaning and len(w.text) >= 2 and w.why == "part of speech":
-                    cut = w.text
-                    for rx in self.generalizer.filler:
-                        cut = rx.sub(" ", cut)
-                    kept = cut.replace(" ", "")
-                    if kept and kept != w.text:
-                        out.append(w.text)
-        return out
+        return [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
 
     def _content(self, piece: str) -> list[str]:
         """A piece of a question's unused words less its function words (据, 向, 及其: the lexicon's), in runs."""
