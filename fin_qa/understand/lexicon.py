@@ -63,6 +63,10 @@ class Lexicon:
         self._index = index
         self._added: dict[str, tuple[int, str]] = {}
         self._lock = threading.Lock()
+        # the dictionary's answer for each string looked up (None: no word), kept: questions repeat their words
+        self._seen: dict[str, tuple[int, str] | None] = {}
+        self._cut: dict[str, list[tuple[int, int, str]]] = {}   # text → its words (spans)
+        self._report_rx: re.Pattern | None = None
 
     @property
     def index(self) -> DictionaryIndex:
@@ -75,7 +79,15 @@ class Lexicon:
         word the dictionary has keeps its frequency, only its tag changes: 问; a new one is cut whole where it
         stands: 财报, not 财 + 报上)."""
         ws = list(words)
-        found = self.index.lookup(ws)
+        seen = self._seen
+        unseen = [w for w in ws if w not in seen]
+        if unseen:
+            got = self.index.lookup(unseen)
+            if len(seen) > 200_000:
+                seen.clear()
+            for w in unseen:
+                seen[w] = got.get(w)
+        found = {w: e for w in ws if (e := seen.get(w)) is not None}
         for w, tag in self.rules.words:
             if w in ws:
                 found[w] = (found[w][0] if w in found else NEW_WORD_FREQ, tag)
@@ -96,7 +108,17 @@ class Lexicon:
         return [(text[a:b], pos) for a, b, pos in self.spans(text)]
 
     def spans(self, text: str) -> list[tuple[int, int, str]]:
-        """(start, end, part of speech) of the words of a text, as jieba's posseg cuts it without its HMM."""
+        """(start, end, part of speech) of the words of a text, as jieba's posseg cuts it without its HMM (kept
+        per text: questions repeat their pieces)."""
+        got = self._cut.get(text)
+        if got is None:
+            got = self._spans(text)
+            if len(self._cut) > 50_000:
+                self._cut.clear()
+            self._cut[text] = got
+        return got
+
+    def _spans(self, text: str) -> list[tuple[int, int, str]]:
         out: list[tuple[int, int, str]] = []
         for m in _RUNS.finditer(text):
             run, at = m.group(), m.start()
@@ -162,17 +184,19 @@ class Lexicon:
         """The words of a text with each word of `report:` that no slot took a character of cut whole
         ("年报上记载": 年报 + 上 + 记载, where the dictionary alone reads 年 + 报上; "2019年报告中": 报告, the
         year having its 年)."""
-        report = sorted(self.rules.report, key=len, reverse=True)
+        rx = self._report_rx
+        if rx is None:
+            words = sorted(self.rules.report, key=len, reverse=True)
+            rx = self._report_rx = re.compile("(?=(" + "|".join(map(re.escape, words)) + "))") if words else re.compile("(?!)")
         out: list[tuple[int, int, str]] = []
-        at = i = 0
-        while i < len(text):
-            w = next((w for w in report if text.startswith(w, i) and USED not in used[i:i + len(w)]), None)
-            if w is None:
-                i += 1
+        at = 0
+        for m in rx.finditer(text):
+            i, w = m.start(), m.group(1)
+            if i < at or USED in used[i:i + len(w)]:
                 continue
             out += [(a + at, b + at, pos) for a, b, pos in self.spans(text[at:i])]
             out.append((i, i + len(w), "n"))
-            at = i = i + len(w)
+            at = i + len(w)
         return out + [(a + at, b + at, pos) for a, b, pos in self.spans(text[at:])]
 
     def _asking(self, text: str, words: list[tuple[int, int, str]], taken: list[bool]) -> list[str]:
