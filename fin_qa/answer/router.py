@@ -50,12 +50,12 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
-# what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
 # a column printing a period of each kind (the frame's period names)
 _PERIOD_COLUMN = {"opening": re.compile(r"期初|年初|上年|上期|1月1日"), "closing": re.compile(r"期末|年末|12月31日"),
                   "current": re.compile(r"本期|本年|当期|本报告期"), "previous": re.compile(r"上期|上年|同期")}
 _OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
+# what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
 _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
 # the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
 STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")

@@ -5,7 +5,7 @@ question's left-over words with it)."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
@@ -28,7 +28,6 @@ class LexiconRules:
     words: tuple[tuple[str, str], ...] = ()          # (word, part of speech) added to the lexicon
     filler: frozenset[str] = frozenset()
     meaning: frozenset[str] = frozenset()
-    lines: dict[str, int] = field(default_factory=dict, compare=False)   # word → its line (problems)
 
     @property
     def used(self) -> bool:
@@ -86,7 +85,6 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
         both = sorted(set(lists[key]) & set(lists["meaning"]))
         if both:
             raise RuleError(path, data.key_lines.get("meaning", 1), f"both {key} and meaning: {'、'.join(both)}")
-    lines = {w: data.key_lines.get(key, 1) for key in ("filler", "saying", "asking", "meaning") for w in lists[key]}
     return LexiconRules(frozenset(pos), frozenset(lists["saying"]), frozenset(lists["asking"]),
                         frozenset(lists["report"]), frozenset(lists["personal"]), tuple(added),
-                        frozenset(lists["filler"]), frozenset(lists["meaning"]), lines)
+                        frozenset(lists["filler"]), frozenset(lists["meaning"]))

@@ -98,7 +98,7 @@ def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
     """A short name without its trailing trade words (四方科技 → 四方, 海翔药业 → 海翔): a spoken form read only
     where something that is no part of a name stands before it, like the regionless short name; None when
     no trade word is cut (a share-class letter or 股份/集团 alone makes a spoken form of its own: 万科A → 万科)
-    or fewer than two characters are left."""
+    or what is left is fewer than two characters, a region or a trade word."""
     if not short:
         return None
     name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
@@ -106,7 +106,8 @@ def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
     core = name
     while (cut := _strip_end(core, rules.trade_words)) is not None and len(cut) >= 2:
         core = cut
-    return core if core != name and len(core) >= 2 else None
+    plain = core == name or core in rules.regions or core in rules.trade_words   # (上海电气 → 上海: a region)
+    return None if plain or len(core) < 2 else core
 
 
 def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -> set[str]:
@@ -145,11 +146,6 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         if bare:
             out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
     return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
-
-
-def name_rules_words(rules: CompanyNameRules | None) -> set[str]:
-    """The regions and trade words of the name rules: never a company's name alone."""
-    return set(rules.regions) | set(rules.trade_words) if rules is not None else set()
 
 
 _YEAR_NEXT = re.compile(r"\s*(?:(?:19|20)\d\d|[〇零一二三四五六七八九]{4}年|[0-3]\d年)")
@@ -202,11 +198,10 @@ class CompanyIndex:
         words = common(sorted(cores)) if common is not None and cores else set(cores)
         self._opening: set[str] = set()   # cores that are words: names only where they open the question
         for core, keys in cores.items():
-            if len(core) >= 2 and core not in name_rules_words(name_rules):
-                spoken[core] |= keys
-                strict.add(core)
-                if core in words:
-                    self._opening.add(core)
+            spoken[core] |= keys
+            strict.add(core)
+            if core in words:
+                self._opening.add(core)
         self._spoken: set[str] = set()
         self._strict = strict
         # former short names the reports print (四方冷链 → 四方科技): a name, unless another company has it now

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..catalog.lexicon import LexiconRules
@@ -38,9 +38,9 @@ USED = "#"   # a character a slot took (understand/frame.py's mark)
 _ASKED = re.compile(r"多少|几|什么|谁|哪|吗|呢|如何|怎样|怎么样|[是为有]多少")
 _STOP = re.compile(r"[，,。？?！!；;：:]+")
 _COPULA = ("是", "为", "有")   # (是多少, 为多少, 有多少)
-_OF_SAYING = ("d", "ad", "a", "r", "n", "b")
+_OF_SAYING = ("d", "ad", "a", "r", "n", "b")   # a word saying how a report says something (官方, 正式, 自己)
 _ANY_WORD = ("where in the report", "how the report says", "said to the reader")   # frames taking any word
-_NAMES = ("ns", "nt", "nsf")   # places and organisations: never said to the reader alone   # a word saying how a report says something (官方, 正式, 自己)
+_NAMES = ("ns", "nt", "nsf")   # places and organisations: never said to the reader alone
 _RUNS = re.compile(r"[\u4e00-\u9fff]+|[A-Za-z0-9]+|[^\u4e00-\u9fffA-Za-z0-9\s]+")
 NEW_WORD_FREQ = 10000   # a word added to the lexicon: frequent enough to be cut whole among its neighbours
 MAX_WORD = 16           # the longest word looked up (the dictionary's longer entries are idioms of no use here)
@@ -51,7 +51,7 @@ class Word:
     text: str
     pos: str
     meaning: bool
-    why: str          # meaning | filler (overrides), cue, catalog, part of speech
+    why: str          # used, meaning, filler, saying, cue, function word, a frame's name, or part of speech
 
 
 class Lexicon:
@@ -61,7 +61,7 @@ class Lexicon:
         self.rules = rules
         self._cues = tuple(cues)
         self._index = index
-        self._added: dict[str, tuple[int, str]] = {}
+        self._added: dict[str, tuple[int, str]] | None = None   # the file's words as the lexicon has them
         self._lock = threading.Lock()
         # the dictionary's answer for each string looked up (None: no word), kept: questions repeat their words
         self._seen: dict[str, tuple[int, str] | None] = {}
@@ -99,7 +99,7 @@ class Lexicon:
 
     def _total(self) -> int:
         """The frequencies' total, the file's words added as jieba's add_word adds them."""
-        if not self._added:
+        if self._added is None:
             self._added = self._entries(w for w, _ in self.rules.words)
         return (self.index.total + sum(f for f, _ in self._added.values())) or 1
 
@@ -219,9 +219,8 @@ class Lexicon:
             tail = ends[-1] + 1
             while tail < n and _STOP.fullmatch(tokens[tail]):
                 tail += 1
-            ask_after = any(_ASKED.fullmatch(tokens[i]) for i in range(tail, n))
-            for i in range(tail, n):
-                if not ask_after:
+            if not any(_ASKED.fullmatch(tokens[i]) for i in range(tail, n)):
+                for i in range(tail, n):
                     how[i] = how[i] or "after asking"
         # a clause of its own before the question's subject, or after its last ask, set apart by a stop and
         # holding no 的 (a modifier): what is said to the reader ("小白请教：", "老师好，", "？做尽调用")
@@ -282,11 +281,6 @@ class Lexicon:
             return []
         return [(a, b, w) for a, b, w in self.read(text, used) if not w.meaning and w.text.strip()]
 
-    @staticmethod
-    def shown(word: str, why: str = "") -> bool:
-        """Whether a filler word is worth showing in the record: a word, not a stop or a lone 的."""
-        return bool(_CJK.search(word)) and not (len(word) == 1 and why == "function word")
-
     def ends_asking(self, text: str) -> bool:
         """Whether a question's text before a company's name is only its request ("请问", "麻烦帮我查下"):
         there a name needing a boundary before it may start (请问四方…)."""
@@ -316,19 +310,23 @@ class Lexicon:
         w = self._fixed(text[a:b], pos)
         return w is not None and not w.meaning
 
-    def split(self, piece: str) -> tuple[list[str], list[str]]:
-        """(the runs of words that name something, the filler words) of a piece read on its own."""
-        meaning: list[str] = []
-        filler: list[str] = []
+    def runs(self, piece: str, dropped: Callable[[Word], bool]) -> tuple[list[str], list[str]]:
+        """(the runs of words kept, the words dropped) of a piece read on its own."""
+        kept: list[str] = []
+        out: list[str] = []
         run = ""
         for w in self.words(piece):
-            if w.meaning:
+            if not dropped(w):
                 run += w.text
                 continue
-            filler.append(w.text)
+            out.append(w.text)
             if run:
-                meaning.append(run)
+                kept.append(run)
                 run = ""
         if run:
-            meaning.append(run)
-        return meaning, filler
+            kept.append(run)
+        return kept, out
+
+    def split(self, piece: str) -> tuple[list[str], list[str]]:
+        """(the runs of words that name something, the filler words) of a piece read on its own."""
+        return self.runs(piece, lambda w: not w.meaning)

@@ -325,15 +325,7 @@ class Understander:
         """A piece of a question's unused words less its function words (据, 向, 及其: the lexicon's), in runs."""
         if not self.lexicon.rules.function_pos or not _CJK.search(piece):
             return [piece]
-        out, run = [], ""
-        for w in self.lexicon.words(piece):
-            if w.why == "function word":
-                if run:
-                    out.append(run)
-                run = ""
-            else:
-                run += w.text
-        return out + [run] if run else out
+        return self.lexicon.runs(piece, lambda w: w.why == "function word")[0]
 
     def _unasked(self, norm: str, rest: str, keywords: list[Keyword], generalized: list[Generalized],
                  topics: list, rules) -> list[tuple[str, str]]:
