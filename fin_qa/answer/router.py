@@ -22,6 +22,7 @@ from ..understand.llm_keywords import LLMKeywords
 from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer, content, norm, pairs
+from .frames import FrameAnswerer, SubsidiaryAnswerer
 from .anchors import ReportWords
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
@@ -119,6 +120,8 @@ class Router:
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
         self.cells = CellAnswerer(self.values, catalog.cells)
         self.stated = StatedAnswerer(self.cells, self.text)
+        self.frames = FrameAnswerer(self.cells, catalog.frames)
+        self.subsidiaries = SubsidiaryAnswerer(self.cells)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
@@ -155,6 +158,13 @@ class Router:
         text, clash = self.planner.restate(str(question))
         if clash is not None:
             return Answer(str(question), render(self.t, "restated_clash", words=clash), "1", "declined", found=False)
+        if self.frames.cued(text):
+            # an operation over a table's rows (哪个地区最高, 占…比重, 硕士及以上): the frames answer the
+            # whole question, its asks in turn (a share of the row the ask before found), or leave it
+            ans = self._frame_query(text)
+            if ans is not None:
+                ans.question = str(question)
+                return ans
         plan = self.planner.plan(text)
         if not plan.compound:
             plan = self._each_company(text) or plan
@@ -170,6 +180,18 @@ class Router:
             if plan.compound:
                 ans = self.executor.run(plan)
         ans.question = str(question)
+        return ans
+
+    def _frame_query(self, text: str) -> Answer | None:
+        """The frames' answer of a question (answer/frames.py), reviewed; None when they leave it."""
+        u = self.understander.understand(text)
+        if not u.chinese or not u.companies or u.type == "not_found":
+            return None
+        ans = self.frames.answer(u)
+        if ans is None or self.reviewer.review(u, ans) is not None:
+            return None
+        self._context_of = (text, context_of(text, u))
+        ans.frame = frame_record(u)
         return ans
 
     def _each_period(self, text: str) -> Plan | None:
@@ -336,6 +358,10 @@ class Router:
             return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
         if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
+            # a subsidiary named by its registered name: its item from its parent's report, the parent named
+            sub = self.subsidiaries.answer(u)
+            if sub is not None:
+                return sub
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
         cell = None

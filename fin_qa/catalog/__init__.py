@@ -36,6 +36,7 @@ from .checks import CheckRules, load_checks
 from .disclosures import Disclosure, load_disclosures
 from .glossary import Glossary, load_glossary
 from .cells import CellWords, load_cell_words
+from .frames import FrameWords, load_frame_words
 from .places import Places, load_places
 from .glyphs import GlyphRepairs, load_glyph_repairs
 from .plan_rules import PlanRules, load_plan_rules
@@ -89,6 +90,7 @@ class Catalog:
     plan: PlanRules | None = None             # rules/plan.yaml: how a question is cut into asks
     glyphs: GlyphRepairs = field(default_factory=GlyphRepairs)   # keyword_tables/glyphs.yaml: broken font maps
     lexicon: LexiconRules = field(default_factory=LexiconRules)   # rules/lexicon.yaml: meaning vs filler words
+    frames: FrameWords = field(default_factory=FrameWords)   # keyword_tables/ + rules/frames.yaml: table queries
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -179,6 +181,8 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     plan = part(rd / "plan.yaml", lambda: load_plan_rules(rd / "plan.yaml"))
     glyphs = part(kt / "glyphs.yaml", lambda: load_glyph_repairs(kt / "glyphs.yaml"))
     lexicon = part(rd / "lexicon.yaml", lambda: load_lexicon_rules(rd / "lexicon.yaml"))
+    frames = part(kt / "frames.yaml", lambda: load_frame_words(kt / "frames.yaml", rd / "frames.yaml"),
+                  f"{kt / 'frames.yaml'} + {rd / 'frames.yaml'}")
     templates = part(rd / "answer_templates.yaml", lambda: load_templates(rd / "answer_templates.yaml"))
     search = part(rd / "search.yaml", lambda: load_search_config(rd / "search.yaml"))
     names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
@@ -192,10 +196,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
             and glossary is not None and disclosures is not None and cells is not None and glyphs is not None
-            and lexicon is not None)
+            and lexicon is not None and frames is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan, glyphs, lexicon), problems, checked
+                   cells, plan, glyphs, lexicon, frames), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

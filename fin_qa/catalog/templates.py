@@ -51,6 +51,8 @@ PLACEHOLDERS = {
     "followup_took": {"parts"}, "followup_which": {"companies"}, "followup_which_year": {"years", "word"},
     "bad_line": {"reason"},
     "text_answer": {"company", "year", "section", "page", "excerpt"},
+    "subsidiary_answer": {"name", "parent", "year", "where", "page", "item", "value"},
+    "subsidiary_which": {"name", "companies"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
     "cell_unnamed": {"company", "year", "table", "page", "labels", "cells"},
     "stated_answer": {"company", "year", "section", "values", "quotes"},

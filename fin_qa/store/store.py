@@ -829,6 +829,16 @@ class Store:
             " ORDER BY id", (report_id, *section_ids)).fetchall()
         return [ChunkText(r[0], _path(r[1]), r[2], r[3], r[4]) for r in rows]
 
+    def naming(self, name: str, limit: int = 50) -> list[tuple[int, str, str, int | None]]:
+        """The chunks whose heading path names `name` (a subsidiary's registered name), as (report id,
+        path, text, page), and the tables whose rows do (text: their rows), report by report."""
+        like = f"%{name}%"
+        rows = self.db.execute("SELECT report_id, path, text, page_start FROM chunks WHERE path LIKE ? LIMIT ?",
+                               (like, limit)).fetchall()
+        rows += self.db.execute("SELECT report_id, path, rows, page_start FROM tables WHERE rows LIKE ? LIMIT ?",
+                                (like, limit)).fetchall()
+        return [(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
+
     def chunk_records(self, report_keys: Sequence[str] | None = None) -> Iterator[ChunkRecord]:
         """Every chunk of these reports (all when None) as a search backend indexes it, in store order."""
         q = ("SELECT c.id, r.key, r.stock_code, r.year, c.section_id, c.path, c.text, c.page_start, c.page_end"

@@ -1,0 +1,779 @@
+"""Tables as frames: what an analyst does with a table's rows — the largest, one row's share of the whole,
+rows added, rows counted — answered by a query over the table read as a frame, with the rows and the page
+cited.
+
+A report's table (not a statement: those are the lookup's) is read into a `Frame` once:
+its **kind** (keyword_tables/frames.yaml: customer, supplier, shareholder, subsidiary, aging, education,
+profession; `segment` when it prints section rows 分行业/分产品/分地区), its **rows** (label, the section
+they are in, total rows apart), its **columns** (header, a share column, the year it is of) and a pandas
+DataFrame of its numbers.
+
+An ask is read into a `Query` (rules/frames.yaml): its operation — rank (哪个地区…最高, 最大的客户, 第二大
+股东), share (占营业收入的比重, 占比), sum (硕士及以上, 2年以内), count (几家子公司) — the group its rows
+are asked from, the row it names and the measure. The query then runs as named steps, each a function
+returning a small dataclass, tested on its own:
+
+    find_tables → name_rows → choose_column → run → explain
+
+An ask the frames do not account for (a word no step used, more than one character) is not theirs: the
+cells answerer (answer/cells.py) and the rest of the router answer it as before. A sum over no row, a
+share without its whole, a rank over one row decline; they never give 0.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import pandas as pd
+
+from ..catalog.frames import FrameWords
+from ..numbers import parse_number
+from ..store import Report
+from ..store.models import TableRecord
+from ..understand.question import Understanding
+from .cells import CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .compose import render
+from .model import Answer, CellEvidence
+
+
+@dataclass(frozen=True)
+class FrameSettings:
+    """The thresholds of the steps, in one place."""
+    max_tables: int = 40          # tables of a report searched for an ask
+    unexplained: int = 1          # characters of an ask no step may leave unexplained
+    min_rows: int = 2             # rows a rank compares at least
+    max_listed: int = 12          # rows an answer lists at most
+
+
+SETTINGS = FrameSettings()
+# a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
+_TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
+_GENERIC = re.compile(r"^(?:其他|其它|其中|合计|总计|小计|项目|序号)$")
+_CHANGE = re.compile(r"增减|变动|变化|增长|比上年|较上年|同比")
+_SHARE_HEAD = re.compile(r"占.*(?:比重|比例|比)|占比|比例|比重")
+_YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
+_PREVIOUS = re.compile(r"上年|上期|期初|年初|上年同期")
+_AMOUNT = re.compile(r"^(?:(?:19|20)\d\d年度?)?(?:本期|本年|期末|年末)?(?:金额|余额|数额|发生额|账面余额)?$")
+_RATE = re.compile(r"率|比例|比重|占比|%")
+_UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
+_CN = str.maketrans("一二三四五六七八九", "123456789")
+_AGE = re.compile(r"(\d+(?:\.\d+)?)\s*(年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(\d+(?:\.\d+)?)\s*(年|个月|月)|"
+                  r"(\d+(?:\.\d+)?)\s*(年|个月|月)\s*(?:以内|以下|内)|(\d+(?:\.\d+)?)\s*(年|个月|月)\s*以上")
+
+
+# ------------------------------------------------------------------------------------------- the frame
+
+@dataclass
+class Row:
+    index: int           # in the table's rows
+    label: str           # as printed
+    key: str             # as compared (content, spelled)
+    section: str | None  # the section it is in (industry, product, region, channel)
+    total: bool
+
+
+@dataclass
+class Column:
+    index: int
+    header: str          # as printed
+    key: str             # as compared
+    share: bool          # a share of a whole (占营业收入比重, 比例(%))
+    change: bool         # a change on the year before
+    year: int | None     # the year it is of, when its header says
+    previous: bool       # of the year before (上年, 期初)
+
+
+@dataclass
+class Frame:
+    table: TableRecord
+    kind: str
+    title: str           # caption and last heading, as compared
+    rows: list[Row]
+    columns: list[Column]
+    values: pd.DataFrame  # table row index × column index → number (NaN: none)
+    sections: set[str] = field(default_factory=set)
+
+    def number(self, r: int, k: int) -> float | None:
+        try:
+            v = self.values.at[r, k]
+        except KeyError:
+            return None
+        return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+    def cell(self, r: int, k: int) -> str:
+        row = self.table.rows[r]
+        return row[k] if k < len(row) else ""
+
+
+def _label(row: list[str]) -> tuple[str, int]:
+    """The label of a row (its text cells before its first number, joined; a serial number before a text
+    cell is none: "1 | 第一名 | 86,512,221.40") and the index of its first number (len(row) when none)."""
+    first = len(row)
+    for k, c in enumerate(row):
+        if c and is_number(c):
+            serial = re.fullmatch(r"\d{1,3}", c.strip()) and any(x and not is_number(x) for x in row[k + 1:k + 2])
+            if not serial:
+                first = k
+                break
+    return "".join(c for c in row[:first] if c and not is_number(c)), first
+
+
+def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame:
+    """The table read as a frame: kind, rows with their sections, typed columns, its numbers."""
+    title = content(cells.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
+    header_key = content(norm("".join(t.header)))
+    section_of = {w: s.name for s in words.sections for w in s.row}
+    section_rx = re.compile("^(?:" + "|".join(map(re.escape, sorted(section_of, key=len, reverse=True))) + ")") \
+        if section_of else None
+    current = None
+    if section_rx is not None:
+        m = section_rx.match(content(norm(t.header[0] if t.header else "")))
+        current = section_of[m.group(0)] if m else None
+    rows: list[Row] = []
+    sections: set[str] = {current} if current else set()
+    values: dict[tuple[int, int], float] = {}
+    whole_ended = False
+    for i, row in enumerate(t.rows):
+        label, first = _label(row)
+        key = content(norm(label))
+        m = section_rx.match(key) if section_rx is not None else None
+        if m:
+            current = section_of[m.group(0)]
+            sections.add(current)
+            whole_ended = False
+            label = label[label.find(m.group(0)[-1]) + 1:] if m.group(0) != key else ""
+            key = key[len(m.group(0)):]
+            if not key or first == len(row):
+                continue   # a section row of its own (its other cells the header again)
+        if not key and first == len(row):
+            continue
+        for k in range(first, len(row)):
+            v = parse_number(row[k].rstrip("%")) if row[k] and is_number(row[k]) else None
+            if v is not None:
+                values[(i, k)] = float(v)
+        total = bool(_TOTAL.search(key)) or (not key and first < len(row))
+        rows.append(Row(i, label, cells.label_text(label) or key, current, total))
+    kind = "segment" if sections else "other"
+    if kind == "other":
+        # a header's words first (采购额 tells a supplier table under "主要销售客户及主要供应商情况")
+        kind = next((kd.name for kd in words.kinds if any(w in header_key for w in kd.header)), None) or \
+            next((kd.name for kd in words.kinds if any(w in title for w in kd.title)), "other")
+    columns = []
+    numbered = {k for (_, k) in values}
+    for k, h in enumerate(t.header):
+        if not _UNIT_LINE.sub("", h).strip() and k in numbered and k and k - 1 not in numbered and k - 1 < len(t.header):
+            h = t.header[k - 1]   # a header shifted right by its unit line ("期末账面余额 | 币种：人民币")
+        hk = content(cells.spell(content(norm(_UNIT_LINE.sub("", h)))))
+        y = _YEAR.search(norm(h))
+        columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
+                              bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
+    frame = Frame(t, kind, title, rows, columns,
+                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections)
+    if "segment" == kind:
+        _lost_section(frame, words)
+    return frame
+
+
+def _lost_section(frame: Frame, words: FrameWords) -> None:
+    """A section whose first row is the whole (分行业 printing one industry at 100%): the rows after it,
+    up to the next section row, are the section the table does not print (its 分产品 lost by the layout)."""
+    missing = [s.name for s in words.sections if s.name not in frame.sections and s.name != "channel"]
+    if len(missing) != 1:
+        return
+    share = next((c.index for c in frame.columns if c.share), None)
+    total = next((r for r in frame.rows if r.total and r.section is None), None)
+    amount = next((c.index for c in frame.columns if not c.share and not c.change and c.index > 0), None)
+    for n, r in enumerate(frame.rows[:-1]):
+        if r.section is None or (n and frame.rows[n - 1].section == r.section):
+            continue
+        whole = (share is not None and frame.number(r.index, share) == 100.0) or (
+            total is not None and amount is not None and frame.number(r.index, amount) is not None
+            and frame.number(r.index, amount) == frame.number(total.index, amount))
+        if not whole:
+            continue
+        for later in frame.rows[n + 1:]:
+            if later.section != r.section:
+                break
+            later.section = missing[0]
+        frame.sections.add(missing[0])
+        return
+
+
+# ------------------------------------------------------------------------------------------- the query
+
+@dataclass
+class Query:
+    """What an ask does with a table's rows."""
+    op: str                      # rank | share | sum | value | count
+    order: str = "max"           # rank: max | min
+    nth: int = 1
+    group: str | None = None     # a section (region …) or a table kind (customer …) the rows are asked from
+    group_word: str = ""
+    row: str = ""                # the words naming a row
+    whole: str = ""              # share: the whole's words ("" the table's own)
+    measure: str = ""            # the words naming the column
+    range: tuple[float, float] | None = None   # sum: a range of levels or years
+    words: list[str] = field(default_factory=list)   # the ask's words the query used
+
+
+def _first(text: str, options: tuple[str, ...]) -> str:
+    return next((w for w in options if w in text), "")
+
+
+def read_query(ask: str, words: FrameWords) -> Query | None:
+    """The query an ask is, or None when it asks nothing of a table's rows (a plain value: the cells')."""
+    q = ask
+    used: list[str] = []
+    op = None
+    order, nth = "max", 1
+    nth_m = words.rank_nth.search(q) if words.rank_nth else None
+    mx, mn = _first(q, words.rank_max), _first(q, words.rank_min)
+    if nth_m:
+        op, nth = "rank", int(nth_m.group("n").translate(_CN)) if nth_m.group("n") != "十" else 10
+        used.append(nth_m.group(0))
+    elif mx or mn:
+        op, order = "rank", "max" if mx and (not mn or q.find(mx) < q.find(mn)) else "min"
+        used.append(mx if order == "max" else mn)
+    within = words.rank_within.search(q) if op == "rank" and words.rank_within else None
+    if within:
+        used.append(within.group(0))   # "前五名客户中": the table's own rows
+    share = words.share.search(q) if words.share else None
+    whole = ""
+    if share and op is None:
+        op = "share"
+        whole = share.group("whole") or ""
+        used.append(share.group(0))
+    count = words.count.search(q) if words.count else None
+    if count and op is None:
+        op = "count"
+        used.append(count.group(0)[:-len(count.group("group"))] if count.group("group") else count.group(0))
+    rng = None
+    up, down = _first(q, words.and_up), _first(q, words.and_down)
+    if op is None and (up or down):
+        op = "sum"
+        used.append(up or down)
+    add = _first(q, words.add)
+    if add:
+        used.append(add)   # "2年以内合计", "加起来": the rows named are added
+    which = _first(q, words.which)
+    if which:
+        used.append(which)
+    group, group_word = None, ""
+    for s in words.sections:
+        w = _first(q, s.asked)
+        if w and (which or op in ("rank", "count")) and len(w) > len(group_word):
+            group, group_word = s.name, w
+    for kd in words.kinds:
+        w = _first(q, kd.asked)
+        if w and len(w) > len(group_word):
+            group, group_word = kd.name, w
+    if group_word:
+        used.append(group_word)
+    if op is None:
+        op = "value"
+    query = Query(op, order, nth, group, group_word, whole=whole, words=used)
+    query.range = rng
+    return query
+
+
+def aging_span(text: str) -> str:
+    """The words of an aging range in a content string ("一至二年" of "应收账款中一至二年"), or ""."""
+    m = _AGE.search(text.translate(_CN))
+    return text[m.start():m.end()] if m else ""
+
+
+def aging_range(text: str) -> tuple[float, float] | None:
+    """The years an aging label or ask spans: 1年以内 (0, 1), 1至2年 (1, 2), 3年以上 (3, inf), 6个月以内
+    (0, 0.5)."""
+    s = norm(text).translate(_CN)
+    m = _AGE.search(s)
+    if not m:
+        return None
+
+    def years(n: str, unit: str | None) -> float:
+        return float(n) / 12 if unit in ("个月", "月") else float(n)
+    if m.group(1):
+        return years(m.group(1), m.group(2) or m.group(4)), years(m.group(3), m.group(4))
+    if m.group(5):
+        return 0.0, years(m.group(5), m.group(6))
+    return years(m.group(7), m.group(8)), math.inf
+
+
+def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[str, ...], span: bool = False):
+    """The levels a label or ask spans: 本科 (3, 3), 硕士及以上 (4, inf), 大专及以下 (-inf, 2), 研究生 (4, 5)
+    (with `span`: the words saying it, "硕士及以上")."""
+    s = content(norm(text))
+    word = max((w for w in words.levels if w in s), key=len, default="")
+    if not word:
+        return None
+    low, high = words.levels[word]
+    rest = s[s.find(word) + len(word):]
+    if span:
+        return s[s.find(word):s.find(word) + len(word) + next(
+            (len(x) for x in (*up, *down) if rest.startswith(x)), 0)]  # type: ignore[return-value]
+    if any(rest.startswith(u) for u in up):
+        return float(low), math.inf
+    if any(rest.startswith(d) for d in down):
+        return -math.inf, float(high)
+    return float(low), float(high)
+
+
+# ------------------------------------------------------------------------------------------- the steps
+
+@dataclass
+class Found:
+    """find_tables: the frames an ask may be answered from, best first."""
+    frames: list[Frame]
+
+
+@dataclass
+class Rows:
+    """name_rows: the rows the query runs over, the words that named them."""
+    frame: Frame
+    rows: list[Row]
+    named: str = ""           # the words of the ask naming a row ("境外")
+    how: str = ""             # how they were named (alias 出口, range 1年以内 …)
+
+
+@dataclass
+class Chosen:
+    """choose_column: the column read, and the printed share column of it when there is one."""
+    column: Column
+    share: Column | None
+    explained: str            # the ask's words the column (or the title) explains
+
+
+@dataclass
+class Result:
+    """run: what the operation gives — the rows and values it read, the number it gives."""
+    op: str
+    rows: list[Row]
+    values: list[float]
+    value: float | None
+    shown: str                # the value as it is said
+    how: str = ""             # how it was computed (a share of what, a sum of which rows)
+    declined: str = ""        # why it gives nothing
+
+
+class FrameAnswerer:
+    """Asks over a report's tables answered by frame queries (see the module's head)."""
+
+    def __init__(self, cells: CellAnswerer, words: FrameWords, settings: FrameSettings = SETTINGS):
+        self.cells = cells
+        self.v = cells.v
+        self.t = cells.t
+        self.words = words
+        self.s = settings
+        self._frames: dict[int, tuple[TableRecord, Frame]] = {}
+        w = words
+        cues = [*w.rank_max, *w.rank_min, *w.which, *w.and_up, *w.and_down, *(a for g in w.aliases for a in g),
+                *(a for k in w.kinds if k.name == "aging" for a in k.asked)]
+        parts = [re.escape(c) for c in sorted(set(cues), key=len, reverse=True)]
+        parts += [rx.pattern for rx in (w.rank_nth, w.share, w.count) if rx is not None]
+        self._cue = re.compile("|".join(parts)) if parts else None
+
+    def cued(self, text: str) -> bool:
+        """Whether a question has a word of an operation over rows (最高, 占…比重, 及以上, 几家), an alias
+        (境外) or an aging word: only such a question is tried on the frames first."""
+        return self._cue is not None and self._cue.search(text) is not None
+
+    # ---- step 0: the frame of a table, once
+    def frame(self, t: TableRecord) -> Frame:
+        held = self._frames.get(t.id)
+        if held is not None and held[0] is t:
+            return held[1]
+        if len(self._frames) > 4096:
+            self._frames.clear()
+        f = build_frame(t, self.cells, self.words)
+        self._frames[t.id] = (t, f)
+        return f
+
+    # ---- step 1
+    def find_tables(self, rep: Report, ask: str, query: Query) -> Found:
+        """The report's tables whose words the ask holds, as frames of the group asked (a section or kind)."""
+        store = self.v.source.store
+        words = [w for w in dict.fromkeys(_tokens(ask)) if len(w) >= 2]
+        for s in self.words.sections:
+            if s.name == query.group:
+                words += list(s.row)
+        if not words:
+            return Found([])
+        ids = store.table_match_words(words[:60], rep.id, self.s.max_tables)
+        out = []
+        for t in store.report_tables(rep.id, ids) if ids else []:
+            if self.cells._skip(t):
+                continue
+            f = self.frame(t)
+            if query.group and query.group != f.kind and query.group not in f.sections:
+                continue
+            if not f.rows or f.values.empty:
+                continue
+            out.append(f)
+        # the consolidated notes before the parent company's (printed later), a table of the section asked
+        out.sort(key=lambda f: f.table.page_start)
+        return Found(out)
+
+    # ---- step 2
+    def name_rows(self, f: Frame, query: Query, rest: str) -> Rows | None:
+        """The rows of the frame the query runs over: the group's rows (a rank, a count), or the row the
+        ask's words `rest` name — by its label, an alias (境外 → 出口), a range (1年以内, 硕士及以上)."""
+        rows = [r for r in f.rows if not r.total and not _GENERIC.match(r.key)
+                and (query.group is None or query.group == f.kind or r.section == query.group)]
+        if query.op in ("rank", "count"):
+            return Rows(f, rows) if rows else None
+        if not rest:
+            return None
+        up, down = self.words.and_up, self.words.and_down
+        ranged = bool(aging_span(rest)) or level_range(rest, self.words, up, down) is not None
+        # a label the words hold whole, or an alias of it (not inside a range: 本科 of 本科及以上, 年以内 of
+        # 2年以内 name other rows)
+        for n in range(len(rest), 1, -1) if not ranged else ():
+            for i in range(len(rest) - n + 1):
+                w = rest[i:i + n]
+                names = self.words.alias_of(w)
+                hit = [r for r in rows if r.key in names or (len(w) >= 2 and r.key == w)]
+                if hit:
+                    how = "" if hit[0].key == w else f"“{w}”即表中的“{hit[0].label}”"
+                    return Rows(f, hit[:1], w, how)
+        # a range: an aging bucket, a level of education
+        want = aging_range(rest) if f.kind == "aging" or "年" in rest else None
+        span = [(r, aging_range(r.label)) for r in rows] if want else []
+        said = aging_span(rest) if want else ""
+        if not want:
+            want = level_range(rest, self.words, up, down)
+            span = [(r, level_range(r.label, self.words, up, down)) for r in rows] if want else []
+            said = level_range(rest, self.words, up, down, span=True) if want else ""
+        if want:
+            rest = said
+            exact = [r for r, s in span if s == want]
+            if exact:
+                return Rows(f, exact[:1], rest, "range")
+            inside = [(r, s) for r, s in span if s and want[0] <= s[0] and s[1] <= want[1]]
+            across = [r for r, s in span if s and s[0] < want[1] and s[1] > want[0] and not (
+                want[0] <= s[0] and s[1] <= want[1])]
+            if across or not inside:
+                return Rows(f, [], rest, "declined")
+            # rows within another row taken (其中：6个月以内 under 1年以内) are not added twice
+            kept = [r for r, s in inside if not any(o is not r and o2[0] <= s[0] and s[1] <= o2[1] and o2 != s
+                                                     for o, o2 in inside)]
+            return Rows(f, kept, rest, "sum")
+        return None
+
+    # ---- step 3
+    def choose_column(self, f: Frame, query: Query, rest: str, year: int) -> Chosen | None:
+        """The column of the measure asked (营业收入, 销售额, 余额), of the year asked; none named: the
+        first amount column of the year (a column of the year before or of a change only when asked)."""
+        amounts = [c for c in f.columns if not c.change and not c.share and c.index > 0
+                   and any(f.number(r.index, c.index) is not None for r in f.rows)]
+        amounts = [c for c in amounts if not c.previous and (c.year is None or c.year == year)] or []
+        if not amounts:
+            return None
+        # the column whose header holds most of the ask's words (two characters at least)
+        held = [(sum(cover(rest, pairs(c.key))), c) for c in amounts if rest and c.key]
+        best = max((n for n, _ in held), default=0)
+        column = next(c for n, c in held if n == best) if best >= 2 else amounts[0]
+        explained = "".join(ch for ch, m in zip(rest, cover(rest, pairs(column.key))) if m) if best >= 2 else ""
+        share = next((c for c in f.columns if c.share and c.index > column.index and not c.previous
+                      and (c.year is None or c.year == year)), None)
+        return Chosen(column, share, explained)
+
+    # ---- step 4
+    def run(self, f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Result:
+        k = chosen.column.index
+        read = [(r, f.number(r.index, k)) for r in rows.rows]
+        read = [(r, v) for r, v in read if v is not None]
+        if query.op == "rank":
+            if len(read) < self.s.min_rows or len(read) < query.nth:
+                return Result("rank", [], [], None, "", declined="rows")
+            ordered = sorted(read, key=lambda rv: rv[1], reverse=query.order == "max")
+            r, v = ordered[query.nth - 1]
+            if query.nth == 1 and len(ordered) > 1 and ordered[1][1] == v:
+                return Result("rank", [], [], None, "", declined="tie")
+            return Result("rank", [r], [v], v, f.cell(r.index, k))
+        if query.op == "count":
+            return Result("count", [r for r, _ in read], [v for _, v in read], float(len(read)), str(len(read)))
+        if not read:
+            return Result(query.op, [], [], None, "", declined="rows")
+        if rows.how == "sum" or len(read) > 1:
+            total = sum(v for _, v in read)
+            return Result("sum", [r for r, _ in read], [v for _, v in read], total, _fmt(total, read),
+                          how="＋".join(r.label for r, _ in read))
+        r, v = read[0]
+        return Result("value", [r], [v], v, f.cell(r.index, k))
+
+    def share_of(self, f: Frame, query: Query, result: Result, chosen: Chosen) -> Result:
+        """The row's share of the whole: the printed share column, else the row ÷ the table's total row
+        (said so); a whole the table does not print declines."""
+        if not result.rows:
+            return result
+        if chosen.share is not None and (not query.whole or _held(query.whole, chosen.share.key)
+                                         or _held(query.whole, f.title + chosen.column.key)):
+            got = [f.number(r.index, chosen.share.index) for r in result.rows]
+            if all(g is not None for g in got):
+                value = sum(g for g in got if g is not None)
+                shown = f.cell(result.rows[0].index, chosen.share.index) if len(got) == 1 else f"{value:.2f}"
+                return Result("share", result.rows, result.values, value, shown.rstrip("%") + "%", how="printed")
+        total = next((r for r in f.rows if r.total and (r.section is None or r.section == result.rows[0].section)),
+                     None)
+        k = chosen.column.index
+        whole = f.number(total.index, k) if total is not None else None
+        if whole and (not query.whole or _held(query.whole, f.title + chosen.column.key + (total.key if total else ""))):
+            value = (result.value or 0.0) / whole * 100
+            return Result("share", result.rows, result.values, value, f"{value:.2f}%",
+                          how=f"{result.shown}÷{f.cell(total.index, k)}（{total.label or '合计'}）")
+        return Result("share", [], [], None, "", declined="whole")
+
+    # ---- the ask
+
+    def answer(self, u: Understanding) -> Answer | None:
+        """The frame query's answer of the question, or None when the frames do not account for it."""
+        if not u.companies or u.shape == "yes_no" or u.unit is not None:
+            return None   # (an amount asked in 万元/亿元: the cells answerer converts it)
+        rep, name, year, note = self.v.report(u)
+        if rep is None or year is None or rep.year != year or len(set(u.years.explicit)) > 1:
+            return None
+        q = self.cells.question_text(u)
+        asks = [a for a in re.split(r"[?？。;；!！]", q) if content(a.replace("|", ""))]
+        parts: list[str] = []
+        evidence: list[CellEvidence] = []
+        last: Result | None = None
+        last_frame: Frame | None = None
+        last_chosen: Chosen | None = None
+        any_op = False
+        for ask in asks:
+            text = content(ask)
+            query = read_query(text, self.words)
+            if query is None:
+                return None
+            if query.op != "value":
+                any_op = True
+            got = self._ask(u, rep, year, text, query, last, last_frame, last_chosen)
+            if got is None:
+                return None
+            f, chosen, result, said = got
+            if result.declined:
+                return None
+            parts.append(said)
+            evidence.extend(e for e in self._evidence(rep, f, chosen, result) if e not in evidence)
+            last, last_frame, last_chosen = result, f, chosen
+        if not parts or not (any_op or any(e for e in parts)):
+            return None
+        text = note + "；".join(parts) + "。"
+        ans = Answer(u.question, text, u.finglm_type(), "frame", evidence)
+        if len(parts) == 1 and last is not None:
+            ans.shown = last.shown
+        return ans
+
+    def _ask(self, u, rep, year, text, query, last, last_frame, last_chosen):
+        if query.op == "share" and last is not None and last_frame is not None and last_chosen is not None \
+                and not self._rest(text, query, "", u):
+            # "…哪类产品最高？占营业收入的比重是多少": the row of the ask before
+            result = self.share_of(last_frame, query, last, last_chosen)
+            if result.declined:
+                return None
+            return last_frame, last_chosen, result, self._said(u, last_frame, query, last_chosen, result, year=year)
+        found = self.find_tables(rep, text, query)
+        items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
+        for f in found.frames:
+            context = content(self.cells.spell(content(norm("".join(f.table.path[-3:]) + f.table.caption))))
+            # the question's items (其他应收款) name the table's topic: its caption, heading or a column
+            heads = context + "".join(c.key for c in f.columns)
+            if not all(i in heads or _held(i, heads) for i in items):
+                continue
+            # an item the topic holds is said by it; one a column holds names the column (营业成本)
+            rest = self._rest(text, query, f.title, u, [i for i in items if i in context or _held(i, context)])
+            chosen = self.choose_column(f, query, rest, year)
+            if chosen is None:
+                continue
+            left = "".join(ch for ch, m in zip(rest, cover(rest, pairs(chosen.column.key))) if not m) \
+                if chosen.explained else rest
+            rows = self.name_rows(f, query, left)
+            if rows is None:
+                continue
+            left = _without(left, rows.named) if rows.named else left
+            if query.op == "value" and not rows.how:
+                return None   # a row named as printed: the cells answerer's
+            left = _without(left, query.whole)
+            # what is left the table's own title (营业收入构成, 按账龄披露) explains, nothing else
+            left = "".join(ch for ch, m in zip(left, cover(left, pairs(f.title))) if not m)
+            if len(left) > self.s.unexplained:
+                continue
+            if rows.how == "declined":
+                result = Result("sum", [], [], None, "", declined="range")
+            else:
+                result = self.run(f, query, rows, chosen)
+            if query.op == "share" and not result.declined:
+                result = self.share_of(f, query, result, chosen)
+            if result.declined:
+                continue
+            return f, chosen, result, self._said(u, f, query, chosen, result, rows, year)
+        return None
+
+    def _rest(self, text: str, query: Query, title: str, u: Understanding, items: list[str] = ()) -> str:
+        """The ask's words no part of the query (or an item the table's topic holds) used: what names a
+        row or a column."""
+        rest = text
+        for w in sorted(query.words, key=len, reverse=True):
+            rest = rest.replace(content(w), "") if w == query.group_word else _without(rest, content(w))
+        for i in items:
+            rest = rest.replace(i, "")
+        rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
+        marks = self.cells._neutral_marks(rest)
+        rest = "".join(ch for ch, m in zip(rest, marks) if not m)
+        for w in u.filler:
+            rest = _without(rest, content(w))
+        return rest
+
+    def _said(self, u, f: Frame, query: Query, chosen: Chosen, result: Result, rows: Rows | None = None,
+              year: int = 0) -> str:
+        where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
+        page = self._page(f, result.rows[0]) if result.rows else f.table.page_start
+        measure = _shown(chosen.column.header) or "数值"
+        if _AMOUNT.match(content(norm(measure))) and u.items:
+            measure = u.items[0]   # "2019年金额" of a table of 营业收入构成: the item asked
+        unit = self._unit(f, chosen.column)
+        name = self.v.company(u)[1]
+        head = f"{name}{year}年年度报告"
+        if result.op == "rank":
+            order = "最高" if query.order == "max" else "最低"
+            if query.nth > 1:
+                order = f"第{query.nth}{'高' if query.order == 'max' else '低'}"
+            group = query.group_word or "项目"
+            return (f"{head}「{where}」（第{page}页）中{measure}{order}的{group}是“{result.rows[0].label}”，"
+                    f"{measure}{result.shown}{unit}")
+        if result.op == "share":
+            how = "（表中所列）" if result.how == "printed" else f"（{result.how}）"
+            label = "、".join(r.label for r in result.rows)
+            whole = query.whole or "合计"
+            return f"{head}「{where}」（第{page}页）中“{label}”占{whole}的比重为{result.shown}{how}"
+        if result.op == "count":
+            return f"{head}「{where}」（第{page}页）列出的{query.group_word or '项目'}共{result.shown}个：" + \
+                "、".join(r.label for r in result.rows[:self.s.max_listed])
+        label = "、".join(r.label for r in result.rows)
+        how = f"，{rows.how}" if rows is not None and rows.how and rows.how not in ("sum", "declined", "range") else ""
+        if result.op == "sum":
+            parts = "＋".join(f"{r.label}{f.cell(r.index, chosen.column.index)}" for r in result.rows)
+            return f"{head}「{where}」（第{page}页）中{rows.named if rows else label}的{measure}合计{result.shown}{unit}（{parts}）"
+        return f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{result.shown}{unit}{how}"
+
+    def _page(self, f: Frame, r: Row) -> int:
+        return f.table.pages[r.index] if r.index < len(f.table.pages) else f.table.page_start
+
+    def _unit(self, f: Frame, c: Column) -> str:
+        unit = unit_of(c.header) or (None if c.share or _RATE.search(c.key) else f.table.unit)
+        return "" if unit in (None, "%") else unit
+
+    def _evidence(self, rep: Report, f: Frame, chosen: Chosen, result: Result) -> list[CellEvidence]:
+        t = f.table
+        table = " > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:])
+        out = []
+        cols = [chosen.column] + ([chosen.share] if result.op == "share" and result.how == "printed" and chosen.share else [])
+        for r in result.rows:
+            for c in cols:
+                cell = f.cell(r.index, c.index)
+                unit = unit_of(c.header) or ("" if c.share or _RATE.search(c.key) else (t.unit or ""))
+                out.append(CellEvidence(table, r.label, _shown(c.header), cell + ("" if cell.endswith("%") else unit or ""),
+                                        self._page(f, r), self.v.source.keys.get(t.report_id), cell))
+        return out
+
+
+def _tokens(text: str) -> list[str]:
+    from ..bigrams import tokens
+    return list(tokens(text))
+
+
+def _held(want: str, said: str) -> bool:
+    """Three quarters of a word's character pairs in the other (a single character: itself)."""
+    if not want:
+        return True
+    if len(want) == 1:
+        return want in said
+    pw = {want[i:i + 2] for i in range(len(want) - 1)}
+    ps = {said[i:i + 2] for i in range(len(said) - 1)}
+    return len(pw & ps) >= 0.75 * len(pw)
+
+
+def _without(text: str, word: str) -> str:
+    return text.replace(word, "", 1) if word else text
+
+
+def _fmt(total: float, read) -> str:
+    decimals = max((len(str(v).split(".")[1]) if "." in str(v) else 0) for _, v in read)
+    return f"{total:,.{min(decimals, 2)}f}"
+
+
+@lru_cache(maxsize=1024)
+def _shown(header: str) -> str:
+    header = re.sub(r"(?:单位|币种)\s*[:：]\s*\S+\s*", "", header)
+    return re.sub(r"\s+", "", core(header) or header)
+
+
+# ------------------------------------------------------------------------------------------- subsidiaries
+
+_REGISTERED = re.compile(r"[\u4e00-\u9fff（）()A-Za-z]{2,30}?(?:有限责任公司|股份有限公司|有限公司)")
+
+
+@dataclass
+class Subsidiary:
+    """A company named by a question that is a subsidiary in another company's report."""
+    name: str
+    parent: Report
+    page: int | None
+    value: str            # the item's value as printed
+    unit: str
+    where: str            # the section or table it is printed in
+
+
+class SubsidiaryAnswerer:
+    """A question naming a subsidiary (its registered name), not a company of the store: its item read from
+    its parent's report (主要控股参股公司: a section of its own, or a row of a table), naming the parent. A
+    name several reports print (a subsidiary of two companies) is asked back."""
+
+    def __init__(self, cells: CellAnswerer):
+        self.cells = cells
+        self.v = cells.v
+        self.t = cells.t
+
+    def answer(self, u: Understanding) -> Answer | None:
+        if u.companies or not u.items or len(u.items) > 1 or u.years.asked is None:
+            return None
+        m = _REGISTERED.search(u.norm)
+        if not m:
+            return None
+        name = re.sub(r"^(?:\d{4}年度?|全资子公司|控股子公司|子公司)+", "", m.group(0))
+        item = u.items[0]
+        year = u.years.asked
+        store = self.v.source.store
+        reports = {r.id: r for r in (self.v.source.by_key.values())}
+        found: dict[int, Subsidiary] = {}
+        parents: set[int] = set()
+        said = sorted({item, *(content(norm(k.text)) for k in u.keywords if k.text)}, key=len, reverse=True)
+        value_rx = re.compile("(?:" + "|".join(map(re.escape, said)) + r")[:：为是]?(?:人民币)?(-?[\d,]+(?:\.\d+)?)(亿元|万元|千元|元)?")
+        for rid, path, text, page in store.naming(name):
+            rep = reports.get(rid)
+            if rep is None:
+                continue
+            parents.add(rid)
+            if rep.year != year or rid in found:
+                continue
+            if name in path:   # a section of its own: "净利润：人民币 70,662,576.11 元"
+                hit = value_rx.search(text.replace(" ", ""))
+                if hit:
+                    where = path.strip("[]").split(",")[-2].strip(' "') if path.count(",") else path
+                    found[rid] = Subsidiary(name, rep, page, hit.group(1), hit.group(2) or "元", where)
+        if not found:
+            return None
+        if len({(r.parent.stock_code or r.parent.key) for r in found.values()}) > 1:
+            names = "、".join(sorted({r.parent.short_name or r.parent.key for r in found.values()}))
+            return Answer(u.question, render(self.t, "subsidiary_which", name=name, companies=names),
+                          u.finglm_type(), "declined", found=False)
+        s = next(iter(found.values()))
+        parent = s.parent.short_name or s.parent.full_name or s.parent.key
+        text = render(self.t, "subsidiary_answer", name=name, parent=parent, year=year, where=s.where,
+                      page=s.page or "?", item=item, value=s.value + s.unit)
+        ev = CellEvidence(s.where, name, item, s.value + s.unit, s.page, self.v.source.keys.get(s.parent.id), s.value)
+        ans = Answer(u.question, text, u.finglm_type(), "frame", [ev])
+        ans.shown = s.value + s.unit
+        return ans

@@ -1,0 +1,114 @@
+"""keyword_tables/frames.yaml (table kinds, section rows, row aliases, levels) and rules/frames.yaml (the
+words of an operation over a table's rows), read for fin_qa/answer/frames.py. `fin-qa rules check`
+reports a problem as file:line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
+
+
+@dataclass(frozen=True)
+class TableKind:
+    name: str
+    title: tuple[str, ...]      # words of its caption or last heading
+    header: tuple[str, ...]     # words of its header cells
+    asked: tuple[str, ...]      # words a question names its rows by
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    row: tuple[str, ...]        # the section row as printed (分行业)
+    asked: tuple[str, ...]      # words a question names it by (行业)
+
+
+@dataclass(frozen=True)
+class FrameWords:
+    kinds: tuple[TableKind, ...] = ()
+    sections: tuple[Section, ...] = ()
+    aliases: tuple[frozenset[str], ...] = ()
+    levels: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # rules/frames.yaml
+    rank_max: tuple[str, ...] = ()
+    rank_min: tuple[str, ...] = ()
+    rank_nth: re.Pattern | None = None
+    rank_within: re.Pattern | None = None
+    which: tuple[str, ...] = ()
+    share: re.Pattern | None = None
+    and_up: tuple[str, ...] = ()
+    and_down: tuple[str, ...] = ()
+    add: tuple[str, ...] = ()
+    count: re.Pattern | None = None
+
+    def alias_of(self, word: str) -> frozenset[str]:
+        """The labels naming the row a word names (itself alone when it has no aliases)."""
+        return next((a for a in self.aliases if word in a), frozenset((word,)))
+
+
+def _words(path: Path, data: LDict, key: str, where: str = "") -> tuple[str, ...]:
+    value = data.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
+        raise RuleError(path, line_of(data), f"`{where}{key}:` must be a list [..] of words")
+    return tuple(sorted(value, key=len, reverse=True))
+
+
+def _regex(path: Path, data: LDict, key: str, groups: tuple[str, ...]) -> re.Pattern:
+    text = data.get(key)
+    line = data.key_lines.get(key, line_of(data))
+    if not isinstance(text, str) or not text:
+        raise RuleError(path, line, f"`{key}:` must be a regex")
+    rx = rule_regex(path, line, key, text)
+    missing = [g for g in groups if g not in rx.groupindex]
+    if missing:
+        raise RuleError(path, line, f"`{key}:` needs the named group(s) {', '.join(missing)}")
+    return rx
+
+
+def load_frame_words(tables: Path, rules: Path) -> FrameWords:
+    if not tables.is_file() or not rules.is_file():
+        return FrameWords()
+    data = load_rules_yaml(tables)
+    if not isinstance(data, LDict):
+        raise RuleError(tables, 1, "expected kinds, sections, aliases and levels (see the file's head)")
+    kinds = []
+    for name, spec in (data.get("kinds") or {}).items():
+        if not isinstance(spec, LDict):
+            raise RuleError(tables, line_of(data), f"kinds.{name} must map title/header/asked to words")
+        kinds.append(TableKind(name, *(_words(tables, spec, k, f"kinds.{name}.") for k in ("title", "header", "asked"))))
+    sections = []
+    for name, spec in (data.get("sections") or {}).items():
+        if not isinstance(spec, LDict):
+            raise RuleError(tables, line_of(data), f"sections.{name} must map row/asked to words")
+        sections.append(Section(name, *(_words(tables, spec, k, f"sections.{name}.") for k in ("row", "asked"))))
+    aliases = []
+    for group in data.get("aliases") or []:
+        if not isinstance(group, list) or len(group) < 2 or not all(isinstance(w, str) and w for w in group):
+            raise RuleError(tables, line_of(group, line_of(data)), "each of `aliases:` is a list of 2+ labels")
+        aliases.append(frozenset(group))
+    levels: dict[str, tuple[int, int]] = {}
+    raw = data.get("levels") or {}
+    if not isinstance(raw, LDict):
+        raise RuleError(tables, line_of(data), "`levels:` maps a label to its level (or [low, high])")
+    for word, level in raw.items():
+        if isinstance(level, int):
+            levels[str(word)] = (level, level)
+        elif isinstance(level, list) and len(level) == 2 and all(isinstance(x, int) for x in level):
+            levels[str(word)] = (level[0], level[1])
+        else:
+            raise RuleError(tables, raw.key_lines.get(word, line_of(raw)), f"levels.{word}: a number or [low, high]")
+
+    r = load_rules_yaml(rules)
+    if not isinstance(r, LDict) or not isinstance(r.get("rank"), LDict) or not isinstance(r.get("sum"), LDict):
+        raise RuleError(rules, 1, "expected rank, share, sum and count (see the file's head)")
+    rank, sums = r["rank"], r["sum"]
+    return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels,
+                      _words(rules, rank, "max", "rank."), _words(rules, rank, "min", "rank."),
+                      _regex(rules, rank, "nth", ("n",)), _regex(rules, rank, "within", ()),
+                      _words(rules, rank, "which", "rank."),
+                      _regex(rules, r, "share", ("whole",)),
+                      _words(rules, sums, "and_up", "sum."), _words(rules, sums, "and_down", "sum."),
+                      _words(rules, sums, "add", "sum."), _regex(rules, r, "count", ("group",)))

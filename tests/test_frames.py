@@ -1,0 +1,211 @@
+"""Tables as frames (fin_qa/answer/frames.py): each step on its own over tables printed as the reports
+print them, then the issue's questions over the shared reports (skipped when ../shared is absent)."""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from fin_qa.answer.frames import (FrameAnswerer, Query, aging_range, aging_span, build_frame, level_range,
+                                  read_query)
+from fin_qa.catalog import Catalog
+from fin_qa.store.models import TableRecord
+
+CATALOG = Catalog.shipped()
+W = CATALOG.frames
+
+
+class _Cells:
+    """The cells answerer's word functions the frames use (spell, label_text, _skip, _neutral_marks)."""
+
+    def __init__(self):
+        from fin_qa.answer.cells import CellAnswerer
+        self.real = CellAnswerer.__new__(CellAnswerer)
+        CellAnswerer.__init__(self.real, _Values(), CATALOG.cells)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+class _Values:
+    t = CATALOG.templates
+    source = None
+    style = "human"
+
+
+def _table(header, rows, caption="", path=("收入与成本",), unit="元"):
+    return TableRecord(1, 1, None, list(path), caption, unit, 10, 10, header, rows, [10] * len(rows))
+
+
+@pytest.fixture(scope="module")
+def cells():
+    return _Cells()
+
+
+# ------------------------------------------------------------------------------------------- the frame
+
+def test_sections_printed_as_rows_and_run_into_labels(cells):
+    # 惠威科技's layout: 分行业 run into its row's label, 分产品 lost, 分地区 a row of its own
+    t = _table(["", "2019年 金额", "占营业收入比重", "2018年 金额", "占营业收入比重", "同比增减"], [
+        ["营业收入合计", "274,816,055.36", "100%", "266,619,585.12", "100%", "3.07%"],
+        ["分行业电子音响行业", "274,816,055.36", "100.00%", "266,619,585.12", "100.00%", "3.07%"],
+        ["多媒体系列", "85,453,984.32", "31.09%", "88,374,903.76", "33.15%", "-3.31%"],
+        ["公共广播系列", "57,558,374.82", "20.94%", "56,798,203.59", "21.30%", "1.34%"],
+        ["分地区", "", "", "", "", ""],
+        ["内销", "269,979,860.65", "98.24%", "261,443,412.52", "98.06%", "3.27%"],
+        ["出口", "4,836,194.71", "1.76%", "5,176,172.60", "1.94%", "-6.57%"],
+    ], caption="营业收入构成")
+    f = build_frame(t, cells, W)
+    assert f.kind == "segment"
+    by = {r.label: r for r in f.rows}
+    assert "分行业电子音响行业" not in by and by["电子音响行业"].section == "industry"
+    assert by["多媒体系列"].section == "product" and by["公共广播系列"].section == "product"   # the lost 分产品
+    assert by["出口"].section == "region" and by["营业收入合计"].total
+    assert [c.share for c in f.columns] == [False, False, True, False, True, False]
+    assert f.columns[1].year == 2019 and f.columns[5].change
+
+
+def test_a_section_named_by_the_header_and_a_serial_column(cells):
+    f = build_frame(_table(["分地区", "营业收入", "营业成本"], [["境内", "397,875,535.30", "1"], ["境外", "737,763,832.75", "2"]]),
+                    cells, W)
+    assert f.kind == "segment" and {r.section for r in f.rows} == {"region"}
+    g = build_frame(_table(["序号", "客户名称", "销售额", "占年度销售总额比例（%）"],
+                           [["1", "第一名", "86,512,221.40", "7.36"], ["2", "第二名", "76,744,556.33", "6.53"],
+                            ["", "合计", "329,324,848.37", "28.02"]], caption="前五名客户"), cells, W)
+    assert g.kind == "customer" and [r.label for r in g.rows] == ["第一名", "第二名", "合计"] and g.rows[2].total
+    # a supplier table under the same caption is told by its header
+    s = build_frame(_table(["序号", "供应商名称", "采购额", "占年度采购总额比例"], [["1", "第一名", "2.00", "1"]],
+                           caption="主要销售客户及主要供应商情况"), cells, W)
+    assert s.kind == "supplier"
+
+
+def test_a_header_shifted_by_its_unit_line(cells):
+    f = build_frame(_table(["账龄", "期末账面余额", "币种：人民币"],
+                           [["1年以内小计", "", "32,056,053.95"], ["1至 2年", "", "4,919,516.62"], ["", "合计", "39,219,714.68"]],
+                           caption="按账龄披露"), cells, W)
+    assert f.kind == "aging" and f.columns[2].key == "期末账面余额"
+    assert [r.total for r in f.rows] == [False, False, True]   # "1年以内小计" is a bucket's subtotal
+
+
+# ------------------------------------------------------------------------------------------- the query
+
+@pytest.mark.parametrize("ask, op, group, order, nth", [
+    ("哪个地区营业收入最高", "rank", "region", "max", 1),
+    ("哪类产品毛利率最低", "rank", "product", "min", 1),
+    ("第二大股东持股比例", "rank", "shareholder", "max", 2),
+    ("前5名客户中最大客户销售额", "rank", "customer", "max", 1),
+    ("境外收入占营业收入比例", "share", None, "max", 1),
+    ("硕士及以上学历员工", "sum", "education", "max", 1),
+    ("几家子公司", "count", "subsidiary", "max", 1),
+    ("出口收入", "value", None, "max", 1),
+])
+def test_read_query(ask, op, group, order, nth):
+    q = read_query(ask, W)
+    assert isinstance(q, Query) and (q.op, q.group, q.order, q.nth) == (op, group, order, nth)
+
+
+def test_share_whole_words():
+    assert read_query("境外收入占营业收入比例", W).whole == "营业收入"
+    assert read_query("出口占比", W).whole == ""
+
+
+@pytest.mark.parametrize("text, span", [
+    ("1年以内", (0, 1)), ("1至2年", (1, 2)), ("一至二年", (1, 2)), ("1-2年", (1, 2)), ("3年以上", (3, math.inf)),
+    ("6个月以内", (0, 0.5)), ("其中：1年以内分项1年以内小计", (0, 1)),
+])
+def test_aging_ranges(text, span):
+    assert aging_range(text) == span
+
+
+def test_aging_span_is_the_words_of_the_range():
+    assert aging_span("应收账款中一至二年") == "一至二年"
+
+
+@pytest.mark.parametrize("text, span", [
+    ("本科", (3, 3)), ("硕士及以上", (4, math.inf)), ("大专及以下", (-math.inf, 2)), ("研究生", (4, 5)),
+])
+def test_levels(text, span):
+    assert level_range(text, W, W.and_up, W.and_down) == span
+
+
+def test_levels_say_their_words():
+    assert level_range("员工中硕士及以上学历", W, W.and_up, W.and_down, span=True) == "硕士及以上"
+
+
+# ------------------------------------------------------------------------------------------- the steps
+
+def test_steps_rank_share_sum_and_declines(cells):
+    fa = FrameAnswerer(cells, W)
+    t = _table(["", "2019年 金额", "占营业收入比重"], [
+        ["营业收入合计", "100.00", "100%"], ["分产品", "", ""], ["甲系列", "60.00", "60.00%"], ["乙系列", "40.00", "40.00%"],
+        ["分地区", "", ""], ["内销", "90.00", "90%"], ["出口", "10.00", "10%"]], caption="营业收入构成")
+    f = build_frame(t, cells, W)
+    q = read_query("哪类产品营业收入最高", W)
+    rows = fa.name_rows(f, q, "")
+    chosen = fa.choose_column(f, q, "营业收入", 2019)
+    got = fa.run(f, q, rows, chosen)
+    assert got.rows[0].label == "甲系列" and got.value == 60.0
+    # its share: the printed column
+    share = fa.share_of(f, read_query("占营业收入比例", W), got, chosen)
+    assert share.shown == "60.00%" and share.how == "printed"
+    # an alias names the row printed 出口
+    rows = fa.name_rows(f, read_query("境外收入占营业收入比例", W), "境外")
+    assert [r.label for r in rows.rows] == ["出口"] and "出口" in rows.how
+    # a rank of one row, or a range no row lies in, gives nothing (never 0)
+    one = build_frame(_table(["分地区", "营业收入"], [["境内", "5.00"]]), cells, W)
+    q = read_query("哪个地区营业收入最高", W)
+    assert fa.run(one, q, fa.name_rows(one, q, ""), fa.choose_column(one, q, "", 2019)).declined
+    edu = build_frame(_table(["教育程度", "数量（人）"], [["硕士及以上", "15"], ["本科", "204"], ["大专", "300"]],
+                             caption="教育程度"), cells, W)
+    assert fa.name_rows(edu, read_query("博士及以上", W), "博士及以上").how == "declined"   # 硕士及以上 reaches past it
+    both = fa.name_rows(edu, read_query("本科及以上", W), "本科及以上")
+    assert both.how == "sum" and sorted(r.label for r in both.rows) == ["本科", "硕士及以上"]
+
+
+# ------------------------------------------------------------------------------------------- on the reports
+
+@pytest.fixture(scope="module")
+def router(all_store):
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    store, _ = all_store
+    return Router(FactSource(store), CATALOG)
+
+
+@pytest.mark.parametrize("q, want", [
+    ("四方科技2019年哪个地区的营业收入最高？", ["境外", "737,763,832.75", "第12页"]),
+    ("惠威科技2019年哪类产品的营业收入最高？占营业收入的比重是多少？", ["多媒体系列", "85,453,984.32", "31.09%"]),
+    ("惠威科技2019年境外收入占营业收入的比重是多少？", ["出口", "1.76%"]),
+    ("四方科技2019年前五名客户中最大的客户销售额是多少？", ["86,512,221.40"]),
+    ("南通四方罐式储运设备制造有限公司2019年的净利润是多少？", ["四方科技", "70,662,576.11元"]),
+    ("四方科技2019年末应收账款中账龄1年以内的余额是多少？", ["32,056,053.95"]),
+])
+def test_the_issue_table(router, q, want):
+    a = router.answer(q)
+    assert a.found and a.method == "frame" and all(w in a.answer for w in want), a.answer
+    assert a.evidence and all(e.page for e in a.evidence)
+
+
+def test_the_api_answers_the_same(all_store):
+    from fin_qa.api import FinQA
+
+    store, _ = all_store
+    qa = FinQA(store.directory)
+    a = qa.ask("四方科技2019年哪个地区的营业收入最高？")
+    assert a.found and "境外" in a.answer and "737,763,832.75" in a.answer
+
+
+@pytest.mark.parametrize("q", [
+    "四方科技2019年哪个地区的营业成本最高是多少亿",        # a unit the frame does not convert: not the frames'
+    "四方科技2019年前五名客户中最大的客户叫什么名字",      # 第一名 is no name
+    "四方科技2019年国外营业收入占比",                      # no share column, no total row: no whole
+])
+def test_what_the_frames_leave(router, q):
+    a = router.answer(q)
+    assert a.method != "frame", a.answer
+
+
+def test_a_sum_over_buckets_is_printed_with_its_parts(router):
+    a = router.answer("四方科技2019年其他应收款账龄2年以内合计")
+    assert a.method == "frame" and "5,462,828.83" in a.answer and "2,452,628.83" in a.answer and "3,010,200.00" in a.answer
