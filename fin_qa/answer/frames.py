@@ -33,7 +33,7 @@ from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .cells import CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .cells import _CUT_NUMBER, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
 from .compose import render
 from .model import Answer, CellEvidence
 
@@ -72,6 +72,7 @@ class Row:
     key: str             # as compared (content, spelled)
     section: str | None  # the section it is in (industry, product, region, channel)
     total: bool
+    first: str = ""      # its first text cell (a name, where the cells after it say its type, business …)
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Frame:
     columns: list[Column]
     values: pd.DataFrame  # table row index × column index → number (NaN: none)
     sections: set[str] = field(default_factory=set)
+    cut: set[tuple[int, int]] = field(default_factory=set)   # cells holding a number the layout cut
+    filtered: bool = False   # it lists only some rows (10%以上): none added, counted or ranked from below
 
     def number(self, r: int, k: int) -> float | None:
         try:
@@ -134,7 +137,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     rows: list[Row] = []
     sections: set[str] = {current} if current else set()
     values: dict[tuple[int, int], float] = {}
-    whole_ended = False
+    cut: set[tuple[int, int]] = set()
     for i, row in enumerate(t.rows):
         label, first = _label(row)
         key = content(norm(label))
@@ -142,7 +145,6 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         if m:
             current = section_of[m.group(0)]
             sections.add(current)
-            whole_ended = False
             label = label[label.find(m.group(0)[-1]) + 1:] if m.group(0) != key else ""
             key = key[len(m.group(0)):]
             if not key or first == len(row):
@@ -150,11 +152,15 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         if not key and first == len(row):
             continue
         for k in range(first, len(row)):
+            if row[k] and _CUT_NUMBER.search(row[k].strip()):
+                cut.add((i, k))   # a number the layout cut ("211,591,403."): no value, and no rank over it
+                continue
             v = parse_number(row[k].rstrip("%")) if row[k] and is_number(row[k]) else None
             if v is not None:
                 values[(i, k)] = float(v)
         total = bool(_TOTAL.search(key)) or (not key and first < len(row))
-        rows.append(Row(i, label, cells.label_text(label) or key, current, total))
+        first_text = next((c for c in row[:first] if c and not is_number(c)), "")
+        rows.append(Row(i, label, cells.label_text(label) or key, current, total, first_text))
     kind = "segment" if sections else "other"
     if kind == "other":
         # a header's words first (采购额 tells a supplier table under "主要销售客户及主要供应商情况")
@@ -170,8 +176,9 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
                               bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
     frame = Frame(t, kind, title, rows, columns,
-                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections)
-    if "segment" == kind:
+                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections, cut)
+    frame.filtered = any(w in content(norm(" ".join(t.path[-1:]) + t.caption)) for w in words.filtered)
+    if kind == "segment":
         _lost_section(frame, words)
     return frame
 
@@ -231,7 +238,8 @@ def read_query(ask: str, words: FrameWords) -> Query | None:
     nth_m = words.rank_nth.search(q) if words.rank_nth else None
     mx, mn = _first(q, words.rank_max), _first(q, words.rank_min)
     if nth_m:
-        op, nth = "rank", int(nth_m.group("n").translate(_CN)) if nth_m.group("n") != "十" else 10
+        n = nth_m.group("n") or (nth_m.group("m") if "m" in words.rank_nth.groupindex else None) or "1"
+        op, nth = "rank", int(n.translate(_CN)) if n != "十" else 10
         used.append(nth_m.group(0))
     elif mx or mn:
         op, order = "rank", "max" if mx and (not mn or q.find(mx) < q.find(mn)) else "min"
@@ -252,8 +260,7 @@ def read_query(ask: str, words: FrameWords) -> Query | None:
     rng = None
     up, down = _first(q, words.and_up), _first(q, words.and_down)
     if op is None and (up or down):
-        op = "sum"
-        used.append(up or down)
+        op = "sum"   # (the range's words are the row's: name_rows reads them)
     add = _first(q, words.add)
     if add:
         used.append(add)   # "2年以内合计", "加起来": the rows named are added
@@ -282,6 +289,11 @@ def aging_span(text: str) -> str:
     """The words of an aging range in a content string ("一至二年" of "应收账款中一至二年"), or ""."""
     m = _AGE.search(text.translate(_CN))
     return text[m.start():m.end()] if m else ""
+
+
+def _aging_spans(text: str) -> list[str]:
+    t = text.translate(_CN)
+    return [text[m.start():m.end()] for m in _AGE.finditer(t)]
 
 
 def aging_range(text: str) -> tuple[float, float] | None:
@@ -367,6 +379,8 @@ class FrameAnswerer:
         self.words = words
         self.s = settings
         self._frames: dict[int, tuple[TableRecord, Frame]] = {}
+        self._continued: dict[int, bool] = {}
+        self._measures = {kd.name: kd.measure for kd in words.kinds}
         w = words
         cues = [*w.rank_max, *w.rank_min, *w.which, *w.and_up, *w.and_down, *(a for g in w.aliases for a in g),
                 *(a for k in w.kinds if k.name == "aging" for a in k.asked)]
@@ -411,9 +425,25 @@ class FrameAnswerer:
             if not f.rows or f.values.empty:
                 continue
             out.append(f)
-        # the consolidated notes before the parent company's (printed later), a table of the section asked
-        out.sort(key=lambda f: f.table.page_start)
+        # a table titled as its kind (按账龄披露 before a 组合 table holding aging rows), then the consolidated
+        # notes before the parent company's (printed later)
+        titled = {kd.name: kd.title for kd in self.words.kinds}
+        out.sort(key=lambda f: (not any(w in f.title for w in titled.get(f.kind, ())), f.table.page_start))
         return Found(out)
+
+    def continued(self, f: Frame) -> bool:
+        """Whether the table goes on in the next one (no header of its own, within a page): a rank, count
+        or sum over its rows alone would miss the rest."""
+        got = self._continued.get(f.table.id)
+        if got is None:
+            store = self.v.source.store
+            nxt = store.report_tables(f.table.report_id, [f.table.id + 1])
+            got = bool(nxt) and not any(h.strip() for h in nxt[0].header) and \
+                0 <= nxt[0].page_start - f.table.page_end <= 1 and bool(nxt[0].rows)
+            if len(self._continued) > 4096:
+                self._continued.clear()
+            self._continued[f.table.id] = got
+        return got
 
     # ---- step 2
     def name_rows(self, f: Frame, query: Query, rest: str) -> Rows | None:
@@ -427,6 +457,19 @@ class FrameAnswerer:
             return None
         up, down = self.words.and_up, self.words.and_down
         ranged = bool(aging_span(rest)) or level_range(rest, self.words, up, down) is not None
+        if ranged:
+            # the range's words as a label prints them ("本科以上" of a table listing 本科 and 本科以上)
+            said = aging_span(rest) or level_range(rest, self.words, up, down, span=True) or ""
+            hit = [r for r in rows if r.key == said]
+            if hit:
+                return Rows(f, hit[:1], said, "range")
+            spans = _aging_spans(rest)
+            if len(spans) > 1:
+                # "1至2年加2至3年": each bucket as printed, added
+                picked = [next((r for r in rows if aging_range(r.label) == aging_range(x)), None) for x in spans]
+                if any(p is None for p in picked):
+                    return Rows(f, [], rest, "declined")
+                return Rows(f, picked, "".join(spans), "sum")  # type: ignore[arg-type]
         # a label the words hold whole, or an alias of it (not inside a range: 本科 of 本科及以上, 年以内 of
         # 2年以内 name other rows)
         for n in range(len(rest), 1, -1) if not ranged else ():
@@ -462,7 +505,7 @@ class FrameAnswerer:
         return None
 
     # ---- step 3
-    def choose_column(self, f: Frame, query: Query, rest: str, year: int) -> Chosen | None:
+    def choose_column(self, f: Frame, query: Query, rest: str, year: int, named_only: bool = False) -> Chosen | None:
         """The column of the measure asked (营业收入, 销售额, 余额), of the year asked; none named: the
         first amount column of the year (a column of the year before or of a change only when asked)."""
         amounts = [c for c in f.columns if not c.change and not c.share and c.index > 0
@@ -470,18 +513,45 @@ class FrameAnswerer:
         amounts = [c for c in amounts if not c.previous and (c.year is None or c.year == year)] or []
         if not amounts:
             return None
-        # the column whose header holds most of the ask's words (two characters at least)
-        held = [(sum(cover(rest, pairs(c.key))), c) for c in amounts if rest and c.key]
+        # the column whose header holds most of the ask's words (two characters at least); none: the kind's
+        # measure (持股数量 of a shareholder table), else the first amount column that is no rate
+        # (a share column when its header is named: 持股比例)
+        named = amounts + [c for c in f.columns if c.share and not c.previous and (c.year is None or c.year == year)
+                           and any(f.number(r.index, c.index) is not None for r in f.rows)] * bool(_RATE.search(rest))
+        held = [(sum(cover(rest, pairs(c.key))), c) for c in named if rest and c.key]
         best = max((n for n, _ in held), default=0)
-        column = next(c for n, c in held if n == best) if best >= 2 else amounts[0]
+        if named_only and best < 2:
+            return None
+        default = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None) or \
+            next((c for c in amounts if not _RATE.search(c.key)), None)
+        if best < 2 and default is None:
+            return None
+        column = next(c for n, c in held if n == best) if best >= 2 else default
         explained = "".join(ch for ch, m in zip(rest, cover(rest, pairs(column.key))) if m) if best >= 2 else ""
-        share = next((c for c in f.columns if c.share and c.index > column.index and not c.previous
-                      and (c.year is None or c.year == year)), None)
+        # its share column: the first after it of the same year (2019年金额 | 占营业收入比重), else the one
+        # nearest it (持股比例 | 持股数量)
+        if column.share:
+            # a share read (持股比例): the kind's measure beside it (持股数量)
+            other = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None)
+            return Chosen(column, other, explained)
+        shares = [c for c in f.columns if c.share and not c.previous and (c.year is None or c.year == year)
+                  and c is not column]
+        share = next((c for c in shares if c.index > column.index), None) or \
+            min(shares, key=lambda c: abs(c.index - column.index), default=None)
         return Chosen(column, share, explained)
 
     # ---- step 4
     def run(self, f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Result:
         k = chosen.column.index
+        if any((r.index, k) in f.cut for r in rows.rows):
+            return Result(query.op, [], [], None, "", declined="cut")
+        if (query.op in ("rank", "count") or rows.how == "sum") and self.continued(f):
+            return Result(query.op, [], [], None, "", declined="continued")
+        if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and query.order == "min")
+                           or (query.op == "rank" and query.nth > 1)):
+            return Result(query.op, [], [], None, "", declined="filtered")
+        if rows.how == "sum" and _RATE.search(chosen.column.key):
+            return Result("sum", [], [], None, "", declined="rates")   # rates are not added
         read = [(r, f.number(r.index, k)) for r in rows.rows]
         read = [(r, v) for r, v in read if v is not None]
         if query.op == "rank":
@@ -491,7 +561,7 @@ class FrameAnswerer:
             r, v = ordered[query.nth - 1]
             if query.nth == 1 and len(ordered) > 1 and ordered[1][1] == v:
                 return Result("rank", [], [], None, "", declined="tie")
-            return Result("rank", [r], [v], v, f.cell(r.index, k))
+            return Result("rank", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
         if query.op == "count":
             return Result("count", [r for r, _ in read], [v for _, v in read], float(len(read)), str(len(read)))
         if not read:
@@ -501,7 +571,7 @@ class FrameAnswerer:
             return Result("sum", [r for r, _ in read], [v for _, v in read], total, _fmt(total, read),
                           how="＋".join(r.label for r, _ in read))
         r, v = read[0]
-        return Result("value", [r], [v], v, f.cell(r.index, k))
+        return Result("value", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
 
     def share_of(self, f: Frame, query: Query, result: Result, chosen: Chosen) -> Result:
         """The row's share of the whole: the printed share column, else the row ÷ the table's total row
@@ -523,6 +593,17 @@ class FrameAnswerer:
             value = (result.value or 0.0) / whole * 100
             return Result("share", result.rows, result.values, value, f"{value:.2f}%",
                           how=f"{result.shown}÷{f.cell(total.index, k)}（{total.label or '合计'}）")
+        section = result.rows[0].section
+        if total is None and section and query.whole and _held(query.whole, f.title) and not f.filtered \
+                and not self.continued(f):
+            # no total printed: the whole the table's title names (主营业务收入 of 主营业务分地区情况) is its
+            # section's rows added, said so
+            part = [f.number(r.index, k) for r in f.rows if r.section == section and not r.total]
+            if part and all(v is not None for v in part) and len(part) >= 2:
+                whole = sum(v for v in part if v is not None)
+                value = (result.value or 0.0) / whole * 100
+                return Result("share", result.rows, result.values, value, f"{value:.2f}%",
+                              how=f"{result.shown}÷{whole:,.2f}（表中{len(part)}行之和）")
         return Result("share", [], [], None, "", declined="whole")
 
     # ---- the ask
@@ -574,7 +655,26 @@ class FrameAnswerer:
             if result.declined:
                 return None
             return last_frame, last_chosen, result, self._said(u, last_frame, query, last_chosen, result, year=year)
+        if query.op == "value" and not query.group and last is not None and last_frame is not None \
+                and len(last.rows) == 1 and last.op in ("rank", "value"):
+            # "第一大股东是谁？持股比例多少": a column of the row the ask before found
+            rest = self._rest(text, query, last_frame.title, u)
+            chosen = self.choose_column(last_frame, query, rest, year, named_only=True)
+            if chosen is not None and not _without(rest, chosen.explained).strip():
+                r = last.rows[0]
+                cell = last_frame.cell(r.index, chosen.column.index)
+                value = last_frame.number(r.index, chosen.column.index)
+                if value is not None and (r.index, chosen.column.index) not in last_frame.cut:
+                    result = Result("value", [r], [value], value, _pct(cell, chosen.column))
+                    return last_frame, chosen, result, self._said(u, last_frame, query, chosen, result, year=year)
         found = self.find_tables(rep, text, query)
+        if query.op in ("rank", "count", "sum"):
+            # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
+            # back to a note's table that happens to list a few of them)
+            titled = {kd.name: kd.title for kd in self.words.kinds}
+            own = [f for f in found.frames if any(w in f.title for w in titled.get(f.kind, ()))]
+            if own:
+                found = Found(own)
         items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
         for f in found.frames:
             context = content(self.cells.spell(content(norm("".join(f.table.path[-3:]) + f.table.caption))))
@@ -583,7 +683,9 @@ class FrameAnswerer:
             if not all(i in heads or _held(i, heads) for i in items):
                 continue
             # an item the topic holds is said by it; one a column holds names the column (营业成本)
-            rest = self._rest(text, query, f.title, u, [i for i in items if i in context or _held(i, context)])
+            keys = [c.key for c in f.columns if c.key]
+            rest = self._rest(text, query, f.title, u, [i for i in items if (i in context or _held(i, context))
+                                                          and not any(i in k for k in keys)])
             chosen = self.choose_column(f, query, rest, year)
             if chosen is None:
                 continue
@@ -615,8 +717,12 @@ class FrameAnswerer:
         """The ask's words no part of the query (or an item the table's topic holds) used: what names a
         row or a column."""
         rest = text
+        group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
+            {w for k in self.words.kinds if k.name == query.group for w in k.asked}
         for w in sorted(query.words, key=len, reverse=True):
             rest = rest.replace(content(w), "") if w == query.group_word else _without(rest, content(w))
+        for w in sorted(group_words, key=len, reverse=True):
+            rest = rest.replace(w, "")   # every word of the group asked ("产品系列")
         for i in items:
             rest = rest.replace(i, "")
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
@@ -641,8 +747,8 @@ class FrameAnswerer:
             if query.nth > 1:
                 order = f"第{query.nth}{'高' if query.order == 'max' else '低'}"
             group = query.group_word or "项目"
-            return (f"{head}「{where}」（第{page}页）中{measure}{order}的{group}是“{result.rows[0].label}”，"
-                    f"{measure}{result.shown}{unit}")
+            return (f"{head}「{where}」（第{page}页）中{measure}{order}的{group}是“{_name(f, result.rows[0])}”，"
+                    f"{measure}{result.shown}{unit}{self._with_share(f, chosen, result)}")
         if result.op == "share":
             how = "（表中所列）" if result.how == "printed" else f"（{result.how}）"
             label = "、".join(r.label for r in result.rows)
@@ -656,7 +762,20 @@ class FrameAnswerer:
         if result.op == "sum":
             parts = "＋".join(f"{r.label}{f.cell(r.index, chosen.column.index)}" for r in result.rows)
             return f"{head}「{where}」（第{page}页）中{rows.named if rows else label}的{measure}合计{result.shown}{unit}（{parts}）"
-        return f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{result.shown}{unit}{how}"
+        return (f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{result.shown}{unit}"
+                f"{self._with_share(f, chosen, result)}{how}")
+
+    @staticmethod
+    def _with_share(f: Frame, chosen: Chosen, result: Result) -> str:
+        """The row's printed share beside its value ("，占营业收入比重31.09%"), when the table prints one."""
+        if chosen.share is None or len(result.rows) != 1:
+            return ""
+        cell = f.cell(result.rows[0].index, chosen.share.index)
+        if not cell or not is_number(cell.rstrip("%")):
+            return ""
+        if not chosen.share.share:
+            return f"，{_shown(chosen.share.header)}{cell}"
+        return f"，{_shown(chosen.share.header)}{cell.rstrip('%')}%"
 
     def _page(self, f: Frame, r: Row) -> int:
         return f.table.pages[r.index] if r.index < len(f.table.pages) else f.table.page_start
@@ -669,7 +788,8 @@ class FrameAnswerer:
         t = f.table
         table = " > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:])
         out = []
-        cols = [chosen.column] + ([chosen.share] if result.op == "share" and result.how == "printed" and chosen.share else [])
+        cols = [chosen.column] + ([chosen.share] if chosen.share is not None and (
+            result.op in ("rank", "value") or result.how == "printed") else [])
         for r in result.rows:
             for c in cols:
                 cell = f.cell(r.index, c.index)
@@ -677,6 +797,16 @@ class FrameAnswerer:
                 out.append(CellEvidence(table, r.label, _shown(c.header), cell + ("" if cell.endswith("%") else unit or ""),
                                         self._page(f, r), self.v.source.keys.get(t.report_id), cell))
         return out
+
+
+def _pct(cell: str, c: Column) -> str:
+    """A share column's cell as a percent ("39.96" under 比例(%) → 39.96%)."""
+    return cell.rstrip("%") + "%" if c.share or "%" in c.header else cell
+
+
+def _name(f: Frame, r: Row) -> str:
+    """A row as named: an entity's first cell (a subsidiary's name, not its type and business after it)."""
+    return r.first if f.kind in ("subsidiary", "shareholder", "customer", "supplier") and r.first else r.label
 
 
 def _tokens(text: str) -> list[str]:
@@ -713,67 +843,234 @@ def _shown(header: str) -> str:
 # ------------------------------------------------------------------------------------------- subsidiaries
 
 _REGISTERED = re.compile(r"[\u4e00-\u9fff（）()A-Za-z]{2,30}?(?:有限责任公司|股份有限公司|有限公司)")
+_LEGAL_END = re.compile(r"(?:集团)?(?:有限责任公司|股份有限公司|有限公司)$")
+_SUB_WORD = re.compile(r"(?:全资|控股|参股)?子公司|参股公司|孙公司")
+_DEFINES = re.compile(r"释义")
+_SUB_TOPIC = re.compile(r"控股参股公司|主要子公司|子公司")
 
 
 @dataclass
 class Subsidiary:
-    """A company named by a question that is a subsidiary in another company's report."""
+    """A subsidiary of a report: its registered name, the names the report also calls it by."""
     name: str
+    aliases: set[str]
+
+
+@dataclass
+class SubsidiaryValue:
+    """An item of a subsidiary read from its parent's report."""
+    sub: Subsidiary
     parent: Report
     page: int | None
-    value: str            # the item's value as printed
+    value: str            # as printed
     unit: str
     where: str            # the section or table it is printed in
+    column: str = ""
 
 
 class SubsidiaryAnswerer:
-    """A question naming a subsidiary (its registered name), not a company of the store: its item read from
-    its parent's report (主要控股参股公司: a section of its own, or a row of a table), naming the parent. A
-    name several reports print (a subsidiary of two companies) is asked back."""
+    """A question naming a subsidiary — by its registered name, a name the report's 释义 gives it, or the
+    distinctive part of its registered name after 子公司 ("子公司台州前进") — answered from its parent's report
+    (a row of 主要子公司… / 主要控股参股公司, or a section of its own: "净利润：人民币 70,662,576.11 元"),
+    naming the parent. A name several reports print as a subsidiary is asked back; a name two subsidiaries
+    share is declined."""
 
-    def __init__(self, cells: CellAnswerer):
-        self.cells = cells
-        self.v = cells.v
-        self.t = cells.t
+    def __init__(self, frames: "FrameAnswerer"):
+        self.frames = frames
+        self.cells = frames.cells
+        self.v = frames.v
+        self.t = frames.t
+        self._subs: dict[int, list[Subsidiary]] = {}
 
-    def answer(self, u: Understanding) -> Answer | None:
-        if u.companies or not u.items or len(u.items) > 1 or u.years.asked is None:
-            return None
-        m = _REGISTERED.search(u.norm)
-        if not m:
-            return None
-        name = re.sub(r"^(?:\d{4}年度?|全资子公司|控股子公司|子公司)+", "", m.group(0))
-        item = u.items[0]
-        year = u.years.asked
+    # ---- the subsidiaries a report names
+    def subsidiaries(self, rep: Report) -> list[Subsidiary]:
+        got = self._subs.get(rep.id)
+        if got is not None:
+            return got
+        if len(self._subs) > 1024:
+            self._subs.clear()
         store = self.v.source.store
-        reports = {r.id: r for r in (self.v.source.by_key.values())}
-        found: dict[int, Subsidiary] = {}
-        parents: set[int] = set()
-        said = sorted({item, *(content(norm(k.text)) for k in u.keywords if k.text)}, key=len, reverse=True)
-        value_rx = re.compile("(?:" + "|".join(map(re.escape, said)) + r")[:：为是]?(?:人民币)?(-?[\d,]+(?:\.\d+)?)(亿元|万元|千元|元)?")
-        for rid, path, text, page in store.naming(name):
-            rep = reports.get(rid)
-            if rep is None:
-                continue
-            parents.add(rid)
-            if rep.year != year or rid in found:
-                continue
-            if name in path:   # a section of its own: "净利润：人民币 70,662,576.11 元"
-                hit = value_rx.search(text.replace(" ", ""))
-                if hit:
-                    where = path.strip("[]").split(",")[-2].strip(' "') if path.count(",") else path
-                    found[rid] = Subsidiary(name, rep, page, hit.group(1), hit.group(2) or "元", where)
-        if not found:
+        own = content(norm(rep.full_name or ""))
+        found: dict[str, Subsidiary] = {}
+
+        def add(name: str, alias: str = "") -> None:
+            key = content(norm(name))
+            if len(key) < 6 or key == own or not _LEGAL_END.search(key):
+                return
+            sub = found.setdefault(key, Subsidiary(key, set()))
+            for a in re.split(r"[、，,/]", alias):
+                a = content(norm(a))
+                if len(a) >= 2 and a != key and a not in own:
+                    sub.aliases.add(a)
+        defined: list[tuple[str, str]] = []   # 释义 names not said to be subsidiaries
+        ids = store.table_match_words(_tokens("释义 子公司 控股参股公司 公司名称"), rep.id, 60)
+        for t in store.report_tables(rep.id, ids) if ids else []:
+            title = "".join(t.path[-2:]) + t.caption
+            if _DEFINES.search(title):
+                # "台州前进、前进公司 | 指 | 台州市前进化工有限公司，公司全资子公司"
+                for row in [t.header, *t.rows]:
+                    cells = [c for c in row if c and c.strip() != "指"]
+                    if len(cells) >= 2:
+                        m = _REGISTERED.match(content(norm(cells[-1])))
+                        if m and _SUB_WORD.search(cells[-1]):
+                            add(m.group(0), cells[0])
+                        elif m:
+                            defined.append((m.group(0), cells[0]))
+            elif _SUB_TOPIC.search(title):
+                f = self.frames.frame(t)
+                if f.kind == "subsidiary":
+                    for r in f.rows:
+                        add(r.first)
+        for name, alias in defined:
+            # a name the 释义 defines without saying what it is (四方罐储): a subsidiary when a section of
+            # 主要控股参股公司 is headed by it
+            key = content(norm(name))
+            if key not in found and any(rid == rep.id and _SUB_TOPIC.search(path)
+                                        for rid, path, *_ in store.naming(name, 200)):
+                add(name, alias)
+        self._subs[rep.id] = list(found.values())
+        return self._subs[rep.id]
+
+    def named(self, rep: Report, asked: str) -> list[Subsidiary]:
+        """The report's subsidiaries the words name: whole, by an alias, or by 4+ characters of the
+        registered name (not the parent's own)."""
+        own = content(norm(rep.full_name or "")) + content(norm(rep.short_name or ""))
+        subs = self.subsidiaries(rep)
+        whole = [s for s in subs if s.name in asked]
+        if whole:
+            return whole
+        by_alias = [s for s in subs if any(a == asked for a in s.aliases)]
+        if by_alias:
+            return by_alias
+        if len(asked) < 4 or asked in own:
+            return []
+        return [s for s in subs if asked in s.name]
+
+    # ---- the answer
+    def answer(self, u: Understanding) -> Answer | None:
+        if not u.items or u.years.asked is None or u.shape == "yes_no":
             return None
-        if len({(r.parent.stock_code or r.parent.key) for r in found.values()}) > 1:
-            names = "、".join(sorted({r.parent.short_name or r.parent.key for r in found.values()}))
-            return Answer(u.question, render(self.t, "subsidiary_which", name=name, companies=names),
+        year = u.years.asked
+        text = content(norm(u.norm))
+        # a registered name, from after the last 子公司 before it ("海翔药业子公司台州市前进化工有限公司")
+        spans = [_SUB_WORD.split(m.group(0))[-1] for m in _REGISTERED.finditer(text)]
+        after = [m.group(1) for m in re.finditer(r"(?:全资|控股|参股)?子公司([\u4e00-\u9fff（）()]{2,20}?)(?=\d|的|在|年|$|[，,。?？]|"
+                                                   + "|".join(map(re.escape, u.items)) + ")", text)]
+        # a word no slot used that a report's 释义 gives a subsidiary ("台州前进")
+        left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
+        if not spans and not after and not (left and u.companies):
+            return None
+        reports: list[Report] = []
+        if u.companies:
+            rep = self.v.source.report(u.companies[0].company.key, year)
+            own = content(norm((rep.full_name or "") if rep else ""))
+            spans = [s for s in spans if s != own]
+            if rep is None or not (spans or after or left):
+                return None
+            reports = [rep]
+        elif spans:
+            by_id = {r.id: r for r in self.v.source.by_key.values()}
+            ids = dict.fromkeys(rid for rid, *_ in self.v.source.store.naming(spans[0]))
+            reports = [by_id[i] for i in ids if i in by_id and by_id[i].year == year]
+            if not reports:
+                return None
+        else:
+            return None
+        got: list[list[SubsidiaryValue]] = []
+        for rep in reports:
+            subs = []
+            for asked in [*spans, *after, *(left if u.companies else [])]:
+                asked = _SUB_WORD.sub("", asked)
+                subs = self.named(rep, content(asked))
+                if subs:
+                    break
+            if len(subs) > 1:
+                return Answer(u.question, render(self.t, "subsidiary_which", name="、".join(s.name for s in subs),
+                                                 companies=rep.short_name or rep.key), u.finglm_type(), "declined",
+                              found=False)
+            if subs:
+                value = self._value(rep, subs[0], u)
+                if value is not None:
+                    got.append(value)
+                elif len(reports) == 1:
+                    # a subsidiary named, its item not read here: the router's other answerers may read it
+                    # (a name wrapped over two rows); this decline stands where they would give the parent's
+                    # own value (method "unread")
+                    return Answer(u.question, render(self.t, "subsidiary_unread", name=subs[0].name,
+                                                     parent=rep.short_name or rep.key, year=year,
+                                                     item=u.items[0] if u.items else ""),
+                                  u.finglm_type(), "unread", found=False)
+        if not got:
+            return None
+        if len({g[0].parent.stock_code or g[0].parent.key for g in got}) > 1:
+            names = "、".join(sorted({g[0].parent.short_name or g[0].parent.key for g in got}))
+            return Answer(u.question, render(self.t, "subsidiary_which", name=got[0][0].sub.name, companies=names),
                           u.finglm_type(), "declined", found=False)
-        s = next(iter(found.values()))
+        vals = got[0]
+        s = vals[0]
         parent = s.parent.short_name or s.parent.full_name or s.parent.key
-        text = render(self.t, "subsidiary_answer", name=name, parent=parent, year=year, where=s.where,
-                      page=s.page or "?", item=item, value=s.value + s.unit)
-        ev = CellEvidence(s.where, name, item, s.value + s.unit, s.page, self.v.source.keys.get(s.parent.id), s.value)
-        ans = Answer(u.question, text, u.finglm_type(), "frame", [ev])
-        ans.shown = s.value + s.unit
+        items = "、".join(v.column or i for v, i in zip(vals, [*u.items, *[""] * len(vals)]))
+        text = render(self.t, "subsidiary_answer", name=s.sub.name, parent=parent, year=year, where=s.where,
+                      page=s.page or "?", item=items, value="、".join(v.value + v.unit for v in vals))
+        evidence = [CellEvidence(v.where, v.sub.name, v.column, v.value + v.unit, v.page,
+                                 self.v.source.keys.get(v.parent.id), v.value) for v in vals]
+        ans = Answer(u.question, text, u.finglm_type(), "frame", list(evidence))
+        if len(vals) == 1:
+            ans.shown = s.value + s.unit
         return ans
+
+    def _asked(self, u: Understanding, sub: Subsidiary) -> list[list[str]]:
+        """What is asked of the subsidiary: each item (with the words the question said it by), and each
+        word no slot used that does not name the subsidiary (注册资本)."""
+        out = [sorted({content(norm(i)), *(content(norm(k.text)) for k in u.keywords if k.name == i and k.text)},
+                      key=len, reverse=True) for i in u.items]
+        for w in u.left:
+            c = _SUB_WORD.sub("", content(norm(w)))
+            if len(c) >= 2 and c not in sub.name and not any(c in a or a in c for a in sub.aliases):
+                out.append([c])
+        return out
+
+    def _value(self, rep: Report, sub: Subsidiary, u: Understanding) -> list[SubsidiaryValue] | None:
+        """What is asked of the subsidiary, every part of it read: from a row of a subsidiary table (a column
+        for each), else from its own section ("净利润：人民币 70,662,576.11 元"); None when a part is not read."""
+        asked = self._asked(u, sub)
+        if not asked:
+            return None
+        store = self.v.source.store
+        words = " ".join(["子公司 控股参股公司 公司名称", *(w for a in asked for w in a)])
+        ids = store.table_match_words(_tokens(words), rep.id, 60)
+        for t in store.report_tables(rep.id, ids) if ids else []:
+            f = self.frames.frame(t)
+            if f.kind != "subsidiary":
+                continue
+            row = next((r for r in f.rows if content(norm(r.first)) == sub.name), None)
+            if row is None:
+                continue
+            cols = [next((c for c in f.columns if c.key and any(w == c.key for w in a)), None) for a in asked]
+            if any(c is None for c in cols):
+                continue
+            out = []
+            for col in cols:
+                assert col is not None
+                cell = f.cell(row.index, col.index)
+                if not is_number(cell) or _CUT_NUMBER.search(cell):
+                    return None   # a number cut by the layout ("211,591,403.", "75,919,505.0"): not read
+                where = t.caption or (t.path[-1] if t.path else "")
+                unit = unit_of(col.header) or t.unit or "元"
+                page = t.pages[row.index] if row.index < len(t.pages) else t.page_start
+                out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _shown(col.header)))
+            return out
+        sections = [(path, text, page) for rid, path, text, page in store.naming(sub.name)
+                    if rid == rep.id and sub.name in content(norm(path.split(",")[-1] if path else ""))]
+        out = []
+        for a in asked:
+            value_rx = re.compile("(" + "|".join(map(re.escape, a)) +
+                                  r")[:：为是]?(?:人民币)?(-?[\d,]+(?:\.\d+)?)(亿元|万元|千元|元)?")
+            hit = next(((path, page, m) for path, text, page in sections
+                        for m in [value_rx.search(re.sub(r"\s+", "", text))] if m), None)
+            if hit is None:
+                return None
+            path, page, m = hit
+            where = path.strip("[]").split(",")[-2].strip(' "') if path.count(",") else path
+            out.append(SubsidiaryValue(sub, rep, page, m.group(2), m.group(3) or "元", where, m.group(1)))
+        return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Union
 
 from ..numbers import parse_number
@@ -139,12 +140,43 @@ def shown_value(text: str | None) -> tuple[float | None, str | None]:
 Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]
 
 
+class Method(StrEnum):
+    """How an answer was made: the router, the plan and the reviewer compare these exactly (an Answer made
+    with any other raises)."""
+    LOOKUP = "lookup"                # a fact of the report
+    FORMULA = "formula"              # computed by a formula file
+    CHANGE = "change"                # a change or growth between years
+    ITEMS = "items"                  # several items of one report
+    COMPARE = "compare"              # across companies
+    STATISTICS = "statistics"        # a ranking, count or filter over the store
+    CELL = "cell"                    # a table's cells named by the question
+    FRAME = "frame"                  # a query over a table's rows (answer/frames.py)
+    STATED = "stated"                # a value stated in a sentence
+    TEXT = "text"                    # quoted text
+    TEXT_LLM = "text+llm"            # quoted text the chat model wrote prose from
+    OPEN = "open"                    # a definition
+    OPEN_LLM = "open+llm"
+    PLAN = "plan"                    # a compound question's asks composed
+    SHARE_ASKS = "share_asks"        # one ask's value as a share of another's
+    COMPARE_ASKS = "compare_asks"    # asks compared
+    DECLINED = "declined"            # understood in part: no value given
+    NOT_FOUND = "not_found"          # nothing holds it
+    BAD_INPUT = "bad_input"
+    UNREAD = "unread"                # a subsidiary named whose value was not read (the router's guard)
+    ASK_YEAR = "ask_year"            # a follow-up asks back which year
+    ASK_WHICH = "ask_which"          # … which company
+
+
+# the methods that give a table's cells as the answer (what a plan takes as a row's values)
+TABLE_METHODS = (Method.CELL, Method.FRAME)
+
+
 @dataclass
 class Answer:
     question: str
     answer: str
     type: str                      # the contest's type label (1, 1-2, 2-1, 2-2, 3-1, 3-2)
-    method: str                    # lookup | formula | compare | statistics | text | open | not_found | ...
+    method: str                    # a Method (made one when the Answer is made)
     evidence: list[Evidence] = field(default_factory=list)
     found: bool = True             # False when the answer admits it has no value
     partial: bool = False          # True when it gives some of the values asked and says the others are missing
@@ -158,6 +190,9 @@ class Answer:
     context: dict[str, Any] | None = None
     shown: str | None = None   # the one value it gives, as printed (a formula's result, a change), where it
     # gives one: else the value of its one fact or cell read, when it read one
+
+    def __post_init__(self) -> None:
+        self.method = Method(self.method)
 
     @property
     def value(self) -> float | None:

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
-from .model import Answer, CellEvidence, Evidence, FactEvidence
+from .model import TABLE_METHODS, Answer, CellEvidence, Evidence, FactEvidence
 from .cells import content, norm, pairs
 from .review import CHANGE_COLUMN, NONE_VALUE, QUOTING, held
 
@@ -116,7 +116,7 @@ class PlanExecutor:
                 # (a quote or a sentence found for its words alone may be of anything)
                 own_u, own = self.answer_one(self.planner.with_context(ask.words, plan) + "".join(
                     w for w in plan.every if w not in ask.words))
-                if own.found and own.method == "cell":
+                if own.found and own.method in TABLE_METHODS:
                     u, ans, ask.inherits = own_u, own, False
                     ask.text = own.question
             if not ans.found and prev is not None and refers:
@@ -235,7 +235,7 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
     (for the most part, with the table's caption: 耳机系列 is not the 营业收入合计 row of 营业收入构成); or
     sentences stating a value for each ask."""
     asks = [a for a in plan.asks if a.kind != "compare"]
-    if whole.method == "cell":
+    if whole.method in TABLE_METHODS:
         cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
         names = [a for a in asks if _NAME_ASK.search(a.words)]
         if len(names) > 1:
@@ -301,7 +301,7 @@ def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
     if r.answer.found and r.answer.method in ("change", "items") and \
             any(isinstance(e, FactEvidence) and e.period == "previous" for e in r.answer.evidence):
         return _rates_of(r)
-    if r.answer.method not in ("lookup", "cell", "items", "stated") or not r.answer.found:
+    if r.answer.method not in ("lookup", *TABLE_METHODS, "items", "stated") or not r.answer.found:
         return []
     out: dict[str, tuple[str, Decimal, str, Evidence]] = {}
     for e in r.answer.evidence:

@@ -34,7 +34,7 @@ from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
 from .cells import content, cover, norm, pairs
 from .compose import render
-from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
+from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
 
 # how a yes/no answer starts: the word, then a stop (无锡…, 有研新材 are names, not 无/有)
 _YES_NO = re.compile(r"^(?:是|否|相同|不相同|有|无|没有|存在|不存在)[。，,：:；;]")
@@ -114,7 +114,7 @@ class Reviewer:
 
 def yes_no_answered(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """A yes/no ask answered by a fact, cell or stated value starts with 是/否 (相同, 有, 无 …)."""
-    if u.shape == "yes_no" and ans.method in ("lookup", "cell", "stated") and not _YES_NO.match(ans.answer.strip()):
+    if u.shape == "yes_no" and ans.method in ("lookup", *TABLE_METHODS, "stated") and not _YES_NO.match(ans.answer.strip()):
         return render(rv.t, "review_yes_no")
     return None
 
@@ -204,7 +204,7 @@ def column_of_the_year_asked(rv: Reviewer, u: Understanding, ans: Answer) -> str
     """A cell read from a column whose printed year is not the year asked ("2010年12月31日" for a question of
     2012's 上年末, an older report's header printed otherwise) answers another year: declined, both said.
     The year of an opening balance is the year asked's or the one before (2019年1月1日, 2018年12月31日)."""
-    if ans.method != "cell" or not u.years.years:
+    if ans.method not in TABLE_METHODS or not u.years.years:
         return None
     asked = set(u.years.explicit) or set(u.years.years)   # (上年末 of 2012: 2012 asked, its opening wanted)
     wanted = asked | ({y - 1 for y in asked} if u.frame.period in ("opening", "previous") else set())

@@ -121,7 +121,7 @@ class Router:
         self.cells = CellAnswerer(self.values, catalog.cells)
         self.stated = StatedAnswerer(self.cells, self.text)
         self.frames = FrameAnswerer(self.cells, catalog.frames)
-        self.subsidiaries = SubsidiaryAnswerer(self.cells)
+        self.subsidiaries = SubsidiaryAnswerer(self.frames)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
@@ -354,6 +354,15 @@ class Router:
         return u, ans
 
     def route(self, u: Understanding) -> Answer:
+        guards: list[Answer] = []
+        ans = self._route_ask(u, guards)
+        if guards and ans.found and ans.method in COMPANY_VALUES:
+            # a subsidiary named ("海翔药业2019年台州前进的营业收入") whose value nothing read: never the
+            # parent's own value in its place
+            return declined(u, guards[0].answer)
+        return ans
+
+    def _route_ask(self, u: Understanding, guards: list[Answer]) -> Answer:
         if not u.chinese:
             return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
         kind = u.type
@@ -361,9 +370,21 @@ class Router:
             # a subsidiary named by its registered name: its item from its parent's report, the parent named
             sub = self.subsidiaries.answer(u)
             if sub is not None:
-                return sub
+                return sub if sub.method != "unread" else declined(u, sub.answer)
             template = "no_company" if u.company_unnamed else "not_found_company"
             return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
+        if kind in CELL_KINDS and u.frame.scope != "parent" and not _WHY.search(u.norm):
+            # a subsidiary named with its parent ("海翔药业子公司台州市前进化工有限公司的净利润"), an operation
+            # over a table's rows (an ask of a compound question): the frames', when they account for it
+            sub = self.subsidiaries.answer(u)
+            if sub is not None and sub.method == "unread":
+                guards.append(sub)
+            elif sub is not None and (not sub.found or self.reviewer.review(u, sub) is None):
+                return sub
+            if self.frames.cued(u.question):
+                query = self.frames.answer(u)
+                if query is not None and self.reviewer.review(u, query) is None:
+                    return query
         cell = None
         if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells

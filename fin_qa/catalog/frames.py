@@ -17,6 +17,7 @@ class TableKind:
     title: tuple[str, ...]      # words of its caption or last heading
     header: tuple[str, ...]     # words of its header cells
     asked: tuple[str, ...]      # words a question names its rows by
+    measure: tuple[str, ...] = ()   # the column a rank reads when the question names none
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class FrameWords:
     sections: tuple[Section, ...] = ()
     aliases: tuple[frozenset[str], ...] = ()
     levels: dict[str, tuple[int, int]] = field(default_factory=dict)
+    filtered: tuple[str, ...] = ()
     # rules/frames.yaml
     rank_max: tuple[str, ...] = ()
     rank_min: tuple[str, ...] = ()
@@ -78,7 +80,8 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
     for name, spec in (data.get("kinds") or {}).items():
         if not isinstance(spec, LDict):
             raise RuleError(tables, line_of(data), f"kinds.{name} must map title/header/asked to words")
-        kinds.append(TableKind(name, *(_words(tables, spec, k, f"kinds.{name}.") for k in ("title", "header", "asked"))))
+        kinds.append(TableKind(name, *(_words(tables, spec, k, f"kinds.{name}.")
+                                       for k in ("title", "header", "asked", "measure"))))
     sections = []
     for name, spec in (data.get("sections") or {}).items():
         if not isinstance(spec, LDict):
@@ -105,7 +108,7 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
     if not isinstance(r, LDict) or not isinstance(r.get("rank"), LDict) or not isinstance(r.get("sum"), LDict):
         raise RuleError(rules, 1, "expected rank, share, sum and count (see the file's head)")
     rank, sums = r["rank"], r["sum"]
-    return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels,
+    return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels, _words(tables, data, "filtered"),
                       _words(rules, rank, "max", "rank."), _words(rules, rank, "min", "rank."),
                       _regex(rules, rank, "nth", ("n",)), _regex(rules, rank, "within", ()),
                       _words(rules, rank, "which", "rank."),
