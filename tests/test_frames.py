@@ -204,7 +204,7 @@ def test_the_api_answers_the_same(all_store):
     from fin_qa.api import FinQA
 
     store, _ = all_store
-    qa = FinQA(store.directory)
+    qa = FinQA(store.dir)
     a = qa.ask("四方科技2019年哪个地区的营业收入最高？")
     assert a.found and "境外" in a.answer and "737,763,832.75" in a.answer
 

@@ -26,7 +26,7 @@ def und():
 
 @pytest.fixture(scope="module")
 def rv():
-    return Reviewer(CATALOG.templates, CATALOG.cells)
+    return Reviewer(CATALOG.templates, CATALOG.cells, CATALOG.frames)
 
 
 def cell(row: str, column: str, value: str, table: str = "表") -> CellEvidence:
@@ -72,6 +72,11 @@ CASES = [
       Answer("q", "285.10%", "2-1", "formula", [fact("净利润", "1")], shown="285.10%")),
      ("四方科技2019年经营活动现金流量净额与净利润的比值是多少？",
       Answer("q", "2.85", "2-1", "formula", [fact("净利润", "1")], shown="2.85"))),
+    ("ranked_row_for_a_rank",
+     ("生物股份2020年最大客户的销售额是多少？",
+      Answer("q", "前五名客户销售额27,614.37万元", "1", "stated", [passage("前五名客户销售额 27,614.37 万元")])),
+     ("生物股份2020年最大客户的销售额是多少？",
+      Answer("q", "销售额最高的客户是“第一名”", "1", "frame", [cell("第一名", "销售额", "86,512,221.40")]))),
     ("quote_speaks_of_what_narrows",
      ("四方科技2019年海外收入是多少？", Answer("q", "营业收入1亿元", "1", "text", [passage("公司实现营业收入1亿元")])),
      ("四方科技2019年海外收入是多少？", Answer("q", "海外收入1亿元", "1", "text", [passage("公司海外收入1亿元")]))),

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -35,7 +36,7 @@ from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .cells import _CUT_NUMBER, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
 from .compose import render
-from .model import Answer, CellEvidence
+from .model import Answer, CellEvidence, Evidence
 
 
 @dataclass(frozen=True)
@@ -235,10 +236,10 @@ def read_query(ask: str, words: FrameWords) -> Query | None:
     used: list[str] = []
     op = None
     order, nth = "max", 1
-    nth_m = words.rank_nth.search(q) if words.rank_nth else None
+    nth_m = words.rank_nth.search(q) if words.rank_nth is not None else None
     mx, mn = _first(q, words.rank_max), _first(q, words.rank_min)
     if nth_m:
-        n = nth_m.group("n") or (nth_m.group("m") if "m" in words.rank_nth.groupindex else None) or "1"
+        n = nth_m.group("n") or (nth_m.group("m") if "m" in nth_m.re.groupindex else None) or "1"
         op, nth = "rank", int(n.translate(_CN)) if n != "十" else 10
         used.append(nth_m.group(0))
     elif mx or mn:
@@ -379,7 +380,7 @@ class FrameAnswerer:
         self.words = words
         self.s = settings
         self._frames: dict[int, tuple[TableRecord, Frame]] = {}
-        self._continued: dict[int, bool] = {}
+        self._continued: dict[int, int] = {}
         self._measures = {kd.name: kd.measure for kd in words.kinds}
         w = words
         cues = [*w.rank_max, *w.rank_min, *w.which, *w.and_up, *w.and_down, *(a for g in w.aliases for a in g),
@@ -431,19 +432,28 @@ class FrameAnswerer:
         out.sort(key=lambda f: (not any(w in f.title for w in titled.get(f.kind, ())), f.table.page_start))
         return Found(out)
 
-    def continued(self, f: Frame) -> bool:
-        """Whether the table goes on in the next one (no header of its own, within a page): a rank, count
-        or sum over its rows alone would miss the rest."""
-        got = self._continued.get(f.table.id)
-        if got is None:
+    def continued(self, f: Frame) -> int:
+        """Whether the table may go on in the next one: 2 when that one has no header of its own (within a
+        page), 1 when it has no caption and the same heading (its "header" may be a row read as one), else
+        0. A rank, count or sum over its rows alone could miss the rest."""
+        held = self._continued.get(f.table.id)
+        if held is None:
             store = self.v.source.store
-            nxt = store.report_tables(f.table.report_id, [f.table.id + 1])
-            got = bool(nxt) and not any(h.strip() for h in nxt[0].header) and \
-                0 <= nxt[0].page_start - f.table.page_end <= 1 and bool(nxt[0].rows)
+            got = 0
+            # the next tables of its pages (a fragment of another table may come between: 海翔药业's
+            # 主要子公司 goes on two tables later)
+            for nxt in store.report_tables(f.table.report_id, list(range(f.table.id + 1, f.table.id + 6))):
+                if not (f.table.page_start <= nxt.page_start <= f.table.page_end + 1) or not nxt.rows:
+                    continue
+                if nxt.path == f.table.path and not any(h.strip() for h in nxt.header):
+                    got = 2
+                    break
+                if nxt.path == f.table.path and not nxt.caption.strip():
+                    got = 1
             if len(self._continued) > 4096:
                 self._continued.clear()
-            self._continued[f.table.id] = got
-        return got
+            self._continued[f.table.id] = held = got
+        return held
 
     # ---- step 2
     def name_rows(self, f: Frame, query: Query, rest: str) -> Rows | None:
@@ -524,9 +534,9 @@ class FrameAnswerer:
             return None
         default = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None) or \
             next((c for c in amounts if not _RATE.search(c.key)), None)
-        if best < 2 and default is None:
-            return None
         column = next(c for n, c in held if n == best) if best >= 2 else default
+        if column is None:
+            return None
         explained = "".join(ch for ch, m in zip(rest, cover(rest, pairs(column.key))) if m) if best >= 2 else ""
         # its share column: the first after it of the same year (2019年金额 | 占营业收入比重), else the one
         # nearest it (持股比例 | 持股数量)
@@ -545,18 +555,27 @@ class FrameAnswerer:
         k = chosen.column.index
         if any((r.index, k) in f.cut for r in rows.rows):
             return Result(query.op, [], [], None, "", declined="cut")
-        if (query.op in ("rank", "count") or rows.how == "sum") and self.continued(f):
+        if (query.op == "count" or rows.how == "sum") and self.continued(f) == 2:
             return Result(query.op, [], [], None, "", declined="continued")
         if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and query.order == "min")
                            or (query.op == "rank" and query.nth > 1)):
             return Result(query.op, [], [], None, "", declined="filtered")
         if rows.how == "sum" and _RATE.search(chosen.column.key):
             return Result("sum", [], [], None, "", declined="rates")   # rates are not added
-        read = [(r, f.number(r.index, k)) for r in rows.rows]
-        read = [(r, v) for r, v in read if v is not None]
+        read: list[tuple[Row, float]] = []
+        for r in rows.rows:
+            v = f.number(r.index, k)
+            if v is not None:
+                read.append((r, v))
         if query.op == "rank":
             if len(read) < self.s.min_rows or len(read) < query.nth:
                 return Result("rank", [], [], None, "", declined="rows")
+            if self.continued(f):
+                # the rows after the page break are not read: only a table printed in order (前十名股东,
+                # 前五名客户) ranks from the top, within the rows read
+                printed = [v for _, v in read]
+                if query.order != "max" or any(a < b for a, b in zip(printed, printed[1:])):
+                    return Result("rank", [], [], None, "", declined="continued")
             ordered = sorted(read, key=lambda rv: rv[1], reverse=query.order == "max")
             r, v = ordered[query.nth - 1]
             if query.nth == 1 and len(ordered) > 1 and ordered[1][1] == v:
@@ -589,13 +608,14 @@ class FrameAnswerer:
                      None)
         k = chosen.column.index
         whole = f.number(total.index, k) if total is not None else None
-        if whole and (not query.whole or _held(query.whole, f.title + chosen.column.key + (total.key if total else ""))):
+        if total is not None and whole and (not query.whole or _held(query.whole, f.title + chosen.column.key + total.key)):
             value = (result.value or 0.0) / whole * 100
             return Result("share", result.rows, result.values, value, f"{value:.2f}%",
                           how=f"{result.shown}÷{f.cell(total.index, k)}（{total.label or '合计'}）")
         section = result.rows[0].section
-        if total is None and section and query.whole and _held(query.whole, f.title) and not f.filtered \
-                and not self.continued(f):
+        if total is None and section and query.whole and _held(query.whole, f.title + chosen.column.key) \
+                and not f.filtered \
+                and self.continued(f) != 2:
             # no total printed: the whole the table's title names (主营业务收入 of 主营业务分地区情况) is its
             # section's rows added, said so
             part = [f.number(r.index, k) for r in f.rows if r.section == section and not r.total]
@@ -636,13 +656,14 @@ class FrameAnswerer:
             f, chosen, result, said = got
             if result.declined:
                 return None
-            parts.append(said)
+            if said:
+                parts.append(said)
             evidence.extend(e for e in self._evidence(rep, f, chosen, result) if e not in evidence)
             last, last_frame, last_chosen = result, f, chosen
         if not parts or not (any_op or any(e for e in parts)):
             return None
         text = note + "；".join(parts) + "。"
-        ans = Answer(u.question, text, u.finglm_type(), "frame", evidence)
+        ans = Answer(u.question, text, u.finglm_type(), "frame", list[Evidence](evidence))
         if len(parts) == 1 and last is not None:
             ans.shown = last.shown
         return ans
@@ -660,13 +681,19 @@ class FrameAnswerer:
             # "第一大股东是谁？持股比例多少": a column of the row the ask before found
             rest = self._rest(text, query, last_frame.title, u)
             chosen = self.choose_column(last_frame, query, rest, year, named_only=True)
-            if chosen is not None and not _without(rest, chosen.explained).strip():
+            left = "".join(ch for ch, m in zip(rest, cover(rest, pairs(chosen.column.key))) if not m) \
+                if chosen is not None else rest
+            if chosen is not None and len(left) <= self.s.unexplained:
                 r = last.rows[0]
                 cell = last_frame.cell(r.index, chosen.column.index)
                 value = last_frame.number(r.index, chosen.column.index)
                 if value is not None and (r.index, chosen.column.index) not in last_frame.cut:
                     result = Result("value", [r], [value], value, _pct(cell, chosen.column))
-                    return last_frame, chosen, result, self._said(u, last_frame, query, chosen, result, year=year)
+                    shown = {last_chosen.column.index, last_chosen.share.index if last_chosen.share else -1}
+                    # (a column the part before already gave, its share beside its value: said once)
+                    said = "" if chosen.column.index in shown else self._said(
+                        u, last_frame, query, chosen, result, year=year, brief=True)
+                    return last_frame, chosen, result, said
         found = self.find_tables(rep, text, query)
         if query.op in ("rank", "count", "sum"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
@@ -689,18 +716,17 @@ class FrameAnswerer:
             chosen = self.choose_column(f, query, rest, year)
             if chosen is None:
                 continue
-            left = "".join(ch for ch, m in zip(rest, cover(rest, pairs(chosen.column.key))) if not m) \
-                if chosen.explained else rest
+            # the words the column's header holds are set apart ('|'): what is left names the row
+            left = _apart(rest, pairs(chosen.column.key)) if chosen.explained else rest
             rows = self.name_rows(f, query, left)
             if rows is None:
                 continue
-            left = _without(left, rows.named) if rows.named else left
             if query.op == "value" and not rows.how:
                 return None   # a row named as printed: the cells answerer's
-            left = _without(left, query.whole)
-            # what is left the table's own title (营业收入构成, 按账龄披露) explains, nothing else
-            left = "".join(ch for ch, m in zip(left, cover(left, pairs(f.title))) if not m)
-            if len(left) > self.s.unexplained:
+            # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
+            # 按账龄披露) explains, nothing else
+            left = _without(_without(rest, rows.named.replace("|", "")), query.whole)
+            if len(_apart(left, pairs(f.title) | pairs(chosen.column.key)).replace("|", "")) > self.s.unexplained:
                 continue
             if rows.how == "declined":
                 result = Result("sum", [], [], None, "", declined="range")
@@ -713,7 +739,7 @@ class FrameAnswerer:
             return f, chosen, result, self._said(u, f, query, chosen, result, rows, year)
         return None
 
-    def _rest(self, text: str, query: Query, title: str, u: Understanding, items: list[str] = ()) -> str:
+    def _rest(self, text: str, query: Query, title: str, u: Understanding, items: Sequence[str] = ()) -> str:
         """The ask's words no part of the query (or an item the table's topic holds) used: what names a
         row or a column."""
         rest = text
@@ -733,7 +759,9 @@ class FrameAnswerer:
         return rest
 
     def _said(self, u, f: Frame, query: Query, chosen: Chosen, result: Result, rows: Rows | None = None,
-              year: int = 0) -> str:
+              year: int = 0, brief: bool = False) -> str:
+        """What the result says, with where it was read (`brief`: of the row the part before named, in its
+        table: its value alone)."""
         where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
         page = self._page(f, result.rows[0]) if result.rows else f.table.page_start
         measure = _shown(chosen.column.header) or "数值"
@@ -757,7 +785,9 @@ class FrameAnswerer:
         if result.op == "count":
             return f"{head}「{where}」（第{page}页）列出的{query.group_word or '项目'}共{result.shown}个：" + \
                 "、".join(r.label for r in result.rows[:self.s.max_listed])
-        label = "、".join(r.label for r in result.rows)
+        label = "、".join(_name(f, r) for r in result.rows)
+        if brief:
+            return f"其{measure}为{result.shown}{unit}"
         how = f"，{rows.how}" if rows is not None and rows.how and rows.how not in ("sum", "declined", "range") else ""
         if result.op == "sum":
             parts = "＋".join(f"{r.label}{f.cell(r.index, chosen.column.index)}" for r in result.rows)
@@ -823,6 +853,12 @@ def _held(want: str, said: str) -> bool:
     pw = {want[i:i + 2] for i in range(len(want) - 1)}
     ps = {said[i:i + 2] for i in range(len(said) - 1)}
     return len(pw & ps) >= 0.75 * len(pw)
+
+
+def _apart(text: str, held: AbstractSet[str]) -> str:
+    """The text with the characters of its pairs `held` holds replaced by '|' (runs of them by one)."""
+    marks = cover(text, held)
+    return re.sub(r"\|+", "|", "".join("|" if m else ch for ch, m in zip(text, marks)))
 
 
 def _without(text: str, word: str) -> str:
@@ -1070,7 +1106,7 @@ class SubsidiaryAnswerer:
                         for m in [value_rx.search(re.sub(r"\s+", "", text))] if m), None)
             if hit is None:
                 return None
-            path, page, m = hit
-            where = path.strip("[]").split(",")[-2].strip(' "') if path.count(",") else path
-            out.append(SubsidiaryValue(sub, rep, page, m.group(2), m.group(3) or "元", where, m.group(1)))
+            where = hit[0].strip("[]").split(",")[-2].strip(' "') if hit[0].count(",") else hit[0]
+            out.append(SubsidiaryValue(sub, rep, hit[1], hit[2].group(2), hit[2].group(3) or "元", where,
+                                       hit[2].group(1)))
         return out

@@ -29,6 +29,7 @@ import re
 from collections.abc import Callable
 
 from ..catalog.cells import CellWords
+from ..catalog.frames import FrameWords
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
@@ -59,9 +60,14 @@ _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\
 
 
 class Reviewer:
-    def __init__(self, templates: dict[str, str], cells: CellWords | None = None):
+    def __init__(self, templates: dict[str, str], cells: CellWords | None = None, frames: FrameWords | None = None):
         self.t = templates
         cells = cells or CellWords()
+        frames = frames or FrameWords()
+        # the words of a rank over a table's rows (最大, 最高, 第二大): rules/frames.yaml
+        words = sorted({*frames.rank_max, *frames.rank_min}, key=len, reverse=True)
+        parts = [re.escape(w) for w in words] + ([frames.rank_nth.pattern] if frames.rank_nth is not None else [])
+        self.rank = re.compile("|".join(parts)) if parts else None
         # words naming what a row is, before its name (控股股东常州投资集团有限公司): no item of their own
         self.appositives = frozenset(cells.appositives)
         # a label's last words saying what kind of value it is (研发投入金额 is the row 研发投入)
@@ -216,6 +222,21 @@ def column_of_the_year_asked(rv: Reviewer, u: Understanding, ans: Answer) -> str
     return None
 
 
+def ranked_row_for_a_rank(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A rank over a table's rows asked ("最大客户的销售额", "第二大股东") is answered by a ranking (a frame
+    query, the cells of a ranked row, the statistics across companies), never by a value stated or looked up
+    for the company (the top five's total for "最大客户")."""
+    if rv.rank is None or u.shape != "value" or ans.method not in _NOT_RANKED:
+        return None
+    m = rv.rank.search(norm(u.question))
+    if m is None:
+        return None
+    return render(rv.t, "review_rank", word=m.group(0))
+
+
+_NOT_RANKED = ("stated", "text", "text+llm", "lookup", "formula", "change", "items")
+
+
 def plain_ratio_for_a_ratio(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """A ratio asked (比值, 之比, 是…的多少倍) is a plain number: a percent given for it ("285.10%" for "比值是
     多少") is of another kind, declined — unless a percent is asked too (用百分比表示)."""
@@ -289,6 +310,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("share_column_of_the_whole", share_column_of_the_whole),
     ("column_of_the_year_asked", column_of_the_year_asked),
     ("plain_ratio_for_a_ratio", plain_ratio_for_a_ratio),
+    ("ranked_row_for_a_rank", ranked_row_for_a_rank),
     ("quote_speaks_of_what_narrows", quote_speaks_of_what_narrows),
     ("quoted_rows_speak_of_the_words_left", quoted_rows_speak_of_the_words_left),
     ("fact_of_the_year_asked", fact_of_the_year_asked),

@@ -129,7 +129,7 @@ class Router:
             "text": self.text,
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
-        self.reviewer = Reviewer(self.t, catalog.cells)
+        self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
