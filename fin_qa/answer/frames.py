@@ -21,6 +21,7 @@ share without its whole, a rank over one row decline; they never give 0.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Sequence, Set as AbstractSet
@@ -34,7 +35,7 @@ from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .cells import _CUT_NUMBER, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .cells import _CUT_NUMBER, _UNNAMED, _WHO_ASKED, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
 from .compose import render
 from .model import Answer, CellEvidence, Evidence
 
@@ -166,7 +167,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     if kind == "other":
         # a header's words first (采购额 tells a supplier table under "主要销售客户及主要供应商情况")
         kind = next((kd.name for kd in words.kinds if any(w in header_key for w in kd.header)), None) or \
-            next((kd.name for kd in words.kinds if any(w in title for w in kd.title)), "other")
+            next((kd.name for kd in words.kinds if any(content(w) in title for w in kd.title)), "other")
     columns = []
     numbered = {k for (_, k) in values}
     for k, h in enumerate(t.header):
@@ -230,7 +231,7 @@ def _first(text: str, options: tuple[str, ...]) -> str:
     return next((w for w in options if w in text), "")
 
 
-def read_query(ask: str, words: FrameWords) -> Query | None:
+def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
     """The query an ask is, or None when it asks nothing of a table's rows (a plain value: the cells')."""
     q = ask
     used: list[str] = []
@@ -254,10 +255,12 @@ def read_query(ask: str, words: FrameWords) -> Query | None:
         op = "share"
         whole = share.group("whole") or ""
         used.append(share.group(0))
-    count = words.count.search(q) if words.count else None
+    # (a count's 几 is an ask word the asks are cut at: read in the ask as said)
+    count = words.count.search(said or q) if words.count else None
     if count and op is None:
         op = "count"
-        used.append(count.group(0)[:-len(count.group("group"))] if count.group("group") else count.group(0))
+        word = count.group(0)[:-len(count.group("group"))] if count.group("group") else count.group(0)
+        used += [word, re.sub(r"^(?:几|多少)", "", word)] + [w for w in words.count_words if w in q]
     rng = None
     up, down = _first(q, words.and_up), _first(q, words.and_down)
     if op is None and (up or down):
@@ -275,7 +278,8 @@ def read_query(ask: str, words: FrameWords) -> Query | None:
             group, group_word = s.name, w
     for kd in words.kinds:
         w = _first(q, kd.asked)
-        if w and len(w) > len(group_word):
+        # (a kind's word names the group of a rank, count or sum: 专业 of 专业音响系列 is no 专业构成)
+        if w and len(w) > len(group_word) and (which or op in ("rank", "count", "sum") or kd.name == "aging"):
             group, group_word = kd.name, w
     if group_word:
         used.append(group_word)
@@ -381,7 +385,11 @@ class FrameAnswerer:
         self.s = settings
         self._frames: dict[int, tuple[TableRecord, Frame]] = {}
         self._continued: dict[int, int] = {}
+        self._fragment: dict[int, bool] = {}
         self._measures = {kd.name: kd.measure for kd in words.kinds}
+        # (title words as titles are compared: content, no 的)
+        self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
+        self._titled = {kd.name: tuple(map(content, kd.title)) for kd in words.kinds}
         w = words
         cues = [*w.rank_max, *w.rank_min, *w.which, *w.and_up, *w.and_down, *(a for g in w.aliases for a in g),
                 *(a for k in w.kinds if k.name == "aging" for a in k.asked)]
@@ -410,6 +418,8 @@ class FrameAnswerer:
         """The report's tables whose words the ask holds, as frames of the group asked (a section or kind)."""
         store = self.v.source.store
         words = [w for w in dict.fromkeys(_tokens(ask)) if len(w) >= 2]
+        # the labels an alias of the ask stands for (境外 → 出口, 国内 → 内销) first
+        words = [a for g in self.words.aliases if any(x in ask for x in g) for a in sorted(g)] + words
         for s in self.words.sections:
             if s.name == query.group:
                 words += list(s.row)
@@ -428,9 +438,24 @@ class FrameAnswerer:
             out.append(f)
         # a table titled as its kind (按账龄披露 before a 组合 table holding aging rows), then the consolidated
         # notes before the parent company's (printed later)
-        titled = {kd.name: kd.title for kd in self.words.kinds}
-        out.sort(key=lambda f: (not any(w in f.title for w in titled.get(f.kind, ())), f.table.page_start))
+        out.sort(key=lambda f: (not any(w in f.title for w in self._titled.get(f.kind, ())), f.table.page_start))
         return Found(out)
+
+    def fragment(self, f: Frame) -> bool:
+        """Whether the table is the rest of one before it (same heading, its pages): its rows are not all
+        of the table's."""
+        got = self._fragment.get(f.table.id)
+        if got is None:
+            store = self.v.source.store
+            before = store.report_tables(f.table.report_id, list(range(max(1, f.table.id - 5), f.table.id)))
+            # no header of its own, after a table of the same heading on its page or the one before
+            got = not any(h.strip() for h in f.table.header) and any(
+                b.path == f.table.path and f.table.page_start - 1 <= b.page_end <= f.table.page_start and b.rows
+                for b in before)
+            if len(self._fragment) > 4096:
+                self._fragment.clear()
+            self._fragment[f.table.id] = got
+        return got
 
     def continued(self, f: Frame) -> int:
         """Whether the table may go on in the next one: 2 when that one has no header of its own (within a
@@ -557,6 +582,9 @@ class FrameAnswerer:
             return Result(query.op, [], [], None, "", declined="cut")
         if (query.op == "count" or rows.how == "sum") and self.continued(f) == 2:
             return Result(query.op, [], [], None, "", declined="continued")
+        if query.op in ("count", "rank") or rows.how == "sum":
+            if self.fragment(f):
+                return Result(query.op, [], [], None, "", declined="fragment")   # the rest of a table
         if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and query.order == "min")
                            or (query.op == "rank" and query.nth > 1)):
             return Result(query.op, [], [], None, "", declined="filtered")
@@ -582,7 +610,8 @@ class FrameAnswerer:
                 return Result("rank", [], [], None, "", declined="tie")
             return Result("rank", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
         if query.op == "count":
-            return Result("count", [r for r, _ in read], [v for _, v in read], float(len(read)), str(len(read)))
+            counted = [r for r in rows.rows if r.key]
+            return Result("count", counted, [], float(len(counted)), str(len(counted)))
         if not read:
             return Result(query.op, [], [], None, "", declined="rows")
         if rows.how == "sum" or len(read) > 1:
@@ -628,8 +657,10 @@ class FrameAnswerer:
 
     # ---- the ask
 
-    def answer(self, u: Understanding) -> Answer | None:
-        """The frame query's answer of the question, or None when the frames do not account for it."""
+    def answer(self, u: Understanding, printed: bool = False) -> Answer | None:
+        """The frame query's answer of the question, or None when the frames do not account for it. A row
+        named as printed with nothing done to it is the cells answerer's, unless `printed` (they found
+        nothing)."""
         if not u.companies or u.shape == "yes_no" or u.unit is not None:
             return None   # (an amount asked in 万元/亿元: the cells answerer converts it)
         rep, name, year, note = self.v.report(u)
@@ -643,14 +674,15 @@ class FrameAnswerer:
         last_frame: Frame | None = None
         last_chosen: Chosen | None = None
         any_op = False
-        for ask in asks:
+        said = [a for a in re.split(r"[?？。;；!！]", norm(u.norm)) if content(a)]
+        for n, ask in enumerate(asks):
             text = content(ask)
-            query = read_query(text, self.words)
+            query = read_query(text, self.words, content(said[n]) if len(said) == len(asks) else "")
             if query is None:
                 return None
             if query.op != "value":
                 any_op = True
-            got = self._ask(u, rep, year, text, query, last, last_frame, last_chosen)
+            got = self._ask(u, rep, year, text, query, last, last_frame, last_chosen, printed)
             if got is None:
                 return None
             f, chosen, result, said = got
@@ -660,6 +692,15 @@ class FrameAnswerer:
                 parts.append(said)
             evidence.extend(e for e in self._evidence(rep, f, chosen, result) if e not in evidence)
             last, last_frame, last_chosen = result, f, chosen
+            if result.op == "rank" and _WHO_ASKED.search(u.norm) and _UNNAMED.match(content(norm(_name(f, result.rows[0])))):
+                # "第一大客户是哪家公司" of a table listing 客户一…客户五: the name is not disclosed — said so,
+                # with what the row prints, and counted as not answered
+                where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
+                text = render(self.t, "cell_unnamed", company=name, year=year, table=where,
+                              page=self._page(f, result.rows[0]), labels=f"“{_name(f, result.rows[0])}”",
+                              cells=said.split("是“", 1)[-1].replace("”，", "：", 1))
+                return Answer(u.question, note + text, u.finglm_type(), "declined", list[Evidence](evidence),
+                              found=False)
         if not parts or not (any_op or any(e for e in parts)):
             return None
         text = note + "；".join(parts) + "。"
@@ -668,7 +709,7 @@ class FrameAnswerer:
             ans.shown = last.shown
         return ans
 
-    def _ask(self, u, rep, year, text, query, last, last_frame, last_chosen):
+    def _ask(self, u, rep, year, text, query, last, last_frame, last_chosen, printed=False):
         if query.op == "share" and last is not None and last_frame is not None and last_chosen is not None \
                 and not self._rest(text, query, "", u):
             # "…哪类产品最高？占营业收入的比重是多少": the row of the ask before
@@ -698,10 +739,13 @@ class FrameAnswerer:
         if query.op in ("rank", "count", "sum"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
             # back to a note's table that happens to list a few of them)
-            titled = {kd.name: kd.title for kd in self.words.kinds}
-            own = [f for f in found.frames if any(w in f.title for w in titled.get(f.kind, ()))]
+            own = [f for f in found.frames if any(w in f.title for w in self._titled.get(f.kind, ()))]
             if own:
                 found = Found(own)
+            if query.op in ("count", "sum") and self._whole.get(query.group or ""):
+                # rows counted or added from a table listing them all (企业集团的构成), never from one of the
+                # main ones (主要子公司…)
+                found = Found([f for f in found.frames if any(w in f.title for w in self._whole[query.group or ""])])
         items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
         for f in found.frames:
             context = content(self.cells.spell(content(norm("".join(f.table.path[-3:]) + f.table.caption))))
@@ -714,6 +758,8 @@ class FrameAnswerer:
             rest = self._rest(text, query, f.title, u, [i for i in items if (i in context or _held(i, context))
                                                           and not any(i in k for k in keys)])
             chosen = self.choose_column(f, query, rest, year)
+            if chosen is None and query.op == "count" and f.columns:
+                chosen = Chosen(f.columns[0], None, "")   # (rows are counted, no column read)
             if chosen is None:
                 continue
             # the words the column's header holds are set apart ('|'): what is left names the row
@@ -721,7 +767,7 @@ class FrameAnswerer:
             rows = self.name_rows(f, query, left)
             if rows is None:
                 continue
-            if query.op == "value" and not rows.how:
+            if query.op == "value" and not rows.how and not printed:
                 return None   # a row named as printed: the cells answerer's
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
             # 按账龄披露) explains, nothing else
@@ -752,6 +798,8 @@ class FrameAnswerer:
         for i in items:
             rest = rest.replace(i, "")
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
+        for said, header in self.words.said_for:
+            rest = rest.replace(said, header)
         marks = self.cells._neutral_marks(rest)
         rest = "".join(ch for ch, m in zip(rest, marks) if not m)
         for w in u.filler:
@@ -783,8 +831,10 @@ class FrameAnswerer:
             whole = query.whole or "合计"
             return f"{head}「{where}」（第{page}页）中“{label}”占{whole}的比重为{result.shown}{how}"
         if result.op == "count":
-            return f"{head}「{where}」（第{page}页）列出的{query.group_word or '项目'}共{result.shown}个：" + \
-                "、".join(r.label for r in result.rows[:self.s.max_listed])
+            unit = "家" if f.kind in ("subsidiary", "customer", "supplier", "branch") else "个"
+            more = "等" if len(result.rows) > self.s.max_listed else ""
+            return f"{head}「{where}」（第{page}页）列出的{query.group_word or '项目'}共{result.shown}{unit}：" + \
+                "、".join(_name(f, r) for r in result.rows[:self.s.max_listed]) + more
         label = "、".join(_name(f, r) for r in result.rows)
         if brief:
             return f"其{measure}为{result.shown}{unit}"
@@ -836,7 +886,7 @@ def _pct(cell: str, c: Column) -> str:
 
 def _name(f: Frame, r: Row) -> str:
     """A row as named: an entity's first cell (a subsidiary's name, not its type and business after it)."""
-    return r.first if f.kind in ("subsidiary", "shareholder", "customer", "supplier") and r.first else r.label
+    return r.first if f.kind in ("subsidiary", "shareholder", "customer", "supplier", "branch") and r.first else r.label
 
 
 def _tokens(text: str) -> list[str]:
@@ -859,6 +909,29 @@ def _apart(text: str, held: AbstractSet[str]) -> str:
     """The text with the characters of its pairs `held` holds replaced by '|' (runs of them by one)."""
     marks = cover(text, held)
     return re.sub(r"\|+", "|", "".join("|" if m else ch for ch, m in zip(text, marks)))
+
+
+def _heading(path: str, k: int) -> str:
+    """The k-th heading of a stored heading path (JSON), "" when it has none."""
+    try:
+        heads = json.loads(path) if path else []
+    except ValueError:
+        return ""
+    return str(heads[k]) if isinstance(heads, list) and len(heads) >= abs(k) else ""
+
+
+_NEXT_PARAGRAPH = re.compile(r"[（(]\d{1,2}[)）]|\n\d{1,2}[、.．]")
+
+
+def _position(text: str, at: int) -> int:
+    """The index in `text` of the content character number `at` (content() keeps CJK, letters, digits, %)."""
+    n = -1
+    for i, ch in enumerate(text):
+        if content(ch):
+            n += 1
+            if n == at:
+                return i
+    return len(text)
 
 
 def _without(text: str, word: str) -> str:
@@ -888,8 +961,13 @@ _SUB_TOPIC = re.compile(r"控股参股公司|主要子公司|子公司")
 @dataclass
 class Subsidiary:
     """A subsidiary of a report: its registered name, the names the report also calls it by."""
-    name: str
+    name: str             # as compared (content)
     aliases: set[str]
+    printed: str = ""     # as the report prints it (四方星（上海）冷链科技有限公司)
+
+    @property
+    def shown(self) -> str:
+        return self.printed or self.name
 
 
 @dataclass
@@ -917,6 +995,7 @@ class SubsidiaryAnswerer:
         self.v = frames.v
         self.t = frames.t
         self._subs: dict[int, list[Subsidiary]] = {}
+        self.topics = ("控股参股公司", "主要子公司")
 
     # ---- the subsidiaries a report names
     def subsidiaries(self, rep: Report) -> list[Subsidiary]:
@@ -933,7 +1012,7 @@ class SubsidiaryAnswerer:
             key = content(norm(name))
             if len(key) < 6 or key == own or not _LEGAL_END.search(key):
                 return
-            sub = found.setdefault(key, Subsidiary(key, set()))
+            sub = found.setdefault(key, Subsidiary(key, set(), re.sub(r"\s+", "", name)))
             for a in re.split(r"[、，,/]", alias):
                 a = content(norm(a))
                 if len(a) >= 2 and a != key and a not in own:
@@ -947,7 +1026,7 @@ class SubsidiaryAnswerer:
                 for row in [t.header, *t.rows]:
                     cells = [c for c in row if c and c.strip() != "指"]
                     if len(cells) >= 2:
-                        m = _REGISTERED.match(content(norm(cells[-1])))
+                        m = _REGISTERED.match(re.sub(r"\s+", "", cells[-1]))
                         if m and _SUB_WORD.search(cells[-1]):
                             add(m.group(0), cells[0])
                         elif m:
@@ -980,7 +1059,10 @@ class SubsidiaryAnswerer:
             return by_alias
         if len(asked) < 4 or asked in own:
             return []
-        return [s for s in subs if asked in s.name]
+        held = [s for s in subs if asked in s.name]
+        # "金宇保灵" is 金宇保灵生物药品有限公司, not 内蒙古金宇保灵生物科技研究院有限公司: a name it begins
+        first = [s for s in held if s.name.startswith(asked)]
+        return first if len(first) == 1 else held
 
     # ---- the answer
     def answer(self, u: Understanding) -> Answer | None:
@@ -994,7 +1076,7 @@ class SubsidiaryAnswerer:
                                                    + "|".join(map(re.escape, u.items)) + ")", text)]
         # a word no slot used that a report's 释义 gives a subsidiary ("台州前进")
         left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
-        if not spans and not after and not (left and u.companies):
+        if not spans and not after and not left:
             return None
         reports: list[Report] = []
         if u.companies:
@@ -1004,25 +1086,29 @@ class SubsidiaryAnswerer:
             if rep is None or not (spans or after or left):
                 return None
             reports = [rep]
-        elif spans:
+        else:
+            # no company of the store named: the reports of the year printing the name (a registered name,
+            # else a word no slot used: "珠海惠威", "四方罐储")
             by_id = {r.id: r for r in self.v.source.by_key.values()}
-            ids = dict.fromkeys(rid for rid, *_ in self.v.source.store.naming(spans[0]))
-            reports = [by_id[i] for i in ids if i in by_id and by_id[i].year == year]
+            for word in [*spans, *after, *left]:
+                ids = dict.fromkeys(rid for rid, *_ in self.v.source.store.naming(word))
+                reports = [by_id[i] for i in ids if i in by_id and by_id[i].year == year][:8]
+                if reports:
+                    spans, after, left = [word], [], []
+                    break
             if not reports:
                 return None
-        else:
-            return None
         got: list[list[SubsidiaryValue]] = []
         for rep in reports:
             subs = []
-            for asked in [*spans, *after, *(left if u.companies else [])]:
+            for asked in [*spans, *after, *left]:
                 asked = _SUB_WORD.sub("", asked)
                 subs = self.named(rep, content(asked))
                 if subs:
                     break
             if len(subs) > 1:
-                return Answer(u.question, render(self.t, "subsidiary_which", name="、".join(s.name for s in subs),
-                                                 companies=rep.short_name or rep.key), u.finglm_type(), "declined",
+                return Answer(u.question, render(self.t, "subsidiary_which_one", names="、".join(s.shown for s in subs),
+                                                 company=rep.short_name or rep.key), u.finglm_type(), "declined",
                               found=False)
             if subs:
                 value = self._value(rep, subs[0], u)
@@ -1032,7 +1118,7 @@ class SubsidiaryAnswerer:
                     # a subsidiary named, its item not read here: the router's other answerers may read it
                     # (a name wrapped over two rows); this decline stands where they would give the parent's
                     # own value (method "unread")
-                    return Answer(u.question, render(self.t, "subsidiary_unread", name=subs[0].name,
+                    return Answer(u.question, render(self.t, "subsidiary_unread", name=subs[0].shown,
                                                      parent=rep.short_name or rep.key, year=year,
                                                      item=u.items[0] if u.items else ""),
                                   u.finglm_type(), "unread", found=False)
@@ -1040,15 +1126,15 @@ class SubsidiaryAnswerer:
             return None
         if len({g[0].parent.stock_code or g[0].parent.key for g in got}) > 1:
             names = "、".join(sorted({g[0].parent.short_name or g[0].parent.key for g in got}))
-            return Answer(u.question, render(self.t, "subsidiary_which", name=got[0][0].sub.name, companies=names),
+            return Answer(u.question, render(self.t, "subsidiary_which", name=got[0][0].sub.shown, companies=names),
                           u.finglm_type(), "declined", found=False)
         vals = got[0]
         s = vals[0]
         parent = s.parent.short_name or s.parent.full_name or s.parent.key
         items = "、".join(v.column or i for v, i in zip(vals, [*u.items, *[""] * len(vals)]))
-        text = render(self.t, "subsidiary_answer", name=s.sub.name, parent=parent, year=year, where=s.where,
+        text = render(self.t, "subsidiary_answer", name=s.sub.shown, parent=parent, year=year, where=s.where,
                       page=s.page or "?", item=items, value="、".join(v.value + v.unit for v in vals))
-        evidence = [CellEvidence(v.where, v.sub.name, v.column, v.value + v.unit, v.page,
+        evidence = [CellEvidence(v.where, v.sub.shown, v.column, v.value + v.unit, v.page,
                                  self.v.source.keys.get(v.parent.id), v.value) for v in vals]
         ans = Answer(u.question, text, u.finglm_type(), "frame", list(evidence))
         if len(vals) == 1:
@@ -1096,8 +1182,19 @@ class SubsidiaryAnswerer:
                 page = t.pages[row.index] if row.index < len(t.pages) else t.page_start
                 out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _shown(col.header)))
             return out
-        sections = [(path, text, page) for rid, path, text, page in store.naming(sub.name)
-                    if rid == rep.id and sub.name in content(norm(path.split(",")[-1] if path else ""))]
+        # its own section, headed by its name: (where it is, text, page)
+        sections = [(_heading(path, -2), text, page) for rid, path, text, page in store.naming(sub.name)
+                    if rid == rep.id and sub.name in content(norm(_heading(path, -1)))]
+        # a paragraph of its own under 主要控股参股公司 ("（1）金宇保灵生物药品有限公司为公司全资子公司，…净利润
+        # 30,062 万元。"): from its name to the next paragraph's number
+        for c in store.chunks_headed(rep.id, self.topics):
+            flat = re.sub(r"\s+", "", c.text)
+            at = content(flat).find(sub.name)
+            if at < 0:
+                continue
+            start = _position(flat, at)
+            end = _NEXT_PARAGRAPH.search(flat, start + len(sub.name))
+            sections.append((c.path[-1] if c.path else "", flat[start:end.start() if end else None], c.page_start))
         out = []
         for a in asked:
             value_rx = re.compile("(" + "|".join(map(re.escape, a)) +
@@ -1106,7 +1203,6 @@ class SubsidiaryAnswerer:
                         for m in [value_rx.search(re.sub(r"\s+", "", text))] if m), None)
             if hit is None:
                 return None
-            where = hit[0].strip("[]").split(",")[-2].strip(' "') if hit[0].count(",") else hit[0]
-            out.append(SubsidiaryValue(sub, rep, hit[1], hit[2].group(2), hit[2].group(3) or "元", where,
+            out.append(SubsidiaryValue(sub, rep, hit[1], hit[2].group(2), hit[2].group(3) or "元", hit[0],
                                        hit[2].group(1)))
         return out

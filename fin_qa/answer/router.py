@@ -394,6 +394,11 @@ class Router:
             frame = self.understander.config.frame
             if cell is not None and not _every_period_read(u, cell, frame.periods if frame else []):
                 cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
+            if cell is None and self.frames.cued(u.question):
+                # a row the cells did not read, as the frames read it (an alias, a section, a total)
+                query = self.frames.answer(u, printed=True)
+                if query is not None and self.reviewer.review(u, query) is None:
+                    return query
             if entity:
                 # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
                 # decline naming it — never the company's total

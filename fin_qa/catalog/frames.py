@@ -18,6 +18,7 @@ class TableKind:
     header: tuple[str, ...]     # words of its header cells
     asked: tuple[str, ...]      # words a question names its rows by
     measure: tuple[str, ...] = ()   # the column a rank reads when the question names none
+    whole: tuple[str, ...] = ()     # title words of a table listing every row (a count or sum reads only it)
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class FrameWords:
     aliases: tuple[frozenset[str], ...] = ()
     levels: dict[str, tuple[int, int]] = field(default_factory=dict)
     filtered: tuple[str, ...] = ()
+    said_for: tuple[tuple[str, str], ...] = ()   # (a question's words, the header's), longest first
     # rules/frames.yaml
     rank_max: tuple[str, ...] = ()
     rank_min: tuple[str, ...] = ()
@@ -45,6 +47,7 @@ class FrameWords:
     and_down: tuple[str, ...] = ()
     add: tuple[str, ...] = ()
     count: re.Pattern | None = None
+    count_words: tuple[str, ...] = ()
 
     def alias_of(self, word: str) -> frozenset[str]:
         """The labels naming the row a word names (itself alone when it has no aliases)."""
@@ -81,7 +84,7 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
         if not isinstance(spec, LDict):
             raise RuleError(tables, line_of(data), f"kinds.{name} must map title/header/asked to words")
         kinds.append(TableKind(name, *(_words(tables, spec, k, f"kinds.{name}.")
-                                       for k in ("title", "header", "asked", "measure"))))
+                                       for k in ("title", "header", "asked", "measure", "whole"))))
     sections = []
     for name, spec in (data.get("sections") or {}).items():
         if not isinstance(spec, LDict):
@@ -104,14 +107,19 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
         else:
             raise RuleError(tables, raw.key_lines.get(word, line_of(raw)), f"levels.{word}: a number or [low, high]")
 
+    said = data.get("said_for") or {}
+    if not isinstance(said, dict) or not all(isinstance(k, str) and k and isinstance(v, str) and v for k, v in said.items()):
+        raise RuleError(tables, line_of(data), "`said_for:` maps a question's words to a header's words")
     r = load_rules_yaml(rules)
     if not isinstance(r, LDict) or not isinstance(r.get("rank"), LDict) or not isinstance(r.get("sum"), LDict):
         raise RuleError(rules, 1, "expected rank, share, sum and count (see the file's head)")
     rank, sums = r["rank"], r["sum"]
     return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels, _words(tables, data, "filtered"),
+                      tuple(sorted(said.items(), key=lambda kv: -len(kv[0]))),
                       _words(rules, rank, "max", "rank."), _words(rules, rank, "min", "rank."),
                       _regex(rules, rank, "nth", ("n",)), _regex(rules, rank, "within", ()),
                       _words(rules, rank, "which", "rank."),
                       _regex(rules, r, "share", ("whole",)),
                       _words(rules, sums, "and_up", "sum."), _words(rules, sums, "and_down", "sum."),
-                      _words(rules, sums, "add", "sum."), _regex(rules, r, "count", ("group",)))
+                      _words(rules, sums, "add", "sum."), _regex(rules, r, "count", ("group",)),
+                      _words(rules, r, "count_words"))

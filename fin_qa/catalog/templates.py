@@ -53,6 +53,7 @@ PLACEHOLDERS = {
     "text_answer": {"company", "year", "section", "page", "excerpt"},
     "subsidiary_answer": {"name", "parent", "year", "where", "page", "item", "value"},
     "subsidiary_which": {"name", "companies"},
+    "subsidiary_which_one": {"names", "company"},
     "subsidiary_unread": {"name", "parent", "year", "item"},
     "cell_answer": {"company", "year", "table", "page", "cells"},
     "cell_unnamed": {"company", "year", "table", "page", "labels", "cells"},

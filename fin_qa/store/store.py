@@ -832,12 +832,23 @@ class Store:
     def naming(self, name: str, limit: int = 50) -> list[tuple[int, str, str, int | None]]:
         """The chunks whose heading path names `name` (a subsidiary's registered name), as (report id,
         path, text, page), and the tables whose rows do (text: their rows), report by report."""
-        like = f"%{name}%"
+        # (its characters in order, anything between: a name printed with its brackets or spaces —
+        # 四方星（上海）冷链科技有限公司 — is found by its words alone)
+        like = "%" + "%".join(name) + "%"
         rows = self.db.execute("SELECT report_id, path, text, page_start FROM chunks WHERE path LIKE ? LIMIT ?",
                                (like, limit)).fetchall()
         rows += self.db.execute("SELECT report_id, path, rows, page_start FROM tables WHERE rows LIKE ? LIMIT ?",
                                 (like, limit)).fetchall()
         return [(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
+
+    def chunks_headed(self, report_id: int, words: Sequence[str]) -> list[ChunkText]:
+        """The report's chunks whose heading path holds one of the words (主要控股参股公司), in reading order."""
+        if not words:
+            return []
+        where = " OR ".join("path LIKE ?" for _ in words)
+        rows = self.db.execute(f"SELECT id, path, text, page_start, page_end FROM chunks WHERE report_id=? AND ({where})"
+                               " ORDER BY id", (report_id, *(f"%{w}%" for w in words))).fetchall()
+        return [ChunkText(r[0], _path(r[1]), r[2], r[3], r[4]) for r in rows]
 
     def chunk_records(self, report_keys: Sequence[str] | None = None) -> Iterator[ChunkRecord]:
         """Every chunk of these reports (all when None) as a search backend indexes it, in store order."""
