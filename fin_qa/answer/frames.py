@@ -43,7 +43,7 @@ from .model import Answer, CellEvidence, Evidence
 @dataclass(frozen=True)
 class FrameSettings:
     """The thresholds of the steps, in one place."""
-    max_tables: int = 40          # tables of a report searched for an ask
+    max_tables: int = 80          # tables of a report searched for an ask
     unexplained: int = 1          # characters of an ask no step may leave unexplained
     min_rows: int = 2             # rows a rank compares at least
     max_listed: int = 12          # rows an answer lists at most
@@ -61,8 +61,10 @@ _AMOUNT = re.compile(r"^(?:(?:19|20)\d\d年度?)?(?:本期|本年|期末|年末)
 _RATE = re.compile(r"率|比例|比重|占比|%")
 _UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
 _CN = str.maketrans("一二三四五六七八九", "123456789")
-_AGE = re.compile(r"(\d+(?:\.\d+)?)\s*(年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(\d+(?:\.\d+)?)\s*(年|个月|月)|"
-                  r"(\d+(?:\.\d+)?)\s*(年|个月|月)\s*(?:以内|以下|内)|(\d+(?:\.\d+)?)\s*(年|个月|月)\s*以上")
+_AGE = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?P<au>年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<bu>年|个月|月)|"
+                  r"(?P<w>\d+(?:\.\d+)?)\s*(?P<wu>年|个月|月)\s*(?:以内|以下|内)|"
+                  r"(?:超过|大于|长于)(?P<o>\d+(?:\.\d+)?)\s*(?P<ou>年|个月|月)(?:以上)?|"
+                  r"(?P<p>\d+(?:\.\d+)?)\s*(?P<pu>年|个月|月)\s*以上")
 
 
 # ------------------------------------------------------------------------------------------- the frame
@@ -224,6 +226,7 @@ class Query:
     whole: str = ""              # share: the whole's words ("" the table's own)
     measure: str = ""            # the words naming the column
     range: tuple[float, float] | None = None   # sum: a range of levels or years
+    add: bool = False            # the rows named are added ("合计", "加起来")
     words: list[str] = field(default_factory=list)   # the ask's words the query used
 
 
@@ -285,7 +288,7 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
         used.append(group_word)
     if op is None:
         op = "value"
-    query = Query(op, order, nth, group, group_word, whole=whole, words=used)
+    query = Query(op, order, nth, group, group_word, whole=whole, words=used, add=bool(add))
     query.range = rng
     return query
 
@@ -311,11 +314,13 @@ def aging_range(text: str) -> tuple[float, float] | None:
 
     def years(n: str, unit: str | None) -> float:
         return float(n) / 12 if unit in ("个月", "月") else float(n)
-    if m.group(1):
-        return years(m.group(1), m.group(2) or m.group(4)), years(m.group(3), m.group(4))
-    if m.group(5):
-        return 0.0, years(m.group(5), m.group(6))
-    return years(m.group(7), m.group(8)), math.inf
+    if m.group("a"):
+        return years(m.group("a"), m.group("au") or m.group("bu")), years(m.group("b"), m.group("bu"))
+    if m.group("w"):
+        return 0.0, years(m.group("w"), m.group("wu"))
+    if m.group("o"):
+        return years(m.group("o"), m.group("ou")), math.inf
+    return years(m.group("p"), m.group("pu")), math.inf
 
 
 def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[str, ...], span: bool = False):
@@ -399,8 +404,9 @@ class FrameAnswerer:
 
     def cued(self, text: str) -> bool:
         """Whether a question has a word of an operation over rows (最高, 占…比重, 及以上, 几家), an alias
-        (境外) or an aging word: only such a question is tried on the frames first."""
-        return self._cue is not None and self._cue.search(text) is not None
+        (境外), an aging word or range (1年以内): only such a question is tried on the frames first."""
+        return (self._cue is not None and self._cue.search(text) is not None) or \
+            _AGE.search(norm(text).translate(_CN)) is not None   # an aging range (1年以内, 1至2年)
 
     # ---- step 0: the frame of a table, once
     def frame(self, t: TableRecord) -> Frame:
@@ -428,8 +434,8 @@ class FrameAnswerer:
         ids = store.table_match_words(words[:60], rep.id, self.s.max_tables)
         out = []
         for t in store.report_tables(rep.id, ids) if ids else []:
-            if self.cells._skip(t):
-                continue
+            if self.cells._skip(t) or any(w in h for h in t.path for w in self.words.parent):
+                continue   # (a statement; a note of the parent company's own statements)
             f = self.frame(t)
             if query.group and query.group != f.kind and query.group not in f.sections:
                 continue
@@ -493,18 +499,18 @@ class FrameAnswerer:
         up, down = self.words.and_up, self.words.and_down
         ranged = bool(aging_span(rest)) or level_range(rest, self.words, up, down) is not None
         if ranged:
+            spans = _aging_spans(rest)
+            if len(spans) > 1:
+                # "1至2年加2至3年的合计", "1年以内和1至2年分别是多少": each bucket as printed, added or each
+                picked = [next((r for r in rows if aging_range(r.label) == aging_range(x)), None) for x in spans]
+                if any(p is None for p in picked):
+                    return Rows(f, [], rest, "declined")
+                return Rows(f, picked, "|".join(spans), "sum" if query.add else "each")  # type: ignore[arg-type]
             # the range's words as a label prints them ("本科以上" of a table listing 本科 and 本科以上)
             said = aging_span(rest) or level_range(rest, self.words, up, down, span=True) or ""
             hit = [r for r in rows if r.key == said]
             if hit:
                 return Rows(f, hit[:1], said, "range")
-            spans = _aging_spans(rest)
-            if len(spans) > 1:
-                # "1至2年加2至3年": each bucket as printed, added
-                picked = [next((r for r in rows if aging_range(r.label) == aging_range(x)), None) for x in spans]
-                if any(p is None for p in picked):
-                    return Rows(f, [], rest, "declined")
-                return Rows(f, picked, "".join(spans), "sum")  # type: ignore[arg-type]
         # a label the words hold whole, or an alias of it (not inside a range: 本科 of 本科及以上, 年以内 of
         # 2年以内 name other rows)
         for n in range(len(rest), 1, -1) if not ranged else ():
@@ -553,12 +559,19 @@ class FrameAnswerer:
         # (a share column when its header is named: 持股比例)
         named = amounts + [c for c in f.columns if c.share and not c.previous and (c.year is None or c.year == year)
                            and any(f.number(r.index, c.index) is not None for r in f.rows)] * bool(_RATE.search(rest))
-        held = [(sum(cover(rest, pairs(c.key))), c) for c in named if rest and c.key]
+        # (a rate's column — 预期信用损失率, 毛利率 — only when a rate is asked)
+        rate_asked = bool(_RATE.search(rest))
+        held = [(sum(cover(rest, pairs(c.key))), c) for c in named if rest and c.key
+                and (rate_asked or not _RATE.search(c.key))]
         best = max((n for n, _ in held), default=0)
         if named_only and best < 2:
             return None
+        # (of amount columns, the one holding the most of the table's numbers: a total's stray cell under
+        # another header is no column of the rows)
+        filled = sorted((c for c in amounts if not _RATE.search(c.key)),
+                        key=lambda c: -sum(f.number(r.index, c.index) is not None for r in f.rows))
         default = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None) or \
-            next((c for c in amounts if not _RATE.search(c.key)), None)
+            next(iter(filled), None)
         column = next(c for n, c in held if n == best) if best >= 2 else default
         if column is None:
             return None
@@ -614,6 +627,11 @@ class FrameAnswerer:
             return Result("count", counted, [], float(len(counted)), str(len(counted)))
         if not read:
             return Result(query.op, [], [], None, "", declined="rows")
+        if rows.how == "each":
+            if len(read) != len(rows.rows):
+                return Result("each", [], [], None, "", declined="rows")
+            return Result("each", [r for r, _ in read], [v for _, v in read], None,
+                          "、".join(_pct(f.cell(r.index, k), chosen.column) for r, _ in read))
         if rows.how == "sum" or len(read) > 1:
             total = sum(v for _, v in read)
             return Result("sum", [r for r, _ in read], [v for _, v in read], total, _fmt(total, read),
@@ -716,7 +734,8 @@ class FrameAnswerer:
             result = self.share_of(last_frame, query, last, last_chosen)
             if result.declined:
                 return None
-            return last_frame, last_chosen, result, self._said(u, last_frame, query, last_chosen, result, year=year)
+            return last_frame, last_chosen, result, self._said(u, last_frame, query, last_chosen, result, year=year,
+                                                               brief=True)
         if query.op == "value" and not query.group and last is not None and last_frame is not None \
                 and len(last.rows) == 1 and last.op in ("rank", "value"):
             # "第一大股东是谁？持股比例多少": a column of the row the ask before found
@@ -736,23 +755,28 @@ class FrameAnswerer:
                         u, last_frame, query, chosen, result, year=year, brief=True)
                     return last_frame, chosen, result, said
         found = self.find_tables(rep, text, query)
+        items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
+        contexts: dict[int, str] = {}
+        topical = []
+        for f in found.frames:
+            context = contexts[f.table.id] = content(self.cells.spell(content(norm(
+                "".join(f.table.path[-3:]) + f.table.caption))))
+            # the question's items (其他应收款) name the table's topic: its caption, heading or a column
+            heads = context + "".join(c.key for c in f.columns)
+            if all(i in heads or _held(i, heads) for i in items):
+                topical.append(f)
         if query.op in ("rank", "count", "sum"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
             # back to a note's table that happens to list a few of them)
-            own = [f for f in found.frames if any(w in f.title for w in self._titled.get(f.kind, ()))]
+            own = [f for f in topical if any(w in f.title for w in self._titled.get(f.kind, ()))]
             if own:
-                found = Found(own)
+                topical = own
             if query.op in ("count", "sum") and self._whole.get(query.group or ""):
                 # rows counted or added from a table listing them all (企业集团的构成), never from one of the
                 # main ones (主要子公司…)
-                found = Found([f for f in found.frames if any(w in f.title for w in self._whole[query.group or ""])])
-        items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
-        for f in found.frames:
-            context = content(self.cells.spell(content(norm("".join(f.table.path[-3:]) + f.table.caption))))
-            # the question's items (其他应收款) name the table's topic: its caption, heading or a column
-            heads = context + "".join(c.key for c in f.columns)
-            if not all(i in heads or _held(i, heads) for i in items):
-                continue
+                topical = [f for f in topical if any(w in f.title for w in self._whole[query.group or ""])]
+        for f in topical:
+            context = contexts[f.table.id]
             # an item the topic holds is said by it; one a column holds names the column (营业成本)
             keys = [c.key for c in f.columns if c.key]
             rest = self._rest(text, query, f.title, u, [i for i in items if (i in context or _held(i, context))
@@ -771,7 +795,10 @@ class FrameAnswerer:
                 return None   # a row named as printed: the cells answerer's
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
             # 按账龄披露) explains, nothing else
-            left = _without(_without(rest, rows.named.replace("|", "")), query.whole)
+            left = rest
+            for part in rows.named.split("|"):
+                left = _without(left, part)
+            left = _without(left, query.whole)
             if len(_apart(left, pairs(f.title) | pairs(chosen.column.key)).replace("|", "")) > self.s.unexplained:
                 continue
             if rows.how == "declined":
@@ -829,6 +856,8 @@ class FrameAnswerer:
             how = "（表中所列）" if result.how == "printed" else f"（{result.how}）"
             label = "、".join(r.label for r in result.rows)
             whole = query.whole or "合计"
+            if brief:
+                return f"其占{whole}的比重为{result.shown}{how}"
             return f"{head}「{where}」（第{page}页）中“{label}”占{whole}的比重为{result.shown}{how}"
         if result.op == "count":
             unit = "家" if f.kind in ("subsidiary", "customer", "supplier", "branch") else "个"
@@ -838,10 +867,16 @@ class FrameAnswerer:
         label = "、".join(_name(f, r) for r in result.rows)
         if brief:
             return f"其{measure}为{result.shown}{unit}"
-        how = f"，{rows.how}" if rows is not None and rows.how and rows.how not in ("sum", "declined", "range") else ""
+        how = f"，{rows.how}" if rows is not None and rows.how and rows.how not in ("sum", "declined", "range", "each") \
+            else ""
         if result.op == "sum":
             parts = "＋".join(f"{r.label}{f.cell(r.index, chosen.column.index)}" for r in result.rows)
-            return f"{head}「{where}」（第{page}页）中{rows.named if rows else label}的{measure}合计{result.shown}{unit}（{parts}）"
+            named = rows.named.replace("|", "、") if rows else label
+            return f"{head}「{where}」（第{page}页）中{named}的{measure}合计{result.shown}{unit}（{parts}）"
+        if result.op == "each":
+            parts = "；".join(f"“{r.label}”{_pct(f.cell(r.index, chosen.column.index), chosen.column)}{unit}"
+                             for r in result.rows)
+            return f"{head}「{where}」（第{page}页）中{measure}分别为：{parts}"
         return (f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{result.shown}{unit}"
                 f"{self._with_share(f, chosen, result)}{how}")
 

@@ -36,6 +36,7 @@ class FrameWords:
     levels: dict[str, tuple[int, int]] = field(default_factory=dict)
     filtered: tuple[str, ...] = ()
     said_for: tuple[tuple[str, str], ...] = ()   # (a question's words, the header's), longest first
+    parent: tuple[str, ...] = ()                 # headings over the parent company's own notes
     # rules/frames.yaml
     rank_max: tuple[str, ...] = ()
     rank_min: tuple[str, ...] = ()
@@ -115,7 +116,7 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
         raise RuleError(rules, 1, "expected rank, share, sum and count (see the file's head)")
     rank, sums = r["rank"], r["sum"]
     return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels, _words(tables, data, "filtered"),
-                      tuple(sorted(said.items(), key=lambda kv: -len(kv[0]))),
+                      tuple(sorted(said.items(), key=lambda kv: -len(kv[0]))), _words(tables, data, "parent"),
                       _words(rules, rank, "max", "rank."), _words(rules, rank, "min", "rank."),
                       _regex(rules, rank, "nth", ("n",)), _regex(rules, rank, "within", ()),
                       _words(rules, rank, "which", "rank."),
