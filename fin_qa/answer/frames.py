@@ -52,6 +52,8 @@ class FrameSettings:
 SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
+_JOINED = re.compile(r"[和与及、加]")
+_SUBTOTAL = re.compile(r"合计|小计|总计")
 _GENERIC = re.compile(r"^(?:其他|其它|其中|合计|总计|小计|项目|序号)$")
 _CHANGE = re.compile(r"增减|变动|变化|增长|比上年|较上年|同比")
 _SHARE_HEAD = re.compile(r"占.*(?:比重|比例|比)|占比|比例|比重")
@@ -277,7 +279,7 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
     group, group_word = None, ""
     for s in words.sections:
         w = _first(q, s.asked)
-        if w and (which or op in ("rank", "count")) and len(w) > len(group_word):
+        if w and (which or op in ("rank", "count") or add) and len(w) > len(group_word):
             group, group_word = s.name, w
     for kd in words.kinds:
         w = _first(q, kd.asked)
@@ -323,7 +325,8 @@ def aging_range(text: str) -> tuple[float, float] | None:
     return years(m.group("p"), m.group("pu")), math.inf
 
 
-def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[str, ...], span: bool = False):
+def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[str, ...], span: bool = False,
+                label: bool = False):
     """The levels a label or ask spans: 本科 (3, 3), 硕士及以上 (4, inf), 大专及以下 (-inf, 2), 研究生 (4, 5)
     (with `span`: the words saying it, "硕士及以上")."""
     s = content(norm(text))
@@ -335,6 +338,10 @@ def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[s
     if span:
         return s[s.find(word):s.find(word) + len(word) + next(
             (len(x) for x in (*up, *down) if rest.startswith(x)), 0)]  # type: ignore[return-value]
+    if label and rest.startswith("以上"):
+        return float(high + 1), math.inf   # a row "本科以上" beside a row "本科": above it
+    if label and rest.startswith("以下"):
+        return -math.inf, float(low - 1)
     if any(rest.startswith(u) for u in up):
         return float(low), math.inf
     if any(rest.startswith(d) for d in down):
@@ -401,12 +408,15 @@ class FrameAnswerer:
         parts = [re.escape(c) for c in sorted(set(cues), key=len, reverse=True)]
         parts += [rx.pattern for rx in (w.rank_nth, w.share, w.count) if rx is not None]
         self._cue = re.compile("|".join(parts)) if parts else None
+        # rows added ("化肥行业和精细化工的收入合计"): an add word with a joiner
+        self._add = re.compile("|".join(map(re.escape, w.add))) if w.add else None
 
     def cued(self, text: str) -> bool:
         """Whether a question has a word of an operation over rows (最高, 占…比重, 及以上, 几家), an alias
         (境外), an aging word or range (1年以内): only such a question is tried on the frames first."""
         return (self._cue is not None and self._cue.search(text) is not None) or \
-            _AGE.search(norm(text).translate(_CN)) is not None   # an aging range (1年以内, 1至2年)
+            _AGE.search(norm(text).translate(_CN)) is not None or (   # an aging range (1年以内, 1至2年)
+                self._add is not None and self._add.search(text) is not None and _JOINED.search(text) is not None)
 
     # ---- step 0: the frame of a table, once
     def frame(self, t: TableRecord) -> Frame:
@@ -493,6 +503,9 @@ class FrameAnswerer:
         rows = [r for r in f.rows if not r.total and not _GENERIC.match(r.key)
                 and (query.group is None or query.group == f.kind or r.section == query.group)]
         if query.op in ("rank", "count"):
+            if query.group is None and f.sections:
+                return None   # a rank over rows of several groups (专业构成 and 教育程度) is none of them
+            rows = [r for r in rows if not _SUBTOTAL.search(r.key)]
             return Rows(f, rows) if rows else None
         if not rest:
             return None
@@ -502,10 +515,11 @@ class FrameAnswerer:
             spans = _aging_spans(rest)
             if len(spans) > 1:
                 # "1至2年加2至3年的合计", "1年以内和1至2年分别是多少": each bucket as printed, added or each
-                picked = [next((r for r in rows if aging_range(r.label) == aging_range(x)), None) for x in spans]
-                if any(p is None for p in picked):
+                buckets = [next((r for r in rows if aging_range(r.label) == aging_range(x)), None) for x in spans]
+                picked = [r for r in buckets if r is not None]
+                if len(picked) < len(buckets):
                     return Rows(f, [], rest, "declined")
-                return Rows(f, picked, "|".join(spans), "sum" if query.add else "each")  # type: ignore[arg-type]
+                return Rows(f, picked, "|".join(spans), "sum" if query.add else "each")
             # the range's words as a label prints them ("本科以上" of a table listing 本科 and 本科以上)
             said = aging_span(rest) or level_range(rest, self.words, up, down, span=True) or ""
             hit = [r for r in rows if r.key == said]
@@ -513,21 +527,34 @@ class FrameAnswerer:
                 return Rows(f, hit[:1], said, "range")
         # a label the words hold whole, or an alias of it (not inside a range: 本科 of 本科及以上, 年以内 of
         # 2年以内 name other rows)
+        found: list[tuple[int, str, Row]] = []   # (where, the words, the row) of every label named
+        taken = [False] * len(rest)
         for n in range(len(rest), 1, -1) if not ranged else ():
             for i in range(len(rest) - n + 1):
+                if any(taken[i:i + n]):
+                    continue
                 w = rest[i:i + n]
                 names = self.words.alias_of(w)
-                hit = [r for r in rows if r.key in names or (len(w) >= 2 and r.key == w)]
+                hit = [r for r in rows if r.key in names or r.key == w]
                 if hit:
-                    how = "" if hit[0].key == w else f"“{w}”即表中的“{hit[0].label}”"
-                    return Rows(f, hit[:1], w, how)
+                    found.append((i, w, hit[0]))
+                    taken[i:i + n] = [True] * n
+        if len(found) == 1:
+            _, w, row = found[0]
+            return Rows(f, [row], w, "" if row.key == w else f"“{w}”即表中的“{row.label}”")
+        if len(found) > 1:
+            # "化肥行业和精细化工两个行业的收入合计", "销售人员和管理人员各有多少": each row, added or each
+            found.sort()
+            picked = list({r.index: r for _, _, r in found}.values())
+            if len(picked) > 1:
+                return Rows(f, picked, "|".join(w for _, w, _ in found), "sum" if query.add else "each")
         # a range: an aging bucket, a level of education
         want = aging_range(rest) if f.kind == "aging" or "年" in rest else None
         span = [(r, aging_range(r.label)) for r in rows] if want else []
         said = aging_span(rest) if want else ""
         if not want:
             want = level_range(rest, self.words, up, down)
-            span = [(r, level_range(r.label, self.words, up, down)) for r in rows] if want else []
+            span = [(r, level_range(r.label, self.words, up, down, label=True)) for r in rows] if want else []
             said = level_range(rest, self.words, up, down, span=True) if want else ""
         if want:
             rest = said
@@ -623,7 +650,8 @@ class FrameAnswerer:
                 return Result("rank", [], [], None, "", declined="tie")
             return Result("rank", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
         if query.op == "count":
-            counted = [r for r in rows.rows if r.key]
+            # (a row with no number is a name's next line, no row of its own)
+            counted = [r for r in rows.rows if r.key and any(f.number(r.index, c.index) is not None for c in f.columns)]
             return Result("count", counted, [], float(len(counted)), str(len(counted)))
         if not read:
             return Result(query.op, [], [], None, "", declined="rows")
@@ -634,7 +662,8 @@ class FrameAnswerer:
                           "、".join(_pct(f.cell(r.index, k), chosen.column) for r, _ in read))
         if rows.how == "sum" or len(read) > 1:
             total = sum(v for _, v in read)
-            return Result("sum", [r for r, _ in read], [v for _, v in read], total, _fmt(total, read),
+            return Result("sum", [r for r, _ in read], [v for _, v in read], total,
+                          _fmt(total, [f.cell(r.index, k) for r, _ in read]),
                           how="＋".join(r.label for r, _ in read))
         r, v = read[0]
         return Result("value", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
@@ -660,7 +689,8 @@ class FrameAnswerer:
             return Result("share", result.rows, result.values, value, f"{value:.2f}%",
                           how=f"{result.shown}÷{f.cell(total.index, k)}（{total.label or '合计'}）")
         section = result.rows[0].section
-        if total is None and section and query.whole and _held(query.whole, f.title + chosen.column.key) \
+        beyond = "".join(ch for ch, m in zip(query.whole, cover(query.whole, pairs(chosen.column.key))) if not m)
+        if total is None and section and query.whole and beyond and _held(query.whole, f.title + chosen.column.key) \
                 and not f.filtered \
                 and self.continued(f) != 2:
             # no total printed: the whole the table's title names (主营业务收入 of 主营业务分地区情况) is its
@@ -763,7 +793,10 @@ class FrameAnswerer:
                 "".join(f.table.path[-3:]) + f.table.caption))))
             # the question's items (其他应收款) name the table's topic: its caption, heading or a column
             heads = context + "".join(c.key for c in f.columns)
-            if all(i in heads or _held(i, heads) for i in items):
+            # (an item that is itself a row or a range of rows — 本科及以上 — names rows, not the topic)
+            if all(i in heads or _held(i, heads) or any(i in r.key for r in f.rows)
+                   or level_range(i, self.words, self.words.and_up, self.words.and_down) is not None
+                   for i in items):
                 topical.append(f)
         if query.op in ("rank", "count", "sum"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
@@ -780,7 +813,8 @@ class FrameAnswerer:
             # an item the topic holds is said by it; one a column holds names the column (营业成本)
             keys = [c.key for c in f.columns if c.key]
             rest = self._rest(text, query, f.title, u, [i for i in items if (i in context or _held(i, context))
-                                                          and not any(i in k for k in keys)])
+                                                          and not any(i in k for k in keys)],
+                              [r.key for r in f.rows])
             chosen = self.choose_column(f, query, rest, year)
             if chosen is None and query.op == "count" and f.columns:
                 chosen = Chosen(f.columns[0], None, "")   # (rows are counted, no column read)
@@ -812,16 +846,30 @@ class FrameAnswerer:
             return f, chosen, result, self._said(u, f, query, chosen, result, rows, year)
         return None
 
-    def _rest(self, text: str, query: Query, title: str, u: Understanding, items: Sequence[str] = ()) -> str:
+    def _rest(self, text: str, query: Query, title: str, u: Understanding, items: Sequence[str] = (),
+              labels: Sequence[str] = ()) -> str:
         """The ask's words no part of the query (or an item the table's topic holds) used: what names a
         row or a column."""
         rest = text
         group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
             {w for k in self.words.kinds if k.name == query.group for w in k.asked}
         for w in sorted(query.words, key=len, reverse=True):
-            rest = rest.replace(content(w), "") if w == query.group_word else _without(rest, content(w))
-        for w in sorted(group_words, key=len, reverse=True):
-            rest = rest.replace(w, "")   # every word of the group asked ("产品系列")
+            if w != query.group_word:
+                rest = _without(rest, content(w))
+        if group_words:
+            # the group's words ("哪个地区", "两个行业", "产品系列") wherever they are not inside a row's label
+            # the ask names (化肥行业), with a count before them
+            inside = [False] * len(rest)
+            for label in labels:
+                for m in re.finditer(re.escape(label), rest) if len(label) >= 2 else ():
+                    inside[m.start():m.end()] = [True] * (m.end() - m.start())
+            group = "|".join(map(re.escape, sorted(group_words, key=len, reverse=True)))
+            out, last = [], 0
+            for m in re.finditer(rf"(?:(?:两|[二三四五六七八九十]|\d{{1,2}})(?:个|家|项|类|名))?(?:{group})", rest):
+                if not any(inside[m.start():m.end()]):
+                    out.append(rest[last:m.start()])
+                    last = m.end()
+            rest = "".join(out) + rest[last:]
         for i in items:
             rest = rest.replace(i, "")
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
@@ -839,7 +887,7 @@ class FrameAnswerer:
         table: its value alone)."""
         where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
         page = self._page(f, result.rows[0]) if result.rows else f.table.page_start
-        measure = _shown(chosen.column.header) or "数值"
+        measure = _shown(chosen.column.header) or ("人数" if f.kind in ("education", "profession") else "数值")
         if _AMOUNT.match(content(norm(measure))) and u.items:
             measure = u.items[0]   # "2019年金额" of a table of 营业收入构成: the item asked
         unit = self._unit(f, chosen.column)
@@ -858,6 +906,10 @@ class FrameAnswerer:
             whole = query.whole or "合计"
             if brief:
                 return f"其占{whole}的比重为{result.shown}{how}"
+            if len(result.rows) == 1 and result.values:
+                value = f.cell(result.rows[0].index, chosen.column.index)
+                return (f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{value}{unit}，"
+                        f"占{whole}的比重为{result.shown}{how}")
             return f"{head}「{where}」（第{page}页）中“{label}”占{whole}的比重为{result.shown}{how}"
         if result.op == "count":
             unit = "家" if f.kind in ("subsidiary", "customer", "supplier", "branch") else "个"
@@ -896,6 +948,8 @@ class FrameAnswerer:
         return f.table.pages[r.index] if r.index < len(f.table.pages) else f.table.page_start
 
     def _unit(self, f: Frame, c: Column) -> str:
+        if f.kind in ("education", "profession") and not c.share:
+            return "人"
         unit = unit_of(c.header) or (None if c.share or _RATE.search(c.key) else f.table.unit)
         return "" if unit in (None, "%") else unit
 
@@ -973,8 +1027,9 @@ def _without(text: str, word: str) -> str:
     return text.replace(word, "", 1) if word else text
 
 
-def _fmt(total: float, read) -> str:
-    decimals = max((len(str(v).split(".")[1]) if "." in str(v) else 0) for _, v in read)
+def _fmt(total: float, cells: list[str]) -> str:
+    """A sum printed with the decimals its cells print (277 of 259 and 18; 5,462,828.83 of two amounts)."""
+    decimals = max((len(c.rsplit(".", 1)[1].rstrip("%")) if "." in c else 0) for c in cells) if cells else 2
     return f"{total:,.{min(decimals, 2)}f}"
 
 

@@ -35,6 +35,7 @@ from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
 from .cells import content, cover, norm, pairs
 from .compose import render
+from .frames import aging_span
 from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
 
 # how a yes/no answer starts: the word, then a stop (无锡…, 有研新材 are names, not 无/有)
@@ -226,12 +227,17 @@ def ranked_row_for_a_rank(rv: Reviewer, u: Understanding, ans: Answer) -> str | 
     """A rank over a table's rows asked ("最大客户的销售额", "第二大股东") is answered by a ranking (a frame
     query, the cells of a ranked row, the statistics across companies), never by a value stated or looked up
     for the company (the top five's total for "最大客户")."""
-    if rv.rank is None or u.shape != "value" or ans.method not in _NOT_RANKED:
+    # (a value read for the company, whatever the question's shape; a quote, when a value was asked)
+    if ans.method not in _NOT_RANKED or u.shape == "yes_no" or (ans.method.startswith("text") and u.shape != "value"):
         return None
-    m = rv.rank.search(norm(u.question))
-    if m is None:
-        return None
-    return render(rv.t, "review_rank", word=m.group(0))
+    m = rv.rank.search(norm(u.question)) if rv.rank is not None else None
+    if m is not None:
+        return render(rv.t, "review_rank", word=m.group(0))
+    # an aging range ("账龄1至3年的应收账款") is rows of an aging table, never the item's whole
+    span = aging_span(content(norm(u.question)))
+    if span:
+        return render(rv.t, "review_rank", word=span)
+    return None
 
 
 _NOT_RANKED = ("stated", "text", "text+llm", "lookup", "formula", "change", "items")
