@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections.abc import Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ class FrameSettings:
 SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
+_ENTITIES = ("shareholder", "unrestricted", "customer", "supplier", "subsidiary", "branch")
 _JOINED = re.compile(r"[和与及、加]")
 _SUBTOTAL = re.compile(r"合计|小计|总计")
 _GENERIC = re.compile(r"^(?:其他|其它|其中|合计|总计|小计|项目|序号)$")
@@ -79,6 +81,7 @@ class Row:
     section: str | None  # the section it is in (industry, product, region, channel)
     total: bool
     first: str = ""      # its first text cell (a name, where the cells after it say its type, business …)
+    full: str = ""       # a part's key with its whole's ("其中：定期存款" under 个人存款: 个人定期存款)
 
 
 @dataclass
@@ -184,9 +187,41 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     frame = Frame(t, kind, title, rows, columns,
                   pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections, cut)
     frame.filtered = any(w in content(norm(" ".join(t.path[-1:]) + t.caption)) for w in words.filtered)
+    _parts(frame)
     if kind == "segment":
         _lost_section(frame, words)
     return frame
+
+
+def _parts(frame: Frame) -> None:
+    """The parts of a row printed under it ("个人存款 | 其中：活期存款 | 定期存款"): the rows from a "其中" on
+    whose values add up to the row's, each named also with its whole's own words (个人 + 定期存款)."""
+    k = next((c.index for c in frame.columns if not c.share and not c.change and c.index > 0
+              and any(frame.number(r.index, c.index) is not None for r in frame.rows)), None)
+    if k is None:
+        return
+    rows = frame.rows
+    for n, r in enumerate(rows[:-1]):
+        nxt = rows[n + 1]
+        whole = frame.number(r.index, k)
+        if whole is None or not frame.table.rows[nxt.index][0].strip().startswith("其中"):
+            continue
+        total, part = 0.0, []
+        for c in rows[n + 1:]:
+            v = frame.number(c.index, k)
+            if v is None:
+                break
+            total += v
+            part.append(c)
+            if abs(total - whole) <= max(0.5, abs(whole) * 1e-6):
+                break
+        if abs(total - whole) > max(0.5, abs(whole) * 1e-6):
+            continue
+        for c in part:
+            tail = os.path.commonprefix([r.key[::-1], c.key[::-1]])[::-1]   # 存款 of 个人存款 and 定期存款
+            head = r.key[:len(r.key) - len(tail)] if tail else r.key
+            if head and not c.key.startswith(head):
+                c.full = head + c.key
 
 
 def _lost_section(frame: Frame, words: FrameWords) -> None:
@@ -506,6 +541,15 @@ class FrameAnswerer:
             if query.group is None and f.sections:
                 return None   # a rank over rows of several groups (专业构成 and 教育程度) is none of them
             rows = [r for r in rows if not _SUBTOTAL.search(r.key)]
+            # rows named as the group is (哪家分行: the rows …分行, not 总行本部 or 信用卡中心)
+            def named(r: Row, word: str) -> bool:
+                return r.key.endswith(word) or content(norm(r.first)).endswith(word)
+            asked = sorted({content(query.group_word), *(content(w) for k in self.words.kinds if k.name == query.group
+                                                        for w in k.asked)} - {""}, key=len, reverse=True)
+            # (when most rows are so named: 45 of 兴业银行's 50 rows end in 分行, 2 of 华锦股份's 6 products in 产品)
+            word = next((w for w in asked if sum(named(r, w) for r in rows) >= 0.6 * len(rows)), "")
+            if word:
+                rows = [r for r in rows if named(r, word)]
             return Rows(f, rows) if rows else None
         if not rest:
             return None
@@ -535,7 +579,7 @@ class FrameAnswerer:
                     continue
                 w = rest[i:i + n]
                 names = self.words.alias_of(w)
-                hit = [r for r in rows if r.key in names or r.key == w]
+                hit = [r for r in rows if r.key in names or r.key == w or r.full == w]
                 if hit:
                     found.append((i, w, hit[0]))
                     taken[i:i + n] = [True] * n
@@ -802,8 +846,8 @@ class FrameAnswerer:
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
             # back to a note's table that happens to list a few of them)
             own = [f for f in topical if any(w in f.title for w in self._titled.get(f.kind, ()))]
-            if own:
-                topical = own
+            if own or query.group in _ENTITIES:
+                topical = own   # (an entity's rows — 股东, 客户, 分行 — only from a table titled so)
             if query.op in ("count", "sum") and self._whole.get(query.group or ""):
                 # rows counted or added from a table listing them all (企业集团的构成), never from one of the
                 # main ones (主要子公司…)
@@ -814,7 +858,7 @@ class FrameAnswerer:
             keys = [c.key for c in f.columns if c.key]
             rest = self._rest(text, query, f.title, u, [i for i in items if (i in context or _held(i, context))
                                                           and not any(i in k for k in keys)],
-                              [r.key for r in f.rows])
+                              [x for r in f.rows for x in (r.key, r.full) if x])
             chosen = self.choose_column(f, query, rest, year)
             if chosen is None and query.op == "count" and f.columns:
                 chosen = Chosen(f.columns[0], None, "")   # (rows are counted, no column read)
@@ -849,27 +893,27 @@ class FrameAnswerer:
     def _rest(self, text: str, query: Query, title: str, u: Understanding, items: Sequence[str] = (),
               labels: Sequence[str] = ()) -> str:
         """The ask's words no part of the query (or an item the table's topic holds) used: what names a
-        row or a column."""
+        row or a column. The row labels it holds (`labels`) are kept whole: no word inside one is taken for
+        the group's, a filler or a neutral word (个人 of 个人定期存款, 行业 of 化肥行业)."""
+        kept: list[str] = []
+
+        def keep(m: re.Match) -> str:
+            kept.append(m.group(0))
+            return f"\x01{len(kept) - 1}\x02"
         rest = text
+        # (of three characters or more: 内销 inside 国内销售收入 is no label said)
+        held = sorted({x for x in labels if len(x) >= 3 and x in text}, key=len, reverse=True)
+        if held:
+            rest = re.sub("|".join(map(re.escape, held)), keep, rest)
         group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
             {w for k in self.words.kinds if k.name == query.group for w in k.asked}
         for w in sorted(query.words, key=len, reverse=True):
-            if w != query.group_word:
+            if w != query.group_word or not group_words:
                 rest = _without(rest, content(w))
         if group_words:
-            # the group's words ("哪个地区", "两个行业", "产品系列") wherever they are not inside a row's label
-            # the ask names (化肥行业), with a count before them
-            inside = [False] * len(rest)
-            for label in labels:
-                for m in re.finditer(re.escape(label), rest) if len(label) >= 2 else ():
-                    inside[m.start():m.end()] = [True] * (m.end() - m.start())
+            # the group's words ("哪个地区", "两个行业", "产品系列"), with a count before them
             group = "|".join(map(re.escape, sorted(group_words, key=len, reverse=True)))
-            out, last = [], 0
-            for m in re.finditer(rf"(?:(?:两|[二三四五六七八九十]|\d{{1,2}})(?:个|家|项|类|名))?(?:{group})", rest):
-                if not any(inside[m.start():m.end()]):
-                    out.append(rest[last:m.start()])
-                    last = m.end()
-            rest = "".join(out) + rest[last:]
+            rest = re.sub(rf"(?:(?:两|[二三四五六七八九十]|\d{{1,2}})(?:个|家|项|类|名))?(?:{group})", "", rest)
         for i in items:
             rest = rest.replace(i, "")
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
@@ -879,7 +923,7 @@ class FrameAnswerer:
         rest = "".join(ch for ch, m in zip(rest, marks) if not m)
         for w in u.filler:
             rest = _without(rest, content(w))
-        return rest
+        return re.sub(r"\x01(\d+)\x02", lambda m: kept[int(m.group(1))], rest)
 
     def _said(self, u, f: Frame, query: Query, chosen: Chosen, result: Result, rows: Rows | None = None,
               year: int = 0, brief: bool = False) -> str:
