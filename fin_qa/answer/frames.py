@@ -53,6 +53,8 @@ class FrameSettings:
 SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
+_EACH = re.compile(r"分别|各自|各是|各为|各有")
+_ASK_STOP = re.compile(r"[?？。;；!！,，]")
 _ENTITIES = ("shareholder", "unrestricted", "customer", "supplier", "subsidiary", "branch")
 _JOINED = re.compile(r"[和与及、加]")
 _SUBTOTAL = re.compile(r"合计|小计|总计")
@@ -65,10 +67,11 @@ _AMOUNT = re.compile(r"^(?:(?:19|20)\d\d年度?)?(?:本期|本年|期末|年末)
 _RATE = re.compile(r"率|比例|比重|占比|%")
 _UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
 _CN = str.maketrans("一二三四五六七八九", "123456789")
-_AGE = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?P<au>年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<bu>年|个月|月)|"
-                  r"(?P<w>\d+(?:\.\d+)?)\s*(?P<wu>年|个月|月)\s*(?:以内|以下|内)|"
-                  r"(?:超过|大于|长于)(?P<o>\d+(?:\.\d+)?)\s*(?P<ou>年|个月|月)(?:以上)?|"
-                  r"(?P<p>\d+(?:\.\d+)?)\s*(?P<pu>年|个月|月)\s*以上")
+# (an age is of one or two digits: 2020年内 is a year)
+_AGE = re.compile(r"(?<![\d.])(?P<a>\d{1,2}(?:\.\d+)?)\s*(?P<au>年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(?P<b>\d{1,2}(?:\.\d+)?)\s*(?P<bu>年|个月|月)|"
+                  r"(?<![\d.])(?P<w>\d{1,2}(?:\.\d+)?)\s*(?P<wu>年|个月|月)\s*(?:以内|以下|内)|"
+                  r"(?:超过|大于|长于)(?P<o>\d{1,2}(?:\.\d+)?)\s*(?P<ou>年|个月|月)(?:以上)?|"
+                  r"(?<![\d.])(?P<p>\d{1,2}(?:\.\d+)?)\s*(?P<pu>年|个月|月)\s*以上")
 
 
 # ------------------------------------------------------------------------------------------- the frame
@@ -553,6 +556,8 @@ class FrameAnswerer:
             return Rows(f, rows) if rows else None
         if not rest:
             return None
+        # (a total row named is a row too: "非经常性损益合计"; it is only never ranked, counted or added)
+        candidates = rows + [r for r in f.rows if r.total and (query.group is None or r.section in (None, query.group))]
         up, down = self.words.and_up, self.words.and_down
         ranged = bool(aging_span(rest)) or level_range(rest, self.words, up, down) is not None
         if ranged:
@@ -579,7 +584,8 @@ class FrameAnswerer:
                     continue
                 w = rest[i:i + n]
                 names = self.words.alias_of(w)
-                hit = [r for r in rows if r.key in names or r.key == w or r.full == w]
+                hit = [r for r in candidates if r.key in names or r.key == w or r.full == w or (
+                    r.total and w.endswith(r.key) and len(w) > len(r.key) and _held(w[:-len(r.key)], f.title))]
                 if hit:
                     found.append((i, w, hit[0]))
                     taken[i:i + n] = [True] * n
@@ -759,14 +765,15 @@ class FrameAnswerer:
         if rep is None or year is None or rep.year != year or len(set(u.years.explicit)) > 1:
             return None
         q = self.cells.question_text(u)
-        asks = [a for a in re.split(r"[?？。;；!！]", q) if content(a.replace("|", ""))]
+        # (asks part at a stop or a comma: "第一大股东是谁，持股比例多少", "在职员工合计多少人，其中本科…")
+        asks = [a for a in _ASK_STOP.split(q) if content(a.replace("|", ""))]
         parts: list[str] = []
         evidence: list[CellEvidence] = []
         last: Result | None = None
         last_frame: Frame | None = None
         last_chosen: Chosen | None = None
         any_op = False
-        said = [a for a in re.split(r"[?？。;；!！]", norm(u.norm)) if content(a)]
+        said = [a for a in _ASK_STOP.split(norm(u.norm)) if content(a)]
         for n, ask in enumerate(asks):
             text = content(ask)
             query = read_query(text, self.words, content(said[n]) if len(said) == len(asks) else "")
@@ -830,6 +837,7 @@ class FrameAnswerer:
                     return last_frame, chosen, result, said
         found = self.find_tables(rep, text, query)
         items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
+        item_keys = {content(norm(i)) for i in u.items} | {content(norm(k.text)) for k in u.keywords if k.kind == "item"}
         contexts: dict[int, str] = {}
         topical = []
         for f in found.frames:
@@ -871,6 +879,10 @@ class FrameAnswerer:
                 continue
             if query.op == "value" and not rows.how and not printed:
                 return None   # a row named as printed: the cells answerer's
+            if (query.add or _EACH.search(u.norm)) and len(rows.rows) == 1 and rows.how not in ("range", "sum"):
+                continue   # several rows asked ("…和…合计", "分别是多少"), one named: not this table's
+            if query.op != "rank" and any(r.key in item_keys or r.full in item_keys for r in rows.rows):
+                return None   # a row that is the company's own item (短期借款占负债合计): the statements'
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
             # 按账龄披露) explains, nothing else
             left = rest
