@@ -53,6 +53,7 @@ class FrameSettings:
 SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
+STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
 _EACH = re.compile(r"分别|各自|各是|各为|各有")
 _ASK_STOP = re.compile(r"[?？。;；!！,，]")
 _ENTITIES = ("shareholder", "unrestricted", "customer", "supplier", "subsidiary", "branch")
@@ -584,8 +585,10 @@ class FrameAnswerer:
                     continue
                 w = rest[i:i + n]
                 names = self.words.alias_of(w)
-                hit = [r for r in candidates if r.key in names or r.key == w or r.full == w or (
-                    r.total and w.endswith(r.key) and len(w) > len(r.key) and _held(w[:-len(r.key)], f.title))]
+                if "|" in w:
+                    continue
+                hit = [r for r in candidates if r.key and (r.key in names or r.key == w or r.full == w or (
+                    r.total and w.endswith(r.key) and len(w) > len(r.key) and _held(w[:-len(r.key)], f.title)))]
                 if hit:
                     found.append((i, w, hit[0]))
                     taken[i:i + n] = [True] * n
@@ -730,8 +733,13 @@ class FrameAnswerer:
                 value = sum(g for g in got if g is not None)
                 shown = f.cell(result.rows[0].index, chosen.share.index) if len(got) == 1 else f"{value:.2f}"
                 return Result("share", result.rows, result.values, value, shown.rstrip("%") + "%", how="printed")
-        total = next((r for r in f.rows if r.total and (r.section is None or r.section == result.rows[0].section)),
-                     None)
+        # the whole: a row the whole's words name (主营业务 of "占主营业务收入"), else the table's total row
+        whole_key = content(query.whole)
+        total = next((r for r in f.rows if len(r.key) >= 2 and whole_key and r not in result.rows
+                      and (whole_key == r.key or (whole_key.startswith(r.key) and _held(whole_key[len(r.key):],
+                                                                                         chosen.column.key + f.title)))),
+                     None) or next((r for r in f.rows if r.total and (r.section is None or
+                                                                        r.section == result.rows[0].section)), None)
         k = chosen.column.index
         whole = f.number(total.index, k) if total is not None else None
         if total is not None and whole and (not query.whole or _held(query.whole, f.title + chosen.column.key + total.key)):
@@ -837,7 +845,9 @@ class FrameAnswerer:
                     return last_frame, chosen, result, said
         found = self.find_tables(rep, text, query)
         items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
-        item_keys = {content(norm(i)) for i in u.items} | {content(norm(k.text)) for k in u.keywords if k.kind == "item"}
+        # the question's items the statements hold, as the question says them
+        statement_items = {content(norm(x)) for k in u.keywords if k.kind == "item"
+                           and self.v.info(k.name).statement in STATEMENT_NAMES for x in (k.name, k.text)}
         contexts: dict[int, str] = {}
         topical = []
         for f in found.frames:
@@ -878,11 +888,12 @@ class FrameAnswerer:
             if rows is None:
                 continue
             if query.op == "value" and not rows.how and not printed:
-                return None   # a row named as printed: the cells answerer's
+                continue   # a row named as printed: the cells answerer's
             if (query.add or _EACH.search(u.norm)) and len(rows.rows) == 1 and rows.how not in ("range", "sum"):
                 continue   # several rows asked ("…和…合计", "分别是多少"), one named: not this table's
-            if query.op != "rank" and any(r.key in item_keys or r.full in item_keys for r in rows.rows):
-                return None   # a row that is the company's own item (短期借款占负债合计): the statements'
+            if query.op != "rank" and rows.how != "sum" and any(
+                    r.key in statement_items or r.full in statement_items for r in rows.rows):
+                continue   # a row that is a statement's item (短期借款占负债合计): the statements'
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
             # 按账龄披露) explains, nothing else
             left = rest
@@ -913,15 +924,16 @@ class FrameAnswerer:
             kept.append(m.group(0))
             return f"\x01{len(kept) - 1}\x02"
         rest = text
-        # (of three characters or more: 内销 inside 国内销售收入 is no label said)
-        held = sorted({x for x in labels if len(x) >= 3 and x in text}, key=len, reverse=True)
-        if held:
-            rest = re.sub("|".join(map(re.escape, held)), keep, rest)
         group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
             {w for k in self.words.kinds if k.name == query.group for w in k.asked}
+        # (the operation's own words first: "占营业收入比例" holds the label 营业收入)
         for w in sorted(query.words, key=len, reverse=True):
             if w != query.group_word or not group_words:
                 rest = _without(rest, content(w))
+        # (of three characters or more: 内销 inside 国内销售收入 is no label said)
+        held = sorted({x for x in labels if len(x) >= 3 and x in rest}, key=len, reverse=True)
+        if held:
+            rest = re.sub("|".join(map(re.escape, held)), keep, rest)
         if group_words:
             # the group's words ("哪个地区", "两个行业", "产品系列"), with a count before them
             group = "|".join(map(re.escape, sorted(group_words, key=len, reverse=True)))
