@@ -177,8 +177,9 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     kind = "segment" if sections else "other"
     if kind == "other":
         # a header's words first (采购额 tells a supplier table under "主要销售客户及主要供应商情况")
-        kind = next((kd.name for kd in words.kinds if any(w in header_key for w in kd.header)), None) or \
-            next((kd.name for kd in words.kinds if any(content(w) in title for w in kd.title)), "other")
+        kind = next((kd.name for kd in words.kinds if any(content(w) in title + header_key for w in kd.strong)), None) \
+            or next((kd.name for kd in words.kinds if any(w in header_key for w in kd.header)), None) \
+            or next((kd.name for kd in words.kinds if any(content(w) in title for w in kd.title)), "other")
     columns = []
     numbered = {k for (_, k) in values}
     for k, h in enumerate(t.header):
@@ -441,6 +442,8 @@ class FrameAnswerer:
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
         self._titled = {kd.name: tuple(map(content, kd.title)) for kd in words.kinds}
+        self._strong = {kd.name for kd in words.kinds if kd.strong}
+        self._titled_by = {kd.name: tuple(map(content, kd.columns)) for kd in words.kinds}
         w = words
         cues = [*w.rank_max, *w.rank_min, *w.which, *w.and_up, *w.and_down, *(a for g in w.aliases for a in g),
                 *(a for k in w.kinds if k.name == "aging" for a in k.asked)]
@@ -493,8 +496,16 @@ class FrameAnswerer:
             out.append(f)
         # a table titled as its kind (按账龄披露 before a 组合 table holding aging rows), then the consolidated
         # notes before the parent company's (printed later)
-        out.sort(key=lambda f: (not any(w in f.title for w in self._titled.get(f.kind, ())), f.table.page_start))
+        out.sort(key=lambda f: (not self._is_titled(f), f.table.page_start))
         return Found(out)
+
+    def _is_titled(self, f: Frame) -> bool:
+        """Whether the table is titled as its kind (its caption, heading, or a header line the layout ran its
+        caption into: "持股5%以上的股东或前10名股东持股情况 股东名称")."""
+        head = f.title + content(norm("".join(f.table.header[:1])))
+        columns = "".join(c.key for c in f.columns)
+        return any(w in head for w in self._titled.get(f.kind, ())) or f.kind in self._strong or \
+            bool(self._titled_by.get(f.kind)) and all(w in columns for w in self._titled_by[f.kind])
 
     def fragment(self, f: Frame) -> bool:
         """Whether the table is the rest of one before it (same heading, its pages): its rows are not all
@@ -650,7 +661,11 @@ class FrameAnswerer:
         # another header is no column of the rows)
         filled = sorted((c for c in amounts if not _RATE.search(c.key)),
                         key=lambda c: -sum(f.number(r.index, c.index) is not None for r in f.rows))
-        default = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None) or \
+        # a kind's own measure (持股数量, else 持股比例 — never a column of another figure: 持有有限售条件的股份数量)
+        numbered = [c for c in f.columns if c.index > 0 and not c.change and not c.previous
+                    and any(f.number(r.index, c.index) is not None for r in f.rows)]
+        measures = self._measures.get(f.kind, ())
+        default = next((c for w in measures for c in numbered if w in c.key), None) if measures else \
             next(iter(filled), None)
         column = next(c for n, c in held if n == best) if best >= 2 else default
         if column is None:
@@ -695,7 +710,9 @@ class FrameAnswerer:
                 # the rows after the page break are not read: only a table printed in order (前十名股东,
                 # 前五名客户) ranks from the top, within the rows read
                 printed = [v for _, v in read]
-                if query.order != "max" or any(a < b for a, b in zip(printed, printed[1:])):
+                top = printed[:query.nth + 1]
+                if query.order != "max" or any(a < b for a, b in zip(top, top[1:])) or \
+                        max(printed[query.nth:], default=-math.inf) > printed[query.nth - 1]:
                     return Result("rank", [], [], None, "", declined="continued")
             ordered = sorted(read, key=lambda rv: rv[1], reverse=query.order == "max")
             r, v = ordered[query.nth - 1]
@@ -863,7 +880,7 @@ class FrameAnswerer:
         if query.op in ("rank", "count", "sum"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
             # back to a note's table that happens to list a few of them)
-            own = [f for f in topical if any(w in f.title for w in self._titled.get(f.kind, ()))]
+            own = [f for f in topical if self._is_titled(f)]
             if own or query.group in _ENTITIES:
                 topical = own   # (an entity's rows — 股东, 客户, 分行 — only from a table titled so)
             if query.op in ("count", "sum") and self._whole.get(query.group or ""):
@@ -956,6 +973,9 @@ class FrameAnswerer:
         where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
         page = self._page(f, result.rows[0]) if result.rows else f.table.page_start
         measure = _shown(chosen.column.header) or ("人数" if f.kind in ("education", "profession") else "数值")
+        # (a header the layout ran other words into: said by the kind's measure it holds — 持股数量)
+        measure = next((w for w in self._measures.get(f.kind, ()) if w in chosen.column.key and w != chosen.column.key),
+                       measure)
         if _AMOUNT.match(content(norm(measure))) and u.items:
             measure = u.items[0]   # "2019年金额" of a table of 营业收入构成: the item asked
         unit = self._unit(f, chosen.column)
@@ -1000,17 +1020,17 @@ class FrameAnswerer:
         return (f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{result.shown}{unit}"
                 f"{self._with_share(f, chosen, result)}{how}")
 
-    @staticmethod
-    def _with_share(f: Frame, chosen: Chosen, result: Result) -> str:
+    def _with_share(self, f: Frame, chosen: Chosen, result: Result) -> str:
         """The row's printed share beside its value ("，占营业收入比重31.09%"), when the table prints one."""
         if chosen.share is None or len(result.rows) != 1:
             return ""
         cell = f.cell(result.rows[0].index, chosen.share.index)
         if not cell or not is_number(cell.rstrip("%")):
             return ""
+        said = next((w for w in self._measures.get(f.kind, ()) if w in chosen.share.key), _shown(chosen.share.header))
         if not chosen.share.share:
-            return f"，{_shown(chosen.share.header)}{cell}"
-        return f"，{_shown(chosen.share.header)}{cell.rstrip('%')}%"
+            return f"，{said}{cell}"
+        return f"，{said}{cell.rstrip('%')}%"
 
     def _page(self, f: Frame, r: Row) -> int:
         return f.table.pages[r.index] if r.index < len(f.table.pages) else f.table.page_start
@@ -1036,9 +1056,12 @@ class FrameAnswerer:
         return out
 
 
+_PCT_HEADER = re.compile(r"[(（]\s*%\s*[)）]|%$")
+
+
 def _pct(cell: str, c: Column) -> str:
     """A share column's cell as a percent ("39.96" under 比例(%) → 39.96%)."""
-    return cell.rstrip("%") + "%" if c.share or "%" in c.header else cell
+    return cell.rstrip("%") + "%" if c.share or _PCT_HEADER.search(c.header) else cell
 
 
 def _name(f: Frame, r: Row) -> str:

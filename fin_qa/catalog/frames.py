@@ -19,6 +19,8 @@ class TableKind:
     asked: tuple[str, ...]      # words a question names its rows by
     measure: tuple[str, ...] = ()   # the column a rank reads when the question names none
     whole: tuple[str, ...] = ()     # title words of a table listing every row (a count or sum reads only it)
+    strong: tuple[str, ...] = ()    # words deciding the kind wherever printed (title or header)
+    columns: tuple[str, ...] = ()   # header words that title a table as its kind when its title does not
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,8 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
         if not isinstance(spec, LDict):
             raise RuleError(tables, line_of(data), f"kinds.{name} must map title/header/asked to words")
         kinds.append(TableKind(name, *(_words(tables, spec, k, f"kinds.{name}.")
-                                       for k in ("title", "header", "asked", "measure", "whole"))))
+                                       for k in ("title", "header", "asked", "measure", "whole", "strong",
+                                                 "columns"))))
     sections = []
     for name, spec in (data.get("sections") or {}).items():
         if not isinstance(spec, LDict):
