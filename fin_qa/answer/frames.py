@@ -496,8 +496,17 @@ class FrameAnswerer:
             out.append(f)
         # a table titled as its kind (按账龄披露 before a 组合 table holding aging rows), then the consolidated
         # notes before the parent company's (printed later)
-        out.sort(key=lambda f: (not self._is_titled(f), f.table.page_start))
+        out.sort(key=lambda f: (self._title_rank(f), f.table.page_start))
         return Found(out)
+
+    def _title_rank(self, f: Frame) -> int:
+        """How well the table is titled as its kind: the first of the kind's title words its own title holds
+        (the list's order: 按账龄披露 before a bare 账龄), then a title in its header or columns, then none."""
+        words = self._titled.get(f.kind, ())
+        own = next((n for n, w in enumerate(words) if w in f.title), None)
+        if own is not None:
+            return own
+        return len(words) if self._is_titled(f) else len(words) + 1
 
     def _is_titled(self, f: Frame) -> bool:
         """Whether the table is titled as its kind (its caption, heading, or a header line the layout ran its
