@@ -32,6 +32,7 @@ from functools import lru_cache
 import pandas as pd
 
 from ..catalog.frames import FrameWords
+from ..catalog.items import ItemTable
 from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
@@ -48,6 +49,7 @@ class FrameSettings:
     unexplained: int = 1          # characters of an ask no step may leave unexplained
     min_rows: int = 2             # rows a rank compares at least
     max_listed: int = 12          # rows an answer lists at most
+    statement_lines: int = 6      # a table with this many statement items for rows is a statement
 
 
 SETTINGS = FrameSettings()
@@ -429,8 +431,10 @@ class Result:
 class FrameAnswerer:
     """Asks over a report's tables answered by frame queries (see the module's head)."""
 
-    def __init__(self, cells: CellAnswerer, words: FrameWords, settings: FrameSettings = SETTINGS):
+    def __init__(self, cells: CellAnswerer, words: FrameWords, items: ItemTable | None = None,
+                 settings: FrameSettings = SETTINGS):
         self.cells = cells
+        self.items = items
         self.v = cells.v
         self.t = cells.t
         self.words = words
@@ -438,6 +442,7 @@ class FrameAnswerer:
         self._frames: dict[int, tuple[TableRecord, Frame]] = {}
         self._continued: dict[int, int] = {}
         self._fragment: dict[int, bool] = {}
+        self._statements: dict[int, bool] = {}
         self._measures = {kd.name: kd.measure for kd in words.kinds}
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
@@ -489,6 +494,8 @@ class FrameAnswerer:
             if self.cells._skip(t) or any(w in h for h in t.path for w in self.words.parent):
                 continue   # (a statement; a note of the parent company's own statements)
             f = self.frame(t)
+            if self._statement_like(f):
+                continue   # a statement under a heading the layout lost: the lookup's
             if query.group and query.group != f.kind and query.group not in f.sections:
                 continue
             if not f.rows or f.values.empty:
@@ -498,6 +505,22 @@ class FrameAnswerer:
         # notes before the parent company's (printed later)
         out.sort(key=lambda f: (self._title_rank(f), f.table.page_start))
         return Found(out)
+
+    def _statement_like(self, f: Frame) -> bool:
+        """Whether the table's rows are a statement's lines (six or more of them the statements' items)."""
+        if self.items is None:
+            return False
+        got = self._statements.get(f.table.id)
+        if got is None:
+            lines = 0
+            for r in f.rows:
+                item = self.items.canonical(r.label)
+                if item is not None and self.items.statement_of(item) in STATEMENT_NAMES:
+                    lines += 1
+            got = self._statements[f.table.id] = lines >= SETTINGS.statement_lines
+            if len(self._statements) > 4096:
+                self._statements.clear()
+        return got
 
     def _title_rank(self, f: Frame) -> int:
         """How well the table is titled as its kind: the first of the kind's title words its own title holds
@@ -917,7 +940,7 @@ class FrameAnswerer:
                 continue   # a row named as printed: the cells answerer's
             if (query.add or _EACH.search(u.norm)) and len(rows.rows) == 1 and rows.how not in ("range", "sum"):
                 continue   # several rows asked ("…和…合计", "分别是多少"), one named: not this table's
-            if query.op != "rank" and rows.how != "sum" and any(
+            if query.op != "rank" and any(
                     r.key in statement_items or r.full in statement_items for r in rows.rows):
                 continue   # a row that is a statement's item (短期借款占负债合计): the statements'
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,

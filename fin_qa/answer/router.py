@@ -120,7 +120,7 @@ class Router:
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
         self.cells = CellAnswerer(self.values, catalog.cells)
         self.stated = StatedAnswerer(self.cells, self.text)
-        self.frames = FrameAnswerer(self.cells, catalog.frames)
+        self.frames = FrameAnswerer(self.cells, catalog.frames, catalog.items)
         self.subsidiaries = SubsidiaryAnswerer(self.frames)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
