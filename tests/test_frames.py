@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from fin_qa.answer.frames import (FrameAnswerer, Query, aging_range, aging_span, build_frame, level_range,
+from fin_qa.answer.frames import (Chosen, FrameAnswerer, Query, aging_range, aging_span, build_frame, level_range,
                                   read_query)
 from fin_qa.catalog import Catalog
 from fin_qa.store.models import TableRecord
@@ -222,3 +222,86 @@ def test_what_the_frames_leave(router, q):
 def test_a_sum_over_buckets_is_printed_with_its_parts(router):
     a = router.answer("四方科技2019年其他应收款账龄2年以内合计")
     assert a.method == "frame" and "5,462,828.83" in a.answer and "2,452,628.83" in a.answer and "3,010,200.00" in a.answer
+
+
+def test_a_rows_parts_are_named_with_their_whole(cells):
+    # a bank's deposits: 个人存款 | 其中：活期存款 | 定期存款 (their values add up to it)
+    f = build_frame(_table(["项目", "2021年12月31日 金额", "占比(%)"], [
+        ["公司存款", "2,944,013", "77.97"], ["其中：活期存款", "1,215,239", "32.19"], ["定期存款", "1,728,774", "45.78"],
+        ["个人存款", "825,423", "21.86"], ["其中：活期存款", "248,459", "6.58"], ["定期存款", "576,964", "15.28"],
+        ["合计", "3,775,761", "100.00"]]), cells, W)
+    full = [r.full for r in f.rows]
+    assert full == ["", "公司活期存款", "公司定期存款", "", "个人活期存款", "个人定期存款", ""]
+    fa = FrameAnswerer(cells, W)
+    rows = fa.name_rows(f, read_query("个人定期存款", W), "个人定期存款")
+    assert [r.index for r in rows.rows] == [5]
+
+
+def test_counts_and_ranks_take_the_rows_of_the_group(cells):
+    fa = FrameAnswerer(cells, W)
+    # a name wrapped over two rows is one row: only rows with a number are counted
+    f = build_frame(_table(["子公司名称", "主要经营地", "持股比例(%)"], [
+        ["甲科技有限公司", "上海", "100.00"], ["乙化工有限", "江苏", "60.00"], ["公司", "", ""]],
+        caption="（1）企业集团的构成"), cells, W)
+    q = read_query("几家子公司", W, "有几家子公司")
+    rows = fa.name_rows(f, q, "")
+    assert fa.run(f, q, rows, Chosen(f.columns[0], None, "")).value == 2   # (a count reads no column)
+    # 哪家分行: the rows named …分行, not 总行本部 (when most rows are)
+    b = build_frame(_table(["机构名称", "营业地址", "机构数", "员工数"], [
+        ["总行本部", "福州", "1", "4,805"], ["北京分行", "北京", "80", "2,544"], ["上海分行", "上海", "90", "2,886"],
+        ["南京分行", "南京", "140", "3,924"]], caption="分支机构基本情况"), cells, W)
+    assert b.kind == "branch"
+    q = read_query("员工最多分行", W)
+    rows = fa.name_rows(b, q, "员工")
+    got = fa.run(b, q, rows, fa.choose_column(b, q, "员工", 2022))
+    assert got.rows[0].label.startswith("南京分行") and got.value == 3924
+
+
+def test_an_entity_ranks_by_its_own_measure_or_not_at_all(cells):
+    fa = FrameAnswerer(cells, W)
+    f = build_frame(_table(["股东名称", "股东性质", "持股比例", "持有有限售条件的股份数量"], [
+        ["甲集团", "国有法人", "30.02%", "62,409,633"], ["乙公司", "国有法人", "9.43%", "90,239,920"]],
+        caption="前10名股东持股情况"), cells, W)
+    q = read_query("第1大股东", W)
+    chosen = fa.choose_column(f, q, "", 2016)
+    assert chosen is not None and chosen.column.key.endswith("持股比例")   # never 有限售条件的股份数量
+    assert fa.run(f, q, fa.name_rows(f, q, ""), chosen).rows[0].label.startswith("甲集团")
+
+
+@pytest.mark.parametrize("q, want", [
+    ("珠海惠威2019年净利润是多少？", ["珠海惠威科技有限公司", "惠威科技", "21,308,854.09元"]),   # the core of its name
+    ("四方罐储2019年净利润是多少？", ["南通四方罐式储运设备制造有限公司", "70,662,576.11元"]),   # its 释义 name
+    ("帮我查下子公司南通四方制冷工程2019年的注册资本和净利润", ["1,291,522.10元", "10,000,000.00元"]),
+    ("金宇保灵2020年净利润是多少？", ["金宇保灵生物药品有限公司", "30,062万元"]),   # a paragraph of its own
+    ("四方科技2019年有几家子公司？", ["共6家", "四方罐储公司", "第134页"]),
+    ("华锦股份2019年化肥行业和精细化工两个行业的收入合计是多少？", ["4,062,895,291.70元"]),
+    ("苏常柴2019年本科及以上学历的员工有多少人？", ["277人", "本科259", "本科以上18"]),   # 本科以上 beside 本科
+    ("四方科技2019年账龄超过1年的应收账款合计多少？", ["7,163,660.73元", "第92页"]),
+])
+def test_subsidiaries_counts_and_sums_on_the_reports(router, q, want):
+    a = router.answer(q)
+    assert a.found and a.method == "frame" and all(w in a.answer for w in want), a.answer
+
+
+@pytest.mark.parametrize("q, never", [
+    ("海翔药业2019年台州前进的营业收入", "2,941,412,770.30"),      # a subsidiary named, not read: never the parent's
+    ("万科2012年账龄1至3年的应收账款合计", "1,886,548,523.49"),      # an aging range: never the item's whole
+    ("生物股份2020年最大客户的销售额是多少？", "27,614.37"),           # no customer listed: never the top five's total
+    ("安靠智电2019年第一大客户是哪家公司？", "客户一”，"),             # a name asked of 客户一: not disclosed
+])
+def test_what_is_declined_rather_than_given_wrong(router, q, never):
+    a = router.answer(q)
+    assert not a.found and never not in a.answer.split("仅列示为")[0], a.answer
+
+
+def test_the_cli_answers_a_table_question(all_store):
+    import subprocess
+    import sys
+
+    store, _ = all_store
+    out = subprocess.run([sys.executable, "-m", "fin_qa.cli", "ask", "惠威科技2019年境外收入占营业收入的比重是多少？",
+                          "--store", str(store.dir), "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    import json
+    rec = json.loads(out.stdout)
+    assert rec["method"] == "frame" and "1.76%" in rec["answer"] and rec["evidence"][0]["page"] == 12
