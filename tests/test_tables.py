@@ -175,7 +175,7 @@ def test_cells_answer_table_questions(all_store):
     for question, words, pages in CELL_CASES:
         out = CliRunner().invoke(cli, ["ask", "--store", str(store.dir), "--json", question]).output
         rec = json.loads(out)
-        assert rec["method"] == "cell", (question, rec["answer"])
+        assert rec["method"] in ("cell", "frame"), (question, rec["answer"])   # (a rank: a frame query)
         assert all(w in rec["answer"] for w in words), (question, rec["answer"])
         assert any(e["page"] in pages for e in rec["evidence"]), (question, rec["evidence"])
 
@@ -366,7 +366,7 @@ def test_a_name_the_report_does_not_print_is_said_not_disclosed(all_store):
     assert rec["method"] == "declined" and "未披露其名称" in rec["answer"] and "客户一" in rec["answer"]
     # its amount is still answered
     rec = json.loads(CliRunner().invoke(cli, [*ask, "安靠智电2019年第一大客户的销售额是多少？"]).output)
-    assert rec["method"] == "cell" and "103,558,585.83" in rec["answer"]
+    assert rec["method"] in ("cell", "frame") and "103,558,585.83" in rec["answer"]
 
 
 def test_an_ask_no_slot_reads_is_never_dropped(all_store):

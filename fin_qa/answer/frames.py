@@ -894,6 +894,7 @@ class FrameAnswerer:
                     return last_frame, chosen, result, said
         found = self.find_tables(rep, text, query)
         items = [c for c in (content(norm(i)) for i in u.items) if len(c) >= 2 and c in text]
+        asked_items = {content(norm(x)) for k in u.keywords if k.kind == "item" for x in (k.name, k.text)}
         # the question's items the statements hold, as the question says them
         statement_items = {content(norm(x)) for k in u.keywords if k.kind == "item"
                            and self.v.info(k.name).statement in STATEMENT_NAMES for x in (k.name, k.text)}
@@ -943,6 +944,11 @@ class FrameAnswerer:
             if query.op != "rank" and any(
                     r.key in statement_items or r.full in statement_items for r in rows.rows):
                 continue   # a row that is a statement's item (短期借款占负债合计): the statements'
+            ranged = bool(aging_span(rows.named)) or level_range(
+                rows.named, self.words, self.words.and_up, self.words.and_down) is not None
+            if query.op in ("value", "share") and not ranged and rows.rows and all(
+                    r.key in asked_items or r.full in asked_items for r in rows.rows):
+                continue   # rows the question's items name each (技术人员和财务人员): the items' own answer
             # what is left beside the row and the whole, the column or the table's own title (营业收入构成,
             # 按账龄披露) explains, nothing else
             left = rest
