@@ -414,6 +414,7 @@ class Chosen:
     column: Column
     share: Column | None
     explained: str            # the ask's words the column (or the title) explains
+    alone: bool = False       # the table's one amount column of the year (none other could be meant)
 
 
 @dataclass
@@ -675,6 +676,8 @@ class FrameAnswerer:
         amounts = [c for c in f.columns if not c.change and not c.share and c.index > 0
                    and any(f.number(r.index, c.index) is not None for r in f.rows)]
         amounts = [c for c in amounts if not c.previous and (c.year is None or c.year == year)] or []
+        # (平均余额 only when an average is asked)
+        amounts = [c for c in amounts if not any(w in c.key and w not in rest for w in self.words.qualified)]
         if not amounts:
             return None
         # the column whose header holds most of the ask's words (two characters at least); none: the kind's
@@ -705,15 +708,16 @@ class FrameAnswerer:
         explained = "".join(ch for ch, m in zip(rest, cover(rest, pairs(column.key))) if m) if best >= 2 else ""
         # its share column: the first after it of the same year (2019年金额 | 占营业收入比重), else the one
         # nearest it (持股比例 | 持股数量)
+        alone = len(filled) == 1
         if column.share:
             # a share read (持股比例): the kind's measure beside it (持股数量)
             other = next((c for w in self._measures.get(f.kind, ()) for c in amounts if w in c.key), None)
-            return Chosen(column, other, explained)
+            return Chosen(column, other, explained, alone)
         shares = [c for c in f.columns if c.share and not c.previous and (c.year is None or c.year == year)
                   and c is not column]
         share = next((c for c in shares if c.index > column.index), None) or \
             min(shares, key=lambda c: abs(c.index - column.index), default=None)
-        return Chosen(column, share, explained)
+        return Chosen(column, share, explained, alone)
 
     # ---- step 4
     def run(self, f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Result:
@@ -790,6 +794,10 @@ class FrameAnswerer:
                      None) or next((r for r in f.rows if r.total and (r.section is None or
                                                                         r.section == result.rows[0].section)), None)
         k = chosen.column.index
+        if not (chosen.explained or chosen.alone or f.kind == "segment"):
+            # a share computed in a column nobody named, of a table of several figures (余额, 利息收入 …):
+            # which one is meant is not known
+            return Result("share", [], [], None, "", declined="column")
         whole = f.number(total.index, k) if total is not None else None
         if total is not None and whole and (not query.whole or _held(query.whole, f.title + chosen.column.key + total.key)):
             value = (result.value or 0.0) / whole * 100

@@ -39,6 +39,7 @@ class FrameWords:
     filtered: tuple[str, ...] = ()
     said_for: tuple[tuple[str, str], ...] = ()   # (a question's words, the header's), longest first
     parent: tuple[str, ...] = ()                 # headings over the parent company's own notes
+    qualified: tuple[str, ...] = ()              # header words of a figure that is not the plain amount
     # rules/frames.yaml
     rank_max: tuple[str, ...] = ()
     rank_min: tuple[str, ...] = ()
@@ -120,6 +121,7 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
     rank, sums = r["rank"], r["sum"]
     return FrameWords(tuple(kinds), tuple(sections), tuple(aliases), levels, _words(tables, data, "filtered"),
                       tuple(sorted(said.items(), key=lambda kv: -len(kv[0]))), _words(tables, data, "parent"),
+                      _words(tables, data, "qualified"),
                       _words(rules, rank, "max", "rank."), _words(rules, rank, "min", "rank."),
                       _regex(rules, rank, "nth", ("n",)), _regex(rules, rank, "within", ()),
                       _words(rules, rank, "which", "rank."),
