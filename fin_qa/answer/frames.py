@@ -72,7 +72,7 @@ _UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
 _CN = str.maketrans("一二三四五六七八九", "123456789")
 # (an age is of one or two digits: 2020年内 is a year)
 _AGE = re.compile(r"(?<![\d.])(?P<a>\d{1,2}(?:\.\d+)?)\s*(?P<au>年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(?P<b>\d{1,2}(?:\.\d+)?)\s*(?P<bu>年|个月|月)|"
-                  r"(?<![\d.])(?P<w>\d{1,2}(?:\.\d+)?)\s*(?P<wu>年|个月|月)\s*(?:以内|以下|内)|"
+                  r"(?<![\d.])(?P<w>\d{1,2}(?:\.\d+)?)\s*(?P<wu>年|个月|月)\s*(?:以内|以下|内)(?!到期)|"
                   r"(?:超过|大于|长于)(?P<o>\d{1,2}(?:\.\d+)?)\s*(?P<ou>年|个月|月)(?:以上)?|"
                   r"(?<![\d.])(?P<p>\d{1,2}(?:\.\d+)?)\s*(?P<pu>年|个月|月)\s*以上")
 
@@ -113,12 +113,11 @@ class Frame:
     cut: set[tuple[int, int]] = field(default_factory=set)   # cells holding a number the layout cut
     filtered: bool = False   # it lists only some rows (10%以上): none added, counted or ranked from below
 
+    numbers: dict[tuple[int, int], float] = field(default_factory=dict)   # (row, column) → number
+    filled: dict[int, int] = field(default_factory=dict)                   # column → its numbers
+
     def number(self, r: int, k: int) -> float | None:
-        try:
-            v = self.values.at[r, k]
-        except KeyError:
-            return None
-        return None if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+        return self.numbers.get((r, k))
 
     def cell(self, r: int, k: int) -> str:
         row = self.table.rows[r]
@@ -192,7 +191,8 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
                               bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
     frame = Frame(t, kind, title, rows, columns,
-                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections, cut)
+                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections, cut,
+                  numbers=values, filled={k: sum(1 for (_, c) in values if c == k) for k in {c for (_, c) in values}})
     frame.filtered = any(w in content(norm(" ".join(t.path[-1:]) + t.caption)) for w in words.filtered)
     _parts(frame)
     if kind == "segment":
@@ -343,6 +343,12 @@ def aging_span(text: str) -> str:
     return text[m.start():m.end()] if m else ""
 
 
+def _level_word(label: str, words: FrameWords) -> str:
+    """The level word a label names (本科 of 本科以上), "" when none."""
+    s = content(norm(label))
+    return max((w for w in words.levels if w in s), key=len, default="")
+
+
 def _aging_spans(text: str) -> list[str]:
     t = text.translate(_CN)
     return [text[m.start():m.end()] for m in _AGE.finditer(t)]
@@ -368,7 +374,7 @@ def aging_range(text: str) -> tuple[float, float] | None:
 
 
 def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[str, ...], span: bool = False,
-                label: bool = False):
+                label: bool = False, beside: bool = False):
     """The levels a label or ask spans: 本科 (3, 3), 硕士及以上 (4, inf), 大专及以下 (-inf, 2), 研究生 (4, 5)
     (with `span`: the words saying it, "硕士及以上")."""
     s = content(norm(text))
@@ -381,9 +387,11 @@ def level_range(text: str, words: FrameWords, up: tuple[str, ...], down: tuple[s
         return s[s.find(word):s.find(word) + len(word) + next(
             (len(x) for x in (*up, *down) if rest.startswith(x)), 0)]  # type: ignore[return-value]
     if label and rest.startswith("以上"):
-        return float(high + 1), math.inf   # a row "本科以上" beside a row "本科": above it
+        # a row "本科以上" beside a row "本科": above it; alone, it may or may not hold 本科 (a range across
+        # 本科's own, so a sum over it declines)
+        return (float(high + 1), math.inf) if beside else (low - 0.5, math.inf)
     if label and rest.startswith("以下"):
-        return -math.inf, float(low - 1)
+        return (-math.inf, float(low - 1)) if beside else (-math.inf, high + 0.5)
     if any(rest.startswith(u) for u in up):
         return float(low), math.inf
     if any(rest.startswith(d) for d in down):
@@ -547,10 +555,11 @@ class FrameAnswerer:
         if got is None:
             store = self.v.source.store
             before = store.report_tables(f.table.report_id, list(range(max(1, f.table.id - 5), f.table.id)))
-            # no header of its own, after a table of the same heading on its page or the one before
-            got = not any(h.strip() for h in f.table.header) and any(
-                b.path == f.table.path and f.table.page_start - 1 <= b.page_end <= f.table.page_start and b.rows
-                for b in before)
+            # no header of its own (or the one before's printed again), after a table of the same heading
+            # on its page or the one before
+            got = any(b.path == f.table.path and f.table.page_start - 1 <= b.page_end <= f.table.page_start
+                      and b.rows and (not any(h.strip() for h in f.table.header) or b.header == f.table.header)
+                      for b in before)
             if len(self._fragment) > 4096:
                 self._fragment.clear()
             self._fragment[f.table.id] = got
@@ -651,8 +660,14 @@ class FrameAnswerer:
         said = aging_span(rest) if want else ""
         if not want:
             want = level_range(rest, self.words, up, down)
-            span = [(r, level_range(r.label, self.words, up, down, label=True)) for r in rows] if want else []
+            bare = {_level_word(r.label, self.words) for r in rows if level_range(r.label, self.words, up, down) is not None
+                    and _level_word(r.label, self.words) == content(norm(core(r.label)))}
+            span = [(r, level_range(r.label, self.words, up, down, label=True,
+                                    beside=_level_word(r.label, self.words) in bare)) for r in rows] if want else []
             said = level_range(rest, self.words, up, down, span=True) if want else ""
+            # an ask "本科以上" (no 及) no row prints so: it may or may not hold 本科 — declined
+            if said and re.search(r"(?<!及)(?:以上|以下)$", said):
+                return Rows(f, [], said, "declined")
         if want:
             rest = said
             exact = [r for r, s in span if s == want]
@@ -674,7 +689,7 @@ class FrameAnswerer:
         """The column of the measure asked (营业收入, 销售额, 余额), of the year asked; none named: the
         first amount column of the year (a column of the year before or of a change only when asked)."""
         amounts = [c for c in f.columns if not c.change and not c.share and c.index > 0
-                   and any(f.number(r.index, c.index) is not None for r in f.rows)]
+                   and f.filled.get(c.index, 0) > 0]
         amounts = [c for c in amounts if not c.previous and (c.year is None or c.year == year)] or []
         # (平均余额 only when an average is asked)
         amounts = [c for c in amounts if not any(w in c.key and w not in rest for w in self.words.qualified)]
@@ -684,7 +699,7 @@ class FrameAnswerer:
         # measure (持股数量 of a shareholder table), else the first amount column that is no rate
         # (a share column when its header is named: 持股比例)
         named = amounts + [c for c in f.columns if c.share and not c.previous and (c.year is None or c.year == year)
-                           and any(f.number(r.index, c.index) is not None for r in f.rows)] * bool(_RATE.search(rest))
+                           and f.filled.get(c.index, 0) > 0] * bool(_RATE.search(rest))
         # (a rate's column — 预期信用损失率, 毛利率 — only when a rate is asked)
         rate_asked = bool(_RATE.search(rest))
         held = [(sum(cover(rest, pairs(c.key))), c) for c in named if rest and c.key
@@ -694,11 +709,10 @@ class FrameAnswerer:
             return None
         # (of amount columns, the one holding the most of the table's numbers: a total's stray cell under
         # another header is no column of the rows)
-        filled = sorted((c for c in amounts if not _RATE.search(c.key)),
-                        key=lambda c: -sum(f.number(r.index, c.index) is not None for r in f.rows))
+        filled = sorted((c for c in amounts if not _RATE.search(c.key)), key=lambda c: -f.filled.get(c.index, 0))
         # a kind's own measure (持股数量, else 持股比例 — never a column of another figure: 持有有限售条件的股份数量)
         numbered = [c for c in f.columns if c.index > 0 and not c.change and not c.previous
-                    and any(f.number(r.index, c.index) is not None for r in f.rows)]
+                    and f.filled.get(c.index, 0) > 0]
         measures = self._measures.get(f.kind, ())
         default = next((c for w in measures for c in numbered if w in c.key), None) if measures else \
             next(iter(filled), None)
@@ -724,13 +738,17 @@ class FrameAnswerer:
         k = chosen.column.index
         if any((r.index, k) in f.cut for r in rows.rows):
             return Result(query.op, [], [], None, "", declined="cut")
-        if (query.op == "count" or rows.how == "sum") and self.continued(f) == 2:
-            return Result(query.op, [], [], None, "", declined="continued")
+        if (query.op == "count" or (rows.how == "sum" and rows.named and aging_span(rows.named) == "")) and \
+                self.continued(f):
+            return Result(query.op, [], [], None, "", declined="continued")   # the rows after a page break
         if query.op in ("count", "rank") or rows.how == "sum":
             if self.fragment(f):
                 return Result(query.op, [], [], None, "", declined="fragment")   # the rest of a table
-        if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and query.order == "min")
-                           or (query.op == "rank" and query.nth > 1)):
+        first_amount = next((c for c in f.columns if c.index > 0 and not c.share and not c.change
+                             and f.filled.get(c.index, 0) > 0), None)
+        if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and (
+                query.order == "min" or query.nth > 1 or chosen.column is not first_amount))):
+            # (a table of the rows past 10% of 营业收入: ranked from the top by that column only)
             return Result(query.op, [], [], None, "", declined="filtered")
         if rows.how == "sum" and _RATE.search(chosen.column.key):
             return Result("sum", [], [], None, "", declined="rates")   # rates are not added
@@ -766,6 +784,8 @@ class FrameAnswerer:
                 return Result("each", [], [], None, "", declined="rows")
             return Result("each", [r for r, _ in read], [v for _, v in read], None,
                           "、".join(_pct(f.cell(r.index, k), chosen.column) for r, _ in read))
+        if rows.how == "sum" and len(read) < len(rows.rows):
+            return Result("sum", [], [], None, "", declined="rows")   # a row's number not read: no sum
         if rows.how == "sum" or len(read) > 1:
             total = sum(v for _, v in read)
             return Result("sum", [r for r, _ in read], [v for _, v in read], total,
@@ -838,10 +858,10 @@ class FrameAnswerer:
         last_frame: Frame | None = None
         last_chosen: Chosen | None = None
         any_op = False
-        said = [a for a in _ASK_STOP.split(norm(u.norm)) if content(a)]
+        asked = [a for a in _ASK_STOP.split(norm(u.norm)) if content(a)]
         for n, ask in enumerate(asks):
             text = content(ask)
-            query = read_query(text, self.words, content(said[n]) if len(said) == len(asks) else "")
+            query = read_query(text, self.words, content(asked[n]) if len(asked) == len(asks) else "")
             if query is None:
                 return None
             if query.op != "value":
@@ -1178,6 +1198,7 @@ def _shown(header: str) -> str:
 
 # ------------------------------------------------------------------------------------------- subsidiaries
 
+_PLACE = re.compile(r"^[\u4e00-\u9fff]{2,3}?(?:省|市|自治区|县|区)")
 _REGISTERED = re.compile(r"[\u4e00-\u9fff（）()A-Za-z]{2,30}?(?:有限责任公司|股份有限公司|有限公司)")
 _LEGAL_END = re.compile(r"(?:集团)?(?:有限责任公司|股份有限公司|有限公司)$")
 _SUB_WORD = re.compile(r"(?:全资|控股|参股)?子公司|参股公司|孙公司")
@@ -1237,7 +1258,9 @@ class SubsidiaryAnswerer:
 
         def add(name: str, alias: str = "") -> None:
             key = content(norm(name))
-            if len(key) < 6 or key == own or not _LEGAL_END.search(key):
+            # (a registered name of four characters or more before its legal form: "中心有限公司" is a
+            # wrapped name's last line)
+            if key == own or not _LEGAL_END.search(key) or len(_LEGAL_END.sub("", key)) < 4:
                 return
             sub = found.setdefault(key, Subsidiary(key, set(), re.sub(r"\s+", "", name)))
             for a in re.split(r"[、，,/]", alias):
@@ -1267,9 +1290,9 @@ class SubsidiaryAnswerer:
             # a name the 释义 defines without saying what it is (四方罐储): a subsidiary when a section of
             # 主要控股参股公司 is headed by it
             key = content(norm(name))
-            if key not in found and any(rid == rep.id and _SUB_TOPIC.search(path)
-                                        for rid, path, *_ in store.naming(name, 200)):
-                add(name, alias)
+            if key not in found and any(rid == rep.id and _SUB_TOPIC.search(path) and "子公司" in text
+                                        for rid, path, text, _ in store.naming(name, 200)):
+                add(name, alias)   # (its section says it is a 子公司; an associate's says 参股 only)
         self._subs[rep.id] = list(found.values())
         return self._subs[rep.id]
 
@@ -1286,10 +1309,10 @@ class SubsidiaryAnswerer:
             return by_alias
         if len(asked) < 4 or asked in own:
             return []
-        held = [s for s in subs if asked in s.name]
-        # "金宇保灵" is 金宇保灵生物药品有限公司, not 内蒙古金宇保灵生物科技研究院有限公司: a name it begins
-        first = [s for s in held if s.name.startswith(asked)]
-        return first if len(first) == 1 else held
+        # words a registered name begins with, its place name left out or not ("珠海惠威", "金宇保灵" of
+        # 金宇保灵生物药品有限公司, not of 内蒙古金宇保灵生物科技研究院…); words inside a name ("电力工程" of
+        # 河南安靠电力工程设计有限公司) name no subsidiary
+        return [s for s in subs if s.name.startswith(asked) or _PLACE.sub("", s.name).startswith(asked)]
 
     # ---- the answer
     def answer(self, u: Understanding) -> Answer | None:
