@@ -76,6 +76,8 @@ def test_sections_printed_as_rows_and_run_into_labels(cells):
     assert by["出口"].section == "region" and by["营业收入合计"].total
     assert [c.share for c in f.columns] == [False, False, True, False, True, False]
     assert f.columns[1].year == 2019 and f.columns[5].change
+    # its numbers as a pandas frame (rows × columns), for analyses over the table
+    assert f.values.loc[6, 1] == f.number(6, 1) == 4836194.71 and f.values.shape == (6, 5)
 
 
 def test_a_section_named_by_the_header_and_a_serial_column(cells):

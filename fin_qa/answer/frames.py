@@ -21,6 +21,7 @@ share without its whole, a rank over one row decline; they never give 0.
 """
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -108,16 +109,22 @@ class Frame:
     title: str           # caption and last heading, as compared
     rows: list[Row]
     columns: list[Column]
-    values: pd.DataFrame  # table row index × column index → number (NaN: none)
     sections: set[str] = field(default_factory=set)
     cut: set[tuple[int, int]] = field(default_factory=set)   # cells holding a number the layout cut
     filtered: bool = False   # it lists only some rows (10%以上): none added, counted or ranked from below
 
+    keys: frozenset[str] = frozenset()                                    # its rows' keys and full keys
     numbers: dict[tuple[int, int], float] = field(default_factory=dict)   # (row, column) → number
     filled: dict[int, int] = field(default_factory=dict)                   # column → its numbers
 
     def number(self, r: int, k: int) -> float | None:
         return self.numbers.get((r, k))
+
+    @property
+    def values(self) -> pd.DataFrame:
+        """Its numbers as a DataFrame (table row index × column index; NaN: none), made when asked: the
+        queries read `numbers`, a frame's DataFrame is for analyses over it."""
+        return pd.Series(self.numbers, dtype="float64").unstack() if self.numbers else pd.DataFrame()
 
     def cell(self, r: int, k: int) -> str:
         row = self.table.rows[r]
@@ -191,10 +198,10 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
                               bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
     frame = Frame(t, kind, title, rows, columns,
-                  pd.Series(values, dtype="float64").unstack() if values else pd.DataFrame(), sections, cut,
-                  numbers=values, filled={k: sum(1 for (_, c) in values if c == k) for k in {c for (_, c) in values}})
+                  sections, cut, numbers=values, filled={k: sum(1 for (_, c) in values if c == k) for k in {c for (_, c) in values}})
     frame.filtered = any(w in content(norm(" ".join(t.path[-1:]) + t.caption)) for w in words.filtered)
     _parts(frame)
+    frame.keys = frozenset(x for r in frame.rows for x in (r.key, r.full) if x)
     if kind == "segment":
         _lost_section(frame, words)
     return frame
@@ -452,6 +459,7 @@ class FrameAnswerer:
         self._continued: dict[int, int] = {}
         self._fragment: dict[int, bool] = {}
         self._statements: dict[int, bool] = {}
+        self._answers: dict[tuple[str, str, bool], Answer | None] = {}   # (question, its words, printed) → answer
         self._measures = {kd.name: kd.measure for kd in words.kinds}
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
@@ -507,7 +515,7 @@ class FrameAnswerer:
                 continue   # a statement under a heading the layout lost: the lookup's
             if query.group and query.group != f.kind and query.group not in f.sections:
                 continue
-            if not f.rows or f.values.empty:
+            if not f.rows or not f.numbers:
                 continue
             out.append(f)
         # a table titled as its kind (按账龄披露 before a 组合 table holding aging rows), then the consolidated
@@ -843,7 +851,19 @@ class FrameAnswerer:
     def answer(self, u: Understanding, printed: bool = False) -> Answer | None:
         """The frame query's answer of the question, or None when the frames do not account for it. A row
         named as printed with nothing done to it is the cells answerer's, unless `printed` (they found
-        nothing)."""
+        nothing). The same ask is tried again by the router (the whole question first, then as an ask, then
+        after the cells): its answer is kept for the last questions."""
+        key = (u.question, u.norm, printed)
+        if key in self._answers:
+            got = self._answers[key]
+            return copy.copy(got) if got is not None else None
+        got = self._answer(u, printed)
+        if len(self._answers) > 256:
+            self._answers.clear()
+        self._answers[key] = got
+        return copy.copy(got) if got is not None else None
+
+    def _answer(self, u: Understanding, printed: bool) -> Answer | None:
         if not u.companies or u.shape == "yes_no" or u.unit is not None:
             return None   # (an amount asked in 万元/亿元: the cells answerer converts it)
         rep, name, year, note = self.v.report(u)
@@ -928,7 +948,15 @@ class FrameAnswerer:
                            and self.v.info(k.name).statement in STATEMENT_NAMES for x in (k.name, k.text)}
         contexts: dict[int, str] = {}
         topical = []
+        # an ask naming rows by their words (no group, no range) reads only tables with such a row: the rest
+        # are passed by at once
+        ranged = bool(aging_span(text)) or level_range(text, self.words, self.words.and_up,
+                                                         self.words.and_down) is not None
+        named_only = query.group is None and query.op in ("value", "share") and not ranged
+        aliases = {a for g in self.words.aliases if any(x in text for x in g) for a in g}
         for f in found.frames:
+            if named_only and not aliases.intersection(f.keys) and not any(k in text for k in f.keys if len(k) >= 2):
+                continue
             context = contexts[f.table.id] = content(self.cells.spell(content(norm(
                 "".join(f.table.path[-3:]) + f.table.caption))))
             # the question's items (其他应收款) name the table's topic: its caption, heading or a column
