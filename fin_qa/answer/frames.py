@@ -574,9 +574,9 @@ class FrameAnswerer:
         return got
 
     def continued(self, f: Frame) -> int:
-        """Whether the table may go on in the next one: 2 when that one has no header of its own (within a
-        page), 1 when it has no caption and the same heading (its "header" may be a row read as one), else
-        0. A rank, count or sum over its rows alone could miss the rest."""
+        """Whether the table goes on in a next one of its heading, within a page: 2 when that one has no
+        header of its own, 1 when it prints this one's header again, else 0. A rank, count or sum over its
+        rows alone could miss the rest."""
         held = self._continued.get(f.table.id)
         if held is None:
             store = self.v.source.store
@@ -589,8 +589,8 @@ class FrameAnswerer:
                 if nxt.path == f.table.path and not any(h.strip() for h in nxt.header):
                     got = 2
                     break
-                if nxt.path == f.table.path and not nxt.caption.strip():
-                    got = 1
+                if nxt.path == f.table.path and nxt.header == f.table.header:
+                    got = 1   # its header printed again over the rest
             if len(self._continued) > 4096:
                 self._continued.clear()
             self._continued[f.table.id] = held = got
@@ -752,11 +752,10 @@ class FrameAnswerer:
         if query.op in ("count", "rank") or rows.how == "sum":
             if self.fragment(f):
                 return Result(query.op, [], [], None, "", declined="fragment")   # the rest of a table
-        first_amount = next((c for c in f.columns if c.index > 0 and not c.share and not c.change
-                             and f.filled.get(c.index, 0) > 0), None)
         if f.filtered and (query.op == "count" or rows.how == "sum" or (query.op == "rank" and (
-                query.order == "min" or query.nth > 1 or chosen.column is not first_amount))):
-            # (a table of the rows past 10% of 营业收入: ranked from the top by that column only)
+                query.order == "min" or query.nth > 1 or not chosen.column.key or chosen.column.key not in f.title))):
+            # (a table of the rows past 10% of what its title names — 营业收入, 净利润: ranked from the top by
+            # that column only)
             return Result(query.op, [], [], None, "", declined="filtered")
         if rows.how == "sum" and _RATE.search(chosen.column.key):
             return Result("sum", [], [], None, "", declined="rates")   # rates are not added
@@ -1340,7 +1339,10 @@ class SubsidiaryAnswerer:
         # words a registered name begins with, its place name left out or not ("珠海惠威", "金宇保灵" of
         # 金宇保灵生物药品有限公司, not of 内蒙古金宇保灵生物科技研究院…); words inside a name ("电力工程" of
         # 河南安靠电力工程设计有限公司) name no subsidiary
-        return [s for s in subs if s.name.startswith(asked) or _PLACE.sub("", s.name).startswith(asked)]
+        at = [(s.name.find(asked), s) for s in subs]
+        first = [s for n, s in at if n == 0 or (n > 0 and _PLACE.sub("", s.name).startswith(asked))]
+        # (or after a place name of up to three characters with no 市/县: 张家界宝峰湖旅游实业…)
+        return first or [s for n, s in at if 0 < n <= 3]
 
     # ---- the answer
     def answer(self, u: Understanding) -> Answer | None:
