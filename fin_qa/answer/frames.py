@@ -5,15 +5,15 @@ cited.
 A report's table (not a statement: those are the lookup's) is read into a `Frame` once:
 its **kind** (keyword_tables/frames.yaml: customer, supplier, shareholder, subsidiary, aging, education,
 profession; `segment` when it prints section rows 分行业/分产品/分地区), its **rows** (label, the section
-they are in, total rows apart), its **columns** (header, a share column, the year it is of) and a pandas
-DataFrame of its numbers.
+they are in, total rows apart), its **columns** (header, a share column, the year it is of) and its
+numbers (`values`: the pandas DataFrame of them).
 
 An ask is read into a `Query` (rules/frames.yaml): its operation — rank (哪个地区…最高, 最大的客户, 第二大
-股东), share (占营业收入的比重, 占比), sum (硕士及以上, 2年以内), count (几家子公司) — the group its rows
-are asked from, the row it names and the measure. The query then runs as named steps, each a function
-returning a small dataclass, tested on its own:
+股东), share (占营业收入的比重, 占比), sum (硕士及以上, 2年以内), count (几家子公司) — and the group its rows
+are asked from. The query then runs as named steps, each a function returning a small dataclass, tested on
+its own:
 
-    find_tables → name_rows → choose_column → run → explain
+    find_tables → choose_column → name_rows → run (share_of) → said and evidence (_said, _evidence)
 
 An ask the frames do not account for (a word no step used, more than one character) is not theirs: the
 cells answerer (answer/cells.py) and the rest of the router answer it as before. A sum over no row, a
@@ -273,10 +273,7 @@ class Query:
     nth: int = 1
     group: str | None = None     # a section (region …) or a table kind (customer …) the rows are asked from
     group_word: str = ""
-    row: str = ""                # the words naming a row
     whole: str = ""              # share: the whole's words ("" the table's own)
-    measure: str = ""            # the words naming the column
-    range: tuple[float, float] | None = None   # sum: a range of levels or years
     add: bool = False            # the rows named are added ("合计", "加起来")
     words: list[str] = field(default_factory=list)   # the ask's words the query used
 
@@ -285,8 +282,9 @@ def _first(text: str, options: tuple[str, ...]) -> str:
     return next((w for w in options if w in text), "")
 
 
-def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
-    """The query an ask is, or None when it asks nothing of a table's rows (a plain value: the cells')."""
+def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
+    """The query an ask is (op "value" when it asks nothing done with rows: a row's value, the cells' unless
+    an alias, a range or a part names the row); `said` the ask as the question says it (its 几 kept)."""
     q = ask
     used: list[str] = []
     op = None
@@ -315,7 +313,6 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
         op = "count"
         word = count.group(0)[:-len(count.group("group"))] if count.group("group") else count.group(0)
         used += [word, re.sub(r"^(?:几|多少)", "", word)] + [w for w in words.count_words if w in q]
-    rng = None
     up, down = _first(q, words.and_up), _first(q, words.and_down)
     if op is None and (up or down):
         op = "sum"   # (the range's words are the row's: name_rows reads them)
@@ -340,7 +337,6 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query | None:
     if op is None:
         op = "value"
     query = Query(op, order, nth, group, group_word, whole=whole, words=used, add=bool(add))
-    query.range = rng
     return query
 
 
@@ -876,15 +872,10 @@ class FrameAnswerer:
         last: Result | None = None
         last_frame: Frame | None = None
         last_chosen: Chosen | None = None
-        any_op = False
         asked = [a for a in _ASK_STOP.split(norm(u.norm)) if content(a)]
         for n, ask in enumerate(asks):
             text = content(ask)
             query = read_query(text, self.words, content(asked[n]) if len(asked) == len(asks) else "")
-            if query is None:
-                return None
-            if query.op != "value":
-                any_op = True
             got = self._ask(u, rep, year, text, query, last, last_frame, last_chosen, printed)
             if got is None:
                 return None
@@ -904,7 +895,7 @@ class FrameAnswerer:
                               cells=said.split("是“", 1)[-1].replace("”，", "：", 1))
                 return Answer(u.question, note + text, u.finglm_type(), "declined", list[Evidence](evidence),
                               found=False)
-        if not parts or not (any_op or any(e for e in parts)):
+        if not parts:
             return None
         text = note + "；".join(parts) + "。"
         ans = Answer(u.question, text, u.finglm_type(), "frame", list[Evidence](evidence))
