@@ -1231,10 +1231,14 @@ def _part(t: TableRecord, r: int) -> list[str]:
                  if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1), [])
 
 
+# a unit or currency line a header cell holds ("单位：元 本期发生额")
+UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
+
+
 def _shown(header: str) -> str:
     """A header as shown: the spaces its wrapped lines were joined with left out between Chinese words, a
     unit or currency line printed over it ("单位：元 本期发生额") left out."""
-    header = re.sub(r"(?:单位|币种)\s*[:：]\s*\S+\s*", "", header)
+    header = UNIT_LINE.sub("", header)
     return re.sub(r"(?<=[\u4e00-\u9fff（）()%]) (?=[\u4e00-\u9fff（）()%])", "", header)
 
 

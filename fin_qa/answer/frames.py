@@ -32,15 +32,17 @@ from functools import lru_cache
 
 import pandas as pd
 
+from ..bigrams import tokens
 from ..catalog.frames import FrameWords
 from ..catalog.items import ItemTable
 from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .cells import _CUT_NUMBER, _UNNAMED, _WHO_ASKED, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .cells import _CUT_NUMBER, _UNNAMED, _WHO_ASKED, UNIT_LINE, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .cells import _shown as cells_shown
 from .compose import render
-from .model import Answer, CellEvidence, Evidence
+from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,6 @@ class FrameSettings:
 SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
-STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
 _EACH = re.compile(r"分别|各自|各是|各为|各有")
 _ASK_STOP = re.compile(r"[?？。;；!！,，]")
 _ENTITIES = ("shareholder", "unrestricted", "customer", "supplier", "subsidiary", "branch")
@@ -69,7 +70,6 @@ _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 _PREVIOUS = re.compile(r"上年|上期|期初|年初|上年同期")
 _AMOUNT = re.compile(r"^(?:(?:19|20)\d\d年度?)?(?:本期|本年|期末|年末)?(?:金额|余额|数额|发生额|账面余额)?$")
 _RATE = re.compile(r"率|比例|比重|占比|%")
-_UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
 _CN = str.maketrans("一二三四五六七八九", "123456789")
 # (an age is of one or two digits: 2020年内 is a year)
 _AGE = re.compile(r"(?<![\d.])(?P<a>\d{1,2}(?:\.\d+)?)\s*(?P<au>年|个月|月)?\s*(?:至|-|－|—|~|～|到)\s*(?P<b>\d{1,2}(?:\.\d+)?)\s*(?P<bu>年|个月|月)|"
@@ -191,9 +191,9 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     columns = []
     numbered = {k for (_, k) in values}
     for k, h in enumerate(t.header):
-        if not _UNIT_LINE.sub("", h).strip() and k in numbered and k and k - 1 not in numbered and k - 1 < len(t.header):
+        if not UNIT_LINE.sub("", h).strip() and k in numbered and k and k - 1 not in numbered and k - 1 < len(t.header):
             h = t.header[k - 1]   # a header shifted right by its unit line ("期末账面余额 | 币种：人民币")
-        hk = content(cells.spell(content(norm(_UNIT_LINE.sub("", h)))))
+        hk = content(cells.spell(content(norm(UNIT_LINE.sub("", h)))))
         y = _YEAR.search(norm(h))
         columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
                               bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
@@ -493,7 +493,7 @@ class FrameAnswerer:
     def find_tables(self, rep: Report, ask: str, query: Query) -> Found:
         """The report's tables whose words the ask holds, as frames of the group asked (a section or kind)."""
         store = self.v.source.store
-        words = [w for w in dict.fromkeys(_tokens(ask)) if len(w) >= 2]
+        words = [w for w in dict.fromkeys(tokens(ask)) if len(w) >= 2]
         # the labels an alias of the ask stands for (境外 → 出口, 国内 → 内销) first
         words = [a for g in self.words.aliases if any(x in ask for x in g) for a in sorted(g)] + words
         for s in self.words.sections:
@@ -530,7 +530,7 @@ class FrameAnswerer:
                 item = self.items.canonical(r.label)
                 if item is not None and self.items.statement_of(item) in STATEMENT_NAMES:
                     lines += 1
-            got = self._statements[f.table.id] = lines >= SETTINGS.statement_lines
+            got = self._statements[f.table.id] = lines >= self.s.statement_lines
             if len(self._statements) > 4096:
                 self._statements.clear()
         return got
@@ -1153,11 +1153,6 @@ def _name(f: Frame, r: Row) -> str:
     return r.first if f.kind in ("subsidiary", "shareholder", "customer", "supplier", "branch") and r.first else r.label
 
 
-def _tokens(text: str) -> list[str]:
-    from ..bigrams import tokens
-    return list(tokens(text))
-
-
 def _held(want: str, said: str) -> bool:
     """Three quarters of a word's character pairs in the other (a single character: itself)."""
     if not want:
@@ -1210,7 +1205,9 @@ def _fmt(total: float, cells: list[str]) -> str:
 
 @lru_cache(maxsize=1024)
 def _shown(header: str) -> str:
-    header = re.sub(r"(?:单位|币种)\s*[:：]\s*\S+\s*", "", header)
+    """A header as said in an answer: as the cells show it (answer/cells.py), less its bracketed unit and
+    every space ("比例(%)" → 比例)."""
+    header = cells_shown(header)
     return re.sub(r"\s+", "", core(header) or header)
 
 
@@ -1286,7 +1283,7 @@ class SubsidiaryAnswerer:
                 if len(a) >= 2 and a != key and a not in own:
                     sub.aliases.add(a)
         defined: list[tuple[str, str]] = []   # 释义 names not said to be subsidiaries
-        ids = store.table_match_words(_tokens("释义 子公司 控股参股公司 公司名称"), rep.id, 60)
+        ids = store.table_match_words(tokens("释义 子公司 控股参股公司 公司名称"), rep.id, 60)
         for t in store.report_tables(rep.id, ids) if ids else []:
             title = "".join(t.path[-2:]) + t.caption
             if _DEFINES.search(title):
@@ -1431,7 +1428,7 @@ class SubsidiaryAnswerer:
             return None
         store = self.v.source.store
         words = " ".join(["子公司 控股参股公司 公司名称", *(w for a in asked for w in a)])
-        ids = store.table_match_words(_tokens(words), rep.id, 60)
+        ids = store.table_match_words(tokens(words), rep.id, 60)
         for t in store.report_tables(rep.id, ids) if ids else []:
             f = self.frames.frame(t)
             if f.kind != "subsidiary":

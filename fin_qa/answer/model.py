@@ -167,6 +167,9 @@ class Method(StrEnum):
     ASK_WHICH = "ask_which"          # … which company
 
 
+# the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
+STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
+
 # the methods that give a table's cells as the answer (what a plan takes as a row's values)
 TABLE_METHODS = (Method.CELL, Method.FRAME)
 

@@ -31,7 +31,7 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .model import Answer, CellEvidence, FactEvidence
+from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence
 from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -58,8 +58,6 @@ _OVER_PERIODS = ("sum", "difference", "average")   # operations making two perio
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
 # what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
 _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
-# the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)
-STATEMENT_NAMES = ("资产负债表", "利润表", "现金流量表")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
 # the report's tables that the question names is not
 COMPANY_VALUES = ("lookup", "formula", "change")
