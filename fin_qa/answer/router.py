@@ -156,10 +156,12 @@ class Router:
         text, clash = self.planner.restate(str(question))
         if clash is not None:
             return Answer(str(question), render(self.t, "restated_clash", words=clash), "1", "declined", found=False)
+        understood_text: Understanding | None = None   # (the text's understanding, when the frames made it)
         if self.frames.cued(text):
             # an operation over a table's rows (哪个地区最高, 占…比重, 硕士及以上): the frames answer the
             # whole question, its asks in turn (a share of the row the ask before found), or leave it
-            ans = self._frame_query(text)
+            understood_text = self.understander.understand(text)
+            ans = self._frame_query(text, understood_text)
             if ans is not None:
                 ans.question = str(question)
                 return ans
@@ -170,7 +172,7 @@ class Router:
             ans = self.executor.run(plan)
             ans.question = str(question)
             return ans
-        u, ans = self.answer_one(text)
+        u, ans = self.answer_one(text, understood_text)
         if not ans.found and u.frame.operation == "value" and u.frame.unused and u.items \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
                 and all(self.values.info(i).statement == "资产负债表" for i in u.items):
@@ -180,9 +182,8 @@ class Router:
         ans.question = str(question)
         return ans
 
-    def _frame_query(self, text: str) -> Answer | None:
+    def _frame_query(self, text: str, u: Understanding) -> Answer | None:
         """The frames' answer of a question (answer/frames.py), reviewed; None when they leave it."""
-        u = self.understander.understand(text)
         if not u.chinese or not u.companies or u.type == "not_found":
             return None
         ans = self.frames.answer(u)
@@ -338,9 +339,11 @@ class Router:
         f = self.catalog.formulas.get(name)
         return [i.item for i in f.inputs.values()] if f is not None else []
 
-    def answer_one(self, question: str) -> tuple[Understanding, Answer]:
-        """One ask: understood, routed to its answerer, reviewed (answer/review.py)."""
-        u = self.understander.understand(question)
+    def answer_one(self, question: str, u: Understanding | None = None) -> tuple[Understanding, Answer]:
+        """One ask: understood (unless `u` is its understanding already), routed to its answerer, reviewed
+        (answer/review.py)."""
+        if u is None:
+            u = self.understander.understand(question)
         self._context_of = (question, context_of(question, u))   # (what follow leaves for the next question)
         ans = self.route(u)
         reason = self.reviewer.review(u, ans)
