@@ -521,19 +521,14 @@ class FrameAnswerer:
 
     def _statement_like(self, f: Frame) -> bool:
         """Whether the table's rows are a statement's lines (six or more of them the statements' items)."""
-        if self.items is None:
+        items = self.items
+        if items is None:
             return False
-        got = self._statements.get(f.table.id)
-        if got is None:
-            lines = 0
-            for r in f.rows:
-                item = self.items.canonical(r.label)
-                if item is not None and self.items.statement_of(item) in STATEMENT_NAMES:
-                    lines += 1
-            got = self._statements[f.table.id] = lines >= self.s.statement_lines
-            if len(self._statements) > 4096:
-                self._statements.clear()
-        return got
+
+        def lines() -> bool:
+            return sum(1 for r in f.rows for item in [items.canonical(r.label)]
+                       if item is not None and items.statement_of(item) in STATEMENT_NAMES) >= self.s.statement_lines
+        return _memo(self._statements, f.table.id, lines)
 
     def _title_rank(self, f: Frame) -> int:
         """How well the table is titled as its kind: the first of the kind's title words its own title holds
@@ -555,42 +550,34 @@ class FrameAnswerer:
     def fragment(self, f: Frame) -> bool:
         """Whether the table is the rest of one before it (same heading, its pages): its rows are not all
         of the table's."""
-        got = self._fragment.get(f.table.id)
-        if got is None:
-            store = self.v.source.store
-            before = store.report_tables(f.table.report_id, list(range(max(1, f.table.id - 5), f.table.id)))
+        def rest() -> bool:
+            before = self.v.source.store.report_tables(f.table.report_id,
+                                                       list(range(max(1, f.table.id - 5), f.table.id)))
             # no header of its own (or the one before's printed again), after a table of the same heading
             # on its page or the one before
-            got = any(b.path == f.table.path and f.table.page_start - 1 <= b.page_end <= f.table.page_start
-                      and b.rows and (not any(h.strip() for h in f.table.header) or b.header == f.table.header)
-                      for b in before)
-            if len(self._fragment) > 4096:
-                self._fragment.clear()
-            self._fragment[f.table.id] = got
-        return got
+            return any(b.path == f.table.path and f.table.page_start - 1 <= b.page_end <= f.table.page_start
+                       and b.rows and (not any(h.strip() for h in f.table.header) or b.header == f.table.header)
+                       for b in before)
+        return _memo(self._fragment, f.table.id, rest)
 
     def continued(self, f: Frame) -> int:
         """Whether the table goes on in a next one of its heading, within a page: 2 when that one has no
         header of its own, 1 when it prints this one's header again, else 0. A rank, count or sum over its
         rows alone could miss the rest."""
-        held = self._continued.get(f.table.id)
-        if held is None:
-            store = self.v.source.store
+        def goes_on() -> int:
             got = 0
             # the next tables of its pages (a fragment of another table may come between: 海翔药业's
             # 主要子公司 goes on two tables later)
-            for nxt in store.report_tables(f.table.report_id, list(range(f.table.id + 1, f.table.id + 6))):
+            for nxt in self.v.source.store.report_tables(f.table.report_id,
+                                                         list(range(f.table.id + 1, f.table.id + 6))):
                 if not (f.table.page_start <= nxt.page_start <= f.table.page_end + 1) or not nxt.rows:
                     continue
                 if nxt.path == f.table.path and not any(h.strip() for h in nxt.header):
-                    got = 2
-                    break
+                    return 2
                 if nxt.path == f.table.path and nxt.header == f.table.header:
                     got = 1   # its header printed again over the rest
-            if len(self._continued) > 4096:
-                self._continued.clear()
-            self._continued[f.table.id] = held = got
-        return held
+            return got
+        return _memo(self._continued, f.table.id, goes_on)
 
     # ---- step 2
     def name_rows(self, f: Frame, query: Query, rest: str) -> Rows | None:
@@ -1146,6 +1133,16 @@ _PCT_HEADER = re.compile(r"[(（]\s*%\s*[)）]|%$")
 def _pct(cell: str, c: Column) -> str:
     """A share column's cell as a percent ("39.96" under 比例(%) → 39.96%)."""
     return cell.rstrip("%") + "%" if c.share or _PCT_HEADER.search(c.header) else cell
+
+
+def _memo(cache: dict, key, make, limit: int = 4096):
+    """What `make()` gives for the key, kept in `cache` (emptied past `limit` entries)."""
+    if key in cache:
+        return cache[key]
+    if len(cache) > limit:
+        cache.clear()
+    got = cache[key] = make()
+    return got
 
 
 def _name(f: Frame, r: Row) -> str:
