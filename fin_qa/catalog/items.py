@@ -18,7 +18,8 @@ _LEADING = re.compile(
     r"|其中[:]?|加[:]|减[:]|加(?=[:]?)\b)+"
 )
 _PREFIX_WORDS = re.compile(r"^(?:其中[:]|其中|加[:]|减[:])")
-_REMARK = re.compile(r"\((?:[^()]*(?:填列|号|列示|以\"|以“)[^()]*)\)")
+# a remark in brackets: how a line is printed ("损失以“-”号填列") or its unit and restatement ("人民币元，已重述")
+_REMARK = re.compile(r"\((?:[^()]*(?:填列|号|列示|以\"|以“|人民币|已重述|重述后)[^()]*)\)")
 # the other sign of a line written in (净增加/(减少)额, 经营活动产生／(使用)的现金流量净额, (使用)产生, 净(损失)收益)
 _OTHER_SIGN = re.compile(r"[/／]\((?:使用|减少|流出|支付|增加|亏损|损失|净额)\)|\((?:使用|减少|流出|支付|增加|亏损|损失)\)[/／]?"
                          r"(?=产生|收益|增加|减少|流入|净)")

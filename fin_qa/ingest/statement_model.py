@@ -46,6 +46,8 @@ class Statement:
     pages: list[int]
     facts: list[StatementFact] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # (item, period, page): a line printed with a value in the other period only (its cell left blank)
+    blanks: list[tuple[str, str, int]] = field(default_factory=list)
 
     def value(self, item: str, period: str = "current") -> Decimal | None:
         for f in self.facts:
@@ -75,9 +77,11 @@ def item_of(label: str, table: ItemTable, bullets: str = "") -> str:
 
 
 def rows_to_facts(
-    rows: Iterable[StatementRow], unit: str, table: ItemTable, bullets: str = ""
+    rows: Iterable[StatementRow], unit: str, table: ItemTable, bullets: str = "",
+    blanks: list[tuple[str, str, int]] | None = None,
 ) -> tuple[list[StatementFact], set[str]]:
-    """Facts of the rows (the first row of each item; amounts in 元) and every item named.
+    """Facts of the rows (the first row of each item; amounts in 元) and every item named; `blanks` gets
+    (item, period, page) of an item's row printing a value in the other period only.
 
     An item named by a row without values counts as named (a later row of that item is not read).
     """
@@ -92,6 +96,8 @@ def rows_to_facts(
         for period in PERIODS:
             v = row.values.get(period)
             if v is None:
+                if blanks is not None and row.has_values:
+                    blanks.append((item, period, row.page))
                 continue
             value = v if per_share else to_yuan(v, unit)
             facts.append(
@@ -113,7 +119,7 @@ def build_statement(
     """The checked statement of parsed rows; None when they name fewer than MIN_ITEMS items."""
     st = Statement(kind, title.strip(), unit, pages)
     st.warnings.extend(warnings)
-    st.facts, seen = rows_to_facts(rows, unit, table, bullets)
+    st.facts, seen = rows_to_facts(rows, unit, table, bullets, st.blanks)
     if len(seen) < MIN_ITEMS:
         return None
     if kind in SIGN_IDENTITY:

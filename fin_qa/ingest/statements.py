@@ -69,10 +69,26 @@ _ANY_TITLE = re.compile(
     r"(?:资产负债表|利润表|损益表|现金流量表|所有者权益变动表|股东权益变动表|现金流量表补充资料)$"
 )
 _SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|单位负责人|董事长|后附|财务报表附注|载于第|此财务报表|本财务报表已|此等财务报表)")
-_DATE = re.compile(r"(\d{4})年(?:(\d{1,2})月(\d{1,2})日|度)?")
+# a column's date: "2019年12月31日", "2019年度", "2019年", and the ISO forms older bank reports print
+# ("2008-12-31", "2008/12/31", "2008.12.31")
+_DATE = re.compile(r"((?:19|20)\d{2})(?:年(?:(\d{1,2})月(\d{1,2})日|度)?|[-/.](\d{1,2})[-/.](\d{1,2})(?!\d))")
+# a note reference (附注), a column of its own or run into a label: 五(一), 五、(十四), 十四(二), 附注七、1, 六.3,
+# (一), 七、79, 79(1), a roman numeral (Ⅴ.1, VI(3))
+_ROMAN = r"(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ]{1,3}|(?:X{0,2})(?:IX|IV|V?I{1,3}|V))"
 _NOTE = re.compile(
-    r"^(?:附注)?(?:[一二三四五六七八九十]+[、.．]?)?(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
+    r"^(?:附注|注释|注)?(?:[一二三四五六七八九十]+[、.．]?|" + _ROMAN + r"[、.．]?)?"
+    r"(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
 )
+# … run into the end of a label ("所得税费用五.34", "货币资金五、(一)", "投资收益（损失以“-”号填列）七、68"): a
+# numeral with what makes it a reference (a separator and a number, a bracketed number), never a bare numeral
+_LABEL_NOTE = re.compile(
+    r"(?:附注|注释)?(?:[一二三四五六七八九十]{1,3}|" + _ROMAN + r")"
+    r"(?:[、.．]\s*\d{1,3}|[、.．]?\s*[（(](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）])(?:[（(]\d{1,2}[)）])?$"
+    r"|(?:附注|注释)[一二三四五六七八九十\d]{1,3}(?:[、.．]\d{1,3})?$"
+    r"|(?<=[\u4e00-\u9fff])[（(][一二三四五六七八九十]{1,3}[)）]$|(?<=[\u4e00-\u9fff])\d{1,3}[（(]\d{1,2}[)）]$"
+)
+# an amount whose digits are grouped wrong ("63,075477.25"): read as the digits it prints
+_MISGROUPED = re.compile(r"^-?[\d,]*\d[.]\d{2}$")
 _SECTION_ROW = re.compile(r"[:：]$")
 # the words of a column header carried into a row's label on a continued page: dates, scope words,
 # 附注, the unit remark ("2021年12月31日本行", "本行2021度本行", "(除特别注明外，金额单位为人民币百万元)本集团")
@@ -142,19 +158,39 @@ def _title_candidates(doc: Document, consolidated: bool | None) -> list[tuple[in
     return out
 
 
-def statement_year(doc: Document, pages: int = 2) -> int | None:
-    """The year of the consolidated balance sheet's current column, as its header prints it ("2021年12月31日
-    | 2020年12月31日": the later one), on the pages after a title; None when no such header is found."""
-    last = max((p.number for p in doc.pages), default=0)
-    for page_no, title in find_title_candidates(doc, "资产负债表", True)[:3]:
-        for pn in range(page_no, min(page_no + pages, last + 1)):
-            rows = doc.table_rows(pn)
-            start = _start_index(rows, title) if pn == page_no else 0
-            for row in rows[start:start + 12]:
-                years = [int(m.group(1)) for c in row.cells for m in [_DATE.search(c.text.replace(" ", ""))]
-                         if m and (m.group(2) or "年度" in c.text or "年末" in c.text)]
-                if years and parse_header(row, None) is not None:
-                    return max(years)
+# the statements' own dates: a balance sheet's year end, an income statement's year
+_YEAR_END_WORDS = re.compile(r"((?:19|20)\d{2})(?:年12月31日|[-/.]12[-/.]31(?!\d))")
+_YEAR_WORDS = re.compile(r"((?:19|20)\d{2})年(?:度|1月?[-—–~至－]12月)")
+_HEADER_ROWS = 8   # a statement's header lies within these rows after its title
+
+
+def statement_year(doc: Document) -> int | None:
+    """The report year as its statements print it: the current (the later) year end of the balance sheet's
+    header or of the date line under its title ("2021年12月31日 | 2020年12月31日", "2008-12-31",
+    "2021年 12月 31日"), else the income statement's ("2021年度 | 2020年度", "2021年1—12月"); the consolidated
+    statements first, then a report's only ones. None when no statement prints its dates."""
+    for kind, rx in (("资产负债表", _YEAR_END_WORDS), ("利润表", _YEAR_WORDS)):
+        for consolidated in (True, False):
+            for page_no, title in find_title_candidates(doc, kind, consolidated)[:3]:
+                year = _header_year(doc, page_no, title, rx)
+                if year is not None:
+                    return year
+    return None
+
+
+def _header_year(doc: Document, page_no: int, title: str, rx: re.Pattern) -> int | None:
+    """The latest year the rows between a statement's title and its first amounts print (the title at a
+    page's foot: its header on the next page)."""
+    rows = doc.table_rows(page_no)
+    rows = rows[_start_index(rows, title):]
+    if len(rows) < _HEADER_ROWS and doc.page(page_no + 1) is not None:
+        rows = rows + doc.table_rows(page_no + 1)
+    for row in rows[:_HEADER_ROWS]:
+        if any(parse_number(c.text.strip()) is not None and re.search(r"\d,\d{3}", c.text) for c in row.cells):
+            return None   # the first amounts: no date above them
+        years = [int(m.group(1)) for m in rx.finditer(row.text.replace(" ", "").replace("\u3000", ""))]
+        if years:
+            return max(years)
     return None
 
 
@@ -181,7 +217,8 @@ def _classify_header_cell(text: str, year: int | None) -> str:
     m = _DATE.search(s)
     if m:
         y = int(m.group(1))
-        if m.group(2) and int(m.group(2)) == 1 and int(m.group(3)) == 1:
+        month, day = m.group(2) or m.group(4), m.group(3) or m.group(5)
+        if month and int(month) == 1 and int(day) == 1:
             return "opening"  # 1月1日: the opening balance (parse_header tells a restated one from a previous column)
         if year is None:
             return f"year:{y}"
@@ -197,10 +234,33 @@ def _classify_header_cell(text: str, year: int | None) -> str:
     return "label" if not parse_number(s) else "other"
 
 
+_YEAR_WORD, _MONTH_WORD, _DAY_WORD = (re.compile(r"^(?:19|20)\d{2}年$"), re.compile(r"^\d{1,2}月$"),
+                                     re.compile(r"^\d{1,2}日"))
+
+
+def _join_split_dates(cells: list[Cell]) -> list[Cell]:
+    """A date printed as words apart ("2020年 | 12月 | 31日", "2013年 | 12月 | 31日余额") is one header cell."""
+    out: list[Cell] = []
+    i = 0
+    while i < len(cells):
+        words = [c.text.replace(" ", "") for c in cells[i:i + 3]]
+        if len(words) == 3 and _YEAR_WORD.match(words[0]) and _MONTH_WORD.match(words[1]) \
+                and _DAY_WORD.match(words[2]):
+            out.append(Cell("".join(words), cells[i].x0, cells[i + 2].x1))
+            i += 3
+            continue
+        out.append(cells[i])
+        i += 1
+    return out
+
+
 def parse_header(row: Row, year: int | None) -> list[Column] | None:
+    """The columns a header row names, or None when the row is no statement header: it prints amounts,
+    or names no current period, or names one period and nothing else (a title's date line "2008年12月31日")."""
     if any(parse_number(c.text.strip()) is not None and re.search(r"\d[,.]\d", c.text) for c in row.cells):
         return None   # a row printing amounts ("六、年末现金及现金等价物余额 46(5) 51,120,223,950.88 …") is no header
-    cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0, c.x1) for c in row.cells]
+    cells = _join_split_dates(row.cells)
+    cols = [Column(_classify_header_cell(c.text, year), c.xc, c.x0, c.x1) for c in cells]
     # a "YYYY年1月1日" column: the restated opening of a 首次执行新准则调整 table (beside 调整数, or beside the
     # previous year end it restates) — else the statement's previous period, named by its opening date
     # ("2022年12月31日 | 2022年1月1日")
@@ -286,15 +346,20 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
         cells = [i for i in numeric if i != note_at and row.cells[i].x1 >= first_value_x - 40]
         if len(cells) == len(ordered):
             by_order = dict(zip(cells, ordered))
+    note_col = next((c for c in cols if c.kind == "note"), None)
     for i, cell in enumerate(row.cells):
         if i == note_at:
             continue
         text = cell.text.strip()
         num = parse_number(text)
         empty = is_empty_marker(text)
+        if num is None and not empty and i > 0 and cell.x1 >= first_value_x - 40 and _MISGROUPED.match(text):
+            num = parse_number(text.replace(",", ""))   # "63,075,477.25" printed "63,075477.25"
         if num is None and not empty:
-            if i > 0 and _NOTE.match(text.replace(" ", "")) and (
-                has_note_col or cell.xc > first_value_x - 60
+            if _NOTE.match(text.replace(" ", "")) and (
+                (i > 0 and (has_note_col or cell.xc > first_value_x - 60))
+                # the first cell of a wrapped label's middle line, in the note column ("七、79")
+                or (i == 0 and note_col is not None and cell.xc >= note_col.x0 - 25)
             ):
                 continue  # a 附注 note reference
             if not seen_value:
@@ -310,7 +375,8 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
         seen_value = True
         if col.kind in ("current", "previous") and col.kind not in values and (group == 0 or col.group == group):
             values[col.kind] = num
-    return StatementRow("".join(label_parts).strip(), values, row.page)
+    label = "".join(label_parts).strip()
+    return StatementRow(_LABEL_NOTE.sub("", label).strip() if label else label, values, row.page)
 
 
 def _align_right(row: Row, header: Row) -> Row:
@@ -417,6 +483,19 @@ def _is_end(row_text: str) -> bool:
     return False
 
 
+_NOTE_HEADS = {"附注", "注释", "附注号", "附注编号", "注释号", "注"}
+
+
+def _add_note_column(halves: list[tuple[float, list[Column]]], cell: Cell) -> None:
+    """A 附注 column named apart from the periods' header joins the half it stands in."""
+    for lo, cols in reversed(halves):
+        if cell.x0 >= lo:
+            if not any(c.kind == "note" for c in cols):
+                cols.append(Column("note", cell.xc, cell.x0, cell.x1))
+                cols.sort(key=lambda c: c.xc)
+            return
+
+
 def parse_statement_at(
     doc: Document, kind: str, page_no: int, title: str, year: int | None, table: ItemTable, max_pages: int = 8,
     group: int = 0,
@@ -432,6 +511,7 @@ def parse_statement_at(
     recs: list[list[StatementRow]] = []  # the rows of each half, in order
     pages: list[int] = []
     unit_near_title: str | None = None
+    note_heads: list[Cell] = []
     last_page = max(p.number for p in doc.pages)
     done = False
     for pn in range(page_no, min(page_no + max_pages, last_page) + 1):
@@ -461,6 +541,19 @@ def parse_statement_at(
                     halves = [(halves[0][0], halves[0][1] + halves[1][1])]
                 recs.extend([] for _ in range(len(halves) - len(recs)))
                 header_row = row
+                for cell in note_heads:
+                    _add_note_column(halves, cell)
+                continue
+            heads = [c for c in row.cells if c.text.replace(" ", "") in _NOTE_HEADS]
+            if heads and not any(r.has_values for half in recs for r in half) \
+                    and not any(parse_number(c.text) is not None for c in row.cells):
+                # the 附注 column named on a header line of its own, below or above the periods' ("本期金额 |
+                # 上期金额" over "项 目 | 附注")
+                if halves is None:
+                    note_heads = heads
+                else:
+                    for cell in heads:
+                        _add_note_column(halves, cell)
                 continue
             if halves is None or header_row is None:
                 continue
