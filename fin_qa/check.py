@@ -9,6 +9,7 @@ Used by `fin-qa ingest` (failed checks are warnings of the file, kept in the sto
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -23,6 +24,7 @@ PERIODS = ("current", "previous")
 STATEMENTS = ("资产负债表", "利润表", "现金流量表")
 DOCUMENTS = ("pdf", "txt")   # the files a report is read from (not an imported table)
 SUMMARY = "主要会计数据"
+SUMMARY_CHECK = "主要会计数据 = 报表"   # the name of a summary line checked against the statements
 PARENT_STATEMENTS = tuple(PARENT_PREFIX + s for s in STATEMENTS)
 
 
@@ -35,6 +37,7 @@ class CheckResult:
     right: Decimal
     pages: list[int] = field(default_factory=list)
     missing: str = ""       # a completeness check: the essential item not read (left and right unused)
+    blank: bool = False     # … its line printed with the other period's value only: the report leaves it blank
 
     @property
     def difference(self) -> Decimal:
@@ -43,6 +46,8 @@ class CheckResult:
     def to_dict(self) -> dict[str, Any]:
         if self.missing:
             return {"check": self.name, "period": self.period, "ok": self.ok, "missing": self.missing}
+        if self.blank:
+            return {"check": self.name, "period": self.period, "ok": self.ok, "blank": True, "pages": self.pages}
         return {"check": self.name, "period": self.period, "ok": self.ok, "left": str(self.left),
                 "right": str(self.right), "difference": str(self.difference), "pages": self.pages}
 
@@ -51,6 +56,8 @@ class CheckResult:
         column = {"current": "本期", "previous": "上期"}.get(self.period, self.period)
         if self.missing:
             return f"FAILED {self.name}（{column}）: {self.missing} not read"
+        if self.blank:
+            return f"ok     {self.name}（{column}）: {BLANK} ({where})"
         if self.name.startswith("完整性"):
             return f"ok     {self.name}（{column}）: {self.left:,} ({where})"
         status = "ok    " if self.ok else "FAILED"
@@ -59,6 +66,39 @@ class CheckResult:
 
 
 Values = dict[tuple[str, str], tuple[Decimal, int | None]]  # (item, period) → (number, page)
+Blanks = dict[tuple[str, str], int]   # (item, period) → the page printing the item's line with that cell blank
+BLANK = "printed without a value"
+# the warning a report's file keeps of an essential line it prints blank (ingest writes it, check reads it)
+_BLANK_WARNING = re.compile(r"：(\S+?)（(本期|上期)）: " + BLANK + r" \(p\.(\d+)\)")
+
+
+# a failed check as ingest keeps it among its file's warnings (CheckResult.describe after "check failed: ")
+_FAILED_WARNING = re.compile(r"^check failed: (?P<name>.+)（(?P<period>本期|上期)）: (?P<left>-?[\d,.]+) vs "
+                             r"(?P<right>-?[\d,.]+), difference -?[\d,.]+ \((?P<pages>[^)]*)\)$")
+
+
+def recorded_failures(warnings: Iterable[str]) -> list[CheckResult]:
+    """The failed checks ingest recorded of a report's file: what the store's facts cannot show again (a
+    summary row contradicting the statements is not stored, its contradiction is)."""
+    out = []
+    for w in warnings:
+        m = _FAILED_WARNING.match(w)
+        if m:
+            pages = [int(p) for p in re.findall(r"p\.(\d+)", m.group("pages"))]
+            out.append(CheckResult(m.group("name"), "current" if m.group("period") == "本期" else "previous", False,
+                                   Decimal(m.group("left").replace(",", "")),
+                                   Decimal(m.group("right").replace(",", "")), pages))
+    return out
+
+
+def blanks_of(warnings: Iterable[str]) -> Blanks:
+    """The blank essential lines a report's file warnings name (check_facts' results, as ingest kept them)."""
+    out: Blanks = {}
+    for w in warnings:
+        for m in _BLANK_WARNING.finditer(w):
+            for item in m.group(1).split("|"):
+                out[(item, "current" if m.group(2) == "本期" else "previous")] = int(m.group(3))
+    return out
 
 
 def _holds(left: Decimal, right: Decimal, rules: CheckRules) -> bool:
@@ -77,7 +117,8 @@ def run_checks(values: Values, rules: CheckRules) -> list[CheckResult]:
             nums = {i: v[0] for i, v in got.items() if v is not None}
             left, right = evaluate(check.left, nums), evaluate(check.right, nums)
             pages = sorted({v[1] for v in got.values() if v is not None and v[1]})
-            out.append(CheckResult(check.name, period, _holds(left, right, rules), left, right, pages))
+            ok = left <= right + Decimal(str(rules.tolerance)) if check.at_most else _holds(left, right, rules)
+            out.append(CheckResult(check.name, period, ok, left, right, pages))
     return out
 
 
@@ -96,7 +137,7 @@ def run_comparisons(name: str, left: Values, right: Values, pairs: Iterable[tupl
 
 def summary_checks(summary: Values, statements: Values, rules: CheckRules) -> list[CheckResult]:
     """The summary table's values against the statements' (主要会计数据 = 报表)."""
-    return run_comparisons("主要会计数据 = 报表", summary, statements,
+    return run_comparisons(SUMMARY_CHECK, summary, statements,
                            [(i, p, p) for i in rules.summary for p in PERIODS], rules)
 
 
@@ -136,10 +177,12 @@ def _all_checks(statements: Values, summary: Values, parent: Values, rules: Chec
     return out
 
 
-def completeness(statements: Values, names: str, items: set[str], rules: CheckRules) -> list[CheckResult]:
+def completeness(statements: Values, names: str, items: set[str], rules: CheckRules,
+                 blanks: Blanks | None = None) -> list[CheckResult]:
     """A failed check for each essential item of the report's kind (rules/checks.yaml essentials) that its
     consolidated statements lack, in either period; `items`: every item among its facts (its kind's
-    markers)."""
+    markers). A line the statement prints with that period's cell blank (`blanks`) holds, said so with
+    its page: the report itself prints no value there."""
     kind = rules.kind_of(names, items)
     if kind is None:
         return []
@@ -147,7 +190,12 @@ def completeness(statements: Values, names: str, items: set[str], rules: CheckRu
     for item in kind.items:
         for period in PERIODS:
             got = next((statements[(i, period)] for i in item.split("|") if (i, period) in statements), None)
-            if got is None:
+            blank = next(((blanks or {})[(i, period)] for i in item.split("|") if (i, period) in (blanks or {})),
+                         None)
+            if got is None and blank is not None:
+                out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, True, Decimal(0), Decimal(0), [blank],
+                                       blank=True))
+            elif got is None:
                 out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, False, Decimal(0), Decimal(0),
                                        missing=item))
             else:
@@ -156,12 +204,13 @@ def completeness(statements: Values, names: str, items: set[str], rules: CheckRu
     return out
 
 
-def check_facts(rows: Iterable[Any], rules: CheckRules, names: str = "") -> list[CheckResult]:
+def check_facts(rows: Iterable[Any], rules: CheckRules, names: str = "",
+                blanks: Blanks | None = None) -> list[CheckResult]:
     """Every check over a parsed report's facts (ingest), its completeness included."""
     rows = list(rows)
     statements, summary, parent = _split(rows)
     return _all_checks(statements, summary, parent, rules) + completeness(
-        statements, names, {r.item for r in rows}, rules)
+        statements, names, {r.item for r in rows}, rules, blanks)
 
 
 def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values, Values]:
@@ -179,6 +228,9 @@ def check_report(store: Store, report_id: int, rules: CheckRules,
     the company's names, which may say its kind)."""
     stored = _stored(store, report_id, rules)
     out = _all_checks(*stored, rules)
+    warnings = store.report_warnings(report_id)
+    ran = {(r.name, r.period) for r in out}
+    out += [r for r in recorded_failures(warnings) if (r.name, r.period) not in ran]
     if previous_report_id is not None:
         out += previous_report_checks(stored[0], _stored(store, previous_report_id, rules)[0], rules)
     if any(f["kind"] in DOCUMENTS for f in store.report_files(report_id)):
@@ -186,7 +238,7 @@ def check_report(store: Store, report_id: int, rules: CheckRules,
         # what it holds)
         markers = {i for e in rules.essentials for i in e.markers}
         held = {f.item for p in PERIODS for f in store.report_facts(report_id, sorted(markers), p)}
-        out += completeness(stored[0], names, held, rules)
+        out += completeness(stored[0], names, held, rules, blanks_of(warnings))
     return out
 
 
@@ -223,3 +275,20 @@ def check_reports(store: Store, rules: CheckRules, company: str | None = None,
     return [ReportCheck(r, check_report(store, r["id"], rules, by_key.get((r["stock_code"], r["year"] - 1)),
                                         " ".join(r.get(k) or "" for k in ("short_name", "full_name"))))
             for r in rows]
+
+
+def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str], CheckResult]:
+    """(item, period) → the first failed check of a stored report naming that item in that period: an
+    identity, a bound, or a summary line its statements contradict. The report itself prints figures that
+    cannot all be right, and an answer built on one says so. (A previous-period column that last year's
+    report printed otherwise is a restatement, not a contradiction; completeness names no value.)"""
+    items = {c.name: c.items for c in rules.checks}
+    out: dict[tuple[str, str], CheckResult] = {}
+    for r in check_report(store, report_id, rules):
+        if r.ok or r.missing:
+            continue
+        named = items.get(r.name) or ((r.name.split("：", 1)[1],) if r.name.startswith(SUMMARY_CHECK) else ())
+        for item in named:
+            out.setdefault((item, r.period), r)
+    return out
+

@@ -108,3 +108,35 @@ def test_the_banks_statements_are_complete(tmp_path):
              if line.split("\t")[7] in ("资产负债表", "利润表")}   # (the 本行 columns are 母公司… facts)
     # read on the pages (人民币百万元): 吸收存款 4,788,754 (p.163), 营业收入 222,374 (p.165)
     assert facts[("吸收存款", "current")] == "4788754000000" and facts[("营业收入", "current")] == "222374000000"
+
+
+def test_a_part_printed_larger_than_its_whole_fails_naming_both():
+    """Lines that bound each other (rules/checks.yaml at_most): 其中：营业收入 printed larger than 一、营业总收入
+    is a figure the report prints wrong — the check fails naming both figures and their pages."""
+    values = {("营业总收入", "current"): (Decimal("80600000"), 52), ("营业收入", "current"): (Decimal("97700000"), 52)}
+    failed = [r for r in run_checks(values, CATALOG.checks) if not r.ok]
+    assert [(r.name, r.left, r.right, r.pages) for r in failed] == [
+        ("其中：营业收入 ≤ 营业总收入", Decimal("97700000"), Decimal("80600000"), [52])]
+    assert "97,700,000 vs 80,600,000" in failed[0].describe()
+    values[("营业收入", "current")] = (Decimal("80600000"), 52)
+    assert all(r.ok for r in run_checks(values, CATALOG.checks))
+
+
+def test_failures_ingest_records_are_read_back_and_blanks_hold_said():
+    """A summary line the statements contradict is not stored, its failed check is (the file's warnings):
+    `fin-qa check` reads it back; a line printed blank holds, said with its page."""
+    from fin_qa.check import BLANK, CheckResult, blanks_of, completeness, recorded_failures
+
+    r = CheckResult("主要会计数据 = 报表：营业收入", "current", False, Decimal("80600000"), Decimal("97700000"), [6, 52])
+    back = recorded_failures(["check failed: " + r.describe()[7:], "主要会计数据: 营业收入 differs"])
+    assert [(x.name, x.period, x.left, x.right, x.pages, x.ok) for x in back] == [
+        (r.name, "current", r.left, r.right, [6, 52], False)]
+    blank = CheckResult("完整性（general）：筹资活动产生的现金流量净额", "current", True, Decimal(0), Decimal(0), [112],
+                        blank=True)
+    assert BLANK in blank.describe() and "p.112" in blank.describe()
+    blanks = blanks_of(["check: " + blank.describe()[7:]])
+    assert blanks == {("筹资活动产生的现金流量净额", "current"): 112}
+    results = completeness({}, "甲乙科技", set(), CATALOG.checks, blanks)
+    held = [x for x in results if x.ok]
+    assert [(x.name, x.period, x.pages, x.blank) for x in held] == [
+        ("完整性（general）：筹资活动产生的现金流量净额", "current", [112], True)]

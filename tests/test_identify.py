@@ -43,14 +43,42 @@ def test_older_cover_names_the_company():
     assert (meta.stock_code, meta.full_name, meta.short_name) == ("000002", "万科企业股份有限公司", "万科A")
 
 
-def test_year_from_file_name_then_from_dates():
+def test_year_from_file_name_then_from_the_period():
     meta, warnings = identify(doc("年度报告", "股票代码：600000"), Path("XX股份2020年年度报告.pdf"), {}, CATALOG)
-    assert meta.year == 2020 and "file name" in warnings[0]
-    text = "报告期指2021年1月1日至2021年12月31日；上年同期指2020年1月1日至2020年12月31日。2021年12月31日"
-    meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("report.pdf"), {}, CATALOG)
-    assert meta.year == 2021 and "dates" in warnings[0]
+    assert meta.year == 2020 and "file name only" in warnings[0]
+    # 第二节 (释义)'s 报告期, in the forms reports print it
+    for text in ("报告期指2021年1月1日至2021年12月31日；上年同期指2020年1月1日至2020年12月31日。",
+                 "本报告期、报告期、2021 年年度 指 2021 年 1 月 1 日至 2021 年 12 月 31 日",
+                 "报告期 指 2021 年度", "报告期、本期 指 2021 年 1 月 1 日-2021 年 12 月 31 日",
+                 "报告期 指 2021 年 1-12 月的会计区间", "报告期末 指 2021 年 12 月 31 日"):
+        meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("report.pdf"), {}, CATALOG)
+        assert meta.year == 2021 and not warnings, text
     with pytest.raises(IngestError, match="--year"):
         identify(doc("年度报告", "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
+
+
+def test_the_dates_a_page_names_most_never_decide_alone():
+    text = "2021年12月31日；2021年12月31日；截至2021年12月31日"
+    with pytest.raises(IngestError, match=r"the dates its first pages name most 2021.*--year"):
+        identify(doc("年度报告", "股票代码：600000", text), Path("report.pdf"), {}, CATALOG)
+
+
+@pytest.mark.parametrize("cover, year", [
+    ("深圳市振业（集团）股份有限公司\n二○一〇年年度报告\n二○一一年三月", 2010),
+    ("深圳中国农大科技股份有限公司\n二〇一一年年度报告\n二〇一 二 年 四 月", 2011),
+    ("XX股份有限公司\n年度报告\n2023", 2023),
+    ("XX股份有限公司\n2023 Annual Report", 2023),
+])
+def test_cover_years_in_other_forms(cover, year):
+    meta, warnings = identify(doc(cover, "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
+    assert meta.year == year and not warnings
+
+
+def test_evidence_that_disagrees_without_statements_stores_nothing():
+    """Without the statements' dates, a cover, a 报告期 and a file name that disagree: no year is guessed."""
+    with pytest.raises(IngestError, match=r"cover 2021, 报告期 2021, file name 2019.*--year"):
+        identify(doc("2021年年度报告", "股票代码：600000", "报告期 指 2021 年度"), Path("600000_2019.pdf"), {},
+                 CATALOG)
 
 
 def test_hints_win_and_the_file_name_is_the_last_resort():
@@ -169,9 +197,22 @@ def test_a_code_must_look_like_one_and_a_short_name_like_a_name():
 
 
 def test_the_statements_dates_decide_a_disagreeing_year():
-    text = "报告期指2021年1月1日至2021年12月31日；2021年12月31日；2021年12月31日"
-    meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("2022.pdf"), {}, CATALOG)
-    assert meta.year == 2021 and "cover -" in warnings[0] and "dates 2021" in warnings[0] and "file name 2022" in warnings[0]
+    """The balance sheet's header dates are the strongest evidence: they decide, and the warning names every
+    evidence read."""
+    from fin_qa.ingest.pages import Cell, Row
+
+    rows = {5: [Row([Cell("合并资产负债表", 200, 300)]), Row([Cell("项目", 60, 80), Cell("2021年", 330, 360),
+                                                           Cell("12月", 362, 380), Cell("31日", 382, 400),
+                                                           Cell("2020年", 450, 480), Cell("12月", 482, 500),
+                                                           Cell("31日", 502, 520)]),
+                Row([Cell("货币资金", 60, 100), Cell("1,000.00", 340, 400), Cell("900.00", 470, 520)])]}
+    pages = ["2022年年度报告", "股票代码：600000", "", "", "合并资产负债表"]
+    d = SimpleNamespace(pages=[SimpleNamespace(text=t, number=i, lines=[SimpleNamespace(text=t, cells=None)])
+                               for i, t in enumerate(pages, 1)], table_rows=lambda n: rows.get(n, []),
+                        page=lambda n: None)
+    meta, warnings = identify(d, Path("2020.pdf"), {}, CATALOG)
+    assert meta.year == 2021
+    assert "its statements' dates 2021" in warnings[0] and "cover 2022" in warnings[0] and "file name 2020" in warnings[0]
 
 
 def test_renamed_copies_are_identified_from_their_content(tmp_path):
@@ -198,3 +239,16 @@ def test_renamed_copies_are_identified_from_their_content(tmp_path):
         (code, short, full, year), (code2, short2, full2, year2) = got
         printed = {code, code2} == {"200570", "000570"}
         assert (short, full, year) == (short2, full2, year2) and (code == code2 or printed), (f.name, got)
+
+
+@pytest.mark.parametrize("name, ok", [
+    ("万科企业股份有限公司", True), ("长春百克生物科技股份公司", True), ("深圳市振业（集团）股份有限公司", True),
+    ("中国平安保险（集团）股份有限公司", True), ("北京昭衍新药研究中心股份有限公司", True),
+    # a run of a table's header words, two names run together, a name with no legal form
+    ("公司的中文名称公司的中文简称股份有限公司", False), ("股票简称股票代码股票上市交易所有限公司", False),
+    ("深圳发展银行股份有限公司平安银行股份有限公司", False), ("万科企业", False), ("A股 上海证券交易所 有限公司", False),
+])
+def test_a_registered_name_is_one_company_s_with_its_legal_form(name, ok):
+    from fin_qa.ingest.pipeline import _plausible_full
+
+    assert (_plausible_full(name) == name) is ok

@@ -17,6 +17,7 @@ class Check:
     right: tuple
     items: tuple[str, ...]
     line: int
+    at_most: bool = False  # left ≤ right (a part and the whole that bounds it), not left = right
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,9 @@ def load_checks(path: Path, vocab: Vocabulary) -> CheckRules:
         unknown = [i for i in items if i not in vocab.items]
         if unknown:
             raise RuleError(path, line, f"unknown item(s) {unknown}")
-        out.append(Check(str(e["name"]), trees[0], trees[1], items, line))
+        if not isinstance(e.get("at_most", False), bool):
+            raise RuleError(path, line, "at_most: expected true or false")
+        out.append(Check(str(e["name"]), trees[0], trees[1], items, line, bool(e.get("at_most", False))))
     for key in ("tolerance", "relative"):
         if key in data and not isinstance(data[key], (int, float)):
             raise RuleError(path, data.key_lines.get(key, 1), f"{key} must be a number")

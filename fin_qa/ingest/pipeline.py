@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
 from ..store import PARENT_STATEMENT_PREFIX, FactRow, Postings, ReportMeta, Store, encode_words, search_rows
-from ..check import check_facts, fact_values, summary_checks
+from ..check import SUMMARY_CHECK, check_facts, fact_values, run_comparisons, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
@@ -35,7 +35,15 @@ from .summary import extract_summary, reconcile
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
 # "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
-_COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)")
+_COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)"
+                         r"|(?:年度报告|年报)\s*[:：]?\s*(20\d{2}|19\d{2})(?![\d\-—/.]|\s*年)"
+                         r"|(20\d{2}|19\d{2})\s*annual\s*report|annual\s*report\s*(20\d{2}|19\d{2})(?!\d)", re.I)
+# a year in Chinese numerals ("二○一〇年年度报告", "二〇一一年年度报告")
+_CN_YEAR = re.compile(r"[一二][〇○零ＯO一二三四五六七八九]{3}(?=\s*年)")
+_CN_DIGITS = str.maketrans("〇○零ＯO一二三四五六七八九", "0000012345678" + "9")
+# 第二节's 报告期 (释义: "报告期 指 2020年1月1日至2020年12月31日", "报告期末 指 2020年12月31日")
+_PERIOD = re.compile(r"报告期[^。；;，,\n]{0,16}?(?:指|为|是)[:：]?((?:19|20)\d{2})年(?:度|0?1月(?:0?1日)?(?:起)?(?:至|-|—|–|－|~|到)"
+                     r"(?:((?:19|20)\d{2})年)?12月(?:31日)?)?|报告期末(?:指|为|是)[:：]?((?:19|20)\d{2})年12月31日")
 # a year in a file name: "XX股份2020年年度报告.pdf", "2-万科A-2012年年度报告.pdf", "600000_2019_annual.pdf"
 _NAME_YEAR = re.compile(r"(?<!\d)(20\d{2}|19\d{2})(?!\d)\s*年?\s*(?:年度报告|年报|年度|_|-|\.|\s|annual|$)", re.I)
 _NAME_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
@@ -57,7 +65,19 @@ PROFILE_PAGES = 25     # 公司信息 lies within these: the code and short name
 # a stock code of a Chinese exchange: Shenzhen 000-003 (B: 200), ChiNext 300/301, Shanghai 600-605 (B: 900),
 # STAR 688/689, Beijing 43x/83x-89x/92x
 _EXCHANGE_CODE = re.compile(r"(?:00[0-3]|30[01]|60[0-5]|68[89]|200|900|43\d|8[3-9]\d|92\d)\d{3}")
-_FULL = re.compile(r"(?:公司)?(?:法定)?中文名称\s*[:：]\s*([\u4e00-\u9fff（）()]{2,40}?(?:股份有限公司|有限责任公司|有限公司))")
+_FULL = re.compile(r"(?:公司)?(?:法定)?中文(?:名称|全称)\s*[:：]\s*([\u4e00-\u9fff（）()]{2,40}?(?:股份有限公司|有限责任公司|有限公司|股份公司))")
+# the codes of a company's other share classes, on the cover and in 公司信息: a B share's (200xxx Shenzhen,
+# 900xxx Shanghai: "万科 B 200002", "B股 上海证券交易所 宝信B 900926", "公司代码：600845 900926"), an H share's
+# (five digits: "H股 香港联合交易所 昭衍新药 06127", "H 股股票代码 03750", "股份代号：1398")
+_B_CODE = re.compile(r"(?<![\d,.])((?:200|900)\d{3})(?![\d,.%])")
+_B_LINE = re.compile(r"B\s*股|[\u4e00-\u9fff]\s*B(?![A-Za-z])|(?:股票|公司|证券)代码")
+_H_CODE = re.compile(r"(?:H\s*股(?:股票)?(?:代码|代號|代号)|股份代[号號])\s*[:：]?\s*(\d{4,5})(?!\d)"
+                     r"|(?:H\s*股|香港联合交易所|香港聯合交易所|联交所)[^\n]{0,40}?(?<![\d,.])(0\d{4})(?![\d,.%])")
+# a company's legal form, at the end of its registered name
+_LEGAL_FORM = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|股份公司|集团公司|(?<=[\u4e00-\u9fff])公司)$")
+# words of a table's header or a profile's labels, never in a registered name
+_HEADER_WORDS = re.compile(r"名称|简称|全称|代码|金额|比例|法定代表|地址|网址|邮箱|信箱|董事|监事|股东|"
+                           r"报告|子公司|本公司|该公司|关联|控股股东|合计")
 
 
 @dataclass
@@ -128,9 +148,13 @@ def _plausible_short(name: str | None) -> str | None:
 
 
 def _plausible_full(name: str | None) -> str | None:
-    """A registered name (万科企业股份有限公司): a company's legal form at its end, no digits."""
-    name = (name or "").replace(" ", "")
-    return name if 4 <= len(name) <= 40 and name.endswith("公司") and not re.search(r"\d", name) else None
+    """A registered name as 公司信息 prints it (万科企业股份有限公司, 长春百克生物科技股份公司, 深圳市振业（集团）股份
+    有限公司): Chinese words and brackets ending in a legal form, one company's — never a run of a table's
+    header words (名称, 简称, 代码 …) nor two names run together."""
+    name = (name or "").replace(" ", "").replace("\u3000", "")
+    if not (5 <= len(name) <= 40 and _LEGAL_FORM.search(name) and re.fullmatch(r"[\u4e00-\u9fff（）()·]+", name)):
+        return None
+    return None if name.count("公司") > 1 or _HEADER_WORDS.search(name) else name
 
 
 def _plausible_code(code: str | None) -> str | None:
@@ -164,10 +188,10 @@ def _statement_year(doc: Document) -> int | None:
 
 def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalog,
              hint: Hint | None = None) -> tuple[ReportMeta, list[str]]:
-    """Company and year, and warnings on how they were found. In order: what the user said (hint), a
-    FinGLM file name (rules/report_names.yaml), the report's cover and 公司信息 (whitespace and full-width
-    digits allowed), the file name ("XX股份2020年年度报告.pdf"), the year the report's dates name most.
-    A report whose company is named nowhere is ingested under its file name, with a warning."""
+    """Company and year, and warnings on how they were found. What the user said (hint) wins, then a FinGLM
+    file name (rules/report_names.yaml). The company from the cover and 公司信息 (whitespace and full-width
+    digits allowed), then the file name ("XX股份2020年年度报告.pdf"); the year as _report_year weighs its
+    evidence. A report whose company is named nowhere is ingested under its file name, with a warning."""
     hint = hint or Hint()
     warnings: list[str] = []
     m = catalog.report_names.file_name.match(path.name)
@@ -185,10 +209,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
         text = half_width_digits(page.text)
         if n < COVER_PAGES and full is None:
             fm = _FULL.search(text)
-            full = fm.group(1) if fm else None
-        if n < COVER_PAGES and year is None:
-            ym = _COVER_YEAR.search(text)
-            year = int(ym.group(1)) if ym else None
+            full = _plausible_full(fm.group(1)) if fm else None
         if code and short:
             if n >= COVER_PAGES:
                 break
@@ -198,6 +219,9 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
             code = next((c for c in (m.group(1) for m in _CODE.finditer(tight)) if _plausible_code(c)), None)
         if short is None:
             short = next((x for x in (m.group(1) for m in _SHORT.finditer(tight)) if _plausible_short(x)), None)
+    if full is None:   # the cover's line naming the company alone ("深圳市振业（集团）股份有限公司")
+        full = next((f for page in doc.pages[:COVER_PAGES] for f in map(_plausible_full, page.text.split("\n"))
+                     if f), None)
     if short is None:
         for page in doc.pages[:PROFILE_PAGES]:
             sm = _SHORT_BRACKET.search(_SPACES.sub("", half_width_digits(page.text)))
@@ -205,12 +229,10 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
                 short = sm.group(1)
                 break
     name_year, name_code, name_short = _name_parts(path)
-    if hint.year is None:
-        year, said = _report_year(year, statement_year(doc) or (None if year else _statement_year(doc)), name_year)
-        warnings += said
     if year is None:
-        raise IngestError("cannot tell the report year (no \"YYYY年年度报告\" on the first pages, no year in the "
-                          "file name or the report's dates): give it with --year or a --manifest line")
+        year, said = _report_year(statement_year(doc), _cover_year(doc), _period_year(doc), name_year,
+                                  lambda: _statement_year(doc))
+        warnings += said
     code = code or _plausible_code(name_code)
     short = short or name_short
     if not (code or full or short):
@@ -220,21 +242,72 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     return ReportMeta(code, year, full, short, None), warnings
 
 
-def _report_year(cover: int | None, dates: int | None, name: int | None) -> tuple[int | None, list[str]]:
-    """The report year from its cover ("2019年年度报告"), its statements' dates (the balance sheet's current
-    column: 2019年12月31日; without a cover, else the year its first pages' dates name most) and its file
-    name, with warnings: the cover's when the dates agree or say nothing; the dates' when they disagree with
-    it (a file named "2020.pdf", a cover misread), naming all three."""
-    said = f"cover {cover or '-'}, the report's dates {dates or '-'}, file name {name or '-'}"
-    if cover is not None and (dates is None or dates == cover):
-        return cover, []
-    if dates is not None:
-        if cover is not None or (name is not None and name != dates):
-            return dates, [f"report year {dates} read from the report's dates ({said})"]
-        return dates, [f"report year {dates} read from the report's dates (no \"YYYY年年度报告\" on its cover)"]
-    if name is not None:
-        return name, [f"report year {name} read from the file name ({said})"]
-    return None, []
+def share_codes(doc: Document) -> dict[str, tuple[str, int]]:
+    """The B and H share codes a report prints beside its A code, with their pages ({"B股股票代码": ("900926",
+    5)}): kept as 公司信息 facts (the A code is the report's own)."""
+    out: dict[str, tuple[str, int]] = {}
+    for page in doc.pages[:PROFILE_PAGES]:
+        for line in half_width_digits(page.text).split("\n"):
+            if "B股股票代码" not in out and _B_LINE.search(line):
+                m = _B_CODE.search(line)
+                if m:
+                    out["B股股票代码"] = (m.group(1), page.number)
+            if "H股股票代码" not in out:
+                m = _H_CODE.search(line)
+                if m:
+                    out["H股股票代码"] = ((m.group(1) or m.group(2)).zfill(5), page.number)
+        if len(out) == 2:
+            break
+    return out
+
+
+def _cover_year(doc: Document) -> int | None:
+    """The year the cover prints: "2019年年度报告", "2012 年度报告", "年度报告 2023", "二○一〇年年度报告"."""
+    for page in doc.pages[:COVER_PAGES]:
+        text = _CN_YEAR.sub(lambda m: m.group(0).translate(_CN_DIGITS), half_width_digits(page.text))
+        m = _COVER_YEAR.search(text)
+        if m:
+            return int(next(g for g in m.groups() if g))
+    return None
+
+
+def _period_year(doc: Document) -> int | None:
+    """The year 第二节 (释义) names as the 报告期: "报告期 指 2020年1月1日至2020年12月31日"."""
+    for page in doc.pages[:PROFILE_PAGES]:
+        m = _PERIOD.search(_SPACES.sub("", half_width_digits(page.text)))
+        if m:
+            return int(m.group(2) or m.group(1) or m.group(3))
+    return None
+
+
+def _report_year(statements: int | None, cover: int | None, period: int | None, name: int | None,
+                 most: Callable[[], int | None]) -> tuple[int, list[str]]:
+    """The report year, from the strongest evidence read: its statements' own header dates, then the cover,
+    第二节's 报告期, the file name. Where the statements' dates are read they decide, and a warning names every
+    evidence that disagrees. Without them the cover, the 报告期 and the file name must agree, else the report is
+    not stored (IngestError asks for --year); the file name alone decides with a warning. The year the first
+    pages' dates name most (`most`) is said, never decides alone."""
+    def said() -> str:
+        return (f"its statements' dates {statements or '-'}, cover {cover or '-'}, 报告期 {period or '-'}, "
+                f"file name {name or '-'}, the dates its first pages name most {most() or '-'}")
+
+    if statements is not None:
+        if any(y is not None and y != statements for y in (cover, period, name)):
+            return statements, [f"report year {statements} read from its statements' dates; other evidence "
+                                f"disagrees ({said()})"]
+        return statements, []
+    read = {y for y in (cover, period, name) if y is not None}
+    if len(read) > 1:
+        raise IngestError(f"cannot tell the report year: {said()}; its statements' dates are not read and the "
+                          f"rest disagree: give it with --year or a --manifest line")
+    if not read:
+        raise IngestError(f"cannot tell the report year: no \"YYYY年年度报告\" on its cover, no 报告期, no year in "
+                          f"the file name and no statement dates read ({said()}): give it with --year or a "
+                          f"--manifest line")
+    year = read.pop()
+    if cover is None and period is None:
+        return year, [f"report year {year} read from the file name only ({said()})"]
+    return year, []
 
 
 def _num(value: str) -> float | None:
@@ -326,18 +399,30 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         else:
             kept, notes = reconcile(read, {k: v[0] for k, v in consolidated.items()})
             warnings.extend(notes)
+            # a summary row the statements contradict is not stored: its contradiction is, a failed check
+            # naming both figures and their pages (`fin-qa check` reads it back)
+            dropped = {f.item for f in read} - {f.item for f in kept}
+            every = run_comparisons(SUMMARY_CHECK, fact_values(summary), consolidated,
+                                    [(i, p, p) for i in sorted(dropped) for p in ("current", "previous")],
+                                    catalog.checks)
+            warnings.extend("check failed: " + r.describe()[7:] for r in every if not r.ok)
             facts.extend(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                                  sf.raw_label) for sf in kept)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
         if missing:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
-        results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}")
+        blanks = {(item, period): page for st in statements.values() for item, period, page in st.blanks}
+        results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}", blanks)
         warnings.extend("check failed: " + r.describe()[7:] for r in results if not r.ok and not r.missing)
+        warnings.extend("check: " + r.describe()[7:] for r in results if r.blank)
         lacking = list(dict.fromkeys(r.missing for r in results if r.missing))
         if lacking:
             warnings.append(f"incomplete: {len(lacking)} essential item(s) not read: " + "、".join(lacking))
         for f in profile_facts:
             facts.append(FactRow(f.item, f.value, None, None, "current", f.statement, f.page, source, f.raw_label))
+        for item, (code, page) in share_codes(doc).items():
+            if code != meta.stock_code and item not in profile:
+                facts.append(FactRow(item, code, None, None, "current", "公司信息", page, source, item))
         for f in extract_employees(doc, catalog):
             facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
         parsed_tables = extract_tables(doc)

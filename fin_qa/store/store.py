@@ -687,6 +687,13 @@ class Store:
                               (report_id, page)).fetchone()
         return PageWords(page, row[0], row[1], decode_words(row[2])) if row else None
 
+    def report_warnings(self, report_id: int) -> list[str]:
+        """The warnings ingest kept of the files a report was read from."""
+        out: list[str] = []
+        for (text,) in self.db.execute("SELECT warnings FROM files WHERE report_id=? ORDER BY kind", (report_id,)):
+            out.extend(json.loads(text or "[]"))
+        return out
+
     def report_files(self, report_id: int) -> list[dict[str, Any]]:
         """The files a report was read from: path, sha256, kind (pdf, txt, or the import's), pages, parser."""
         cols = ["path", "sha256", "kind", "pages", "parser"]
