@@ -91,6 +91,7 @@ class FactSource:
         self.by_key: dict[tuple[str, int], Report] = {}
         self.keys: dict[int, str] = {}           # report id → key (stock_code:year)
         self._years: dict[str, list[int]] = {}
+        self._named_years: dict[tuple[str, str], list[int]] | None = None   # (company, a name it printed) → years
         for r in store.report_list():
             self.known.append(r)
             self.keys[r.id] = r.key
@@ -108,8 +109,20 @@ class FactSource:
     def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
 
-    def years_of(self, company: str) -> list[int]:
-        return self._years.get(company, [])
+    def years_of(self, company: str, named: str | None = None) -> list[int]:
+        """The company's report years; with `named`, the name a question gave it: the years of the reports
+        printing that name when only some do (深发展A: its 2008 report, not 平安银行's 2013)."""
+        years = self._years.get(company, [])
+        if named and len(years) > 1:
+            if self._named_years is None:
+                self._named_years = {}
+                for r in self.known:
+                    for n in {r.short_name, r.full_name} - {None}:
+                        self._named_years.setdefault((r.company, n), []).append(r.year)
+            under = [y for y in self._named_years.get((company, named)) or () if y in years]
+            if under and len(under) < len(years):
+                return sorted(under)
+        return years
 
     def parent_view(self) -> "FactSource":
         """The same reports, their facts read from the parent company's own statements (scope parent)."""

@@ -37,10 +37,11 @@ class LookupAnswerer:
         if len(explicit) >= 2 and f.operation in ("value", "average", "sum"):
             return list(explicit), ""
         if u.years.asked is None:
-            years = self.v.source.years_of(company)
+            m, name = self.v.company(u)
+            years = self.v.source.years_of(company, m.text if m.company.key == company else None)
             if not years:
                 return [], ""
-            note = render(self.t, "no_year", company=self.v.company(u)[1], year=years[-1])
+            note = render(self.t, "no_year", company=name, year=years[-1])
             return ([years[-1] - 1] if f.period == "previous" else [years[-1]]), note
         return ([u.years.asked - 1] if f.period == "previous" else [u.years.asked]), ""
 

@@ -13,6 +13,8 @@ from typing import Protocol
 from ..catalog import Catalog
 from ..catalog.normalize import normalize_question
 from ..catalog.vocabulary import DISCLOSURES
+from ..check import CheckResult, doubts
+from ..numbers import parse_number
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
 from ..search.base import SearchBackend
@@ -139,6 +141,7 @@ class Router:
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
                                  self._inputs_of, self._in_report)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
+        self._doubts: dict[str, dict[tuple[str, str], CheckResult]] = {}   # report key → its failed checks' figures
 
     @property
     def retriever(self) -> Retriever:
@@ -150,7 +153,31 @@ class Router:
     # --------------------------------------------------------------------------- entry point
 
     def answer(self, question: str | None) -> Answer:
-        """The answer of a question: of each of its asks, composed, when it asks several things."""
+        """The answer of a question: of each of its asks, composed, when it asks several things; one built on
+        a figure its report contradicts (a failed check names it) says so."""
+        ans = self._answer(question)
+        return self._doubted(ans) if ans.found else ans
+
+    def _doubted(self, ans: Answer) -> Answer:
+        """The answer with a word on each figure it reads that a failed check of its report names."""
+        said: list[str] = []
+        for e in ans.evidence:
+            if not isinstance(e, FactEvidence) or not e.report or e.company is not None:
+                continue
+            if e.report not in self._doubts:
+                rid = self.source.store.report_id(e.report)
+                self._doubts[e.report] = doubts(self.source.store, rid, self.catalog.checks) if rid else {}
+            r = self._doubts[e.report].get((e.item, e.period))
+            if r is not None:
+                note = render(self.t, "doubt", item=e.item, check=r.name, left=f"{r.left:,}", right=f"{r.right:,}",
+                              pages="、".join(f"第{p}页" for p in r.pages) or "-")
+                if note not in said:
+                    said.append(note)
+        if said:
+            ans.answer = ans.answer.rstrip() + "".join(said)
+        return ans
+
+    def _answer(self, question: str | None) -> Answer:
         if question is None or not str(question).strip():
             return Answer(question or "", render(self.t, "empty"), "1", "bad_input", found=False)
         text, clash = self.planner.restate(str(question))
@@ -395,6 +422,9 @@ class Router:
             frame = self.understander.config.frame
             if cell is not None and not _every_period_read(u, cell, frame.periods if frame else []):
                 cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
+            blank = self._blank_line(u, cell) if cell is not None else None
+            if blank is not None:
+                return declined(u, blank)
             if cell is None and self.frames.cued(u.question):
                 # a row the cells did not read, as the frames read it (an alias, a section, a total)
                 query = self.frames.answer(u, printed=True)
@@ -408,7 +438,11 @@ class Router:
         unaccounted = self._unaccounted(u, ans)
         if unaccounted is not None:
             # a company's value for a question naming more than it (a row of its tables, a word nothing
-            # reads): declined — the row's cells, when they named it, answered above (an entity)
+            # reads): declined — the row's cells, when they named it, answered above (an entity), or here
+            # (a column naming it: 营业收入 | 南区 of a segment table)
+            cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
+            if cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells) for w in u.left):
+                return cell
             return unaccounted
         if cell is not None and (not ans.found or ans.partial or (kind == "text" and ans.method.startswith("text"))
                                  or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
@@ -430,6 +464,28 @@ class Router:
                 words = _cue_words(w for k, w in u.frame.unused if k == "entity")
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         return ans
+
+    def _blank_line(self, u: Understanding, cell: Answer) -> str | None:
+        """What to say when a table's cell answering a statement line is that line's other column: the
+        statement read the line on the cell's page with a previous-period value only, the year's cell left
+        blank (a report with no financing in the year prints 筹资活动产生的现金流量净额 blank) — its number is
+        the year before's, never the year's. None when it is not."""
+        cells = [e for e in cell.evidence if isinstance(e, CellEvidence) and e.report and e.page]
+        for item in u.items:
+            if self.values.info(item).statement not in STATEMENT_NAMES:
+                continue
+            for e in cells:
+                rid = self.source.store.report_id(e.report or "")
+                if rid is None or self.source.store.report_facts(rid, [item], "current"):
+                    continue
+                number = parse_number(re.sub(r"[^\d,.\-()（）]", "", e.cell or e.value))
+                before = [f for f in self.source.store.report_facts(rid, [item], "previous")
+                          if f.statement in STATEMENT_NAMES and (f.page == e.page or (
+                              number is not None and parse_number(f.value) == number))]
+                if before:
+                    return render(self.t, "blank_line", item=item, statement=before[0].statement,
+                                  page=before[0].page)
+        return None
 
     def text_items(self, u: Understanding) -> bool:
         """Whether every item asked is a text fact (法定代表人, 会计师事务所名称, 审计意见类型), or none is

@@ -106,7 +106,7 @@ class Values:
         year = u.years.asked
         note = ""
         if year is None:
-            years = self.source.years_of(m.company.key)
+            years = self.source.years_of(m.company.key, m.text)
             if years:
                 year = years[-1]
                 note = render(self.t, "no_year", company=name, year=year)

@@ -70,7 +70,7 @@ PLACEHOLDERS = {
     "open_refused": set(),
     "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
     "plan_compare": {"n", "winner", "order", "parts"},
-    "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "restated_clash": {"words"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
+    "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
     "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_year": {"found", "asked"}, "review_kind": {"asked", "given"}, "review_rank": {"word"},
 }
 
