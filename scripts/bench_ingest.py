@@ -94,7 +94,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as d:
             for f in pdfs:
                 Path(d, "pdfs").mkdir(exist_ok=True)
-                Path(d, "pdfs", Path(f).name).symlink_to(f)
+                Path(d, "pdfs", Path(f).name).symlink_to(Path(f).resolve())
             store = Store(Path(d) / "store")
             t = time.perf_counter()
             s = ingest([Path(d) / "pdfs"], store, catalog, workers=w)

@@ -343,7 +343,10 @@ def _num(value: str) -> float | None:
 #     item; a bank's cash paid out between an inflow and an outflow subtotal signed as paid; a restated
 #     statement's opening column (current | previous | 1月1日) a third period, the statement kept; bank
 #     indicators of both years under a header splitting its dates; 存款总额 and 贷款总额 (principal).
-PARSER_VERSION = 19
+# 20: header dates printed as words apart or ISO; note references as a column, run into a label or on a header
+#     line of their own; the year from the statements' own dates first; B and H codes; blank lines and
+#     summary lines the statements contradict recorded for the checks.
+PARSER_VERSION = 20
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
