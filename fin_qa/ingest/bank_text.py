@@ -18,12 +18,15 @@ from decimal import Decimal
 from ..catalog.items import ItemTable, normalize_label
 from ..numbers import find_unit
 from .pages import Document
-from .statement_model import Statement, StatementRow, build_statement
+from .statement_model import LABEL_NOTE, Statement, StatementRow, build_statement
 
 _YEAR = re.compile(r"(\d{4})年")
 _HEADER_END = re.compile(r"(?:合并|银行|本行|公司|母公司){2,}|(?:\d{1,2}月\d{1,2}日)+|(?:\d{4}年度?)+")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
-_NOTE_TAIL = re.compile(r"[一二三四五六七八九十]+、$")
+# a note number's head run into the label, its number before the values ("利息收入八、33388,238…", "六.3…")
+_NOTE_TAIL = re.compile(r"[一二三四五六七八九十]+[、.．]$")
+# a bracketed note number after a note's head ("货币资金五(1)1,234.56"): part of the note, never a value
+_NOTE_BRACKET = re.compile(r"[（(]\d{1,2}[)）]")
 _END = re.compile(r"(?:后附财务报表附注|董事长|法定代表人|财务报表附注为)")
 _SECTION = re.compile(r"^[一二三四五六七八九十]+、")
 _MAX_SPLITS = 200
@@ -201,13 +204,19 @@ def parse_text_statement(
             ch = text[i]
             starts_value = ch.isdigit() or (ch in "(-" and i + 1 < len(text) and (text[i + 1].isdigit() or text[i + 1] in "-(")) \
                 or (ch == "-" and (i + 1 == len(text))) or text.startswith("不适用", i)
+            if ch in "(（" and re.search(r"[一二三四五六七八九十][、.．]?$", label):
+                m = _NOTE_BRACKET.match(text, i)
+                if m:   # "五(1)": the note goes on
+                    label += m.group(0)
+                    i = m.end()
+                    continue
             if starts_value and len(_CJK.findall(label)) >= 2:
                 note = bool(_NOTE_TAIL.search(label))
                 got = read_values(text, i, ncols, note, last_note)
                 if got is not None:
                     values, end, n = got
                     last_note = n or last_note
-                    clean = _NOTE_TAIL.sub("", label)
+                    clean = LABEL_NOTE.sub("", _NOTE_TAIL.sub("", label))
                     if 0 < carried < len(clean):  # a label begun on the line before
                         carry, rest = clean[:carried], clean[carried:]
                         if not table.canonical(clean) and (

@@ -17,6 +17,7 @@ statement's unit) and hand them to build_statement, which
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -25,6 +26,23 @@ from ..catalog.items import ItemTable, normalize_label
 from ..numbers import decimal_str, parse_number, to_yuan
 
 PERIODS = ("current", "previous")
+# a note reference (附注), a column of its own or run into a label: 五(一), 五、(十四), 十四(二), 附注七、1, 六.3,
+# (一), 七、79, 79(1), a roman numeral (Ⅴ.1, VI(3))
+_ROMAN = r"(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ]{1,3}|(?:X{0,2})(?:IX|IV|V?I{1,3}|V))"
+NOTE_REF = re.compile(
+    r"^(?:附注|注释|注)?(?:[一二三四五六七八九十]+[、.．]?|" + _ROMAN + r"[、.．]?)?"
+    r"(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
+)
+# … run into the end of a label ("所得税费用五.34", "货币资金五、(一)", "投资收益（损失以“-”号填列）七、68"): a
+# numeral with what makes it a reference (a separator and a number, a bracketed number), never a bare numeral
+LABEL_NOTE = re.compile(
+    r"(?:附注|注释)?(?:[一二三四五六七八九十]{1,3}|" + _ROMAN + r")"
+    r"(?:[、.．]\s*\d{1,3}|[、.．]?\s*[（(](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）])(?:[（(]\d{1,2}[)）])?$"
+    r"|(?:附注|注释)[一二三四五六七八九十\d]{1,3}(?:[、.．]\d{1,3})?$"
+    r"|(?<=[\u4e00-\u9fff])[（(][一二三四五六七八九十]{1,3}[)）]$|(?<=[\u4e00-\u9fff])\d{1,3}[（(]\d{1,2}[)）]$"
+    r"|(?<=[\u4e00-\u9fff])(?:附注|注释)$"
+)
+
 MIN_ITEMS = 5  # fewer distinct items than this: not a statement
 
 

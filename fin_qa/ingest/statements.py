@@ -38,7 +38,7 @@ from ..catalog.items import ItemTable, normalize_label
 from ..numbers import find_unit, is_empty_marker, parse_number
 from .bank_text import parse_text_statement
 from .pages import Cell, Document, Row
-from .statement_model import Statement, StatementRow, build_statement
+from .statement_model import LABEL_NOTE, NOTE_REF, Statement, StatementRow, build_statement
 
 STATEMENT_KINDS = ("资产负债表", "利润表", "现金流量表")
 
@@ -72,21 +72,6 @@ _SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|�
 # a column's date: "2019年12月31日", "2019年度", "2019年", and the ISO forms older bank reports print
 # ("2008-12-31", "2008/12/31", "2008.12.31")
 _DATE = re.compile(r"((?:19|20)\d{2})(?:年(?:(\d{1,2})月(\d{1,2})日|度)?|[-/.](\d{1,2})[-/.](\d{1,2})(?!\d))")
-# a note reference (附注), a column of its own or run into a label: 五(一), 五、(十四), 十四(二), 附注七、1, 六.3,
-# (一), 七、79, 79(1), a roman numeral (Ⅴ.1, VI(3))
-_ROMAN = r"(?:[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ]{1,3}|(?:X{0,2})(?:IX|IV|V?I{1,3}|V))"
-_NOTE = re.compile(
-    r"^(?:附注|注释|注)?(?:[一二三四五六七八九十]+[、.．]?|" + _ROMAN + r"[、.．]?)?"
-    r"(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]?)*$"
-)
-# … run into the end of a label ("所得税费用五.34", "货币资金五、(一)", "投资收益（损失以“-”号填列）七、68"): a
-# numeral with what makes it a reference (a separator and a number, a bracketed number), never a bare numeral
-_LABEL_NOTE = re.compile(
-    r"(?:附注|注释)?(?:[一二三四五六七八九十]{1,3}|" + _ROMAN + r")"
-    r"(?:[、.．]\s*\d{1,3}|[、.．]?\s*[（(](?:\d{1,3}|[一二三四五六七八九十]{1,3})[)）])(?:[（(]\d{1,2}[)）])?$"
-    r"|(?:附注|注释)[一二三四五六七八九十\d]{1,3}(?:[、.．]\d{1,3})?$"
-    r"|(?<=[\u4e00-\u9fff])[（(][一二三四五六七八九十]{1,3}[)）]$|(?<=[\u4e00-\u9fff])\d{1,3}[（(]\d{1,2}[)）]$"
-)
 # an amount whose digits are grouped wrong ("63,075477.25"): read as the digits it prints
 _MISGROUPED = re.compile(r"^-?[\d,]*\d[.]\d{2}$")
 _SECTION_ROW = re.compile(r"[:：]$")
@@ -356,7 +341,7 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
         if num is None and not empty and i > 0 and cell.x1 >= first_value_x - 40 and _MISGROUPED.match(text):
             num = parse_number(text.replace(",", ""))   # "63,075,477.25" printed "63,075477.25"
         if num is None and not empty:
-            if _NOTE.match(text.replace(" ", "")) and (
+            if NOTE_REF.match(text.replace(" ", "")) and (
                 (i > 0 and (has_note_col or cell.xc > first_value_x - 60))
                 # the first cell of a wrapped label's middle line, in the note column ("七、79")
                 or (i == 0 and note_col is not None and cell.xc >= note_col.x0 - 25)
@@ -376,7 +361,7 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
         if col.kind in ("current", "previous") and col.kind not in values and (group == 0 or col.group == group):
             values[col.kind] = num
     label = "".join(label_parts).strip()
-    return StatementRow(_LABEL_NOTE.sub("", label).strip() if label else label, values, row.page)
+    return StatementRow(LABEL_NOTE.sub("", label).strip() if label else label, values, row.page)
 
 
 def _align_right(row: Row, header: Row) -> Row:
