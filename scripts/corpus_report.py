@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""A folder of reports, ingested and checked: one line a report and the totals.
+
+For every report file under FOLDER (PDF or txt): how it was identified (code, short name, full name, year —
+against the folder's manifest.csv when it has one: `ok`, or what differs), whether it is complete (the
+essential lines of its kind read, else how many are not), its identities (checks holding / run), its facts,
+the seconds its parse took, and its warnings. The manifest (file,code,short_name,full_name,year, as
+../shared/data/corpus/manifest.csv has it) is the truth compared against, never a hint given to ingest:
+each report is identified from its own content and file name.
+
+usage: python scripts/corpus_report.py FOLDER [--manifest CSV] [--store DIR] [--workers N] [--warnings]
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def read_truth(path: Path | None) -> dict[str, dict[str, str]]:
+    if path is None or not path.is_file():
+        return {}
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        return {row["file"].strip(): row for row in csv.DictReader(fh)}
+
+
+def identified(meta: dict, truth: dict[str, str] | None) -> str:
+    """`ok`, what differs from the manifest, or `-` without one."""
+    if not truth:
+        return "-"
+    got = {"code": meta["stock_code"], "short_name": meta["short_name"], "full_name": meta["full_name"],
+           "year": str(meta["year"])}
+    diff = [f"{k} {got[k] or '-'}≠{truth[k]}" for k in got if truth.get(k) and (got[k] or "") != truth[k].strip()]
+    return "ok" if not diff else "; ".join(diff)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folder")
+    ap.add_argument("--manifest", help="the truth to compare with (default: FOLDER/manifest.csv when there)")
+    ap.add_argument("--store", help="the store to ingest into (default: a temporary one)")
+    ap.add_argument("--workers", type=int, default=None, help="parser processes (default: as fin-qa ingest)")
+    ap.add_argument("--warnings", action="store_true", help="print every report's warnings in full")
+    args = ap.parse_args()
+
+    from fin_qa.catalog import Catalog
+    from fin_qa.check import check_report
+    from fin_qa.cli import _cores
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        print(f"no such folder: {folder}", file=sys.stderr)
+        return 2
+    truth = read_truth(Path(args.manifest) if args.manifest else folder / "manifest.csv")
+    catalog = Catalog.shipped()
+    tmp = None if args.store else tempfile.TemporaryDirectory()
+    store = Store(args.store or tmp.name)   # type: ignore[union-attr]
+    workers = args.workers or min(_cores(), 4)   # fin-qa ingest's default
+    t = time.perf_counter()
+    summary = ingest([folder], store, catalog, workers=workers, force=True)
+    wall = time.perf_counter() - t
+
+    by_path = {str(Path(f).resolve()): r for r in store.reports() for f in (r["files"] or "").split("; ") if f}
+    print(f"{'file':<28}{'report':<26}{'identified':<12}{'complete':<11}{'identities':<12}{'facts':>6}{'s':>7}  warnings")
+    totals = {"n": 0, "identified": 0, "complete": 0, "identities": 0, "facts": 0, "pages": 0, "failed": 0}
+    for o in summary.outcomes:
+        name = Path(o.path).name
+        totals["n"] += 1
+        if o.status != "ingested" or o.report is None:
+            totals["failed"] += 1
+            print(f"{name:<28}{'NOT STORED':<26}{'-':<12}{'-':<11}{'-':<12}{'-':>6}{'-':>7}  {o.detail}")
+            continue
+        rep = o.report
+        row = by_path.get(str(Path(o.path).resolve()))
+        if row is None:
+            print(f"{name:<28}{'(not in the store)':<26}  {o.detail}")
+            continue
+        results = check_report(store, row["id"], catalog.checks,
+                               names=" ".join(row.get(k) or "" for k in ("short_name", "full_name")))
+        missing = {x.missing for x in results if x.missing and not x.ok}
+        held = [x for x in results if not x.missing]
+        ok_ids = sum(1 for x in held if x.ok)
+        ident = identified(row, truth.get(name))
+        totals["identified"] += ident in ("ok", "-")
+        totals["complete"] += not missing
+        totals["identities"] += ok_ids == len(held)
+        totals["facts"] += row["facts"]
+        totals["pages"] += rep.pages
+        label = f"{row['short_name'] or row['full_name'] or '-'} {row['year']} {row['stock_code'] or ''}"
+        warn = f"{len(rep.warnings)}" + (": " + " | ".join(rep.warnings) if rep.warnings and args.warnings else "")
+        print(f"{name:<28}{label:<26}{ident:<12}{'ok' if not missing else f'{len(missing)} not read':<11}"
+              f"{f'{ok_ids}/{len(held)}':<12}{row['facts']:>6}{rep.seconds:>7.2f}  {warn}")
+        if ident not in ("ok", "-") and not args.warnings:
+            print(f"{'':<28}  differs from the manifest: {ident}")
+        for item in sorted(missing):
+            print(f"{'':<28}  not read: {item}")
+        for x in held:
+            if not x.ok:
+                print(f"{'':<28}  {x.describe()}")
+    n = totals["n"]
+    print(f"\n{n} files: {n - totals['failed']} stored, {totals['identified']}/{n} identified"
+          f"{' as the manifest says' if truth else ''}, {totals['complete']}/{n} complete, "
+          f"{totals['identities']}/{n} with every identity holding; {totals['facts']} facts; "
+          f"{totals['pages']} pages in {wall:.1f} s ({totals['pages'] / wall:.0f} pages/s, --workers {workers})")
+    store.close()
+    if tmp is not None:
+        tmp.cleanup()
+    return 0 if totals["failed"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
