@@ -83,7 +83,7 @@ def recorded_failures(warnings: Iterable[str]) -> list[CheckResult]:
     out = []
     for w in warnings:
         m = _FAILED_WARNING.match(w)
-        if m:
+        if m and m.group("name").startswith(SUMMARY_CHECK):   # (the others are checked again from the facts)
             pages = [int(p) for p in re.findall(r"p\.(\d+)", m.group("pages"))]
             out.append(CheckResult(m.group("name"), "current" if m.group("period") == "本期" else "previous", False,
                                    Decimal(m.group("left").replace(",", "")),
@@ -186,6 +186,7 @@ def completeness(statements: Values, names: str, items: set[str], rules: CheckRu
     kind = rules.kind_of(names, items)
     if kind is None:
         return []
+    blanks = {k: page for k, page in (blanks or {}).items() if _nil_holds(statements, k, rules)}
     out = []
     for item in kind.items:
         for period in PERIODS:
@@ -202,6 +203,24 @@ def completeness(statements: Values, names: str, items: set[str], rules: CheckRu
                 out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, True, got[0], got[0],
                                        [got[1]] if got[1] else []))
     return out
+
+
+def _nil_holds(statements: Values, blank: tuple[str, str], rules: CheckRules) -> bool:
+    """Whether a line printed blank is nil by the statement's own arithmetic: an identity naming it holds with
+    it 0 — and the lines the statement does not print 0, two of its lines at least read (筹资活动产生的现金流量
+    净额 blank: 净增加额 = 经营 + 投资) — a value read into the wrong column leaves no such blank."""
+    item, period = blank
+    for check in rules.checks:
+        if item not in check.items or check.at_most:
+            continue
+        got = {i: statements.get((i, period)) for i in check.items if i != item}
+        if sum(v is not None for v in got.values()) < 2:
+            continue   # (a line the statement does not print, 汇率变动的影响 of a company with none, is nil too)
+        nums = {i: (v[0] if v is not None else Decimal(0)) for i, v in got.items()}
+        nums[item] = Decimal(0)
+        if _holds(evaluate(check.left, nums), evaluate(check.right, nums), rules):
+            return True
+    return False
 
 
 def check_facts(rows: Iterable[Any], rules: CheckRules, names: str = "",
@@ -277,18 +296,20 @@ def check_reports(store: Store, rules: CheckRules, company: str | None = None,
             for r in rows]
 
 
-def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str], CheckResult]:
-    """(item, period) → the first failed check of a stored report naming that item in that period: an
+def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str, str], CheckResult]:
+    """(scope — consolidated or parent —, item, period) → the first failed check of a stored report naming that item in that period: an
     identity, a bound, or a summary line its statements contradict. The report itself prints figures that
     cannot all be right, and an answer built on one says so. (A previous-period column that last year's
     report printed otherwise is a restatement, not a contradiction; completeness names no value.)"""
     items = {c.name: c.items for c in rules.checks}
-    out: dict[tuple[str, str], CheckResult] = {}
+    out: dict[tuple[str, str, str], CheckResult] = {}
     for r in check_report(store, report_id, rules):
         if r.ok or r.missing:
             continue
-        named = items.get(r.name) or ((r.name.split("：", 1)[1],) if r.name.startswith(SUMMARY_CHECK) else ())
+        scope, name = ("parent", r.name[len(PARENT_PREFIX) + 1:]) if r.name.startswith(PARENT_PREFIX + "：") \
+            else ("consolidated", r.name)
+        named = items.get(name) or ((name.split("：", 1)[1],) if name.startswith(SUMMARY_CHECK) else ())
         for item in named:
-            out.setdefault((item, r.period), r)
+            out.setdefault((scope, item, r.period), r)
     return out
 

@@ -8,6 +8,10 @@ the seconds its parse took, and its warnings. The manifest (file,code,short_name
 ../shared/data/corpus/manifest.csv has it) is the truth compared against, never a hint given to ingest:
 each report is identified from its own content and file name.
 
+With --store the reports are ingested into that store (read again when already there). Exit status 1 when a
+file is not stored, identified otherwise than its manifest line says, or incomplete; a report whose own
+figures contradict each other is printed, its failed identity named, and does not change the status.
+
 usage: python scripts/corpus_report.py FOLDER [--manifest CSV] [--store DIR] [--workers N] [--warnings]
 """
 from __future__ import annotations
@@ -30,8 +34,16 @@ def read_truth(path: Path | None) -> dict[str, dict[str, str]]:
         return {row["file"].strip(): row for row in csv.DictReader(fh)}
 
 
+def pad(text: str, width: int) -> str:
+    """The text padded to a width counted in terminal columns (a Chinese character takes two)."""
+    import unicodedata
+
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(1, width - used)
+
+
 def identified(meta: dict, truth: dict[str, str] | None) -> str:
-    """`ok`, what differs from the manifest, or `-` without one."""
+    """`ok`, what differs from the manifest, or `-` without a manifest line."""
     if not truth:
         return "-"
     got = {"code": meta["stock_code"], "short_name": meta["short_name"], "full_name": meta["full_name"],
@@ -69,19 +81,21 @@ def main() -> int:
     wall = time.perf_counter() - t
 
     by_path = {str(Path(f).resolve()): r for r in store.reports() for f in (r["files"] or "").split("; ") if f}
-    print(f"{'file':<28}{'report':<26}{'identified':<12}{'complete':<11}{'identities':<12}{'facts':>6}{'s':>7}  warnings")
-    totals = {"n": 0, "identified": 0, "complete": 0, "identities": 0, "facts": 0, "pages": 0, "failed": 0}
+    print(f"{pad('file', 30)}{pad('report', 26)}{'identified':<12}{'complete':<11}{'identities':<12}{'facts':>6}"
+          f"{'s':>7}  warnings")
+    totals = {"n": 0, "identified": 0, "unlisted": 0, "complete": 0, "identities": 0, "facts": 0, "pages": 0,
+              "failed": 0}
     for o in summary.outcomes:
         name = Path(o.path).name
         totals["n"] += 1
         if o.status != "ingested" or o.report is None:
             totals["failed"] += 1
-            print(f"{name:<28}{'NOT STORED':<26}{'-':<12}{'-':<11}{'-':<12}{'-':>6}{'-':>7}  {o.detail}")
+            print(f"{pad(name, 30)}{pad('NOT STORED', 26)}{'-':<12}{'-':<11}{'-':<12}{'-':>6}{'-':>7}  {o.detail}")
             continue
         rep = o.report
         row = by_path.get(str(Path(o.path).resolve()))
         if row is None:
-            print(f"{name:<28}{'(not in the store)':<26}  {o.detail}")
+            print(f"{pad(name, 30)}{pad('(not in the store)', 26)}  {o.detail}")
             continue
         results = check_report(store, row["id"], catalog.checks,
                                names=" ".join(row.get(k) or "" for k in ("short_name", "full_name")))
@@ -89,31 +103,35 @@ def main() -> int:
         held = [x for x in results if not x.missing]
         ok_ids = sum(1 for x in held if x.ok)
         ident = identified(row, truth.get(name))
-        totals["identified"] += ident in ("ok", "-")
+        totals["identified"] += ident == "ok"
+        totals["unlisted"] += ident == "-"
         totals["complete"] += not missing
         totals["identities"] += ok_ids == len(held)
         totals["facts"] += row["facts"]
         totals["pages"] += rep.pages
         label = f"{row['short_name'] or row['full_name'] or '-'} {row['year']} {row['stock_code'] or ''}"
         warn = f"{len(rep.warnings)}" + (": " + " | ".join(rep.warnings) if rep.warnings and args.warnings else "")
-        print(f"{name:<28}{label:<26}{ident:<12}{'ok' if not missing else f'{len(missing)} not read':<11}"
+        print(f"{pad(name, 30)}{pad(label, 26)}{ident if len(ident) < 12 else 'differs':<12}{'ok' if not missing else f'{len(missing)} not read':<11}"
               f"{f'{ok_ids}/{len(held)}':<12}{row['facts']:>6}{rep.seconds:>7.2f}  {warn}")
         if ident not in ("ok", "-") and not args.warnings:
-            print(f"{'':<28}  differs from the manifest: {ident}")
+            print(f"{'':<30}differs from the manifest: {ident}")
         for item in sorted(missing):
-            print(f"{'':<28}  not read: {item}")
+            print(f"{'':<30}not read: {item}")
         for x in held:
             if not x.ok:
-                print(f"{'':<28}  {x.describe()}")
+                print(f"{'':<30}{x.describe()}")
     n = totals["n"]
-    print(f"\n{n} files: {n - totals['failed']} stored, {totals['identified']}/{n} identified"
-          f"{' as the manifest says' if truth else ''}, {totals['complete']}/{n} complete, "
+    said = (f"{totals['identified']}/{n} identified as the manifest says"
+            + (f" ({totals['unlisted']} not in it)" if totals["unlisted"] else "")) if truth else "no manifest"
+    print(f"\n{n} files: {n - totals['failed']} stored, {said}, {totals['complete']}/{n} complete, "
           f"{totals['identities']}/{n} with every identity holding; {totals['facts']} facts; "
           f"{totals['pages']} pages in {wall:.1f} s ({totals['pages'] / wall:.0f} pages/s, --workers {workers})")
     store.close()
     if tmp is not None:
         tmp.cleanup()
-    return 0 if totals["failed"] == 0 else 1
+    stored = n - totals["failed"]
+    bad = totals["failed"] or totals["complete"] < stored or (truth and totals["identified"] < stored)
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":

@@ -136,7 +136,42 @@ def test_failures_ingest_records_are_read_back_and_blanks_hold_said():
     assert BLANK in blank.describe() and "p.112" in blank.describe()
     blanks = blanks_of(["check: " + blank.describe()[7:]])
     assert blanks == {("筹资活动产生的现金流量净额", "current"): 112}
-    results = completeness({}, "甲乙科技", set(), CATALOG.checks, blanks)
+    # blank and nil by the statement's own arithmetic (净增加额 = 经营 + 投资, no 汇率 line): it holds, said
+    cash = {("现金及现金等价物净增加额", "current"): (Decimal("7287014.68"), 112),
+            ("经营活动产生的现金流量净额", "current"): (Decimal("-3359064.84"), 112),
+            ("投资活动产生的现金流量净额", "current"): (Decimal("10646079.52"), 112)}
+    results = completeness(cash, "甲乙科技", set(), CATALOG.checks, blanks)
     held = [x for x in results if x.ok]
     assert [(x.name, x.period, x.pages, x.blank) for x in held] == [
+        ("完整性（general）：经营活动产生的现金流量净额", "current", [112], False),
+        ("完整性（general）：投资活动产生的现金流量净额", "current", [112], False),
         ("完整性（general）：筹资活动产生的现金流量净额", "current", [112], True)]
+    # … a blank the arithmetic does not make nil (a value read into the other column) stays a failure
+    cash[("现金及现金等价物净增加额", "current")] = (Decimal("20287014.68"), 112)
+    assert not any(x.blank for x in completeness(cash, "甲乙科技", set(), CATALOG.checks, blanks))
+    # only the summary's contradictions are read back: the rest are checked again from the facts
+    assert not recorded_failures(["check failed: 资产 = 负债 + 所有者权益（本期）: 1 vs 2, difference -1 (p.3)"])
+
+
+def test_an_answer_on_a_figure_its_report_contradicts_says_so(sample_store, tmp_path):
+    """The report prints a part larger than its whole (its 营业收入 above its 营业总收入): an answer reading that
+    figure says the report contradicts itself, naming the check, both figures and the pages."""
+    import shutil
+
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+    from fin_qa.store import Store
+
+    shutil.copytree(sample_store.dir, tmp_path / "store")
+    store = Store(tmp_path / "store")
+    rid = next(r["id"] for r in store.reports() if r["short_name"] == "星河精密")
+    total = next(f for f in store.report_facts(rid, ["营业总收入"], "current"))
+    store.db.execute("UPDATE facts SET value=?, num=? WHERE report_id=? AND item='营业收入' AND period='current' "
+                     "AND statement='利润表'", (str(Decimal(total.value) * 2), float(total.value) * 2, rid))
+    store.db.commit()
+    ans = Router(FactSource(store), CATALOG).answer("星河精密2021年的营业收入是多少？")
+    assert ans.found and "不一致" in ans.answer and "其中：营业收入 ≤ 营业总收入" in ans.answer, ans.answer
+    assert f"{Decimal(total.value):,}" in ans.answer and f"第{total.page}页" in ans.answer
+    ans = Router(FactSource(store), CATALOG).answer("星河精密2021年的净利润是多少？")
+    assert "不一致" not in ans.answer
+    store.close()

@@ -52,7 +52,10 @@ def test_year_from_file_name_then_from_the_period():
                  "报告期 指 2021 年度", "报告期、本期 指 2021 年 1 月 1 日-2021 年 12 月 31 日",
                  "报告期 指 2021 年 1-12 月的会计区间", "报告期末 指 2021 年 12 月 31 日"):
         meta, warnings = identify(doc("年度报告", "股票代码：600000", text), Path("report.pdf"), {}, CATALOG)
-        assert meta.year == 2021 and not warnings, text
+        assert meta.year == 2021 and "报告期 only" in warnings[0], text
+    # a sentence naming a year after 报告期 is no 报告期
+    with pytest.raises(IngestError, match="--year"):
+        identify(doc("年度报告", "股票代码：600000", "报告期末公司总资产为2019年末的1.2倍"), Path("report.pdf"), {}, CATALOG)
     with pytest.raises(IngestError, match="--year"):
         identify(doc("年度报告", "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
 
@@ -68,6 +71,8 @@ def test_the_dates_a_page_names_most_never_decide_alone():
     ("深圳中国农大科技股份有限公司\n二〇一一年年度报告\n二〇一 二 年 四 月", 2011),
     ("XX股份有限公司\n年度报告\n2023", 2023),
     ("XX股份有限公司\n2023 Annual Report", 2023),
+    ("XX股份有限公司\n2023 年年度报告\nAnnual Report 2023-2024", 2023),
+    ("XX股份有限公司\n年度报告 2024年4月\n2023 年度报告", 2023),   # a publish date is no report year
 ])
 def test_cover_years_in_other_forms(cover, year):
     meta, warnings = identify(doc(cover, "股票代码：600000"), Path("report.pdf"), {}, CATALOG)
@@ -247,8 +252,28 @@ def test_renamed_copies_are_identified_from_their_content(tmp_path):
     # a run of a table's header words, two names run together, a name with no legal form
     ("公司的中文名称公司的中文简称股份有限公司", False), ("股票简称股票代码股票上市交易所有限公司", False),
     ("深圳发展银行股份有限公司平安银行股份有限公司", False), ("万科企业", False), ("A股 上海证券交易所 有限公司", False),
+    ("TCL科技集团股份有限公司", True), ("股份有限公司", False), ("深圳市振业（集团）", False),
 ])
 def test_a_registered_name_is_one_company_s_with_its_legal_form(name, ok):
     from fin_qa.ingest.pipeline import _plausible_full
 
     assert (_plausible_full(name) == name) is ok
+
+
+@pytest.mark.parametrize("lines, codes", [
+    ("股票简称及代码：万科 A 000002\n万科 B 200002", {"B股股票代码": "200002"}),
+    ("B股 上海证券交易所 宝信B 900926 钢管B", {"B股股票代码": "900926"}),
+    ("公司代码：600845 900926 公司简称：宝信软件 宝信 B", {"B股股票代码": "900926"}),
+    ("H股 香港联合交易所 昭衍新药 06127 无", {"H股股票代码": "06127"}),
+    ("H 股股票简称 寧德時代 H 股股票代码 03750", {"H股股票代码": "03750"}),
+    ("股份代号：1398", {"H股股票代码": "01398"}),
+    # a postcode, an address, a phone number, a share count, a year: no code
+    ("上海市浦东新区世纪大道100号B座 200120", {}), ("股票代码：600000 邮政编码：200002", {}),
+    ("办公地址 上海市B区 200233", {}), ("香港联合交易所 联系电话 00852-12345678", {}),
+    ("H股 发行股份数量 01000股", {}), ("股份代号：2025年", {}),
+])
+def test_b_and_h_codes_and_what_is_none(lines, codes):
+    from fin_qa.ingest.pipeline import share_codes
+
+    got = share_codes(doc(lines))
+    assert {k: v for k, (v, _) in got.items()} == codes

@@ -141,7 +141,7 @@ class Router:
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
                                  self._inputs_of, self._in_report)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
-        self._doubts: dict[str, dict[tuple[str, str], CheckResult]] = {}   # report key → its failed checks' figures
+        self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
 
     @property
     def retriever(self) -> Retriever:
@@ -159,22 +159,25 @@ class Router:
         return self._doubted(ans) if ans.found else ans
 
     def _doubted(self, ans: Answer) -> Answer:
-        """The answer with a word on each figure it reads that a failed check of its report names."""
-        said: list[str] = []
+        """The answer with a word on each failed check of its report naming a figure it reads (of the scope it
+        read: the consolidated statements, or the parent's)."""
+        scope = "parent" if (ans.frame or {}).get("scope") == "parent" else "consolidated"
+        named: dict[int, tuple[CheckResult, list[str]]] = {}
         for e in ans.evidence:
             if not isinstance(e, FactEvidence) or not e.report or e.company is not None:
                 continue
             if e.report not in self._doubts:
                 rid = self.source.store.report_id(e.report)
                 self._doubts[e.report] = doubts(self.source.store, rid, self.catalog.checks) if rid else {}
-            r = self._doubts[e.report].get((e.item, e.period))
+            r = self._doubts[e.report].get((scope, e.item, e.period))
             if r is not None:
-                note = render(self.t, "doubt", item=e.item, check=r.name, left=f"{r.left:,}", right=f"{r.right:,}",
-                              pages="、".join(f"第{p}页" for p in r.pages) or "-")
-                if note not in said:
-                    said.append(note)
-        if said:
-            ans.answer = ans.answer.rstrip() + "".join(said)
+                items = named.setdefault(id(r), (r, []))[1]
+                if e.item not in items:
+                    items.append(e.item)
+        for r, items in named.values():
+            ans.answer = ans.answer.rstrip() + render(
+                self.t, "doubt", item="、".join(items), check=r.name, left=f"{r.left:,}", right=f"{r.right:,}",
+                pages="、".join(f"第{p}页" for p in r.pages) or "-")
         return ans
 
     def _answer(self, question: str | None) -> Answer:

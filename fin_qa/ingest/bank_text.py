@@ -204,7 +204,7 @@ def parse_text_statement(
             ch = text[i]
             starts_value = ch.isdigit() or (ch in "(-" and i + 1 < len(text) and (text[i + 1].isdigit() or text[i + 1] in "-(")) \
                 or (ch == "-" and (i + 1 == len(text))) or text.startswith("不适用", i)
-            if ch in "(（" and re.search(r"[一二三四五六七八九十][、.．]?$", label):
+            if ch in "(（" and re.search(r"[一二三四五六七八九十]$", label):
                 m = _NOTE_BRACKET.match(text, i)
                 if m:   # "五(1)": the note goes on
                     label += m.group(0)

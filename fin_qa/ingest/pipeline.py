@@ -37,13 +37,13 @@ SUFFIXES = (".pdf", ".txt", ".jsonl")
 # "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
 _COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)"
                          r"|(?:年度报告|年报)\s*[:：]?\s*(20\d{2}|19\d{2})(?![\d\-—/.]|\s*年)"
-                         r"|(20\d{2}|19\d{2})\s*annual\s*report|annual\s*report\s*(20\d{2}|19\d{2})(?!\d)", re.I)
+                         r"|(20\d{2}|19\d{2})\s*annual\s*report|annual\s*report\s*(20\d{2}|19\d{2})(?![\d\-—/])", re.I)
 # a year in Chinese numerals ("二○一〇年年度报告", "二〇一一年年度报告")
 _CN_YEAR = re.compile(r"[一二][〇○零ＯO一二三四五六七八九]{3}(?=\s*年)")
 _CN_DIGITS = str.maketrans("〇○零ＯO一二三四五六七八九", "0000012345678" + "9")
 # 第二节's 报告期 (释义: "报告期 指 2020年1月1日至2020年12月31日", "报告期末 指 2020年12月31日")
-_PERIOD = re.compile(r"报告期[^。；;，,\n]{0,16}?(?:指|为|是)[:：]?((?:19|20)\d{2})年(?:度|0?1月(?:0?1日)?(?:起)?(?:至|-|—|–|－|~|到)"
-                     r"(?:((?:19|20)\d{2})年)?12月(?:31日)?)?|报告期末(?:指|为|是)[:：]?((?:19|20)\d{2})年12月31日")
+_PERIOD = re.compile(r"报告期[^。；;，,\n]{0,16}?(?:指[:：]?((?:19|20)\d{2})年(?![末初底内])|(?:指|为|是)[:：]?((?:19|20)\d{2})年"
+                     r"(?:度|0?1月(?:0?1日)?(?:起)?(?:至|-|—|–|－|~|到)(?:(?:19|20)\d{2}年)?12月(?:31日)?))")
 # a year in a file name: "XX股份2020年年度报告.pdf", "2-万科A-2012年年度报告.pdf", "600000_2019_annual.pdf"
 _NAME_YEAR = re.compile(r"(?<!\d)(20\d{2}|19\d{2})(?!\d)\s*年?\s*(?:年度报告|年报|年度|_|-|\.|\s|annual|$)", re.I)
 _NAME_CODE = re.compile(r"(?<!\d)(\d{6})(?!\d)")
@@ -67,14 +67,18 @@ PROFILE_PAGES = 25     # 公司信息 lies within these: the code and short name
 _EXCHANGE_CODE = re.compile(r"(?:00[0-3]|30[01]|60[0-5]|68[89]|200|900|43\d|8[3-9]\d|92\d)\d{3}")
 _FULL = re.compile(r"(?:公司)?(?:法定)?中文(?:名称|全称)\s*[:：]\s*([\u4e00-\u9fff（）()]{2,40}?(?:股份有限公司|有限责任公司|有限公司|股份公司))")
 # the codes of a company's other share classes, on the cover and in 公司信息: a B share's (200xxx Shenzhen,
-# 900xxx Shanghai: "万科 B 200002", "B股 上海证券交易所 宝信B 900926", "公司代码：600845 900926"), an H share's
-# (five digits: "H股 香港联合交易所 昭衍新药 06127", "H 股股票代码 03750", "股份代号：1398")
-_B_CODE = re.compile(r"(?<![\d,.])((?:200|900)\d{3})(?![\d,.%])")
-_B_LINE = re.compile(r"B\s*股|[\u4e00-\u9fff]\s*B(?![A-Za-z])|(?:股票|公司|证券)代码")
-_H_CODE = re.compile(r"(?:H\s*股(?:股票)?(?:代码|代號|代号)|股份代[号號])\s*[:：]?\s*(\d{4,5})(?!\d)"
-                     r"|(?:H\s*股|香港联合交易所|香港聯合交易所|联交所)[^\n]{0,40}?(?<![\d,.])(0\d{4})(?![\d,.%])")
+# 900xxx Shanghai) next to B股 or a short name ending in B ("万科 B 200002", "B股 上海证券交易所 宝信B 900926"), or
+# listed after the A code ("公司代码：600845 900926"); an H share's five digits in the 股票简况 row ("H股 香港联合
+# 交易所 昭衍新药 06127") or after its label ("H 股股票代码 03750", "股份代号：1398"). Never on a line of an
+# address, a postcode or a phone number, nor a count (…股) or a year (…年).
+_CODE_END = r"(?![\d,.%年股万])"
+_B_CODE = re.compile(r"(?:B\s*股[^\n]{0,30}?|[\u4e00-\u9fff]\s*B\s*[:：]?\s*|(?:股票|公司|证券)代码\s*[:：]?\s*\d{6}"
+                     r"\s*[、,，/]?\s*)(?<![\d,.])((?:200|900)\d{3})" + _CODE_END)
+_H_CODE = re.compile(r"(?:H\s*股(?:股票)?(?:代码|代號|代号)|股份代[号號])\s*[:：]?\s*(\d{4,5})" + _CODE_END +
+                     r"|^\s*H\s*股\s*(?:香港联合交易所|香港聯合交易所|联交所)[^\n]{0,24}?(?<![\d,.])(0\d{4})" + _CODE_END)
+_NOT_A_CODE_LINE = re.compile(r"邮编|邮政编码|地址|电话|传真|大厦|号楼|路\d|街\d")
 # a company's legal form, at the end of its registered name
-_LEGAL_FORM = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|股份公司|集团公司|(?<=[\u4e00-\u9fff])公司)$")
+_LEGAL_FORM = re.compile(r"(?:股份有限公司|有限责任公司|有限公司|股份公司|集团公司|(?<=[\u4e00-\u9fff）)])公司)$")
 # words of a table's header or a profile's labels, never in a registered name
 _HEADER_WORDS = re.compile(r"名称|简称|全称|代码|金额|比例|法定代表|地址|网址|邮箱|信箱|董事|监事|股东|"
                            r"报告|子公司|本公司|该公司|关联|控股股东|合计")
@@ -152,8 +156,10 @@ def _plausible_full(name: str | None) -> str | None:
     有限公司): Chinese words and brackets ending in a legal form, one company's — never a run of a table's
     header words (名称, 简称, 代码 …) nor two names run together."""
     name = (name or "").replace(" ", "").replace("\u3000", "")
-    if not (5 <= len(name) <= 40 and _LEGAL_FORM.search(name) and re.fullmatch(r"[\u4e00-\u9fff（）()·]+", name)):
-        return None
+    form = _LEGAL_FORM.search(name)
+    if not (form and 2 <= form.start() and len(name) <= 40
+            and re.fullmatch(r"[\u4e00-\u9fffA-Za-zＡ-Ｚａ-ｚ（）()·]+", name)):
+        return None   # (a name wrapped at its legal form: "股份有限公司" alone is none)
     return None if name.count("公司") > 1 or _HEADER_WORDS.search(name) else name
 
 
@@ -248,7 +254,9 @@ def share_codes(doc: Document) -> dict[str, tuple[str, int]]:
     out: dict[str, tuple[str, int]] = {}
     for page in doc.pages[:PROFILE_PAGES]:
         for line in half_width_digits(page.text).split("\n"):
-            if "B股股票代码" not in out and _B_LINE.search(line):
+            if _NOT_A_CODE_LINE.search(line):
+                continue
+            if "B股股票代码" not in out:
                 m = _B_CODE.search(line)
                 if m:
                     out["B股股票代码"] = (m.group(1), page.number)
@@ -276,7 +284,7 @@ def _period_year(doc: Document) -> int | None:
     for page in doc.pages[:PROFILE_PAGES]:
         m = _PERIOD.search(_SPACES.sub("", half_width_digits(page.text)))
         if m:
-            return int(m.group(2) or m.group(1) or m.group(3))
+            return int(m.group(1) or m.group(2))
     return None
 
 
@@ -305,8 +313,8 @@ def _report_year(statements: int | None, cover: int | None, period: int | None, 
                           f"the file name and no statement dates read ({said()}): give it with --year or a "
                           f"--manifest line")
     year = read.pop()
-    if cover is None and period is None:
-        return year, [f"report year {year} read from the file name only ({said()})"]
+    if cover is None:
+        return year, [f"report year {year} read from the {'file name' if period is None else '报告期'} only ({said()})"]
     return year, []
 
 
