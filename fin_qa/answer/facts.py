@@ -117,8 +117,9 @@ class FactSource:
             if self._named_years is None:
                 self._named_years = {}
                 for r in self.known:
-                    for n in {r.short_name, r.full_name} - {None}:
-                        self._named_years.setdefault((r.company, n), []).append(r.year)
+                    for n in {r.short_name, r.full_name}:
+                        if n:
+                            self._named_years.setdefault((r.company, n), []).append(r.year)
             under = [y for y in self._named_years.get((company, named)) or () if y in years]
             if under and len(under) < len(years):
                 return sorted(under)

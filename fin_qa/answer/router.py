@@ -444,7 +444,8 @@ class Router:
             # reads): declined — the row's cells, when they named it, answered above (an entity), or here
             # (a column naming it: 营业收入 | 南区 of a segment table)
             cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
-            if cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells) for w in u.left):
+            if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells)
+                                                             for w in u.left):
                 return cell
             return unaccounted
         if cell is not None and (not ans.found or ans.partial or (kind == "text" and ans.method.startswith("text"))
