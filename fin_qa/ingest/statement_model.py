@@ -88,9 +88,18 @@ class StatementRow:
         return any(v is not None for v in self.values.values())
 
 
+# a total line named by the item it totals: a bank's "一、营业收入" heading, its parts, then "营业收入合计"
+_TOTAL_OF = re.compile(r"^(.{2,}?)(?:合计|总计)$")
+
+
 def item_of(label: str, table: ItemTable, bullets: str = "") -> str:
-    """The item a printed label names ("" for none): canonical, else the normalised label."""
-    item = table.canonical(label) or table.canonical(label.lstrip(bullets)) or normalize_label(label.lstrip(bullets))
+    """The item a printed label names ("" for none): canonical, else the item a total line totals (营业收入合计,
+    营业支出合计: not question words, where 合计 may ask a sum), else the normalised label."""
+    item = table.canonical(label) or table.canonical(label.lstrip(bullets))
+    if item is None:
+        name = normalize_label(label.lstrip(bullets))
+        total = _TOTAL_OF.match(name)
+        item = (table.canonical(total.group(1)) if total else None) or name
     return "" if parse_number(item) is not None else item
 
 
