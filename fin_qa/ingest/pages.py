@@ -175,8 +175,7 @@ class PdfDocument(Document):
             for i in range(len(pdf)):
                 page = pdf[i]
                 tp = page.get_textpage()
-                codes = _char_codes(tp)
-                text = tp.get_text_range()
+                codes, text = _char_codes(tp)
                 chars = page_chars(page, tp, codes)
                 if fixer is not None:
                     was_broken = bool(fixer.broken)
@@ -234,20 +233,24 @@ class PdfDocument(Document):
 _LINE_BREAKS = {0x0D, 0x0A, 0x02, 0xFFFE}
 
 
-def _char_codes(textpage) -> list[int]:
-    """The code of every character of a text page: its text in one call (UTF-16, a unit a character), or,
-    when the page has characters beyond the BMP (two units for one character), one call a character."""
+def _char_codes(textpage) -> tuple[list[int], str]:
+    """The code of every character of a text page and the page's text: both from one call (UTF-16, a unit a
+    character) — when it gives one unit a character; else the codes one call a character (characters beyond
+    the BMP take two units) and the text as pypdfium2 reads it (it handles characters PDFium leaves out)."""
     import ctypes
 
     import pypdfium2.raw as raw
 
     n = textpage.count_chars()
     buf = (ctypes.c_ushort * (n + 1))()
-    raw.FPDFText_GetText(textpage.raw, 0, n, buf)
+    out = raw.FPDFText_GetText(textpage.raw, 0, n, buf)
     codes = list(buf[:n])
     if any(0xD800 <= c <= 0xDFFF for c in codes):
         codes = [raw.FPDFText_GetUnicode(textpage.raw, i) for i in range(n)]
-    return codes
+        return codes, textpage.get_text_range()
+    if out != n + 1:
+        return codes, textpage.get_text_range()
+    return codes, memoryview(buf)[:n].tobytes().decode("utf-16-le", errors="ignore") if n else ""
 
 
 def _font_name(textpage, i: int) -> str:
@@ -363,7 +366,7 @@ def page_chars(page: "PdfPage", textpage: "PdfTextPage", codes: list[int] | None
     chars: list[tuple] = []
     append = chars.append
     cut = False
-    codes = _char_codes(textpage) if codes is None else codes
+    codes = _char_codes(textpage)[0] if codes is None else codes
     # the hot loop of ingest, once a character (fast.char_box: see _FastCalls)
     tp, char_box, generated, at = fast.pointer(textpage), fast.char_box, fast.generated, ctypes.byref(rect)
     for i, code in enumerate(codes):

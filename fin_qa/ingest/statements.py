@@ -136,7 +136,7 @@ def _title_candidates(doc: Document, consolidated: bool | None) -> list[tuple[in
             if len(text) > 40 and _SIGNATURE.match(text.replace(" ", "")):
                 m = _TITLE_AFTER_SIGNATURE.search(text.replace(" ", ""))
                 text = m.group(0) if m else text
-            if len(text) <= 40:
+            if len(text) <= 40 and "表" in text:   # (every statement title ends in 表)
                 kind = _title_kind(text, consolidated)
                 if kind is not None and not _CONTINUED.search(text.replace(" ", "")):
                     out.append((page.number, text, kind))
