@@ -68,11 +68,17 @@ class CheckResult:
 Values = dict[tuple[str, str], tuple[Decimal, int | None]]  # (item, period) → (number, page)
 Blanks = dict[tuple[str, str], int]   # (item, period) → the page printing the item's line with that cell blank
 BLANK = "printed without a value"
-# the warning a report's file keeps of an essential line it prints blank (ingest writes it, check reads it)
+# the warning a report's file keeps of an essential line it prints blank (as_warning writes it, blanks_of reads it)
 _BLANK_WARNING = re.compile(r"：(\S+?)（(本期|上期)）: " + BLANK + r" \(p\.(\d+)\)")
 
 
-# a failed check as ingest keeps it among its file's warnings (CheckResult.describe after "check failed: ")
+def as_warning(r: CheckResult) -> str:
+    """A failed check, or a blank line held, as ingest keeps it among its file's warnings ("check failed: …",
+    "check: …": its description without the status), read back by recorded_failures and blanks_of."""
+    return ("check: " if r.ok else "check failed: ") + r.describe()[7:]
+
+
+# a failed check as ingest keeps it among its file's warnings (as_warning)
 _FAILED_WARNING = re.compile(r"^check failed: (?P<name>.+)（(?P<period>本期|上期)）: (?P<left>-?[\d,.]+) vs "
                              r"(?P<right>-?[\d,.]+), difference -?[\d,.]+ \((?P<pages>[^)]*)\)$")
 
@@ -191,8 +197,7 @@ def completeness(statements: Values, names: str, items: set[str], rules: CheckRu
     for item in kind.items:
         for period in PERIODS:
             got = next((statements[(i, period)] for i in item.split("|") if (i, period) in statements), None)
-            blank = next(((blanks or {})[(i, period)] for i in item.split("|") if (i, period) in (blanks or {})),
-                         None)
+            blank = next((blanks[(i, period)] for i in item.split("|") if (i, period) in blanks), None)
             if got is None and blank is not None:
                 out.append(CheckResult(f"完整性（{kind.kind}）：{item}", period, True, Decimal(0), Decimal(0), [blank],
                                        blank=True))
@@ -297,8 +302,8 @@ def check_reports(store: Store, rules: CheckRules, company: str | None = None,
 
 
 def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str, str], CheckResult]:
-    """(scope — consolidated or parent —, item, period) → the first failed check of a stored report naming that item in that period: an
-    identity, a bound, or a summary line its statements contradict. The report itself prints figures that
+    """(scope — consolidated or parent —, item, period) → the first failed check of a stored report naming
+    that item in that period: an identity, a bound, or a summary line its statements contradict. The report itself prints figures that
     cannot all be right, and an answer built on one says so. (A previous-period column that last year's
     report printed otherwise is a restatement, not a contradiction; completeness names no value.)"""
     items = {c.name: c.items for c in rules.checks}
@@ -312,4 +317,3 @@ def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, s
         for item in named:
             out.setdefault((scope, item, r.period), r)
     return out
-

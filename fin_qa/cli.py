@@ -99,8 +99,8 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
     The company comes from a FinGLM file name, else the report's cover and 公司信息, else the file name
     ("XX股份2020年年度报告.pdf"). The year from the statements' own dates, else the cover, 第二节's 报告期 and
     the file name, which must then agree (else the report is not stored: give --year). --code/--year/--company
-    (one file) or a --manifest (a folder) say them instead. The embedded search index is written with the store; with
-    --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
+    (one file) or a --manifest (a folder) say them instead. The embedded search index is written with the
+    store; with --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
     from .ingest.pipeline import Hint, collect_files, ingest as run_ingest, read_manifest
     from .progress import Progress
 

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 from ..catalog import Catalog
 from ..catalog.normalize import half_width_digits
 from ..store import PARENT_STATEMENT_PREFIX, FactRow, Postings, ReportMeta, Store, encode_words, search_rows
-from ..check import SUMMARY_CHECK, check_facts, fact_values, run_comparisons, summary_checks
+from ..check import SUMMARY_CHECK, as_warning, check_facts, fact_values, run_comparisons, summary_checks
 from .headings import build_sections, chunk_sections, section_text
 from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
@@ -183,7 +183,7 @@ def _name_parts(path: Path) -> tuple[int | None, str | None, str | None]:
     return year, code, (name if re.search(r"[\u4e00-\u9fff]", name) else None)
 
 
-def _statement_year(doc: Document) -> int | None:
+def _most_named_year(doc: Document) -> int | None:
     """The year whose 12月31日 the first pages name most often (报告期指2020年1月1日至2020年12月31日)."""
     counts: dict[int, int] = {}
     for page in doc.pages[:15]:
@@ -237,7 +237,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     name_year, name_code, name_short = _name_parts(path)
     if year is None:
         year, said = _report_year(statement_year(doc), _cover_year(doc), _period_year(doc), name_year,
-                                  lambda: _statement_year(doc))
+                                  lambda: _most_named_year(doc))
         warnings += said
     code = code or _plausible_code(name_code)
     short = short or name_short
@@ -403,7 +403,8 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         read = extract_summary(doc, meta.year, catalog.items)
         summary = [FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                            sf.raw_label) for sf in read]
-        agree = summary_checks(fact_values(summary), consolidated, catalog.checks)
+        summary_values = fact_values(summary)
+        agree = summary_checks(summary_values, consolidated, catalog.checks)
         if sum(not r.ok for r in agree) * 2 > len(agree):  # read in the wrong unit or columns: not used
             warnings.append(f"主要会计数据 not used: {sum(not r.ok for r in agree)} of {len(agree)} values differ "
                             "from the statements")
@@ -413,10 +414,10 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             # a summary row the statements contradict is not stored: its contradiction is, a failed check
             # naming both figures and their pages (`fin-qa check` reads it back)
             dropped = {f.item for f in read} - {f.item for f in kept}
-            every = run_comparisons(SUMMARY_CHECK, fact_values(summary), consolidated,
+            every = run_comparisons(SUMMARY_CHECK, summary_values, consolidated,
                                     [(i, p, p) for i in sorted(dropped) for p in ("current", "previous")],
                                     catalog.checks)
-            warnings.extend("check failed: " + r.describe()[7:] for r in every if not r.ok)
+            warnings.extend(as_warning(r) for r in every if not r.ok)
             facts.extend(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                                  sf.raw_label) for sf in kept)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
@@ -424,8 +425,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
         blanks = {(item, period): page for st in statements.values() for item, period, page in st.blanks}
         results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}", blanks)
-        warnings.extend("check failed: " + r.describe()[7:] for r in results if not r.ok and not r.missing)
-        warnings.extend("check: " + r.describe()[7:] for r in results if r.blank)
+        warnings.extend(as_warning(r) for r in results if (not r.ok and not r.missing) or r.blank)
         lacking = list(dict.fromkeys(r.missing for r in results if r.missing))
         if lacking:
             warnings.append(f"incomplete: {len(lacking)} essential item(s) not read: " + "、".join(lacking))

@@ -313,7 +313,7 @@ def _nearest(cols: list[Column], x: float) -> Column:
 def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
     value_cols = [c for c in cols if c.kind in ("current", "previous", "note", "adjust", "other")]
     first_value_x = min(c.xc for c in value_cols)
-    has_note_col = any(c.kind == "note" for c in cols)
+    note_col = next((c for c in cols if c.kind == "note"), None)
     label_parts: list[str] = []
     values: dict[str, Decimal | None] = {}
     seen_value = False
@@ -331,7 +331,6 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
         cells = [i for i in numeric if i != note_at and row.cells[i].x1 >= first_value_x - 40]
         if len(cells) == len(ordered):
             by_order = dict(zip(cells, ordered))
-    note_col = next((c for c in cols if c.kind == "note"), None)
     for i, cell in enumerate(row.cells):
         if i == note_at:
             continue
@@ -342,7 +341,7 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
             num = parse_number(text.replace(",", ""))   # "63,075,477.25" printed "63,075477.25"
         if num is None and not empty:
             if NOTE_REF.match(text.replace(" ", "")) and (
-                (i > 0 and (has_note_col or cell.xc > first_value_x - 60))
+                (i > 0 and (note_col is not None or cell.xc > first_value_x - 60))
                 # the first cell of a wrapped label's middle line, in the note column ("七、79")
                 or (i == 0 and note_col is not None and cell.xc >= note_col.x0 - 25)
             ):
