@@ -82,7 +82,7 @@ class Table:
         return frame
 
 
-BATCH_COLUMNS = ["id", "question", "answer", "value", "unit", "year", "page", "method", "found"]
+BATCH_COLUMNS = ["id", "question", "answer", "value", "unit", "year", "page", "method", "found", "partial"]
 
 
 def answer_rows(router: Router, items: Iterable[tuple[int, dict | None, str | None]]) -> Iterator[dict[str, Any]]:
@@ -94,19 +94,32 @@ def answer_rows(router: Router, items: Iterable[tuple[int, dict | None, str | No
         out, ans = (bad_line_record(router, n, rec, problem), None) if problem is not None or rec is None \
             else answer_record(router, rec["id"], rec["question"])
         yield answer_row(out["id"], ans) if ans is not None else \
-            {k: out[k] for k in ("id", "question", "answer", "method")} | {"found": False}
+            {k: out[k] for k in ("id", "question", "answer", "method")} | {"found": False, "partial": ""}
+
+
+def batch_frame(rows: list[dict[str, Any]]) -> "pd.DataFrame":
+    """The batch frame of answer rows: BATCH_COLUMNS, then a column for each year of each item a series
+    answer gives ("营业收入 2017年"), in the order met (a row without that series leaves it empty)."""
+    import pandas as pd
+
+    extra = list(dict.fromkeys(k for r in rows for k in r if k not in BATCH_COLUMNS))
+    items = list(dict.fromkeys(k.rsplit(" ", 1)[0] for k in extra))
+    extra.sort(key=lambda k: (items.index(k.rsplit(" ", 1)[0]), k.rsplit(" ", 1)[1]))   # each item's years in order
+    return pd.DataFrame(rows, columns=BATCH_COLUMNS + extra)
 
 
 def answer_row(qid: Any, ans: Answer) -> dict[str, Any]:
     """A batch frame's row of an answer: its one value and unit where it gives one (Answer.value), the
-    year asked where it asks one, and the first page it cites."""
+    year asked where it asks one, and the first page it cites; a series' values as columns of their own,
+    one per item and year (the value in the unit the item is stored in: 元 for an amount)."""
     value, unit = ans.one_value()
     pages = [p for e in ans.evidence for p in [getattr(e, "page", None)] if p]
     page = pages[0] if pages else None
     years = (ans.frame or {}).get("years") or []
     year = years[0] if len(years) == 1 else None
     return {"id": qid, "question": ans.question, "answer": ans.answer, "value": value, "unit": unit, "year": year,
-            "page": page, "method": ans.method, "found": ans.found}
+            "page": page, "method": ans.method, "found": ans.found, "partial": "；".join(ans.partial),
+            **{f"{s['label']} {p['year']}年": p["value"] for s in ans.series or () for p in s["points"]}}
 
 
 class FinQA:
@@ -193,10 +206,9 @@ class FinQA:
         return self.router.follow(question, ctx)
 
     def batch(self, questions: Iterable[str] | Iterable[dict[str, Any]]) -> pd.DataFrame:
-        """Answer many questions: a DataFrame with id, question, answer, value, unit, year, page, method and
-        found, one row per question in order (a question may be a string or {"id", "question"})."""
-        import pandas as pd
-
+        """Answer many questions: a DataFrame with id, question, answer, value, unit, year, page, method,
+        found and partial, one row per question in order (a question may be a string or {"id", "question"}),
+        then a column per year of each series answered ("营业收入 2017年")."""
         from .answer.batch import line_problem
 
         if isinstance(questions, (str, bytes)):
@@ -205,7 +217,7 @@ class FinQA:
         for n, q in enumerate(questions, 1):   # (a question without an id is numbered from 1, as a file's lines)
             rec = {"id": n, **q} if isinstance(q, dict) else {"id": n, "question": q}
             items.append((n, rec, line_problem(n, rec, "项")))
-        return pd.DataFrame(list(answer_rows(self.router, items)), columns=BATCH_COLUMNS)
+        return batch_frame(list(answer_rows(self.router, items)))
 
     # ------------------------------------------------------------------------------ what the store holds
 

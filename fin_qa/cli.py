@@ -357,7 +357,7 @@ def ask(question, store_path, scope, style, llm, device, search, rules_path, as_
         click.echo(ans.answer)
         for ev in ans.evidence:
             click.echo(f"  依据: {ev.describe()}")
-    if not ans.found:
+    if not ans.answered:
         sys.exit(1)
 
 
@@ -491,10 +491,8 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
     bad input line, or a question whose answering broke, is an answer that says so, and the run goes on)."""
     import time
 
-    import pandas as pd
-
     from .answer.batch import read_questions
-    from .api import BATCH_COLUMNS, answer_rows
+    from .api import answer_rows, batch_frame
     from .export import write_answers, writable
     from .progress import Progress
 
@@ -512,11 +510,11 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
                 bar.update(1)
         finally:
             bar.close()
-    frame = pd.DataFrame(rows, columns=BATCH_COLUMNS)
+    frame = batch_frame(rows)
     write_answers(frame, opath)
     took = time.perf_counter() - t
     bad = int((frame["method"] == "bad_input").sum())
-    unfound = int((~frame["found"].astype(bool)).sum()) - bad
+    unfound = int((~frame["found"].astype(bool) & (frame["partial"] == "")).sum()) - bad
     click.echo(f"{len(frame) - bad} answered ({unfound} without a value), {plural(bad, 'bad input line')} into "
                f"{opath}; {took:.1f} s", err=True)
 

@@ -42,7 +42,7 @@ def test_ask_gives_the_value_unit_and_evidence(qa):
     assert ans.found and ans.value == 123456700.0 and ans.unit == "元"
     assert ans.evidence[0].page == 4 and "货币资金" in ans.answer
     frame = qa.batch(["2021年星河精密的货币资金是多少元?", {"id": "x", "question": "2021年天马科技的营业收入是多少元?"}])
-    assert list(frame.columns) == ["id", "question", "answer", "value", "unit", "year", "page", "method", "found"]
+    assert list(frame.columns) == ["id", "question", "answer", "value", "unit", "year", "page", "method", "found", "partial"]
     assert frame.loc[0, "value"] == 123456700.0 and frame.loc[0, "page"] == 4 and frame.loc[0, "year"] == 2021
     assert frame.loc[1, "id"] == "x" and not frame.loc[1, "found"]
 
@@ -264,7 +264,7 @@ def test_batch_to_excel_and_ask_with_context(sample_store, tmp_path):
     res = _cli("batch", questions, "-o", out, "--store", sample_store.dir, "-q")
     assert res.exit_code == 0, res.output
     rows = list(openpyxl.load_workbook(out)["answers"].iter_rows(values_only=True))
-    assert rows[0] == ("id", "question", "answer", "value", "unit", "year", "page", "method", "found")
+    assert rows[0] == ("id", "question", "answer", "value", "unit", "year", "page", "method", "found", "partial")
     assert rows[1][3:7] == (123456700, "元", 2021, 4) and rows[2][7] == "bad_input"
     assert rows[3][0] is None and rows[3][7] == "bad_input" and "列表" in rows[3][2]   # (an id that is a list)
     # text starting with '=' is text, not a formula; a control character is left out, not a crash

@@ -136,7 +136,7 @@ class _Router:
             from fin_qa.catalog.yamlfile import RuleError
 
             raise RuleError("rules/x.yaml", 3, "the search node is unreachable")   # (a subclass of other arguments)
-        return type("A", (), {"record": lambda self, qid: {"id": qid, "answer": question}, "found": True})()
+        return type("A", (), {"record": lambda self, qid: {"id": qid, "answer": question}, "found": True, "answered": True})()
 
 
 def _pool_answers(tmp_path, questions, make):

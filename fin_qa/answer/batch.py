@@ -361,7 +361,7 @@ def _answer_one(router: "Router", qid: Any, question: str) -> tuple[dict, bool]:
     """A question's answer line and whether it found its answer (an error's line counts as found: it says
     what broke, not that the report lacks the value)."""
     out, ans = answer_record(router, qid, question)
-    return out, ans.found if ans is not None else True
+    return out, ans.answered if ans is not None else True
 
 
 def pending(p: Prepared) -> int:

@@ -112,7 +112,7 @@ class LookupAnswerer:
             text = text.replace(f"{year}年的", f"{year}年{f.period_word}的", 1)
         ftype = "1-2" if len(asked) > 1 else "1"
         return Answer(u.question, note + text + interpretation(self.t, notes), ftype, "lookup", list(evidence),
-                      partial=bool(missing))
+                      partial=[label_of(i, words.get(i)) for i in missing])
 
     def _years(self, u: Understanding, company: str, name: str, years: list[int], asked: list[tuple[str, str]],
                note: str) -> Answer:

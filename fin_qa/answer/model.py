@@ -157,6 +157,7 @@ class Method(StrEnum):
     OPEN = "open"                    # a definition
     OPEN_LLM = "open+llm"
     PLAN = "plan"                    # a compound question's asks composed
+    SERIES = "series"                # an item over several years, with its changes (answer/series.py)
     SHARE_ASKS = "share_asks"        # one ask's value as a share of another's
     COMPARE_ASKS = "compare_asks"    # asks compared
     DECLINED = "declined"            # understood in part: no value given
@@ -181,8 +182,11 @@ class Answer:
     type: str                      # the contest's type label (1, 1-2, 2-1, 2-2, 3-1, 3-2)
     method: str                    # a Method (made one when the Answer is made)
     evidence: list[Evidence] = field(default_factory=list)
-    found: bool = True             # False when the answer admits it has no value
-    partial: bool = False          # True when it gives some of the values asked and says the others are missing
+    # found: everything asked is answered. partial: what was asked and is not answered, where the answer
+    # gives the rest (an ask of a compound question, an item, a year of a series) — never set with found.
+    # Neither: the answer admits it has no value. The same two in --json, batch lines, the API and Python.
+    found: bool = True
+    partial: list[str] = field(default_factory=list)
     model_keywords: list[str] = field(default_factory=list)  # keywords the chat model gave, when it was asked
     frame: dict[str, Any] | None = None   # what was understood (company, years, items, period, operation …)
     asks: list[dict[str, Any]] | None = None   # a compound question: each ask with its words, answer, evidence
@@ -191,11 +195,20 @@ class Answer:
     from_context: dict[str, Any] | None = None
     ask_which: list[str] | None = None
     context: dict[str, Any] | None = None
+    # a series (answer/series.py): per item, its points (year, value, shown, change, change_rate, read_from)
+    series: list[dict[str, Any]] | None = None
     shown: str | None = None   # the one value it gives, as printed (a formula's result, a change), where it
     # gives one: else the value of its one fact or cell read, when it read one
 
     def __post_init__(self) -> None:
         self.method = Method(self.method)
+        if self.partial:
+            self.found = False
+
+    @property
+    def answered(self) -> bool:
+        """Whether it gives a value at all: everything asked (found), or a part of it (partial)."""
+        return self.found or bool(self.partial)
 
     @property
     def value(self) -> float | None:
@@ -208,7 +221,7 @@ class Answer:
         return self.one_value()[1]
 
     def one_value(self) -> tuple[float | None, str | None]:
-        if not self.found:
+        if not self.answered:
             return None, None
         if self.shown is not None:
             return shown_value(self.shown)
@@ -218,7 +231,7 @@ class Answer:
 
     def record(self, qid: Any = None) -> dict[str, Any]:
         out: dict[str, Any] = {"id": qid, "question": self.question, "answer": self.answer, "type": self.type,
-                               "method": self.method}
+                               "method": self.method, "found": self.found, "partial": list(self.partial)}
         if self.evidence:
             out["evidence"] = [e.to_dict() for e in self.evidence]
         if self.model_keywords:
@@ -227,8 +240,8 @@ class Answer:
             out["frame"] = self.frame
         if self.asks:
             out["asks"] = self.asks
-        if self.partial:
-            out["partial"] = True
+        if self.series:
+            out["series"] = self.series
         if self.from_context:
             out["from_context"] = self.from_context
         if self.ask_which:

@@ -13,7 +13,8 @@
   before, growth rates to compare) is computed from those reviewed answers' evidence, and said so.
 
 Composition: the answers in the order asked, numbered; an ask that cannot be answered is said in its
-place and the others still stand. `found` only when every ask is answered; `partial` when some are.
+place and the others still stand. `found` only when every ask is answered; `partial` names the asks (and
+the parts of asks) not answered when some are.
 """
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ class AskResult:
 
     def record(self) -> dict[str, Any]:
         out = self.ask.to_dict()
-        out.update({"answer": self.answer.answer, "method": self.answer.method, "found": self.answer.found})
+        out.update({"answer": self.answer.answer, "method": self.answer.method, "found": self.answer.found,
+                    "partial": list(self.answer.partial)})
         if self.answer.evidence:
             out["evidence"] = [e.to_dict() for e in self.answer.evidence]
         u = self.understanding
@@ -91,7 +93,7 @@ class PlanExecutor:
             # a sentence quoted for values the statements hold ("实现营业收入27,481.61万元…") answers no ask of
             # them: each is read from its statement line, exact and with its page, as any other question's
             quoted = whole.method in QUOTING and whole_u is not None and any(map(self.in_statements, whole_u.items))
-            if whole.found and not whole.partial and not quoted and _answers_every_ask(whole, plan, first):
+            if whole.found and not quoted and _answers_every_ask(whole, plan, first):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
         results: list[AskResult] = []
@@ -107,19 +109,19 @@ class PlanExecutor:
                 continue
             ask.text = self._text(plan, ask, prev, results)
             u, ans = self.answer_one(ask.text)
-            if not ans.found and u is not None:
+            if not ans.answered and u is not None:
                 ans = self._item_by_item(u, ans, ask)
-            if not ans.found and ask.inherits and not self.planner.starts_with_predicate(
+            if not ans.answered and ask.inherits and not self.planner.starts_with_predicate(
                     self.planner.strip_context(ask.words, plan)):
                 # it took the subject before only for naming nothing the catalog knows; its own words may
                 # name a row of the report's tables ("第一大股东持股比例和持股数量是多少"): that row's cells
                 # (a quote or a sentence found for its words alone may be of anything)
                 own_u, own = self.answer_one(self.planner.with_context(ask.words, plan) + "".join(
                     w for w in plan.every if w not in ask.words))
-                if own.found and own.method in TABLE_METHODS:
+                if own.answered and own.method in TABLE_METHODS:
                     u, ans, ask.inherits = own_u, own, False
                     ask.text = own.question
-            if not ans.found and prev is not None and refers:
+            if not ans.answered and prev is not None and refers:
                 ans = self._share_of(plan, ask, prev, u) or ans
             res = AskResult(ask, ans, u)
             res.entity = _entity(u, ans)
@@ -162,12 +164,12 @@ class PlanExecutor:
         if not variants:
             return ans
         parts = [self.answer_one(v)[1] for v in variants]
-        if not any(p.found for p in parts):
+        if not any(p.answered for p in parts):
             return ans
         text = "；".join(p.answer.rstrip("。") for p in parts) + "。"
         evidence: list[Evidence] = [e for p in parts for e in p.evidence]
-        found = all(p.found for p in parts)
-        return Answer(ans.question, text, parts[0].type, "items", evidence, found=found, partial=not found)
+        missing = [x for v, p in zip(variants, parts) for x in (p.partial or ([] if p.answered else [v]))]
+        return Answer(ans.question, text, parts[0].type, "items", evidence, found=not missing, partial=missing)
 
     def _share_of(self, plan: Plan, ask: Ask, prev: AskResult, u: Understanding | None) -> Answer | None:
         """"…的营业收入是多少？占营业收入的比重是多少？" where no table prints the share: the value the ask
@@ -207,23 +209,25 @@ class PlanExecutor:
     # --------------------------------------------------------------------------- composing
 
     def _compose(self, plan: Plan, results: list[AskResult]) -> Answer:
-        lines, evidence = [], []
+        lines, evidence, missing = [], [], []
         for n, r in enumerate(results, 1):
             a = r.answer
+            words = self.planner.subject(self.planner.strip_context(r.ask.words, plan)) or r.ask.words
             if r.ask.kind == "compare" and a.found:
                 lines.append(a.answer)
-            elif a.found or a.partial:
+            elif a.answered:
                 lines.append(render(self.t, "plan_part", n=n, answer=a.answer.strip()))
+                missing += [f"（{n}）{x}" for x in a.partial]
             else:
-                words = self.planner.subject(self.planner.strip_context(r.ask.words, plan)) or r.ask.words
                 lines.append(render(self.t, "plan_unanswered", n=n, words=words, reason=a.answer.strip()))
+                missing.append(f"（{n}）{words}")
             evidence += [e for e in a.evidence if e not in evidence]
-        found = [r.answer.found for r in results]
-        first = next((r.answer for r in results if r.answer.found), results[0].answer)
-        method = "plan" if any(found) else ("declined" if any(r.answer.method == "declined" for r in results)
-                                            else "not_found")
-        out = Answer(plan.question, "\n".join(lines), first.type, method, evidence, found=all(found),
-                     partial=any(found) and not all(found))
+        answered = [r.answer.answered for r in results]
+        first = next((r.answer for r in results if r.answer.answered), results[0].answer)
+        method = "plan" if any(answered) else ("declined" if any(r.answer.method == "declined" for r in results)
+                                               else "not_found")
+        out = Answer(plan.question, "\n".join(lines), first.type, method, evidence, found=not missing,
+                     partial=missing if any(answered) else [])
         out.asks = [r.record() for r in results]
         return out
 
@@ -261,7 +265,7 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
 
 def _entity(u: Understanding | None, ans: Answer) -> str:
     """The name an ask answered (控股股东 → 黄杰), when it asked for one."""
-    if u is None or not ans.found or not _NAME_ASK.search(u.norm):
+    if u is None or not ans.answered or not _NAME_ASK.search(u.norm):
         return ""
     for e in ans.evidence:
         value = e.value if isinstance(e, (FactEvidence, CellEvidence)) else ""
@@ -298,10 +302,10 @@ def _rates_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
 def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
     """(name, value in 元 or as printed, value as printed, evidence): what an ask read, one per name; a
     change ask's growth rates."""
-    if r.answer.found and r.answer.method in ("change", "items") and \
+    if r.answer.answered and r.answer.method in ("change", "items") and \
             any(isinstance(e, FactEvidence) and e.period == "previous" for e in r.answer.evidence):
         return _rates_of(r)
-    if r.answer.method not in ("lookup", *TABLE_METHODS, "items", "stated") or not r.answer.found:
+    if r.answer.method not in ("lookup", *TABLE_METHODS, "items", "stated") or not r.answer.answered:
         return []
     out: dict[str, tuple[str, Decimal, str, Evidence]] = {}
     for e in r.answer.evidence:

@@ -100,7 +100,7 @@ class Reviewer:
     def review(self, u: Understanding, ans: Answer) -> str | None:
         """None when the answer answers its ask; else why it does not (the decline's reason): the first of
         CHECKS, in their order, that fails."""
-        if not ans.found or ans.method in DECLINED:
+        if not ans.answered or ans.method in DECLINED:
             return None
         for _, check in CHECKS:
             reason = check(self, u, ans)
@@ -110,7 +110,7 @@ class Reviewer:
 
     def failing(self, u: Understanding, ans: Answer) -> list[str]:
         """The names of every check the answer fails (for tests and diagnosis)."""
-        if not ans.found or ans.method in DECLINED:
+        if not ans.answered or ans.method in DECLINED:
             return []
         return [name for name, check in CHECKS if check(self, u, ans) is not None]
 

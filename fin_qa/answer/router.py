@@ -38,6 +38,7 @@ from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
+from .series import SeriesAnswerer
 from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer
 from .text import TextAnswerer
@@ -62,7 +63,10 @@ _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period n
 _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
 # the report's tables that the question names is not
-COMPANY_VALUES = ("lookup", "formula", "change")
+COMPANY_VALUES = ("lookup", "formula", "change", "series")
+# the kinds of question a series (近三年, 2017—2019年, 历年) of a company's items answers: any other (a
+# ranking across companies, a quoted text, a definition) is declined with the series' words
+SERIES_KINDS = ("lookup", "formula", "change", "compare", "text")
 
 
 def _cue_words(words) -> str:
@@ -93,7 +97,8 @@ def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, r
 def _value_answerers(values: Values) -> dict[str, Answerer]:
     """The answerers of one company's values over a scope (consolidated, or the parent's statements)."""
     lookup = LookupAnswerer(values)
-    return {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values)}
+    return {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values),
+            "series": SeriesAnswerer(values)}
 
 
 class Router:
@@ -156,7 +161,7 @@ class Router:
         """The answer of a question: of each of its asks, composed, when it asks several things; one built on
         a figure its report contradicts (a failed check names it) says so."""
         ans = self._answer(question)
-        return self._doubted(ans) if ans.found else ans
+        return self._doubted(ans) if ans.answered else ans
 
     def _doubted(self, ans: Answer) -> Answer:
         """The answer with a word on each failed check of its report naming a figure it reads (of the scope it
@@ -203,7 +208,7 @@ class Router:
             ans.question = str(question)
             return ans
         u, ans = self.answer_one(text, understood_text)
-        if not ans.found and u.frame.operation == "value" and u.frame.unused and u.items \
+        if not ans.answered and u.frame.operation == "value" and u.frame.unused and u.items \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
                 and all(self.values.info(i).statement == "资产负债表" for i in u.items):
             plan = self._each_period(text) or plan
@@ -387,7 +392,7 @@ class Router:
     def route(self, u: Understanding) -> Answer:
         guards: list[Answer] = []
         ans = self._route_ask(u, guards)
-        if guards and ans.found and ans.method in COMPANY_VALUES:
+        if guards and ans.answered and ans.method in COMPANY_VALUES:
             # a subsidiary named ("海翔药业2019年台州前进的营业收入") whose value nothing read: never the
             # parent's own value in its place
             return declined(u, guards[0].answer)
@@ -410,12 +415,19 @@ class Router:
             sub = self.subsidiaries.answer(u)
             if sub is not None and sub.method == "unread":
                 guards.append(sub)
-            elif sub is not None and (not sub.found or self.reviewer.review(u, sub) is None):
+            elif sub is not None and (not sub.answered or self.reviewer.review(u, sub) is None):
                 return sub
             if self.frames.cued(u.question):
                 query = self.frames.answer(u)
                 if query is not None and self.reviewer.review(u, query) is None:
                     return query
+        if u.frame.series is not None:
+            # 近三年的营业收入, 2017—2019年净利润的变化趋势: the item's series, from the statements and summary
+            # tables of the company's reports — never one table's row of numbers, nor one year's value
+            if kind in SERIES_KINDS and (u.items or u.formulas) and u.shape != "yes_no":
+                ans = self._route(u, "series")
+                return self._unaccounted(u, ans) or ans
+            return declined(u, render(self.t, "declined", words=u.frame.series["word"], understood=understood(u)))
         cell = None
         if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
@@ -448,12 +460,12 @@ class Router:
                                                              for w in u.left):
                 return cell
             return unaccounted
-        if cell is not None and (not ans.found or ans.partial or (kind == "text" and ans.method.startswith("text"))
+        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))
                                  or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
             # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
             return cell
         if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening" and (
-                not ans.found or (kind == "text" and ans.method.startswith("text"))):
+                not ans.answered or (kind == "text" and ans.method.startswith("text"))):
             # a value no fact or cell holds, stated in a sentence ("注册资本为10,000万元"): the value first,
             # the sentence quoted; a text question asking a value gets its value before the quote (an opening
             # balance is read from a statement or a table's opening column, never from a sentence: "2018年营业
@@ -461,7 +473,7 @@ class Router:
             stated = self.stated.answer(u)
             if stated is not None:
                 return stated
-            if ans.found and ans.method.startswith("text") and not self.cells.unused_held(
+            if ans.answered and ans.method.startswith("text") and not self.cells.unused_held(
                     u, pairs(content(norm(ans.answer))), ("entity",)):
                 # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted
                 # rows do not name: their numbers are someone else's
@@ -501,7 +513,7 @@ class Router:
         that says more than it: a row of the report's tables named by words no slot used (库存商品 in
         "存货中库存商品的账面余额": answer/anchors.py), or a word that is no slot, filler or neutral word
         (positive accounting: "最大的客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
-        if not (ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
+        if not (ans.answered and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
             return None
         rep = self.values.report(u)[0]
         topics = (*u.items, *u.item_words.values(), *u.formulas)
@@ -560,7 +572,7 @@ class Router:
             # answer (a yes/no one with the section's sentence when that agrees); the section's text when
             # the report's fact is missing, whichever path the question's rule chose
             fact = self.answerers["lookup"].answer(u)
-            if fact.found:
+            if fact.answered:
                 fact.type = u.finglm_type()
                 if u.shape == "yes_no":
                     # a topic beyond the fact's own item ("是否存在控股股东…非经营性占用资金": 资金占用): the
@@ -569,7 +581,7 @@ class Router:
                     beyond = not yes_no and any(not any(i == t.name or i in t.words for i in u.items)
                                                 for t, _ in u.topics)
                     quoted = self.text.answer(u)
-                    if quoted.found and quoted.answer[:1] in "是否" and (
+                    if quoted.answered and quoted.answer[:1] in "是否" and (
                             quoted.answer[:1] == fact.answer[:1] or beyond):
                         return quoted
                     if not beyond and not yes_no:
@@ -580,7 +592,7 @@ class Router:
                 return fact
             answerer = self.text  # no such fact in the report: its section's text may still say it
         ans = answerer.answer(u)
-        if f.scope == "parent" and ans.found:
+        if f.scope == "parent" and ans.answered:
             ans.answer += render(self.t, "parent_note")
         return ans
 

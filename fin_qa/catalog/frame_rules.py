@@ -21,6 +21,7 @@ class FrameRules:
     year_short: re.Pattern
     year_chinese: re.Pattern
     each_year: re.Pattern
+    trend: re.Pattern
     periods: list[tuple[str, re.Pattern]]          # (period, cue) in file order
     base: re.Pattern
     operations: dict[str, re.Pattern]
@@ -88,7 +89,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
-    top = ("years", "each_year", "periods", "base", "operations", "spelled", "scope", "approx",
+    top = ("years", "each_year", "trend", "periods", "base", "operations", "spelled", "scope", "approx",
            "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask")
     frame = _section(path, data, "frame", top, top)
 
@@ -107,6 +108,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         year_short=_rx(path, line(years, "short"), "frame.years.short", years["short"], 1),
         year_chinese=_rx(path, line(years, "chinese"), "frame.years.chinese", years["chinese"], 1),
         each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
+        trend=_rx(path, line(frame, "trend"), "frame.trend", frame["trend"]),
         periods=[(p, _rx(path, line(periods, p), f"frame.periods.{p}", periods[p])) for p in PERIODS],
         base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),
         operations={k: _rx(path, line(ops, k), f"frame.operations.{k}", ops[k]) for k in OPERATIONS},

@@ -71,6 +71,13 @@ PLACEHOLDERS = {
     "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
     "plan_compare": {"n", "winner", "order", "parts"},
     "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
+    "series_head": {"company"}, "series": {"item", "span", "points"}, "series_point": {"year", "value"},
+    "series_change": {"change"}, "series_by_rate": {"verb", "rate", "amount"}, "series_by_amount": {"verb", "amount"},
+    "series_by_points": {"verb", "points"}, "series_up_points": set(), "series_down_points": set(),
+    "series_trend": {"shape", "whole"}, "series_whole": {"first", "last", "change"}, "series_rising": set(),
+    "series_falling": set(), "series_up_down": set(), "series_down_up": set(), "series_mixed": set(),
+    "series_flat": set(), "series_missing": {"years", "item"}, "series_none": {"company", "span", "item"},
+    "series_counted": {"word", "year", "span"}, "series_every": {"span"},
     "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_year": {"found", "asked"}, "review_kind": {"asked", "given"}, "review_rank": {"word"},
 }
 

@@ -384,7 +384,9 @@ class CompanyIndex:
 
 _RANGE = re.compile(r"((?:19|20)\d{2})年?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)")
-_RECENT = re.compile(r"(?:近|最近|过去)([一二两三四五六七八九十\d])年")
+# 近三年, 最近3个会计年度, 过去五年: the N years up to the one asked (the router counts back from the
+# company's latest report when no year is named)
+_RECENT = re.compile(r"(?:近|最近|过去)\s*([一二两三四五六七八九十\d]{1,2})\s*个?(?:完整的?)?(?:会计|财务|自然)?(?:年度|年)")
 
 
 @dataclass
@@ -393,6 +395,9 @@ class Years:
     asked: int | None = None                          # the report year the question is about
     spans: list[tuple[int, int]] = field(default_factory=list)
     explicit: list[int] = field(default_factory=list)  # the years written out (not 上年/近三年), in order
+    recent: int | None = None                          # N of 近N年 (its years are counted back from `asked`)
+    recent_word: str = ""                              # as written (近三年, 最近3个会计年度)
+    ranged: bool = False                               # a range written out (2017—2019年, 2017至2019年)
 
 
 # "上一年度（2018年）": the relative word restated by the year in brackets names that year, no other
@@ -410,12 +415,14 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
             found.append(y)
         spans.append((s, e))
         covered.append((s, e))
+    ranged = False
     for m in _RANGE.finditer(q):
         a, b = int(m.group(1)), int(m.group(2))
         if a <= b <= a + 10:
             found.extend(range(a, b + 1))
             covered.append(m.span())
             spans.append(m.span())
+            ranged = True
     for m in _YEAR.finditer(q):
         if any(s <= m.start() < e for s, e in covered):
             continue
@@ -426,12 +433,13 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
     asked = max(found) if found else None
     explicit = sorted(found)
     relative: list[int] = []
+    recent = _RECENT.search(q)
+    n_recent = int(cn_number(recent.group(1)) or 0) if recent else 0
+    if recent and 1 <= n_recent <= 20:
+        spans.append(recent.span())
+        if asked is not None:
+            relative = list(range(asked - n_recent + 1, asked + 1))
     if asked is not None:
-        recent = _RECENT.search(q)
-        if recent:
-            n = int(cn_number(recent.group(1)) or 0)
-            relative = list(range(asked - n + 1, asked + 1))
-            spans.append(recent.span())
         for word, delta in (("前年", -2), ("上年", -1), ("上一年", -1), ("去年", -1)):
             i = q.find(word)
             if i >= 0 and not q[max(0, i - 1):i] == "上" and not _RESTATED.match(q, i + len(word)):
@@ -439,4 +447,6 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
     for y in relative:
         if y not in found:
             found.append(y)
-    return Years(sorted(found) if len(found) > 1 else found, asked, spans, explicit)
+    return Years(sorted(found) if len(found) > 1 else found, asked, spans, explicit,
+                 n_recent if recent and 1 <= n_recent <= 20 else None,
+                 recent.group(0) if recent and 1 <= n_recent <= 20 else "", ranged)

@@ -37,7 +37,9 @@ class Frame:
     unit: str | None = None              # scale asked: "" (元), 万, 亿, 千, 百万, 千万; None: not said
     approx: bool = False
     decimals: int | None = None
-    each_year: bool = False              # 分别 / 各年: every year asked on its own
+    each_year: str = ""                  # 分别 / 各年 / 每年: every year asked on its own (the words)
+    trend: str = ""                      # 变化趋势 / 走势: how a series moves (the words)
+    series: dict[str, Any] | None = None   # a series asked: kind (recent | every | range), n, word (Understanding)
     spelled: tuple[list[str], list[str]] | None = None   # (numerator items, denominator items)
     spelled_text: str = ""
     unused: list[tuple[str, str]] = field(default_factory=list)   # (slot, word) no slot used
@@ -51,6 +53,8 @@ class Frame:
             out["approx"] = True
         if self.each_year:
             out["each_year"] = True
+        if self.series:
+            out["series"] = dict(self.series)
         if self.base_word:
             out["base"] = self.base_word
         if self.unused:
@@ -140,7 +144,9 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     rest, found = take(rest, rules.approx)
     f.approx = bool(found)
     rest, found = take(rest, rules.each_year)
-    f.each_year = bool(found)
+    f.each_year = found[0].group(0) if found else ""
+    rest, found = take(rest, rules.trend)
+    f.trend = found[0].group(0) if found else ""
     # operations: a change against a base (期初, 上年, 同比), or over two operands
     ops = rules.operations
     base = [m for m in rules.base.finditer(rest) if USED not in m.group(0)]
@@ -208,6 +214,20 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         # 分别 over items ("销售费用和管理费用分别占营业收入的比例"): one computation each, not supported
         f.unused.append(("operation", "分别"))
     return f, rest
+
+
+def read_series(f: Frame, years: Any) -> None:
+    """The series a question asks, if any (Frame.series): 近N年 (kind recent, its N), a range written out
+    (2017—2019年), years listed with 变化趋势, or 每年 / 历年 / a trend with no year named (kind every: every
+    year held). A trend of one year names no series: its words are unused."""
+    if years.recent:
+        f.series = {"kind": "recent", "n": years.recent, "word": years.recent_word}
+    elif len(years.years) >= 2 and (years.ranged or f.trend):
+        f.series = {"kind": "range", "word": f"{years.years[0]}—{years.years[-1]}年"}
+    elif not years.years and (f.each_year or f.trend):
+        f.series = {"kind": "every", "word": f.each_year or f.trend}
+    elif f.trend and len(years.years) < 2:
+        f.unused.append(("operation", f.trend))
 
 
 def unused_cues(rest: str, rules: FrameRules) -> list[tuple[str, str]]:

@@ -21,7 +21,7 @@ from ..catalog.understanding import UnderstandingConfig
 from .classify import classify
 from ..catalog.normalize import normalize_question, phrase_key
 from .entities import CompanyIndex, CompanyMatch, Years, find_years
-from .frame import USED, Frame, mask, mask_phrase, read_frame, read_years_more, take, unused_cues
+from .frame import USED, Frame, mask, mask_phrase, read_frame, read_series, read_years_more, take, unused_cues
 from .generalize import Generalized, Generalizer
 from .keywords import Keyword, KeywordMatcher
 from .lexicon import Lexicon
@@ -216,7 +216,9 @@ class Understander:
         n_items = len({k.name for k in keywords if k.kind == "item"})
         frame = Frame()
         if chinese and rules is not None:
-            frame, rest = read_frame(rest, norm, rules, n_items, len(years.explicit), cfg.unit, cfg.decimals)
+            counted = max(len(years.explicit), 2) if years.recent else len(years.explicit)
+            frame, rest = read_frame(rest, norm, rules, n_items, counted, cfg.unit, cfg.decimals)
+            read_series(frame, years)
             if spelled is not None:
                 frame.spelled, frame.spelled_text = (spelled[0], spelled[1]), spelled[3]
                 frame.operation, frame.operation_word = "spelled", spelled[3]
