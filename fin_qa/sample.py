@@ -76,6 +76,15 @@ CASHFLOW = [
     ("加：期初现金及现金等价物余额", "", "10,234.56", "9,434.56"),
     ("六、期末现金及现金等价物余额", "", "12,345.67", "10,234.56"),
 ]
+# 主要会计数据 (万元): the statements' years and the year before them (what a series of three years reads)
+SUMMARY = [
+    ("营业收入", "30,000.00", "26,000.00", "15.38", "22,400.00"),
+    ("归属于上市公司股东的净利润", "3,638.00", "2,796.50", "30.09", "2,310.00"),
+    ("经营活动产生的现金流量净额", "4,500.00", "3,200.00", "40.63", "2,650.00"),
+    ("总资产", "42,500.00", "37,600.00", "13.03", "33,800.00"),
+]
+
+
 def _half(text: str | None) -> str | None:
     """A value of the parent company's own balance sheet: half the consolidated one (it still foots)."""
     if not text:
@@ -183,6 +192,22 @@ def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
     line("董事会秘书  证券事务代表")
     line("姓名  周晓雯  陈立")
     line("电话  0512-66668888  0512-66668889")
+    line("三、近三年主要会计数据和财务指标", 12)
+    line("（一）主要会计数据", 11)
+    line("单位：万元  币种：人民币", 9)
+    cols = (60, 300, 380, 450, 530)   # label, then right edges: this year, last year, change, the year before
+
+    def summary_row(cells, size=9):
+        c.setFont("STSong-Light", size)
+        c.drawString(cols[0], state["y"], cells[0])
+        for x, text in zip(cols[1:], cells[1:]):
+            c.drawRightString(x, state["y"], text)
+        state["y"] -= 15
+
+    summary_row(("主要会计数据", f"{YEAR}年", f"{YEAR - 1}年", "增减(%)", f"{YEAR - 2}年"))
+    for row in SUMMARY:
+        summary_row(row)
+    state["y"] -= 10
     line("第三节 公司业务概要", 14)
     line("一、报告期内公司从事的主要业务", 12)
     line("公司主要从事精密结构件的研发、生产和销售，产品应用于新能源汽车和消费电子领域。")

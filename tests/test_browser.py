@@ -176,3 +176,83 @@ def test_a_conversation_on_the_page(browser, server):
     _ask(browser, "营业收入呢？")
     _wait(browser, lambda b: "承接上一问" not in b.find_element(By.ID, "answer").text and "净利润" not in b.find_element(By.ID, "answer").text
           and b.find_element(By.ID, "conversation").text.startswith("对话：营业收入呢"))
+
+
+@pytest.fixture(scope="module")
+def chart_server(serve_store, tmp_path_factory):
+    """The serve store and two more companies' 2021 营业收入 (imported tables): a ranking of three."""
+    d = tmp_path_factory.mktemp("chart")
+    store = d / "store"
+    shutil.copytree(serve_store, store)
+    csv = d / "more.csv"
+    csv.write_text("股票代码,公司名称,公司简称,年份,营业收入\n"
+                   "600001,甲乙实业股份有限公司,甲乙实业,2021,410000000\n"
+                   "600002,丙丁科技股份有限公司,丙丁科技,2021,180000000\n", encoding="utf-8")
+    from fin_qa.cli import cli
+    from click.testing import CliRunner
+
+    assert CliRunner().invoke(cli, ["import-tables", str(csv), "--store", str(store)]).exit_code == 0
+    srv = ServerProcess("--store", str(store), env=server_env())
+    yield srv
+    srv.stop()
+    assert "Traceback" not in "".join(srv.log), "".join(srv.log)
+
+
+def _chart(browser, kind: str, points: int):
+    """The chart once it is drawn with `points` points of `kind` (series, ranking): its canvas."""
+    from selenium.webdriver.common.by import By
+
+    def drawn(b):
+        c = b.find_element(By.ID, "chart")
+        return c if (c.get_attribute("data-kind") == kind and c.get_attribute("data-points") == str(points)
+                     and c.get_attribute("data-drawn") == "1" and c.is_displayed()) else False
+    return _wait(browser, drawn)
+
+
+def _inked(browser, canvas) -> int:
+    """How many pixels of the canvas are drawn (not blank), counted inside the page."""
+    return browser.execute_script(
+        "const c = arguments[0], d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0;"
+        "for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++; return n;", canvas)
+
+
+def test_a_series_charted_then_a_follow_up_and_a_ranking(browser, chart_server):
+    """A series question: its years' values and changes, a line chart of them (a point clicked shows the page
+    its value was read from: 2019 from the summary table on p.2); a follow-up keeps the series and charts
+    it again; a ranking across companies is a bar chart."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    browser.get(chart_server.base + "/")
+    _ask(browser, "星河精密近三年营业收入的变化趋势如何？")
+    answer = _wait(browser, lambda b: b.find_element(By.ID, "answer")
+                   if "2019年为224,000,000.00元" in b.find_element(By.ID, "answer").text else False)
+    assert "逐年上升" in answer.text and "比上年增长了15.38%" in answer.text
+    assert "series" in browser.find_element(By.ID, "answer-meta").text
+    assert "complete" in browser.find_element(By.ID, "answer-meta").text
+    canvas = _chart(browser, "series", 3)
+    assert _inked(browser, canvas) > 500, "the series chart drew nothing"
+    assert "营业收入" in browser.find_element(By.ID, "chart-title").text
+    # the 2019 point clicked: the summary table's page (p.2) is shown
+    x, y = browser.execute_script(
+        "const p = window.finqaChart.getDatasetMeta(0).data[0]; return [p.x, p.y];")
+    ActionChains(browser).move_to_element_with_offset(canvas, int(x - canvas.rect["width"] / 2),
+                                                      int(y - canvas.rect["height"] / 2)).click().perform()
+    _wait(browser, lambda b: "p.2" in b.find_element(By.ID, "page-caption").text)
+
+    _ask(browser, "那归母净利润呢？")
+    answer = _wait(browser, lambda b: b.find_element(By.ID, "answer")
+                   if "承接上一问" in b.find_element(By.ID, "answer").text else False)
+    assert all(v in answer.text for v in ("2019年为23,100,000.00元", "2020年为27,965,000.00元", "2021年为36,380,000.00元")), answer.text
+    _chart(browser, "series", 3)
+    assert "归属于母公司所有者的净利润" in browser.find_element(By.ID, "chart-title").text
+
+    browser.find_element(By.ID, "new-question").click()
+    _ask(browser, "2021年营业收入最高的3家公司是哪些？")
+    _wait(browser, lambda b: "甲乙实业" in b.find_element(By.ID, "answer").text)
+    canvas = _chart(browser, "ranking", 3)
+    assert _inked(browser, canvas) > 500, "the ranking chart drew nothing"
+    # a question of one value has no chart
+    _ask(browser, CASH)
+    _wait(browser, lambda b: "123,456,700.00元" in b.find_element(By.ID, "answer").text)
+    assert browser.find_element(By.ID, "chart-box").get_attribute("hidden") is not None

@@ -225,6 +225,15 @@ def create_app(service: Service) -> FastAPI:
     def docs() -> HTMLResponse:
         return HTMLResponse(_docs_page(app.openapi()))
 
+    @app.get("/static/vendor/{name}", include_in_schema=False)
+    def vendored(name: str) -> Response:
+        """The page's vendored scripts (Chart.js), shipped in the package: served from it, never a CDN."""
+        files = resources.files("fin_qa.serve").joinpath("static/vendor")
+        if not re.fullmatch(r"[A-Za-z0-9._-]+\.js", name) or not files.joinpath(name).is_file():
+            raise NotFound(f"no script {name[:40]!r}")
+        return Response(files.joinpath(name).read_bytes(), media_type="text/javascript",
+                        headers={"Cache-Control": "public, max-age=86400"})
+
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def index() -> HTMLResponse:
         return HTMLResponse(resources.files("fin_qa.serve").joinpath("static/index.html").read_text("utf-8"))
