@@ -85,6 +85,17 @@ SUMMARY = [
 ]
 
 
+# 前五名客户 (万元): they sum to the sentence's 12,600.00 and 42.00%
+CUSTOMERS = [
+    ("1", "客户一", "4,200.00", "14.00"),
+    ("2", "客户二", "3,000.00", "10.00"),
+    ("3", "客户三", "2,400.00", "8.00"),
+    ("4", "客户四", "1,800.00", "6.00"),
+    ("5", "客户五", "1,200.00", "4.00"),
+    ("合计", "/", "12,600.00", "42.00"),
+]
+
+
 def _half(text: str | None) -> str | None:
     """A value of the parent company's own balance sheet: half the consolidated one (it still foots)."""
     if not text:
@@ -105,7 +116,9 @@ QUESTIONS = [
     "星河精密2021年的资产负债率是多少?保留2位小数。",
     "2021年星河精密营业收入增长率是多少?保留2位小数。",
     "星河精密2021年的速动比率是多少?",
-    "2021年星河精密的销售费用和管理费用分别是多少元?",
+    "星河精密2021年销售费用和管理费用分别是多少？哪一项更高？",
+    "星河精密2021年第一名客户的销售额是多少？",
+    "星河精密近三年营业收入的变化趋势如何？",
     "请简要介绍星河精密2021年的核心竞争力。",
     "星河精密2021年是否有重大诉讼、仲裁事项?",
     "请简要介绍星河精密2021年主要销售客户的客户集中度情况。",
@@ -225,6 +238,21 @@ def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
     line("（二）主要销售客户及主要供应商情况", 11)
     line("前五名客户销售额 12,600.00 万元，占年度销售总额 42.00%；其中前五名客户销售额中关联方销售额 0 万元。")
     line("前五名供应商采购额 5,400.00 万元，占年度采购总额 27.00%。")
+    line("公司前五名客户情况", 10)
+    cols5 = (60, 170, 330, 470)   # 序号 | 客户名称 | then right edges: 销售额, 占比
+
+    def customer_row(cells, size=9):
+        c.setFont("STSong-Light", size)
+        c.drawString(cols5[0], state["y"], cells[0])
+        c.drawString(cols5[1], state["y"], cells[1])
+        c.drawRightString(cols5[2], state["y"], cells[2])
+        c.drawRightString(cols5[3], state["y"], cells[3])
+        state["y"] -= 14
+
+    customer_row(("序号", "客户名称", "销售额（万元）", "占年度销售总额比例（%）"))
+    for row in CUSTOMERS:
+        customer_row(row)
+    state["y"] -= 6
     line("二、公司未来发展的展望", 12)
     line("（一）公司发展战略", 11)
     line("公司将继续聚焦新能源汽车精密结构件，扩大一体化压铸产能。")

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: build the sample report, ingest it into a fresh store, answer
-# the sample questions with `fin-qa batch` (embedded defaults, no chat model) and print the answers.
+# The main job on the bundled sample: build the sample report, ingest it into a fresh store, answer the
+# sample questions with `fin-qa batch` (embedded defaults, no chat model) — a compound question, a table
+# row and a series among them — ask a follow-up of the series, print every answer with its evidence,
+# and say how to open the page on the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -20,15 +22,42 @@ PY
 .venv/bin/fin-qa reports --store "$OUT/store"
 rm -f "$OUT/answers.jsonl"
 .venv/bin/fin-qa batch "$OUT/questions.jsonl" -o "$OUT/answers.jsonl" --store "$OUT/store"
-echo "--- answers ($OUT/answers.jsonl):"
-.venv/bin/python - "$OUT/answers.jsonl" <<'PY'
+# a follow-up of the series question: the company and the years taken from its answer (its record)
+.venv/bin/python - "$OUT/answers.jsonl" "$OUT/series.json" <<'PY'
 import json, sys
 for line in open(sys.argv[1], encoding="utf-8"):
     a = json.loads(line)
-    print(f"[{a['id']}] {a['question']}\n    {a['answer']}")
-    for e in a.get("evidence", []):
-        if "heading" in e:  # a quoted passage of the report's text
-            print(f"      依据: p.{e.get('page') or '-'} {e['heading']}")
-            continue
-        print(f"      依据: {e.get('year', '')}年 {e.get('label') or e['item']} = {e['value']} (p.{e.get('page') or '-'}, {e['source']})")
+    if a.get("series"):
+        json.dump(a, open(sys.argv[2], "w", encoding="utf-8"), ensure_ascii=False)
+        break
 PY
+.venv/bin/fin-qa ask "那归母净利润呢？" --context "$OUT/series.json" --store "$OUT/store" --json > "$OUT/followup.json"
+echo "--- answers ($OUT/answers.jsonl, then the follow-up $OUT/followup.json):"
+.venv/bin/python - "$OUT/answers.jsonl" "$OUT/followup.json" <<'PY'
+import json, sys
+
+def where(e):
+    return f"p.{e['page']}" if e.get("page") else "no page"
+
+def line(e):
+    if "heading" in e:   # a quoted passage of the report's text
+        return f"{where(e)} {e['heading']}：{e['text'][:60]}"
+    if "table" in e:     # a table's cell
+        return f"{where(e)} {e['table'].split(' > ')[-1]}「{e['row']} / {e['column']}」= {e['value']}"
+    if "formula" in e:
+        return f"{e['formula']} = {e['expr']} ({e['source']})"
+    return f"{e.get('year', '')}年 {e.get('label') or e['item']} = {e['value']} ({where(e)}, {e['source']})"
+
+records = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")] + [json.load(open(sys.argv[2], encoding="utf-8"))]
+for a in records:
+    print(f"[{a['id'] if a['id'] is not None else 'follow-up'}] {a['question']}\n    {a['answer']}")
+    if a.get("partial"):
+        print(f"    （未答：{'；'.join(a['partial'])}）")
+    lines = list(dict.fromkeys(line(e) for e in a.get("evidence", [])))   # each piece of evidence once
+    for text in lines[:4]:
+        print(f"      依据: {text}")
+    if len(lines) > 4:
+        print(f"      （另有{len(lines) - 4}条依据：{sys.argv[1]}）")
+PY
+echo "--- the page: ask on it, see each cited page boxed and a series charted"
+echo "    .venv/bin/fin-qa serve --store $OUT/store      # then open http://127.0.0.1:8000/"
