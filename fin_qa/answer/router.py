@@ -66,7 +66,7 @@ _OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报�
 COMPANY_VALUES = ("lookup", "formula", "change", "series")
 # the kinds of question a series (近三年, 2017—2019年, 历年) of a company's items answers: any other (a
 # ranking across companies, a quoted text, a definition) is declined with the series' words
-SERIES_KINDS = ("lookup", "formula", "change", "compare", "text")
+SERIES_KINDS = ("lookup", "formula", "change", "text")
 
 
 def _cue_words(words) -> str:
@@ -421,13 +421,18 @@ class Router:
                 query = self.frames.answer(u)
                 if query is not None and self.reviewer.review(u, query) is None:
                     return query
-        if u.frame.series is not None:
+        series = u.frame.series
+        if series is not None:
             # 近三年的营业收入, 2017—2019年净利润的变化趋势: the item's series, from the statements and summary
             # tables of the company's reports — never one table's row of numbers, nor one year's value
-            if kind in SERIES_KINDS and (u.items or u.formulas) and u.shape != "yes_no":
+            if (kind in SERIES_KINDS or (kind == "compare" and u.frame.trend)) and (u.items or u.formulas) \
+                    and u.shape != "yes_no" and not (u.items and self.text_items(u)):
                 ans = self._route(u, "series")
                 return self._unaccounted(u, ans) or ans
-            return declined(u, render(self.t, "declined", words=u.frame.series["word"], understood=understood(u)))
+            if series["kind"] != "range":
+                # 近三年 / 历年 on a path that reads no series (a ranking, a text fact): not one year's answer
+                return declined(u, render(self.t, "declined", words=series["word"], understood=understood(u)))
+            # (years written out as a range: the question's own path reads them, as any years listed)
         cell = None
         if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
             # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells

@@ -224,8 +224,9 @@ def read_series(f: Frame, years: Any) -> None:
         f.series = {"kind": "recent", "n": years.recent, "word": years.recent_word}
     elif len(years.years) >= 2 and (years.ranged or f.trend):
         f.series = {"kind": "range", "word": f"{years.years[0]}—{years.years[-1]}年"}
-    elif not years.years and (f.each_year or f.trend):
-        f.series = {"kind": "every", "word": f.each_year or f.trend}
+    elif not years.years and ("年" in f.each_year or f.trend):
+        # (每年, 历年, 各年度 — not 分别 / 各自, which list items, not years)
+        f.series = {"kind": "every", "word": f.each_year if "年" in f.each_year else f.trend}
     elif f.trend and len(years.years) < 2:
         f.unused.append(("operation", f.trend))
 
