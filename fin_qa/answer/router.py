@@ -33,7 +33,7 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence
+from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, PassageEvidence
 from .open import OpenAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -596,10 +596,30 @@ class Router:
                 fact.answer += self._disclosure_quotes(u)
                 return fact
             answerer = self.text  # no such fact in the report: its section's text may still say it
+            ans = answerer.answer(u)
+            if ans.answered and not self._quotes_the_item(u, ans):
+                # a passage found for the words around the item ("股东" of 归属于上市公司股东的净利润) that never
+                # names it does not say who the 控股股东 is
+                name = self.values.company(u)[1]
+                return Answer(u.question, render(self.t, "text_not_found", company=name, year=u.years.asked or "",
+                                                 topic="、".join(u.item_words.get(i) or i for i in u.items)),
+                              u.finglm_type(), "not_found", found=False)
+            return ans
         ans = answerer.answer(u)
         if f.scope == "parent" and ans.answered:
             ans.answer += render(self.t, "parent_note")
         return ans
+
+    @staticmethod
+    def _quotes_the_item(u: Understanding, ans: Answer) -> bool:
+        """Whether the passages quoted for a key disclosure name it: the item, the question's word for it,
+        or either without a trailing 名称 / 类型 / 情况 (会计师事务所名称 → 会计师事务所)."""
+        said = "".join(f"{e.heading}{e.text}" for e in ans.evidence if isinstance(e, PassageEvidence))
+        if not said:
+            return True   # (an answer quoting no passage is the reviewer's to judge)
+        words = {w for i in u.items for w in (i, u.item_words.get(i) or i)}
+        words |= {re.sub(r"(?:名称|类型|情况|信息)$", "", w) for w in words}
+        return any(len(w) >= 2 and w in said for w in words)
 
     def _disclosure_quotes(self, u: Understanding) -> str:
         """The sentences the key disclosures were read from ("原文：“…公司计划不派发现金红利…”（第3页）")."""

@@ -354,7 +354,9 @@ def _num(value: str) -> float | None:
 # 20: header dates printed as words apart or ISO; note references as a column, run into a label or on a header
 #     line of their own; the year from the statements' own dates first; B and H codes; blank lines and
 #     summary lines the statements contradict recorded for the checks.
-PARSER_VERSION = 20
+# 21: a summary year printed over 调整前 | 调整后 columns: each value by its own column (a short number — 每股收益,
+#     收益率 — right-aligned under 调整前 was read as the year's, ahead of its 调整后).
+PARSER_VERSION = 21
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);

@@ -85,6 +85,12 @@ class _Header:
         if not self.markers:
             return None
         m = min(self.markers, key=lambda k: abs(k.xc - xc))
+        if m.kind == "year":
+            # a year printed over its 调整前 | 调整后 columns: the value's own column decides (a short number
+            # right-aligned under 调整前 can stand nearer the year's middle than its own column's)
+            subs = [k for k in self.markers if k.kind in ("before", "after") and abs(k.xc - m.xc) < 80]
+            if {k.kind for k in subs} == {"before", "after"}:
+                m = min(subs, key=lambda k: abs(k.xc - xc))
         if m.kind == "after":
             years = [k for k in self.markers if k.kind == "year"]
             m = min(years, key=lambda k: abs(k.xc - xc)) if years else m
