@@ -225,4 +225,10 @@ class StatisticsAnswerer:
         if r.top > 1 and not r.nth:
             order += f"前{r.top}家"
         text = render(t, "rank", year=year, scope=scope, item=name, order=order, parts=parts)
-        return Answer(u.question, text, u.finglm_type(), "statistics", [evidence(row) for row in chosen.itertuples()])
+        missing: list[str] = []
+        if r.top > 1 and not r.nth and len(chosen) < r.top:
+            # fewer companies hold the year's value than were asked for: said, never left to be guessed
+            text += render(t, "rank_fewer", year=year, item=name, n=len(chosen))
+            missing = [f"第{len(chosen) + 1}—{r.top}名" if r.top > len(chosen) + 1 else f"第{r.top}名"]
+        return Answer(u.question, text, u.finglm_type(), "statistics", [evidence(row) for row in chosen.itertuples()],
+                      partial=missing)

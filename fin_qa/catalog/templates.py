@@ -71,7 +71,7 @@ PLACEHOLDERS = {
     "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
     "plan_compare": {"n", "winner", "order", "parts"},
     "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
-    "series_head": {"company"}, "series": {"item", "span", "points"}, "series_point": {"year", "value"},
+    "rank_fewer": {"year", "item", "n"}, "series_head": {"company"}, "series": {"item", "span", "points"}, "series_point": {"year", "value"},
     "series_change": {"change"}, "series_by_rate": {"verb", "rate", "amount"}, "series_by_amount": {"verb", "amount"},
     "series_by_points": {"verb", "points"}, "series_up_points": set(), "series_down_points": set(),
     "series_trend": {"shape", "whole"}, "series_whole": {"first", "last", "change"}, "series_rising": set(),
