@@ -250,8 +250,8 @@ def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
         state["y"] -= 14
 
     customer_row(("序号", "客户名称", "销售额（万元）", "占年度销售总额比例（%）"))
-    for row in CUSTOMERS:
-        customer_row(row)
+    for customer in CUSTOMERS:
+        customer_row(customer)
     state["y"] -= 6
     line("二、公司未来发展的展望", 12)
     line("（一）公司发展战略", 11)
