@@ -402,3 +402,14 @@ def test_a_word_that_changes_the_value_stays_wherever_it_stands(router, q):
 def test_what_is_said_to_the_reader_in_a_clause_of_its_own(router, q):
     a = router.answer(q)
     assert a.found, a.answer
+
+
+@pytest.mark.parametrize("q, word", [
+    ("四方科技2019年控股股东的妻子叫什么？", "妻子"),
+    ("四方科技2019年实际控制人的配偶是谁？", "配偶"),
+    ("海翔药业2019年法定代表人的父亲是谁？", "父亲"),
+])
+def test_a_relative_of_the_person_asked_is_another_person(und, q, word):
+    """控股股东的妻子 is not the 控股股东: the word stays unused, and the answerers decline it."""
+    u = und.understand(q)
+    assert ("modifier", word) in u.frame.unused, u.frame.unused
