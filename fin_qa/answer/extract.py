@@ -7,7 +7,8 @@ double. Then, by the question's shape (its Understanding, from rules/understandi
   - yes/no (是否/有无/有没有 …): the best unit that speaks about the topic decides — the topic's
     negative/positive phrases (keyword_tables/sections.yaml) first, a general negation (无/未/没有/不存在/
     不适用) else — and is quoted;
-  - a number (比例/占比/多少/金额 …): the best table rows with numbers (up to three within 60% of the best);
+  - a number (比例/占比/多少/金额 …): the best table rows with numbers (up to three within 60% of the best),
+    unless a sentence scores far above every row (then as below);
   - otherwise: the best units, in reading order, up to `max_chars`.
 A section that only says "不适用" is answered as such. Every quoted unit is evidence {page, heading, text}.
 """
@@ -111,7 +112,9 @@ def extract(question: str, shape: str, passage: Passage, topics: list[Topic], qu
     if shape == "value":
         rows = [u for u in ranked if u.row][:3]
         rows = [u for u in rows if u.score >= 0.6 * rows[0].score] if rows else rows
-        if rows:
+        # table rows answer a value unless a sentence speaks of what is asked far more than any row does
+        # ("前五名客户销售额12,600.00万元，占年度销售总额42.00%" over the table's "1 客户一 4,200.00 14.00")
+        if rows and rows[0].score >= 0.6 * ranked[0].score:
             rows.sort(key=lambda u: u.order)
             return TextResult("rows", "；".join(u.text for u in rows), rows)
     total = sum(len(u.text) for u in us)
