@@ -8,7 +8,7 @@ double. Then, by the question's shape (its Understanding, from rules/understandi
     negative/positive phrases (keyword_tables/sections.yaml) first, a general negation (无/未/没有/不存在/
     不适用) else — and is quoted;
   - a number (比例/占比/多少/金额 …): the best table rows with numbers (up to three within 60% of the best),
-    unless a sentence scores far above every row (then as below);
+    unless a sentence scores far above every row: then the sentences printing a number that score best;
   - otherwise: the best units, in reading order, up to `max_chars`.
 A section that only says "不适用" is answered as such. Every quoted unit is evidence {page, heading, text}.
 """
@@ -49,6 +49,9 @@ def ticked(text: str) -> str:
         if mark != "□":
             out += seg
     return out.strip()
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def units(passage: Passage) -> list[Unit]:
@@ -117,6 +120,12 @@ def extract(question: str, shape: str, passage: Passage, topics: list[Topic], qu
         if rows and rows[0].score >= 0.6 * ranked[0].score:
             rows.sort(key=lambda u: u.order)
             return TextResult("rows", "；".join(u.text for u in rows), rows)
+        # else the sentences printing a number that speak of it most (the best, and any within 60% of it)
+        said = [u for u in ranked if not u.row and _DIGIT.search(u.text)][:3]
+        said = [u for u in said if u.score >= 0.6 * ranked[0].score]
+        if said:
+            said.sort(key=lambda u: u.order)
+            return TextResult("rows", "；".join(u.text.rstrip("；;") for u in said), said)
     total = sum(len(u.text) for u in us)
     if total <= max_chars:
         chosen = [u for u in us if not NOT_APPLICABLE.match(u.text)] or us
