@@ -8,7 +8,7 @@ double. Then, by the question's shape (its Understanding, from rules/understandi
     negative/positive phrases (keyword_tables/sections.yaml) first, a general negation (无/未/没有/不存在/
     不适用) else — and is quoted;
   - a number (比例/占比/多少/金额 …): the best table rows with numbers (up to three within 60% of the best),
-    unless a sentence scores far above every row: then the sentences printing a number that score best;
+    unless a sentence printing an amount scores far above every row: then those sentences;
   - otherwise: the best units, in reading order, up to `max_chars`.
 A section that only says "不适用" is answered as such. Every quoted unit is evidence {page, heading, text}.
 """
@@ -51,7 +51,7 @@ def ticked(text: str) -> str:
     return out.strip()
 
 
-_DIGIT = re.compile(r"\d")
+_AMOUNT = re.compile(r"\d[\d,]*\.\d+|\d{1,3}(?:,\d{3})+")   # a printed amount or rate, not "前10名" / "5%以上"
 
 
 def units(passage: Passage) -> list[Unit]:
@@ -115,17 +115,18 @@ def extract(question: str, shape: str, passage: Passage, topics: list[Topic], qu
     if shape == "value":
         rows = [u for u in ranked if u.row][:3]
         rows = [u for u in rows if u.score >= 0.6 * rows[0].score] if rows else rows
-        # table rows answer a value unless a sentence speaks of what is asked far more than any row does
-        # ("前五名客户销售额12,600.00万元，占年度销售总额42.00%" over the table's "1 客户一 4,200.00 14.00")
-        if rows and rows[0].score >= 0.6 * ranked[0].score:
+        # table rows answer a value — unless a sentence printing an amount (12,600.00, 42.00%) speaks of what
+        # is asked far more than any row ("前五名客户销售额12,600.00万元，占年度销售总额42.00%" over the table's
+        # "1 客户一 4,200.00 14.00"): then the sentences printing one that score best
+        if rows and rows[0].score < 0.6 * ranked[0].score:
+            said = [u for u in ranked if not u.row and _AMOUNT.search(u.text)][:3]
+            said = [u for u in said if u.score >= 0.6 * ranked[0].score]
+            if said:
+                said.sort(key=lambda u: u.order)
+                return TextResult("rows", "；".join(u.text.rstrip("；;") for u in said), said)
+        if rows:
             rows.sort(key=lambda u: u.order)
             return TextResult("rows", "；".join(u.text for u in rows), rows)
-        # else the sentences printing a number that speak of it most (the best, and any within 60% of it)
-        said = [u for u in ranked if not u.row and _DIGIT.search(u.text)][:3]
-        said = [u for u in said if u.score >= 0.6 * ranked[0].score]
-        if said:
-            said.sort(key=lambda u: u.order)
-            return TextResult("rows", "；".join(u.text.rstrip("；;") for u in said), said)
     total = sum(len(u.text) for u in us)
     if total <= max_chars:
         chosen = [u for u in us if not NOT_APPLICABLE.match(u.text)] or us
