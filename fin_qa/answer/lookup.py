@@ -52,7 +52,7 @@ class LookupAnswerer:
         if not years:
             return not_found(u, render(self.t, "not_found_report", company=name, year=u.years.asked or ""))
         words = u.item_words
-        asked = list(dict.fromkeys([(k.kind, k.name) for k in u.keywords] + [(g.kind, g.name) for g in u.generalized]))
+        asked = u.asked
         items = [n for k, n in asked if k == "item"]
         opening = f.period == "opening"
         if opening:

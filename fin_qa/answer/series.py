@@ -73,7 +73,7 @@ class SeriesAnswerer:
         years, say_missing, counted = self.years(u, company, m.text if m.company.key == company else None)
         if not years:
             return not_found(u, render(self.t, "not_found_report", company=name, year=""))
-        asked = list(dict.fromkeys([(k.kind, k.name) for k in u.keywords] + [(g.kind, g.name) for g in u.generalized]))
+        asked = u.asked
         asked = [(k, n) for k, n in asked if k in ("item", "formula")]
         if not asked or f.operation not in self.operations or f.period not in self.periods:
             return declined(u, render(self.t, "declined", words=f.operation_word or f.period_word or
@@ -129,7 +129,7 @@ class SeriesAnswerer:
         if f.unit and any(s["kind"] == "amount" for s in series):
             notes.append(unit_note(self.t, f))
         answer = render(self.t, "series_head", company=name) + "".join(texts) + interpretation(self.t, notes)
-        out = Answer(u.question, answer, "1-2", "series", list(evidence), partial=missing if missing else [])
+        out = Answer(u.question, answer, "1-2", "series", list(evidence), partial=missing)
         out.series = series
         return out
 
@@ -189,10 +189,7 @@ class SeriesAnswerer:
             return None
         if value is None:
             return None
-        if f.unit and fm.output == "amount":
-            shown = format_scaled(value, f.unit, f.decimals, self.v.style)
-        else:
-            shown = format_result(value, fm.output, f.decimals if f.decimals is not None else fm.decimals, self.v.style)
+        shown = self.v.formula_shown(fm, value, f.decimals, f.unit)
         number = shown_value(format_result(value, fm.output, 6, self.v.style))[0] if fm.output != "amount" else value
         if number is None:
             return None
@@ -216,7 +213,7 @@ class SeriesAnswerer:
         if unit_kind == "amount":
             return format_value(d.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP), "amount", self.v.style)
         unit = _unit_of(like.shown) or ""
-        places = max(len(str(like.number).partition(".")[2]), 0)
+        places = len(str(like.number).partition(".")[2])
         q = Decimal(1).scaleb(-places) if places else Decimal(1)
         return f"{d.quantize(q, rounding=ROUND_HALF_UP)}{unit}"
 

@@ -287,11 +287,14 @@ class Values:
             return FormulaValue(None, c.evidence, ("missing", y, item), c.notes, "not_found")
         if c.error or c.value is None:
             return FormulaValue(None, c.evidence, ("error", c.error), c.notes, "formula")
+        return FormulaValue(self.formula_shown(f, c.value, decimals, unit), c.evidence, None, c.notes, "formula")
+
+    def formula_shown(self, f: Formula, value: Decimal, decimals: int | None, unit: str | None = None) -> str:
+        """A computed formula value as printed: an amount in `unit` when one is asked, else by its output
+        (percent, ratio …) to `decimals` (the formula's own when None)."""
         if unit and f.output == "amount":
-            shown = format_scaled(c.value, unit, decimals, self.style)
-        else:
-            shown = format_result(c.value, f.output, decimals if decimals is not None else f.decimals, self.style)
-        return FormulaValue(shown, c.evidence, None, c.notes, "formula")
+            return format_scaled(value, unit, decimals, self.style)
+        return format_result(value, f.output, decimals if decimals is not None else f.decimals, self.style)
 
     def problem_text(self, problem: tuple, name: str, year: int | None, fname: str) -> str:
         if problem[0] == "missing":

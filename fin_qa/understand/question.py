@@ -95,6 +95,11 @@ class Understanding:
         return list(dict.fromkeys(out))
 
     @property
+    def asked(self) -> list[tuple[str, str]]:
+        """(kind, name) of every keyword and generalized keyword, in order, each once."""
+        return list(dict.fromkeys([(k.kind, k.name) for k in self.keywords] + [(g.kind, g.name) for g in self.generalized]))
+
+    @property
     def item_words(self) -> dict[str, str]:
         """canonical item → the words the question used for it."""
         out: dict[str, str] = {}
