@@ -244,6 +244,13 @@ def tables(store_path, company, year, words, page, as_json):
         sys.exit(1)
 
 
+def _period_label(r: dict) -> str:
+    """An annual report's year (2019), another filing's period (2025Q3, 2024HY摘要)."""
+    if r["period"] == f"{r['year']}FY" and r["kind"] == "report":
+        return str(r["year"])
+    return r["period"] + ("摘要" if r["kind"] == "summary" else "")
+
+
 @cli.command()
 @STORE_OPTION
 @click.option("--json", "as_json", is_flag=True)
@@ -256,7 +263,7 @@ def reports(store_path, as_json):
             click.echo(json.dumps(r, ensure_ascii=False))
         else:
             click.echo(
-                f"{r['stock_code'] or '-'}\t{r['short_name'] or '-'}\t{r['year']}\t{r['full_name'] or '-'}\t"
+                f"{r['stock_code'] or '-'}\t{r['short_name'] or '-'}\t{_period_label(r)}\t{r['full_name'] or '-'}\t"
                 f"{r['facts']} facts\t{r['chunks']} chunks\t{r['files'] or 'imported'}"
             )
     if not as_json:

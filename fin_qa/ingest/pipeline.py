@@ -29,6 +29,7 @@ from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .indicators import extract_indicators
 from .profile import extract_employees, extract_profile
+from .period import filing_name, read_filing, untold
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
 from .summary import extract_summary, reconcile
@@ -56,7 +57,7 @@ _SKIP_DIRS = re.compile(r"^(?:\..*|venv|env|site-packages|node_modules|__pycache
 # with spaces taken out (a line's end still ends a name)
 _CODE = re.compile(r"(?:股票|证券|公司|[ABH]股(?:股票)?)(?:简称及)?代码[:：]?(?:[\u4e00-\u9fff]{2,6}[AB]?)?(\d{6})")
 _SHORT = re.compile(r"(?:股票|证券|公司)简称(?:及代码)?[:：]?([\u4e00-\u9fff*＊ST]{2,8}?(?:[AB](?![a-z]))?)"
-                    r"(?=股票代码|证券代码|公司代码|代码|股份代号|[,，、;；()（）\r\n]|\d|$)")
+                    r"(?=股票代码|证券代码|公司代码|代码|股份代号|公告编号|[,，、;；()（）\r\n]|\d|$)")
 # … and a bracketed 简称 after the registered name ("兴业银行股份有限公司（简称：兴业银行）"), when no 股票简称 is printed
 _SHORT_BRACKET = re.compile(r"[（(]简称[:：]([\u4e00-\u9fff*＊ST]{2,8}(?:[AB](?![a-z]))?)[)）]")
 _SPACES = re.compile(r"[ \t\u3000]+")
@@ -119,6 +120,8 @@ class Hint:
     code: str | None = None
     year: int | None = None
     company: str | None = None
+    period: str | None = None     # Q1 | HY | Q3 | FY (with kind: the filing, when the document does not say)
+    kind: str | None = None       # report | summary
 
 
 def read_manifest(path: Path) -> dict[str, Hint]:
@@ -201,13 +204,23 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     hint = hint or Hint()
     warnings: list[str] = []
     m = catalog.report_names.file_name.match(path.name)
-    if m:
+    if m:   # (a FinGLM name is an annual report's: …__2019年__年度报告)
         meta = ReportMeta(hint.code or m.group("code"), hint.year or int(m.group("year")),
-                          m.group("full"), m.group("short"), m.group("date"))
+                          m.group("full"), m.group("short"), m.group("date"), hint.period or "FY", hint.kind or "report")
         if hint.company:
             meta.short_name = hint.company
         return meta, warnings
     year = hint.year
+    filing = read_filing(doc, path, catalog.periods)
+    if filing.code is None and _cover_year(doc) is not None:   # "年度报告 2023": an annual report's cover
+        filing.code = "FY"
+        filing.evidence.append(f"cover year {_cover_year(doc)} of a 年度报告")
+    code_of_period = hint.period or filing.code
+    if code_of_period is None:
+        raise untold(filing)
+    kind = hint.kind or filing.kind
+    if hint.period is None:
+        warnings += filing.warnings
     code = hint.code or _plausible_code(profile.get("股票代码"))
     short = hint.company or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
     full = _plausible_full(profile.get("中文名称"))
@@ -235,9 +248,14 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
                 short = sm.group(1)
                 break
     name_year, name_code, name_short = _name_parts(path)
-    if year is None:
-        year, said = _report_year(statement_year(doc), _cover_year(doc), _period_year(doc), name_year,
-                                  lambda: _most_named_year(doc))
+    if year is None and code_of_period == "FY":
+        year, said = _report_year(statement_year(doc), _cover_year(doc) or filing.title_year, _period_year(doc),
+                                  name_year or filing.name_year, lambda: _most_named_year(doc), filing_name("FY", kind))
+        warnings += said
+    elif year is None:   # the period's own dates: its balance sheet's period end, its title, 报告期, file name
+        year, said = _report_year(filing.statement_year, filing.title_year, filing.period_year,
+                                  filing.name_year or name_year or filing.published_year(), lambda: _most_named_year(doc),
+                                  filing_name(code_of_period, kind))
         warnings += said
     code = code or _plausible_code(name_code)
     short = short or name_short
@@ -245,7 +263,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
         short = name_short or path.stem
         warnings.append(f"company not named in the report: ingested as {short!r} (the file name); give --company "
                         f"or --code to name it")
-    return ReportMeta(code, year, full, short, None), warnings
+    return ReportMeta(code, year, full, short, None, code_of_period, kind), warnings
 
 
 def share_codes(doc: Document) -> dict[str, tuple[str, int]]:
@@ -289,7 +307,7 @@ def _period_year(doc: Document) -> int | None:
 
 
 def _report_year(statements: int | None, cover: int | None, period: int | None, name: int | None,
-                 most: Callable[[], int | None]) -> tuple[int, list[str]]:
+                 most: Callable[[], int | None], what: str = "年度报告") -> tuple[int, list[str]]:
     """The report year, from the strongest evidence read: its statements' own header dates, then the cover,
     第二节's 报告期, the file name. Where the statements' dates are read they decide, and a warning names every
     evidence that disagrees. Without them the cover, the 报告期 and the file name must agree, else the report is
@@ -309,13 +327,20 @@ def _report_year(statements: int | None, cover: int | None, period: int | None, 
         raise IngestError(f"cannot tell the report year: {said()}; its statements' dates are not read and the "
                           f"rest disagree: give it with --year or a --manifest line")
     if not read:
-        raise IngestError(f"cannot tell the report year: no \"YYYY年年度报告\" on its cover, no 报告期, no year in "
-                          f"the file name and no statement dates read ({said()}): give it with --year or a "
+        raise IngestError(f"cannot tell the year of this {what}: no \"YYYY年{what}\" on its cover, no 报告期, no "
+                          f"year in the file name and no statement dates read ({said()}): give it with --year or a "
                           f"--manifest line")
     year = read.pop()
     if cover is None:
         return year, [f"report year {year} read from the {'file name' if period is None else '报告期'} only ({said()})"]
     return year, []
+
+
+def _filing_label(meta: ReportMeta) -> str:
+    """2019 (an annual report, as always said), 2025Q3 第三季度报告, 2024HY 半年度报告摘要."""
+    if meta.period == "FY" and meta.kind == "report":
+        return str(meta.year)
+    return f"{meta.year}{meta.period} {filing_name(meta.period, meta.kind)}"
 
 
 def _num(value: str) -> float | None:
@@ -581,11 +606,11 @@ def ingest(
         if rep is None:
             o = Outcome(path, "failed", err or "unknown error")
         elif second:
-            o = Outcome(path, "skipped", f"{rep.meta.short_name or rep.meta.key} {rep.meta.year} is already in the "
+            o = Outcome(path, "skipped", f"{rep.meta.short_name or rep.meta.key} {_filing_label(rep.meta)} is already in the "
                                          f"store from {other}; not replaced (--force replaces it with this file)")
         else:
             n_fin = sum(1 for f in rep.facts if f.statement in ("资产负债表", "利润表", "现金流量表"))
-            detail = f"{rep.meta.short_name or rep.meta.full_name or rep.meta.stock_code} {rep.meta.year}: " \
+            detail = f"{rep.meta.short_name or rep.meta.full_name or rep.meta.stock_code} {_filing_label(rep.meta)}: " \
                      f"{rep.pages} pages, {n_fin} statement facts, {len(rep.facts) - n_fin} other facts, " \
                      f"{len(rep.chunks)} chunks"
             if rep.warnings:

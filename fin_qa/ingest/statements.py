@@ -50,14 +50,15 @@ _CONTINUED = re.compile(r"[（(]续[)）]$")
 # consolidated titles (the one we want) and other statement titles (which end a statement)
 _CONSOLIDATED = {
     "资产负债表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?资产负债表$"),
-    "利润表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:利润表|损益表|利润及利润分配表)$"),
-    "现金流量表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?现金流量表$"),
+    # (an interim filing's: 合并年初到报告期末利润表, 合并本报告期利润表, 合并第三季度利润表)
+    "利润表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:年初[到至]报告期末)?(?:利润表|损益表|利润及利润分配表)$"),
+    "现金流量表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:年初[到至]报告期末)?现金流量表$"),
 }
 # the parent company's own statements, printed after the consolidated ones (scope parent)
 _PARENT = {
     "资产负债表": re.compile(r"^(?:母公司|公司)资产负债表$"),
-    "利润表": re.compile(r"^(?:母公司|公司)(?:利润表|损益表)$"),
-    "现金流量表": re.compile(r"^(?:母公司|公司)现金流量表$"),
+    "利润表": re.compile(r"^(?:母公司|公司)(?:年初[到至]报告期末)?(?:利润表|损益表)$"),
+    "现金流量表": re.compile(r"^(?:母公司|公司)(?:年初[到至]报告期末)?现金流量表$"),
 }
 _PLAIN = {
     "资产负债表": re.compile(r"^资产负债表$"),
@@ -66,7 +67,7 @@ _PLAIN = {
 }
 _ANY_TITLE = re.compile(
     r"^(?:合并|母公司|公司|银行|本行)?(?:及(?:母公司|公司|银行|本行))?"
-    r"(?:资产负债表|利润表|损益表|现金流量表|所有者权益变动表|股东权益变动表|现金流量表补充资料)$"
+    r"(?:年初[到至]报告期末)?(?:资产负债表|利润表|损益表|现金流量表|所有者权益变动表|股东权益变动表|现金流量表补充资料)$"
 )
 _SIGNATURE = re.compile(r"^(?:法定代表人|公司负责人|企业负责人|单位负责人|董事长|后附|财务报表附注|载于第|此财务报表|本财务报表已|此等财务报表)")
 # a column's date: "2019年12月31日", "2019年度", "2019年", and the ISO forms older bank reports print
@@ -163,19 +164,45 @@ def statement_year(doc: Document) -> int | None:
     return None
 
 
-def _header_year(doc: Document, page_no: int, title: str, rx: re.Pattern) -> int | None:
-    """The latest year the rows between a statement's title and its first amounts print (the title at a
-    page's foot: its header on the next page)."""
+def _header_dates(doc: Document, page_no: int, title: str, rx: re.Pattern) -> list[re.Match]:
+    """The dates (matches of rx) of the first row between a statement's title and its first amounts that
+    prints one (the title at a page's foot: its header on the next page); [] when none does."""
     rows = doc.table_rows(page_no)
     rows = rows[_start_index(rows, title):]
     if len(rows) < _HEADER_ROWS and doc.page(page_no + 1) is not None:
         rows = rows + doc.table_rows(page_no + 1)
     for row in rows[:_HEADER_ROWS]:
         if any(parse_number(c.text.strip()) is not None and re.search(r"\d,\d{3}", c.text) for c in row.cells):
-            return None   # the first amounts: no date above them
-        years = [int(m.group(1)) for m in rx.finditer(row.text.replace(" ", "").replace("\u3000", ""))]
-        if years:
-            return max(years)
+            return []   # the first amounts: no date above them
+        found = list(rx.finditer(row.text.replace(" ", "").replace("\u3000", "")))
+        if found:
+            return found
+    return []
+
+
+def _header_year(doc: Document, page_no: int, title: str, rx: re.Pattern) -> int | None:
+    """The latest year the rows between a statement's title and its first amounts print."""
+    years = [int(m.group(1)) for m in _header_dates(doc, page_no, title, rx)]
+    return max(years) if years else None
+
+
+# a balance sheet's header date of any period end: 2025年9月30日, 2025-06-30
+_PERIOD_END_WORDS = re.compile(r"((?:19|20)\d{2})(?:年(\d{1,2})月(\d{1,2})日|[-/.](\d{1,2})[-/.](\d{1,2})(?!\d))")
+
+
+def statement_period_end(doc: Document) -> tuple[int, int, int] | None:
+    """(year, month, day) of the latest date the balance sheet's header prints — the period end of the
+    filing ("2025年9月30日 | 2024年12月31日": 2025-09-30); the consolidated statement first, then a
+    report's only one. None when no balance sheet prints its dates."""
+    for consolidated in (True, False):
+        for page_no, title in find_title_candidates(doc, "资产负债表", consolidated)[:3]:
+            dates = []
+            for m in _header_dates(doc, page_no, title, _PERIOD_END_WORDS):
+                month, day = int(m.group(2) or m.group(4)), int(m.group(3) or m.group(5))
+                if 1 <= month <= 12 and 1 <= day <= 31:
+                    dates.append((int(m.group(1)), month, day))
+            if dates:
+                return max(dates)
     return None
 
 

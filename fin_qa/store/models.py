@@ -16,6 +16,13 @@ class Report(NamedTuple):
     full_name: str | None
     short_name: str | None
     publish_date: str | None = None
+    period: str = "FY"           # Q1 | HY | Q3 | FY
+    kind: str = "report"         # report | summary
+
+    @property
+    def filing(self) -> str:
+        """The period as the contest's schema writes it (2025Q3, 2024FY), with 摘要 for a summary."""
+        return f"{self.year}{self.period}" + ("摘要" if self.kind == "summary" else "")
 
     @property
     def company(self) -> str:
@@ -32,12 +39,21 @@ class ReportMeta:
     full_name: str | None = None
     short_name: str | None = None
     publish_date: str | None = None
+    period: str = "FY"            # the filing's period within its year: Q1 | HY | Q3 | FY
+    kind: str = "report"          # report | summary (摘要)
 
     @property
     def key(self) -> str:
-        if self.stock_code:
-            return f"{self.stock_code}:{self.year}"
-        return f"name:{self.full_name or self.short_name}:{self.year}"
+        """stock_code:year for an annual report (the key every store has used), stock_code:2025Q3 for another
+        period, with :summary for a 摘要 (stock_code:2024FY:summary)."""
+        return report_key(self.stock_code, self.full_name or self.short_name, self.year, self.period, self.kind)
+
+
+def report_key(code: str | None, name: str | None, year: int, period: str = "FY", kind: str = "report") -> str:
+    own = f"{year}" if period == "FY" else f"{year}{period}"
+    if kind == "summary":
+        own = f"{year}{period}:summary"
+    return f"{code}:{own}" if code else f"name:{name}:{own}"
 
 
 @dataclass

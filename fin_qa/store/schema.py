@@ -131,6 +131,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "table_words, chunk_words: each report's table and text words indexed, so a question reads the "
               "rows of its own words only (`fin-qa index` fills them for reports ingested before)",
               WORDS_SQL, needed_to_read=False),
+    Migration(8, "reports.period and reports.kind: a filing is (company, period, kind) — Q1 | HY | Q3 | FY, report "
+              "or summary (issue 44); every report stored before is an annual report",
+              "ALTER TABLE reports ADD COLUMN period TEXT NOT NULL DEFAULT 'FY';"
+              "ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';"),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

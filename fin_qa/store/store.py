@@ -253,8 +253,10 @@ class Store:
         row = self.db.execute("SELECT id, full_name, short_name, publish_date FROM reports WHERE key=?", (meta.key,)).fetchone()
         if row is None:
             cur = self.db.execute(
-                "INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date) VALUES(?,?,?,?,?,?)",
-                (meta.key, meta.stock_code, meta.year, meta.full_name, meta.short_name, meta.publish_date),
+                "INSERT INTO reports(key, stock_code, year, full_name, short_name, publish_date, period, kind) "
+                "VALUES(?,?,?,?,?,?,?,?)",
+                (meta.key, meta.stock_code, meta.year, meta.full_name, meta.short_name, meta.publish_date,
+                 meta.period, meta.kind),
             )
             return int(cur.lastrowid or 0)
         rid, full, short, date = row
@@ -705,8 +707,9 @@ class Store:
     def report_list(self) -> list[Report]:
         """Every report of the store, in store order (what answers and the company index read)."""
         rows = self.db.execute(
-            "SELECT id, stock_code, year, full_name, short_name, key, publish_date FROM reports").fetchall()
-        return [Report(rid, key, code, year, full, short, date) for rid, code, year, full, short, key, date in rows]
+            "SELECT id, stock_code, year, full_name, short_name, key, publish_date, period, kind FROM reports").fetchall()
+        return [Report(rid, key, code, year, full, short, date, period, kind)
+                for rid, code, year, full, short, key, date, period, kind in rows]
 
     def report_id(self, key: str) -> int | None:
         """The id of the report with this key (stock_code:year), if the store has it."""
@@ -715,12 +718,14 @@ class Store:
 
     def reports(self) -> list[dict[str, Any]]:
         """Every report with its fact and chunk counts and its files (`fin-qa reports`)."""
-        q = """SELECT r.id, r.key, r.stock_code, r.year, r.full_name, r.short_name, r.publish_date,
+        q = """SELECT r.id, r.key, r.stock_code, r.year, r.year || r.period, r.kind, r.full_name, r.short_name,
+                      r.publish_date,
                       (SELECT COUNT(*) FROM facts f WHERE f.report_id=r.id) AS facts,
                       (SELECT COUNT(*) FROM chunks c WHERE c.report_id=r.id) AS chunks,
                       (SELECT GROUP_CONCAT(path, '; ') FROM files WHERE report_id=r.id) AS files
-               FROM reports r ORDER BY r.stock_code, r.year"""
-        cols = ["id", "key", "stock_code", "year", "full_name", "short_name", "publish_date", "facts", "chunks", "files"]
+               FROM reports r ORDER BY r.stock_code, r.year, r.period = 'FY', r.period, r.kind"""
+        cols = ["id", "key", "stock_code", "year", "period", "kind", "full_name", "short_name", "publish_date", "facts",
+                "chunks", "files"]
         return [dict(zip(cols, row)) for row in self.db.execute(q)]
 
     def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
