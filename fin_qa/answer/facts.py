@@ -84,18 +84,28 @@ COLUMNS_KEPT = 256   # (item, year) columns kept for rankings (each a row per re
 class FactSource:
     """The reports answers may read (the scope) and their facts, read through the store's methods."""
 
-    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None) -> None:
+    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None,
+                 filings: list[Report] | None = None) -> None:
         self.store = store
-        self.reports: list[Report] = []          # the reports answers may read (the scope)
-        self.known: list[Report] = []            # every report of the store: names for understanding
+        self.reports: list[Report] = []          # the reports answers may read (the scope): one a company-year
+        self.known: list[Report] = []            # every filing of the store: names for understanding
         self.by_key: dict[tuple[str, int], Report] = {}
         self.keys: dict[int, str] = {}           # report id → key (stock_code:year)
         self._years: dict[str, list[int]] = {}
         self._named_years: dict[tuple[str, str], list[int]] | None = None   # (company, a name it printed) → years
-        for r in store.report_list():
+        # every filing in scope by (company, year, period): the full report first, then its summary (issue 44)
+        self.filings: dict[tuple[str, int, str], list[Report]] = {}
+        every = store.report_list() if filings is None else filings
+        for r in sorted(every, key=lambda r: r.kind != "report"):
             self.known.append(r)
             self.keys[r.id] = r.key
             if scope is not None and (r.stock_code, r.year) not in scope and (r.full_name, r.year) not in scope:
+                continue
+            self.filings.setdefault((r.company, r.year, r.period), []).append(r)
+        # the reports of the annual path: a year's 年度报告, else its 摘要 — never a quarter's or a half year's
+        # filing (a first quarter's report stored as the year before's annual report answered its revenue)
+        for r in every:
+            if r.period != "FY" or self.filings.get((r.company, r.year, r.period), [None])[0] is not r:
                 continue
             self.reports.append(r)
             self.by_key[(r.company, r.year)] = r
@@ -108,6 +118,16 @@ class FactSource:
 
     def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
+
+    def filing(self, company: str, year: int, period: str) -> list[Report]:
+        """The company's filings of a period (Q1 | HY | Q3 | FY) of a year: the full report first, then its
+        summary."""
+        return self.filings.get((company, year, period), [])
+
+    def periods_of(self, company: str) -> list[tuple[int, str]]:
+        """(year, period) of every filing of the company, in time order."""
+        order = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}
+        return sorted({(y, p) for (c, y, p) in self.filings if c == company}, key=lambda yp: (yp[0], order[yp[1]]))
 
     def years_of(self, company: str, named: str | None = None) -> list[int]:
         """The company's report years; with `named`, the name a question gave it: the years of the reports

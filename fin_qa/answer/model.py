@@ -40,13 +40,19 @@ class FactEvidence:
     # (an amount in 元, whatever unit the page prints it in)
     printed_label: str | None = None
     stored: str | None = None
+    within: str | None = None      # the period of its year it describes, as said (第三季度单季（7-9月）: issue 44)
 
     def to_dict(self) -> dict[str, Any]:
         if self.company is not None:
-            return _with_report({"item": self.item, "company": self.company, "year": self.year, "value": self.value,
-                                 "page": self.page, "source": self.source}, self.report)
+            out = _with_report({"item": self.item, "company": self.company, "year": self.year, "value": self.value,
+                                "page": self.page, "source": self.source}, self.report)
+            if self.within:
+                out["within"] = self.within
+            return out
         out = _with_report({"item": self.item, "value": self.value, "year": self.year, "page": self.page,
                             "source": self.source}, self.report)
+        if self.within:
+            out["within"] = self.within
         if self.period != "current":
             out["period"] = self.period  # previous, or previous2 (the summary table's third year)
         if self.label is not None:
@@ -56,7 +62,8 @@ class FactEvidence:
     def describe(self) -> str:
         where = f"p.{self.page}" if self.page else "no page"
         who = f"{self.company} " if self.company else ""
-        return f"{who}{self.year if self.year is not None else ''}年 {self.label or self.item} = {self.value} ({where}, {self.source})"
+        return f"{who}{self.year if self.year is not None else ''}年{self.within or ''} {self.label or self.item} = " \
+               f"{self.value} ({where}, {self.source})"
 
 
 @dataclass
@@ -166,6 +173,7 @@ class Method(StrEnum):
     UNREAD = "unread"                # a subsidiary named whose value was not read (the router's guard)
     ASK_YEAR = "ask_year"            # a follow-up asks back which year
     ASK_WHICH = "ask_which"          # … which company
+    ASK_PERIOD = "ask_period"        # a question of a company with filings of several periods names none
 
 
 # the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)

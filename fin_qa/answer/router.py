@@ -35,6 +35,7 @@ from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, PassageEvidence
 from .open import OpenAnswerer
+from .periods import PeriodAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
@@ -103,7 +104,7 @@ def _value_answerers(values: Values) -> dict[str, Answerer]:
 
 class Router:
     def __init__(self, source: FactSource, catalog: Catalog, style: str = "human",
-                 retriever: Retriever | None = None, model: ChatModel | None = None):
+                 retriever: Retriever | None = None, model: ChatModel | None = None, periods: bool = True):
         self.source = source
         self.catalog = catalog
         self.t = catalog.templates
@@ -147,6 +148,11 @@ class Router:
                                  self._inputs_of, self._in_report)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
+        # questions naming a period within a year (第三季度, 上半年 …: answer/periods.py), over views of this
+        # source whose routers answer no period of their own
+        self.periods = PeriodAnswerer(
+            source, catalog, lambda view: Router(view, catalog, style, retriever, model, periods=False),
+            self.understander.understand, self._answer) if periods else None
 
     @property
     def retriever(self) -> Retriever:
@@ -160,7 +166,10 @@ class Router:
     def answer(self, question: str | None) -> Answer:
         """The answer of a question: of each of its asks, composed, when it asks several things; one built on
         a figure its report contradicts (a failed check names it) says so."""
-        ans = self._answer(question)
+        ans = self.periods.answer(str(question)) if self.periods is not None and question and str(question).strip() \
+            else None
+        if ans is None:
+            ans = self._answer(question)
         return self._doubted(ans) if ans.answered else ans
 
     def _doubted(self, ans: Answer) -> Answer:

@@ -224,6 +224,10 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
     code = hint.code or _plausible_code(profile.get("股票代码"))
     short = hint.company or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
     full = _plausible_full(profile.get("中文名称"))
+    if (code_of_period, kind) != ("FY", "report"):
+        # a quarter's report or a summary prints no 公司信息 of its own: its cover's name line ("华润三九医药股份
+        # 有限公司 2023 年半年度报告摘要") names it, never a shareholder's name its tables print
+        full = _cover_full(doc, catalog) or full
     for n, page in enumerate(doc.pages[:PROFILE_PAGES]):
         text = half_width_digits(page.text)
         if n < COVER_PAGES and full is None:
@@ -264,6 +268,19 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
         warnings.append(f"company not named in the report: ingested as {short!r} (the file name); give --company "
                         f"or --code to name it")
     return ReportMeta(code, year, full, short, None, code_of_period, kind), warnings
+
+
+def _cover_full(doc: Document, catalog: Catalog) -> str | None:
+    """The registered name a filing's first page prints on a line of its own, or before its title."""
+    for page in doc.pages[:1]:
+        for line in page.text.split("\n"):
+            tight = _SPACES.sub("", half_width_digits(line))
+            for rx in catalog.periods.titles:
+                tight = rx.sub("", tight)
+            name = _plausible_full(tight)
+            if name:
+                return name
+    return None
 
 
 def share_codes(doc: Document) -> dict[str, tuple[str, int]]:
@@ -427,7 +444,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
                 warnings.extend(f"{PARENT_STATEMENT_PREFIX}{kind}: {w}" for w in st.warnings)
         # the summary table's three years, after the statements: a statement value wins where both exist
         consolidated = fact_values(f for f in facts if f.statement in STATEMENT_KINDS)
-        read = extract_summary(doc, meta.year, catalog.items)
+        read = extract_summary(doc, meta.year, catalog.items, meta.period)
         summary = [FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                            sf.raw_label) for sf in read]
         summary_values = fact_values(summary)

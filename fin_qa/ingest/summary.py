@@ -74,6 +74,23 @@ class _Marker:
     kind: str  # year | change | before | after
     xc: float
     year: int = 0
+    period: str | None = None   # an interim filing's column (本报告期, 上年同期 …): the period it holds, not a year
+
+
+# an interim filing's column words (issue 44): 本报告期 (the quarter alone in a first or third quarter's report, the
+# half year in a half-year report's), 上年同期 (the same period a year before: of the column to its left),
+# 年初至报告期末 (the year to date), 本报告期末 | 上年度末 (balances); wrapped header words ("年初至报", "告期末")
+_INTERIM_COLUMN = [
+    (re.compile(r"^本报告期末$|^报告期末$"), "end"),
+    (re.compile(r"^上年度末$|^上年末$"), "end_previous"),
+    (re.compile(r"^年初[至到]报(?:告(?:期(?:末)?)?)?$"), "ytd"),
+    (re.compile(r"^本报告期$|^本期$"), "this"),
+    (re.compile(r"^上年同期$"), "prior"),
+]
+_INTERIM_WORDS = re.compile(r"^[本上年度同期末初至到报告比增减变动幅度调整前后（）()%％个百分点]+$")
+# a number as printed: grouped by three, or not grouped at all; a number cut over two lines ("7,176,243," |
+# "743.45" in a narrow column) is none, and its table's positions cannot be trusted
+_WELL_FORMED = re.compile(r"^[-−－]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[%％]?$")
 
 
 @dataclass
@@ -96,11 +113,38 @@ class _Header:
             m = min(years, key=lambda k: abs(k.xc - xc)) if years else m
         if m.kind != "year":
             return None
+        if m.period is not None:
+            return m.period
         return PERIODS.get(report_year - m.year)
 
 
-def _marker(text: str) -> _Marker | None | bool:
-    """A header cell's marker; True for a header word that marks nothing; None for other text."""
+def _interim_header(markers: list[_Marker], code: str) -> list[_Marker]:
+    """An interim filing's header markers named by the periods they hold. A column word standing over a
+    change column ("本报告期" atop "比上年同期增减") marks that change column, not a period; 上年同期 is the
+    year before of the column to its left (the quarter's, or the year to date's)."""
+    changes = [m.xc for m in markers if m.kind == "change"]
+    kept = [m for m in markers if m.kind == "change" or not any(abs(m.xc - x) < 25 for x in changes)]
+    kept.sort(key=lambda m: m.xc)
+    left: str | None = None
+    for m in kept:
+        if m.period == "this":
+            left = "this"
+            m.period = "quarter" if code == "Q3" else "current"
+        elif m.period == "ytd":
+            left = "ytd"
+            m.period = "current"
+        elif m.period == "prior":
+            m.period = "quarter_previous" if (left == "this" and code == "Q3") else "previous"
+        elif m.period == "end":
+            m.period = "current"
+        elif m.period == "end_previous":
+            m.period = "previous"
+    return kept
+
+
+def _marker(text: str, interim: bool = False) -> _Marker | None | bool:
+    """A header cell's marker; True for a header word that marks nothing; None for other text. (interim: an
+    interim filing's column words too.)"""
     s = text.replace(" ", "")
     m = _YEAR.match(s)
     if m:
@@ -110,6 +154,12 @@ def _marker(text: str) -> _Marker | None | bool:
         return _Marker("before" if m.group(1) == "前" else "after", 0.0)
     if _CHANGE.search(s):
         return _Marker("change", 0.0)
+    if interim:
+        for rx, period in _INTERIM_COLUMN:
+            if rx.match(s):
+                return _Marker("year", 0.0, period=period)
+        if _INTERIM_WORDS.match(s):
+            return True
     if _HEADER_WORD.match(s) or not s:
         return True
     return None
@@ -121,10 +171,14 @@ class _Entry:
     values: dict[str, tuple[Decimal | None, str]] | None = None  # period → (value, printed text)
     page: int = 0
     unit: str | None = None  # the label's own unit, "营业收入（万元）"
+    malformed: bool = False  # a number printed cut over lines: the block it is in is not read
 
 
-def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tuple[list[list[_Entry]], str | None]:
-    """The table's rows as blocks of entries (a header row starts a new block), and the unit line's unit."""
+def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
+               code: str = "FY") -> tuple[list[list[_Entry]], str | None]:
+    """The table's rows as blocks of entries (a header row starts a new block), and the unit line's unit.
+    (code: the filing's period — an interim filing's column words name its periods.)"""
+    interim = code != "FY"
     blocks: list[list[_Entry]] = []
     header: _Header | None = None
     pending: list[_Marker] = []  # header cells since the last row of values
@@ -145,7 +199,7 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tup
             if header is None and unit is None:
                 line_unit = _UNIT_LINE.match(flat)  # "人民币百万元，另有标注除外"
                 unit = find_unit(flat) or (line_unit.group(1) if line_unit else None)
-            marks = [(_marker(c.text), c) for c in row.cells]
+            marks = [(_marker(c.text, interim), c) for c in row.cells]
             years = sum(1 for m, _ in marks if isinstance(m, _Marker) and m.kind == "year")
             numbers = sum(1 for c in row.cells if parse_number(c.text.rstrip("%")) is not None)
             if (years and not numbers) or (
@@ -156,7 +210,8 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tup
                         pending.append(m)
                 continue
             if sum(1 for m in pending if m.kind == "year") >= 2:
-                header = _Header(pending)  # the rows of header cells above start a block
+                # the rows of header cells above start a block
+                header = _Header(_interim_header(pending, code) if interim else pending)
                 blocks.append([])
             pending = []
             if header is None:
@@ -166,9 +221,12 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tup
             edge = min((m.xc for m in header.markers if m.kind == "year"), default=1e9) - 20
             label_parts: list[str] = []
             values: dict[str, tuple[Decimal | None, str]] = {}
+            malformed = False
             for c in row.cells:
                 text = c.text.strip()
                 num = parse_number(text.rstrip("%"))
+                if interim and num is not None and not _WELL_FORMED.match(text.replace(" ", "")):
+                    malformed = True
                 if num is None and not is_empty_marker(text):
                     if not values and c.xc < edge:
                         label_parts.append(text)
@@ -186,9 +244,9 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int) -> tup
             label = _NOTE_MARK.sub("", _UNIT_REMARK.sub("", raw).strip())
             if _SENTENCE.search(label) or len(label) > 40:
                 continue  # a note under the table ("注：报告期内，…342,900份期权行权")
-            if values:
+            if values or malformed:
                 values.pop("", None)
-                blocks[-1].append(_Entry(label, values, pn, own_unit.group(1) if own_unit else None))
+                blocks[-1].append(_Entry(label, values, pn, own_unit.group(1) if own_unit else None, malformed))
             elif label and not re.fullmatch(r"[\d.、]+", label):
                 blocks[-1].append(_Entry(label, None, pn))
     return blocks, unit
@@ -234,14 +292,20 @@ def _assign_fragments(entries: list[_Entry], known) -> list[tuple[str, _Entry]]:
     return out
 
 
-def extract_summary(doc: Document, year: int | None, table: ItemTable) -> list[StatementFact]:
-    """The summary table's facts (amounts in 元; per-share in 元/股; rates in %), or [] without one."""
+def extract_summary(doc: Document, year: int | None, table: ItemTable, code: str = "FY") -> list[StatementFact]:
+    """The summary table's facts (amounts in 元; per-share in 元/股; rates in %), or [] without one. An interim
+    filing's (code Q1 | HY | Q3) by its column words: periods current (the half year, the first quarter, the
+    year to date of a third quarter's report; balances at the period end), previous (the same period a year
+    before; balances at the year end before), quarter and quarter_previous (a third quarter's report's
+    本报告期: July to September alone, and a year before). A block holding a number cut over two lines is not
+    read: its positions cannot be trusted."""
     if year is None:
         return []
     found = find_title(doc)
     if found is None:
         return []
-    blocks, unit = _read_rows(doc, found[0], found[1], year)
+    blocks, unit = _read_rows(doc, found[0], found[1], year, code)
+    blocks = [b for b in blocks if not any(e.malformed for e in b)]
 
     def known(label: str) -> int:
         return 1 if table.canonical(label) is not None else 0
@@ -249,10 +313,14 @@ def extract_summary(doc: Document, year: int | None, table: ItemTable) -> list[S
     facts: list[StatementFact] = []
     seen: set[tuple[str, str]] = set()
     for block in blocks:
-        for label, entry in _assign_fragments(block, known):
+        labelled = _assign_fragments(block, known)
+        items = [table.canonical(_strip(label)) for label, _ in labelled]
+        # an interim filing's two rows naming one item (百诚医药 2023 半年度报告 prints 扣除非经常性损益后的净利润
+        # over its 归属于上市公司股东的净利润 row, then the 扣除 row): which is which is not known, neither is read
+        twice = {i for i in items if items.count(i) > 1} if code != "FY" else set()
+        for (label, entry), item in zip(labelled, items):
             row_unit = entry.unit or unit or "元"
-            item = table.canonical(_strip(label))
-            if item is None:
+            if item is None or item in twice:
                 continue  # only rows naming a known item: an unknown row's unit and meaning are guesses
             for period, (value, text) in (entry.values or {}).items():
                 if value is None or (item, period) in seen:

@@ -1,0 +1,355 @@
+"""Questions of a period within a year (issue 44): 第三季度, 前三季度, 单季, 上半年, 一季度, Q2, Q4, 最新一期.
+
+A filing is (company, period, kind). The annual path (the Router over FactSource) reads annual reports only; a
+question naming another period is answered here: its period words (rules/periods.yaml `questions`) are taken
+out, and what is left is answered by the same answerers over a PeriodView — the filings of that period read as
+if each were its year's report — then every year the answer names is said with its period
+("2025年第三季度单季（7-9月）"). So a lookup, a formula (净利率, 流动比率), a change (同比: the same period a year
+before — the printed 上年同期 column first), a comparison or ranking across companies and a series over years
+("2023—2025年一季度") all work on a period as they do on a year.
+
+What each view reads (ytd: the year to date; quarter: the quarter alone; end: a balance at the period's end):
+- Q1, HY, Q3: that filing (its full report first, then its summary). Q3 quarter: the 主要会计数据's 本报告期
+  column, else derived: 1–9月 − 1–6月.
+- Q2 alone: 1–6月 − 1–3月; Q4 alone: the year − 1–9月. A derived value says so, with both values and filings.
+  Only amounts are derived: a per-share figure or a rate of a quarter no filing prints is not.
+- Balances are the period end's; their 同比 is the same period end a year before.
+- 第三季度 alone does not say which of 7–9月 and 1–9月: both are answered, each labelled.
+- 环比: the quarter alone against the quarter before it alone.
+A question naming no period and no year, about a company with filings of several periods, is asked back which
+period (the problem's example B1001: "金花股份利润总额是多少" → "请问你查询哪一个报告期的利润总额？").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import TYPE_CHECKING, Callable
+
+import pandas as pd
+
+from ..catalog import Catalog
+from ..catalog.normalize import normalize_question
+from ..numbers import decimal_str
+from ..store import Report
+from .facts import REPORT_FIELDS, Fact, FactSource
+from .model import Answer, FactEvidence
+
+if TYPE_CHECKING:   # (the router makes the answerers of each view)
+    from .router import Router
+
+ORDER = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}
+FILING_WORDS = {"Q1": "第一季度", "HY": "半年度", "Q3": "第三季度", "FY": "年度"}
+# the label of a view's period as an answer says it after its year
+LABELS = {
+    ("Q1", "ytd"): "第一季度（1-3月）", ("Q1", "end"): "第一季度末（3月31日）",
+    ("HY", "ytd"): "上半年（1-6月）", ("HY", "end"): "半年末（6月30日）",
+    ("Q3", "ytd"): "前三季度（1-9月）", ("Q3", "quarter"): "第三季度单季（7-9月）", ("Q3", "end"): "第三季度末（9月30日）",
+    ("Q2", "quarter"): "第二季度单季（4-6月）", ("Q2", "end"): "第二季度末（6月30日）",
+    ("Q4", "quarter"): "第四季度单季（10-12月）", ("Q4", "end"): "第四季度末（12月31日）",
+    ("FY", "ytd"): "全年（1-12月）", ("FY", "end"): "年末（12月31日）",
+}
+# the quarter alone before each (环比)
+PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
+_YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下前半])")
+_QOQ = re.compile(r"环比")
+_EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季")
+_FILLER_LEFT = re.compile(r"^[的之]+")
+
+
+@dataclass(frozen=True)
+class PeriodAsk:
+    """The period a question names: which one (Q1 … Q4, HY, latest), which span, and the words naming it."""
+    period: str
+    span: str
+    start: int
+    end: int
+    words: str
+
+
+def normalize_span(period: str, span: str) -> str:
+    """The span a view of the period reads: a first quarter and a half year are their own year to date; a
+    derived quarter (Q2, Q4) is the quarter alone."""
+    if period in ("Q1", "HY") and span in ("quarter", "both"):
+        return "ytd"
+    if period in ("Q2", "Q4") and span in ("ytd", "both"):
+        return "quarter"
+    return span
+
+
+def label(period: str, span: str) -> str:
+    return LABELS.get((period, span), LABELS.get((period, "ytd"), period))
+
+
+class PeriodView(FactSource):
+    """The filings of one period of the year, each read as its year's report (see the module's docstring)."""
+
+    def __init__(self, base: FactSource, period: str, span: str, catalog: Catalog) -> None:
+        self.store = base.store
+        self.base = base
+        self.period, self.span = period, span
+        self.items = catalog.items
+        self.known = base.known
+        self.keys = base.keys
+        self.scope = base.scope
+        self.filings = base.filings
+        self.parent = False
+        self._columns = (None, {})
+        self._named_years = None
+        self.reports, self.by_key, self._years = [], {}, {}
+        self.derived: list[str] = []      # how each derived value read was made (said in the answer)
+        own = {"Q1": "Q1", "HY": "HY", "Q3": "Q3", "Q2": "HY", "Q4": "FY"}[period]
+        for (company, year, p), reps in sorted(base.filings.items(), key=lambda kv: kv[0][1]):
+            if p != own:
+                continue
+            self.reports.append(reps[0])
+            self.by_key[(company, year)] = reps[0]
+            self._years.setdefault(company, []).append(year)
+
+    # ------------------------------------------------------------------------- reading a fact
+
+    def _read(self, company: str, year: int, period: str, item: str, column: str) -> Fact | None:
+        for r in self.base.filing(company, year, period):
+            for f in self.store.report_facts(r.id, [item], column, parent=self.parent):
+                return Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, year, f.raw_label, r.key)
+        return None
+
+    def _derive(self, company: str, year: int, item: str, whole: tuple[str, str], part: tuple[str, str]) -> Fact | None:
+        """whole − part of an amount (Q2 = HY − Q1, Q4 = FY − 1–9月, Q3 alone = 1–9月 − 1–6月), said how."""
+        a = self._read(company, year, whole[0], item, whole[1])
+        b = self._read(company, year, part[0], item, part[1])
+        if a is None or b is None or a.unit != "元" or b.unit != "元" or a.number is None or b.number is None:
+            return None
+        value = a.number - b.number
+        how = (f"{year}年{label(self.period, self.span)}{item}为推算值：{year}年{label(whole[0], 'ytd')}"
+               f"{a.number:,.2f}元（{a.report}，第{a.page}页）− {year}年{label(part[0], 'ytd')}{b.number:,.2f}元"
+               f"（{b.report}，第{b.page}页）= {value:,.2f}元")
+        if how not in self.derived:
+            self.derived.append(how)
+        return Fact(item, decimal_str(value), "元", "current", a.statement, a.page, a.source, year,
+                    f"{a.label or item}（推算）", a.report)
+
+    def _fact(self, company: str, year: int, item: str, period: str) -> Fact | None:
+        balance = self.items.statement_of(item) == "资产负债表"
+        if self.period in ("Q1", "HY", "Q3"):
+            quarter = self.period == "Q3" and self.span == "quarter" and not balance
+            if period == "current":
+                f = self._read(company, year, self.period, item, "quarter" if quarter else "current")
+                if f is None and quarter:
+                    f = self._derive(company, year, item, ("Q3", "current"), ("HY", "current"))
+                return f
+            if period == "previous" and not balance:   # (a balance's 同比: the same period end a year before)
+                return self._read(company, year, self.period, item, "quarter_previous" if quarter else "previous")
+            return None
+        if period != "current":
+            return None
+        whole, part = (("HY", "current"), ("Q1", "current")) if self.period == "Q2" else \
+            (("FY", "current"), ("Q3", "current"))
+        if balance:
+            return self._read(company, year, whole[0], item, "current")
+        return self._derive(company, year, item, whole, part)
+
+    def facts(self, report: Report, items: list[str], period: str = "current") -> dict[str, Fact]:
+        out: dict[str, Fact] = {}
+        for item in items:
+            f = self._fact(report.company, report.year, item, period)
+            if f is not None:
+                out[item] = f
+            elif period == "current" and REPORT_FIELDS.get(item) and getattr(report, REPORT_FIELDS[item]):
+                out[item] = Fact(item, getattr(report, REPORT_FIELDS[item]), None, "current", "公司信息", None,
+                                 "report list", report.year, report=report.key)
+        return out
+
+    def _column(self, item: str, year: int) -> pd.DataFrame:
+        rows = []
+        for r in self.reports:
+            if r.year != year:
+                continue
+            f = self.facts(r, [item]).get(item)
+            if f is None or f.number is None:
+                continue
+            rows.append({"report_id": r.id, "company": r.company, "short_name": r.short_name,
+                         "full_name": r.full_name, "value": f.value, "num": float(f.number), "page": f.page,
+                         "source": f.source})
+        return pd.DataFrame(rows, columns=["report_id", "company", "short_name", "full_name", "value", "num", "page",
+                                           "source"])
+
+
+@dataclass
+class _Part:
+    """One period's answer of a question."""
+    period: str
+    span: str
+    answer: Answer
+    derived: list[str] = field(default_factory=list)
+
+
+class PeriodAnswerer:
+    """The answers of questions naming a period within a year (see the module's docstring)."""
+
+    def __init__(self, source: FactSource, catalog: Catalog, make_router: Callable[[FactSource], "Router"],
+                 understand: Callable, annual: Callable[[str], Answer]) -> None:
+        self.source = source
+        self.annual = annual
+        self.catalog = catalog
+        self.rules = catalog.periods
+        self.make_router = make_router
+        self.understand = understand
+        self._routers: dict[tuple[str, str], tuple[PeriodView, "Router"]] = {}
+        self.interim = any(p != "FY" for (_, _, p) in source.filings)
+
+    def read(self, question: str) -> PeriodAsk | None:
+        """The period a question names, by rules/periods.yaml (the first rule matching)."""
+        norm = normalize_question(question).replace(" ", "")
+        for w in self.rules.questions:
+            m = w.pattern.search(norm)
+            if m:
+                return PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
+        return None
+
+    def _router(self, period: str, span: str) -> tuple[PeriodView, "Router"]:
+        key = (period, span)
+        if key not in self._routers:
+            view = PeriodView(self.source, period, span, self.catalog)
+            self._routers[key] = (view, self.make_router(view))
+        return self._routers[key]
+
+    def answer(self, question: str) -> Answer | None:
+        """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
+        if not self.interim:
+            return None
+        norm = normalize_question(question).replace(" ", "")
+        ask = self.read(norm)
+        if ask is None:
+            return self._ask_back(question, norm)
+        rest = norm[:ask.start] + norm[ask.end:]
+        rest = rest[:ask.start] + _FILLER_LEFT.sub("", rest[ask.start:]) if ask.start < len(rest) else rest
+        period, span = ask.period, ask.span
+        if period == "latest":
+            return self._latest(question, rest, span)
+        if _QOQ.search(rest):
+            return self._qoq(question, rest.replace("环比", ""), period, span)
+        spans = ["quarter", "ytd"] if (period == "Q3" and span == "both") else [normalize_span(period, span)]
+        parts = [self._part(rest, period, s) for s in spans]
+        return self._compose(question, parts)
+
+    # ------------------------------------------------------------------------- one period's answer
+
+    def _part(self, text: str, period: str, span: str) -> _Part:
+        view, router = self._router(period, span)
+        view.derived = []
+        ans = router.answer(text)
+        balance = any(isinstance(e, FactEvidence) and e.item and self.catalog.items.statement_of(e.item) == "资产负债表"
+                      for e in ans.evidence) and all(
+            not isinstance(e, FactEvidence) or self.catalog.items.statement_of(e.item) == "资产负债表"
+            for e in ans.evidence)
+        shown = "end" if balance else span
+        said = label(period, shown)
+        ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("的年报", "的报告")
+        for e in ans.evidence:
+            if isinstance(e, FactEvidence):
+                e.within = said
+        return _Part(period, shown, ans, list(view.derived))
+
+    def _compose(self, question: str, parts: list[_Part]) -> Answer:
+        """One period's answer as it is; two (第三季度: 7–9月 and 1–9月) one after the other, each labelled, and
+        a balance (the same at the period end either way) once."""
+        if len(parts) == 2 and parts[0].span == "end":
+            parts = parts[:1]
+        answered = [p for p in parts if p.answer.answered]
+        first = (answered or parts)[0].answer
+        text = "\n".join(p.answer.answer.strip() for p in (answered or parts[:1]))
+        if len(parts) == 2 and answered and len(answered) < 2:
+            missing = next(p for p in parts if not p.answer.answered)
+            text += f"\n（{label(missing.period, missing.span)}：{missing.answer.answer.strip()}）"
+        notes = [d for p in answered for d in p.derived]
+        if notes:
+            text += "\n" + "\n".join(notes)
+        if len(parts) == 2 and len(answered) == 2:
+            text = "“第三季度”可指7-9月单季或1-9月累计，两者分别为：\n" + text
+        evidence = [e for p in (answered or parts[:1]) for e in p.answer.evidence]
+        partial = [f"{label(p.period, p.span)}" for p in parts if not p.answer.answered] if answered else []
+        out = Answer(question, text, first.type, first.method, evidence, found=bool(answered) and not partial,
+                     partial=partial if answered else [])
+        out.frame = dict(first.frame or {}, period_asked=[f"{p.period}:{p.span}" for p in parts])
+        out.shown = first.shown if len(parts) == 1 else None
+        out.series = first.series
+        return out
+
+    # ------------------------------------------------------------------------- the latest period; 环比
+
+    def _latest(self, question: str, rest: str, span: str) -> Answer:
+        u = self.understand(rest)
+        if not u.companies:
+            return Answer(question, "请问你查询哪一家公司最新一期的数据？", "1", "ask_which", found=False)
+        company = u.companies[0].company.key
+        periods = self.source.periods_of(company)
+        if not periods:
+            return Answer(question, f"未查询到{u.companies[0].company.short or company}的定期报告。", "1", "not_found",
+                          found=False)
+        year, period = periods[-1]
+        name = u.companies[0].company
+        text = rest if u.years.years else rest.replace(u.companies[0].text, f"{u.companies[0].text}{year}年", 1)
+        if period == "FY":
+            ans = self.annual(text)
+        else:
+            spans = ["quarter", "ytd"] if period == "Q3" else [normalize_span(period, "ytd")]
+            ans = self._compose(question, [self._part(text, period, s) for s in spans])
+        ans.answer = f"{name.short_name or company}最新一期报告为{year}年{FILING_WORDS[period]}报告。" \
+                     + ans.answer
+        return ans
+
+    def _qoq(self, question: str, rest: str, period: str, span: str) -> Answer:
+        """环比: the quarter alone against the quarter alone before it, both read (or derived) and cited."""
+        if period not in PREVIOUS_QUARTER:
+            return Answer(question, "环比需要具体的季度（如第三季度单季），上半年或全年没有可比的上一季度。", "2-2", "declined",
+                          found=False)
+        u = self.understand(rest)
+        years = u.years.years
+        named = u.items + u.formulas
+        if not years or not u.companies or len(named) != 1:
+            return Answer(question, "环比需要一家公司、一个年份和一个项目（如“华润三九2024年第三季度营业收入环比增长多少”）。",
+                          "2-2", "declined", found=False)
+        # each quarter's value asked alone, the change computed here from both
+        asked = f"{u.companies[0].text}{years[0]}年{named[0]}是多少？"
+        this = self._part(asked, period, "quarter" if period in ("Q3", "Q2", "Q4") else "ytd")
+        prev_period, shift = PREVIOUS_QUARTER[period]
+        if not this.answer.answered or this.answer.value is None:
+            return self._compose(question, [this])
+        prev_text = asked.replace(f"{years[0]}年", f"{years[0] + shift}年", 1)
+        before = self._part(prev_text, prev_period, "ytd" if prev_period == "Q1" else "quarter")
+        if not before.answer.answered or before.answer.value is None:
+            ans = self._compose(question, [this])
+            ans.answer += f"\n上一季度（{years[0] + shift}年{label(prev_period, before.span)}）的数据未查询到，无法计算环比。"
+            ans.found, ans.partial = False, ["环比"]
+            return ans
+        a, b = Decimal(str(this.answer.value)), Decimal(str(before.answer.value))
+        change = a - b
+        rate = f"{(change / abs(b) * 100):.2f}%" if b != 0 else "无法计算（上一季度为0）"
+        unit = this.answer.unit or ""
+        text = (f"{this.answer.answer.strip()}\n{before.answer.answer.strip()}\n"
+                f"环比变化{change:,.2f}{unit}，环比增长率为{rate}（（本季度 − 上一季度）/ |上一季度|）。")
+        notes = this.derived + [d for d in before.derived if d not in this.derived]
+        if notes:
+            text += "\n" + "\n".join(notes)
+        out = Answer(question, text, "2-2", "change", this.answer.evidence + before.answer.evidence)
+        out.shown = rate
+        return out
+
+    # ------------------------------------------------------------------------- asking back
+
+    def _ask_back(self, question: str, norm: str) -> Answer | None:
+        """A value of a company with filings of several periods, asked with no year and no period: which period?
+        None when the question names a year, or the company has one period (the annual path answers it)."""
+        u = self.understand(norm)
+        if not u.companies or u.years.years or not (u.items or u.formulas):
+            return None
+        periods = self.source.periods_of(u.companies[0].company.key)
+        if len(periods) < 2 or all(p == "FY" for _, p in periods):
+            return None
+        items = "、".join(u.items + u.formulas)
+        listed = "、".join(f"{y}年{FILING_WORDS[p]}" for y, p in periods[-6:])
+        ans = Answer(question, f"请问你查询哪一个报告期的{items}？（可选：{listed}等）", "1", "ask_period", found=False)
+        ans.context = {"question": question, "companies": [u.companies[0].text], "years": [], "items": list(u.items),
+                       "ask_period": True}
+        return ans
