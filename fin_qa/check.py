@@ -10,7 +10,7 @@ Used by `fin-qa ingest` (failed checks are warnings of the file, kept in the sto
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -229,12 +229,13 @@ def _nil_holds(statements: Values, blank: tuple[str, str], rules: CheckRules) ->
 
 
 def check_facts(rows: Iterable[Any], rules: CheckRules, names: str = "",
-                blanks: Blanks | None = None) -> list[CheckResult]:
-    """Every check over a parsed report's facts (ingest), its completeness included."""
+                blanks: Blanks | None = None, complete: bool = True) -> list[CheckResult]:
+    """Every check over a parsed report's facts (ingest), its completeness included (not a summary's:
+    complete False)."""
     rows = list(rows)
     statements, summary, parent = _split(rows)
-    return _all_checks(statements, summary, parent, rules) + completeness(
-        statements, names, {r.item for r in rows}, rules, blanks)
+    return _all_checks(statements, summary, parent, rules) + (completeness(
+        statements, names, {r.item for r in rows}, rules, blanks) if complete else [])
 
 
 def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Values, Values]:
@@ -246,10 +247,11 @@ def _stored(store: Store, report_id: int, rules: CheckRules) -> tuple[Values, Va
 
 
 def check_report(store: Store, report_id: int, rules: CheckRules,
-                 previous_report_id: int | None = None, names: str = "") -> list[CheckResult]:
+                 previous_report_id: int | None = None, names: str = "", complete: bool = True) -> list[CheckResult]:
     """Every check of a stored report (`fin-qa check`); with the previous year's report of the company,
     its previous-period column against that report too; read from a document, its completeness (`names`:
-    the company's names, which may say its kind)."""
+    the company's names, which may say its kind) — not of a summary (摘要), which prints no statements
+    (complete False)."""
     stored = _stored(store, report_id, rules)
     out = _all_checks(*stored, rules)
     warnings = store.report_warnings(report_id)
@@ -257,7 +259,7 @@ def check_report(store: Store, report_id: int, rules: CheckRules,
     out += [r for r in recorded_failures(warnings) if (r.name, r.period) not in ran]
     if previous_report_id is not None:
         out += previous_report_checks(stored[0], _stored(store, previous_report_id, rules)[0], rules)
-    if any(f["kind"] in DOCUMENTS for f in store.report_files(report_id)):
+    if complete and any(f["kind"] in DOCUMENTS for f in store.report_files(report_id)):
         # a report read from its document is complete or says what it lacks (an imported table holds
         # what it holds)
         markers = {i for e in rules.essentials for i in e.markers}
@@ -275,7 +277,7 @@ class ReportCheck:
     @property
     def name(self) -> str:
         r = self.report
-        return f"{r['short_name'] or r['full_name'] or '-'} {r['year']} ({r['stock_code'] or '-'})"
+        return f"{r['short_name'] or r['full_name'] or '-'} {filing_label(r)} ({r['stock_code'] or '-'})"
 
     @property
     def failed(self) -> list[CheckResult]:
@@ -295,10 +297,58 @@ def check_reports(store: Store, rules: CheckRules, company: str | None = None,
     every = store.reports()
     rows = [r for r in every if (year is None or r["year"] == year) and (
         not company or any(company in (r.get(k) or "") for k in ("stock_code", "short_name", "full_name")))]
-    by_key = {(r["stock_code"], r["year"]): r["id"] for r in every if r["stock_code"]}
-    return [ReportCheck(r, check_report(store, r["id"], rules, by_key.get((r["stock_code"], r["year"] - 1)),
-                                        " ".join(r.get(k) or "" for k in ("short_name", "full_name"))))
-            for r in rows]
+    # (an annual report's previous column against last year's annual report: an interim filing's previous
+    # columns are the same period a year before and the year end before, no filing's own period)
+    by_key = {(r["stock_code"], r["year"]): r["id"] for r in every if r["stock_code"] and _annual(r)}
+    half_years: dict[tuple[str, int], list[int]] = {}
+    for r in every:
+        if r["stock_code"] and r.get("period") == f"{r['year']}HY":
+            half_years.setdefault((r["stock_code"], r["year"]), []).append(r["id"])
+    out = []
+    for r in rows:
+        results = check_report(store, r["id"], rules,
+                               by_key.get((r["stock_code"], r["year"] - 1)) if _annual(r) else None,
+                               " ".join(r.get(k) or "" for k in ("short_name", "full_name")),
+                               r.get("kind", "report") == "report")
+        if r.get("period") == f"{r['year']}Q3":
+            results += quarter_checks(store, r["id"], half_years.get((r["stock_code"], r["year"]), []))
+        out.append(ReportCheck(r, results))
+    return out
+
+
+QUARTER_CHECK = "半年度 + 第三季度单季 = 前三季度"
+
+
+def quarter_checks(store: Store, q3_id: int, half_year_ids: Sequence[int]) -> list[CheckResult]:
+    """A third quarter's report against its half year's filing (the report, else its summary): for every
+    amount the report prints for the quarter alone (本报告期), 1–6月 + 7–9月 = 1–9月, to the yuan."""
+    quarter = {f.item: f for f in store.report_facts(q3_id, _QUARTER_ITEMS, "quarter") if f.unit == "元"}
+    ytd = {f.item: f for f in store.report_facts(q3_id, sorted(quarter), "current")}
+    out: list[CheckResult] = []
+    for item in sorted(quarter):
+        half = next((f for hid in half_year_ids for f in store.report_facts(hid, [item], "current")), None)
+        if item not in ytd or half is None:
+            continue
+        left = Decimal(half.value) + Decimal(quarter[item].value)
+        right = Decimal(ytd[item].value)
+        out.append(CheckResult(f"{QUARTER_CHECK}：{item}", "current", abs(left - right) <= 1, left, right,
+                               [p for p in (half.page, quarter[item].page, ytd[item].page) if p]))
+    return out
+
+
+# the amounts a third quarter's 主要会计数据 prints for the quarter alone
+_QUARTER_ITEMS = ["营业收入", "营业总收入", "归属于母公司所有者的净利润", "扣除非经常性损益后的净利润", "经营活动产生的现金流量净额"]
+
+
+def _annual(r: dict[str, Any]) -> bool:
+    return r.get("period", f"{r['year']}FY") == f"{r['year']}FY" and r.get("kind", "report") == "report"
+
+
+def filing_label(r: dict[str, Any]) -> str:
+    """A stored report row's year (an annual report) or period (2025Q3, 2024HY摘要)."""
+    if _annual(r):
+        return str(r["year"])
+    return str(r["period"]) + ("摘要" if r.get("kind") == "summary" else "")
 
 
 def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str, str], CheckResult]:

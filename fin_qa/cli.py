@@ -244,18 +244,14 @@ def tables(store_path, company, year, words, page, as_json):
         sys.exit(1)
 
 
-def _period_label(r: dict) -> str:
-    """An annual report's year (2019), another filing's period (2025Q3, 2024HY摘要)."""
-    if r["period"] == f"{r['year']}FY" and r["kind"] == "report":
-        return str(r["year"])
-    return r["period"] + ("摘要" if r["kind"] == "summary" else "")
-
-
 @cli.command()
 @STORE_OPTION
 @click.option("--json", "as_json", is_flag=True)
 def reports(store_path, as_json):
-    """List the reports in the store."""
+    """List the reports in the store: each filing's year (an annual report) or period (2025Q3, 2024HY摘要);
+    --json gives its "period" (2025Q3, 2024FY) and "kind" (report | summary)."""
+    from .check import filing_label
+
     with _open_store(store_path, readonly=True) as store:
         rows = store.reports()
     for r in rows:
@@ -263,7 +259,7 @@ def reports(store_path, as_json):
             click.echo(json.dumps(r, ensure_ascii=False))
         else:
             click.echo(
-                f"{r['stock_code'] or '-'}\t{r['short_name'] or '-'}\t{_period_label(r)}\t{r['full_name'] or '-'}\t"
+                f"{r['stock_code'] or '-'}\t{r['short_name'] or '-'}\t{filing_label(r)}\t{r['full_name'] or '-'}\t"
                 f"{r['facts']} facts\t{r['chunks']} chunks\t{r['files'] or 'imported'}"
             )
     if not as_json:

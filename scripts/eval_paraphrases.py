@@ -30,6 +30,7 @@ from decimal import Decimal
 from pathlib import Path
 
 DECLINED = {"not_found", "declined", "bad_input"}
+ASKED_BACK = {"ask_period", "ask_year", "ask_which"}   # a question back: right for {"clarify": true}
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?%?")
 THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:[,\s'’]\d{3})+(?!\d)")
 
@@ -79,7 +80,9 @@ def verdict(q: dict, a: dict | None) -> str:
     expect = q["expect"]
     if expect.get("decline"):
         return "right" if declined else "wrong"
-    if declined:
+    if expect.get("clarify"):   # a question naming no period of a company with several: asked back which
+        return "right" if a is not None and a.get("method") in ASKED_BACK else ("declined" if declined else "wrong")
+    if declined or (a is not None and a.get("method") in ASKED_BACK):   # (a question back gives no value)
         return "declined"
     text = clean(a.get("answer", ""))
     hits = [has(text, e, True) for e in expect.get("numbers", [])] + \

@@ -53,7 +53,8 @@ LABELS = {
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
 _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下前半])")
 _QOQ = re.compile(r"环比")
-_EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季")
+_EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季|各季(?!报)")
+_EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
 
 
@@ -109,9 +110,22 @@ class PeriodView(FactSource):
     # ------------------------------------------------------------------------- reading a fact
 
     def _read(self, company: str, year: int, period: str, item: str, column: str) -> Fact | None:
+        """A fact of the company's filing of (year, period) in that column; a flow the filing does not hold
+        (no filing of that period is stored) read from the same period's filing a year on, its 上年同期 column,
+        said."""
         for r in self.base.filing(company, year, period):
             for f in self.store.report_facts(r.id, [item], column, parent=self.parent):
                 return Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, year, f.raw_label, r.key)
+        later = {"current": "previous", "quarter": "quarter_previous"}.get(column)
+        if later is None or (self.items.statement_of(item) == "资产负债表" and period != "FY"):
+            return None   # (a balance's previous column is the year end before, not the same period end)
+        for r in self.base.filing(company, year + 1, period):
+            for f in self.store.report_facts(r.id, [item], later, parent=self.parent):
+                note = (f"{year}年{label(period, 'quarter' if column == 'quarter' else 'ytd')}{item}读自"
+                        f"{r.year}年{FILING_WORDS[period]}报告（{r.key}，第{f.page}页）的上年同期列。")
+                if note not in self.derived:
+                    self.derived.append(note)
+                return Fact(f.item, f.value, f.unit, "current", f.statement, f.page, f.source, year, f.raw_label, r.key)
         return None
 
     def _derive(self, company: str, year: int, item: str, whole: tuple[str, str], part: tuple[str, str]) -> Fact | None:
@@ -199,13 +213,42 @@ class PeriodAnswerer:
         self.interim = any(p != "FY" for (_, _, p) in source.filings)
 
     def read(self, question: str) -> PeriodAsk | None:
-        """The period a question names, by rules/periods.yaml (the first rule matching)."""
+        """The period a question names, by rules/periods.yaml (the match starting first; at one place the rule
+        written first)."""
         norm = normalize_question(question).replace(" ", "")
+        best: PeriodAsk | None = None
         for w in self.rules.questions:
             m = w.pattern.search(norm)
-            if m:
-                return PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
-        return None
+            if m and (best is None or m.start() < best.start):
+                best = PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
+        return best
+
+    def take_out(self, norm: str, ask: PeriodAsk) -> tuple[str, str]:
+        """The question without the words naming its period — the period's own words wherever they stand
+        ("第三季度（7-9月）"), and the words saying its span (单季, 累计) — and the span they say. Another period's
+        words stay (环比三季度, 上半年和第三季度: what is left to answer or decline)."""
+        span = ask.span
+        rest = norm[:ask.start] + norm[ask.end:]
+        while True:
+            hit = None
+            for w in self.rules.questions:
+                m = w.pattern.search(rest)
+                if m and w.period == ask.period:
+                    hit = (m, w.span)
+                    break
+            for w in self.rules.modifiers:
+                m = w.pattern.search(rest)
+                if m and hit is None:
+                    hit = (m, w.span)
+            if hit is None:
+                break
+            m, said = hit
+            if span in ("both", "end") and said in ("quarter", "ytd") or span == said:
+                span = said if span == "both" else span
+            rest = rest[:m.start()] + rest[m.end():]
+        rest = re.sub(r"\(\)", "", rest)
+        at = min(ask.start, len(rest))
+        return rest[:at] + _FILLER_LEFT.sub("", rest[at:]), span
 
     def _router(self, period: str, span: str) -> tuple[PeriodView, "Router"]:
         key = (period, span)
@@ -219,16 +262,21 @@ class PeriodAnswerer:
         if not self.interim:
             return None
         norm = normalize_question(question).replace(" ", "")
+        if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year
+            ask = self.read(norm)
+            rest = self.take_out(norm, ask)[0] if ask is not None else norm
+            return self._each_quarter(question, _EACH_QUARTER.sub("", rest), "Q4")
         ask = self.read(norm)
         if ask is None:
             return self._ask_back(question, norm)
-        rest = norm[:ask.start] + norm[ask.end:]
-        rest = rest[:ask.start] + _FILLER_LEFT.sub("", rest[ask.start:]) if ask.start < len(rest) else rest
-        period, span = ask.period, ask.span
+        rest, span = self.take_out(norm, ask)
+        period = ask.period
         if period == "latest":
             return self._latest(question, rest, span)
         if _QOQ.search(rest):
-            return self._qoq(question, rest.replace("环比", ""), period, span)
+            return self._qoq(question, rest, period, span)
+        if ask.words.startswith("前") and period == "Q3" and _EACH_ALONE.search(norm):   # 前三个季度单季
+            return self._each_quarter(question, _EACH_ALONE.sub("", rest), "Q3")
         spans = ["quarter", "ytd"] if (period == "Q3" and span == "both") else [normalize_span(period, span)]
         parts = [self._part(rest, period, s) for s in spans]
         return self._compose(question, parts)
@@ -239,36 +287,50 @@ class PeriodAnswerer:
         view, router = self._router(period, span)
         view.derived = []
         ans = router.answer(text)
+        if ans.answered and not all(isinstance(e, FactEvidence) for e in ans.evidence):
+            # a period's values are read from its filing's statements and key figures (or derived from
+            # them): a table cell or a sentence of a half year's or a year's filing speaks of that period,
+            # not of the quarter asked
+            ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
+                                       f"主要会计数据读取或推算），无法回答该问题。", ans.type, "not_found", found=False)
         balance = any(isinstance(e, FactEvidence) and e.item and self.catalog.items.statement_of(e.item) == "资产负债表"
                       for e in ans.evidence) and all(
             not isinstance(e, FactEvidence) or self.catalog.items.statement_of(e.item) == "资产负债表"
             for e in ans.evidence)
         shown = "end" if balance else span
         said = label(period, shown)
-        ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("的年报", "的报告")
+        ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("年报", "报告")
         for e in ans.evidence:
             if isinstance(e, FactEvidence):
                 e.within = said
         return _Part(period, shown, ans, list(view.derived))
 
-    def _compose(self, question: str, parts: list[_Part]) -> Answer:
-        """One period's answer as it is; two (第三季度: 7–9月 and 1–9月) one after the other, each labelled, and
-        a balance (the same at the period end either way) once."""
-        if len(parts) == 2 and parts[0].span == "end":
+    def _each_quarter(self, question: str, rest: str, last: str) -> Answer:
+        """Every quarter alone of the year up to `last` (各季度: Q1–Q4; 前三个季度单季: Q1–Q3), each read or
+        derived, said as it was made; the quarters no filing holds said."""
+        quarters = ["Q1", "Q2", "Q3", "Q4"][:["Q1", "Q2", "Q3", "Q4"].index(last) + 1]
+        parts = [self._part(rest, q, "ytd" if q == "Q1" else "quarter") for q in quarters]
+        return self._compose(question, parts, intro=False)
+
+    def _compose(self, question: str, parts: list[_Part], intro: bool = True) -> Answer:
+        """One period's answer as it is; several (第三季度: 7–9月 and 1–9月; 各季度) one after the other, each
+        labelled, what is not found said; a balance (the same at the period end either way) once."""
+        if intro and len(parts) == 2 and parts[0].span == "end":
             parts = parts[:1]
         answered = [p for p in parts if p.answer.answered]
         first = (answered or parts)[0].answer
         text = "\n".join(p.answer.answer.strip() for p in (answered or parts[:1]))
-        if len(parts) == 2 and answered and len(answered) < 2:
-            missing = next(p for p in parts if not p.answer.answered)
-            text += f"\n（{label(missing.period, missing.span)}：{missing.answer.answer.strip()}）"
-        notes = [d for p in answered for d in p.derived]
+        if len(parts) > 1 and answered:
+            for missing in (p for p in parts if not p.answer.answered):
+                text += f"\n（{label(missing.period, missing.span)}：{missing.answer.answer.strip()}）"
+        notes = list(dict.fromkeys(d for p in answered for d in p.derived))
         if notes:
             text += "\n" + "\n".join(notes)
-        if len(parts) == 2 and len(answered) == 2:
+        if intro and len(parts) == 2 and len(answered) == 2:
             text = "“第三季度”可指7-9月单季或1-9月累计，两者分别为：\n" + text
         evidence = [e for p in (answered or parts[:1]) for e in p.answer.evidence]
-        partial = [f"{label(p.period, p.span)}" for p in parts if not p.answer.answered] if answered else []
+        partial = ([f"{label(p.period, p.span)}" for p in parts if not p.answer.answered]
+                   + [f"{label(p.period, p.span)}{w}" for p in answered for w in p.answer.partial]) if answered else []
         out = Answer(question, text, first.type, first.method, evidence, found=bool(answered) and not partial,
                      partial=partial if answered else [])
         out.frame = dict(first.frame or {}, period_asked=[f"{p.period}:{p.span}" for p in parts])
@@ -300,7 +362,13 @@ class PeriodAnswerer:
         return ans
 
     def _qoq(self, question: str, rest: str, period: str, span: str) -> Answer:
-        """环比: the quarter alone against the quarter alone before it, both read (or derived) and cited."""
+        """环比: the quarter alone against the quarter alone before it, both read (or derived) and cited. (The
+        quarter before may be named after 环比: "环比三季度"; it is the one before in any case.)"""
+        at = rest.find("环比")
+        after = rest[at:]
+        for w in self.rules.questions:
+            after = w.pattern.sub("", after)
+        rest = rest[:at] + after
         if period not in PREVIOUS_QUARTER:
             return Answer(question, "环比需要具体的季度（如第三季度单季），上半年或全年没有可比的上一季度。", "2-2", "declined",
                           found=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 _WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
-                        "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "～": "~"})
+                        "：": ":", "；": ";", "！": "!", "－": "-", "—": "-", "–": "-", "～": "~"})
 # full-width letters as printed in names (万科Ａ, ＳＴ): compared as the ASCII a user types
 _WIDTH.update(str.maketrans({chr(0xFF21 + i): chr(0x41 + i) for i in range(26)}))
 _WIDTH.update(str.maketrans({chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}))

@@ -39,6 +39,7 @@ class PeriodRules:
     file_names: tuple[re.Pattern, ...] = ()
     published: tuple[re.Pattern, ...] = ()       # a file name's publish date (group date: YYYYMMDD)
     questions: tuple[PeriodWords, ...] = field(default=())
+    modifiers: tuple[PeriodWords, ...] = field(default=())   # period "", a span: 单季, 累计
 
 
 def _examples(path: Path, entry: LDict, rx: re.Pattern) -> None:
@@ -91,7 +92,9 @@ def load_period_rules(path: Path) -> PeriodRules:
                  for e in _list(path, filings, "says"))
     questions = tuple(PeriodWords(_choice(path, e, "period", QUESTION_PERIODS), _choice(path, e, "span", SPANS),
                                   _pattern(path, e, "words")) for e in _list(path, data, "questions"))
-    return PeriodRules(titles, says, names, published, questions)
+    modifiers = tuple(PeriodWords("", _choice(path, e, "span", SPANS), _pattern(path, e, "words"))
+                      for e in _list(path, data, "modifiers"))
+    return PeriodRules(titles, says, names, published, questions, modifiers)
 
 
 def title_period(m: re.Match) -> str:

@@ -465,10 +465,12 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             facts.extend(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                                  sf.raw_label) for sf in kept)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]
-        if missing:
+        summary_only = meta.kind == "summary"   # (a 摘要 prints its key figures, no statements)
+        if missing and not summary_only:
             warnings.append("consolidated statement(s) not found: " + ", ".join(missing))
         blanks = {(item, period): page for st in statements.values() for item, period, page in st.blanks}
-        results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}", blanks)
+        results = check_facts(facts, catalog.checks, f"{meta.short_name or ''} {meta.full_name or ''}", blanks,
+                              complete=not summary_only)
         warnings.extend(as_warning(r) for r in results if (not r.ok and not r.missing) or r.blank)
         lacking = list(dict.fromkeys(r.missing for r in results if r.missing))
         if lacking:

@@ -209,7 +209,8 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
                         m.xc = c.xc
                         pending.append(m)
                 continue
-            if sum(1 for m in pending if m.kind == "year") >= 2:
+            # (a first quarter's table may print one period: 本报告期 | 本报告期比上年同期增减)
+            if sum(1 for m in pending if m.kind == "year") >= (1 if interim else 2):
                 # the rows of header cells above start a block
                 header = _Header(_interim_header(pending, code) if interim else pending)
                 blocks.append([])
