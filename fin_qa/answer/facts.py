@@ -162,6 +162,19 @@ class FactSource:
         for f in self.store.report_facts(report.id, items, period, parent=self.parent):
             out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
                                         f.raw_label, report.key))
+        if period == "current" and report.period == "FY" and len(out) < len(items):
+            # a year-end balance the year's filing does not print (an annual summary prints no balance sheet):
+            # the next year's interim filing's 上年度末 column is that year end (its balance sheet's previous
+            # column), read with its page
+            for (company, year, p), reps in self.filings.items():
+                if company != report.company or year != report.year + 1 or p == "FY":
+                    continue
+                for r in reps:
+                    missing = [i for i in items if i not in out]
+                    for f in self.store.report_facts(r.id, missing, "previous", parent=self.parent):
+                        if f.statement and f.statement.endswith("资产负债表"):
+                            out.setdefault(f.item, Fact(f.item, f.value, f.unit, "current", f.statement, f.page,
+                                                        f.source, report.year, f.raw_label, r.key))
         if period == "current" and not self.parent:
             for item in items:
                 col = REPORT_FIELDS.get(item)

@@ -53,6 +53,9 @@ LABELS = {
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
 _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下前半])")
 _QOQ = re.compile(r"环比")
+# two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加", "与上半年相比")
+_VERSUS = re.compile(r"比|较|相对于|对比")
+_YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
 _EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季|各季(?!报)")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
@@ -76,6 +79,17 @@ def normalize_span(period: str, span: str) -> str:
     if period in ("Q2", "Q4") and span in ("ytd", "both"):
         return "quarter"
     return span
+
+
+def alone(period: str) -> str:
+    """The span of a quarter alone (a first quarter's is its year to date)."""
+    return "ytd" if period in ("Q1", "HY") else "quarter"
+
+
+def _year_before(norm: str, at: int) -> int | None:
+    """The year written right before a period's words ("2024年第三季度"), if any."""
+    m = _YEAR_AT_END.search(norm[:at])
+    return int(m.group(1)) if m else None
 
 
 def label(period: str, span: str) -> str:
@@ -223,6 +237,33 @@ class PeriodAnswerer:
                 best = PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
         return best
 
+    def read_all(self, question: str) -> list[PeriodAsk]:
+        """Every period a question names, in its order (一季度、半年度、三季度; 上半年和第三季度)."""
+        norm = normalize_question(question).replace(" ", "")
+        out: list[PeriodAsk] = []
+        at = 0
+        while True:
+            ask = self.read(norm[at:])
+            if ask is None:
+                return out
+            out.append(PeriodAsk(ask.period, ask.span, ask.start + at, ask.end + at, ask.words))
+            at += ask.end
+
+    def _listed(self, question: str, norm: str, listed: list[PeriodAsk]) -> Answer:
+        """Several periods listed: the rest of the question answered for each, one after the other."""
+        rest = norm
+        for a in sorted(listed, key=lambda a: -a.start):
+            rest = rest[:a.start] + rest[a.end:]
+        for w in self.rules.modifiers:
+            rest = w.pattern.sub("", rest)
+        rest = re.sub(r"\(\)|[、和与及,，]+(?=[、和与及,，]*(?:的|$))", "", rest)
+        rest = re.sub(r"(?<=年)[、和与及,，]+", "", rest)
+        parts = []
+        for a in listed:
+            spans = ["quarter", "ytd"] if (a.period == "Q3" and a.span == "both") else [normalize_span(a.period, a.span)]
+            parts += [self._part(rest, a.period, s) for s in spans]
+        return self._compose(question, parts, intro=False)
+
     def take_out(self, norm: str, ask: PeriodAsk) -> tuple[str, str]:
         """The question without the words naming its period — the period's own words wherever they stand
         ("第三季度（7-9月）"), and the words saying its span (单季, 累计) — and the span they say. Another period's
@@ -269,6 +310,11 @@ class PeriodAnswerer:
         ask = self.read(norm)
         if ask is None:
             return self._ask_back(question, norm)
+        listed = self.read_all(norm)
+        if len({a.period for a in listed}) > 1 and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
+            if len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start] + norm[listed[1].end:]):
+                return self._versus(question, norm, *listed)
+            return self._listed(question, norm, listed)
         rest, span = self.take_out(norm, ask)
         period = ask.period
         if period == "latest":
@@ -372,31 +418,59 @@ class PeriodAnswerer:
         if period not in PREVIOUS_QUARTER:
             return Answer(question, "环比需要具体的季度（如第三季度单季），上半年或全年没有可比的上一季度。", "2-2", "declined",
                           found=False)
+        prev_period, shift = PREVIOUS_QUARTER[period]
+        return self._against(question, rest, (period, alone(period), 0), (prev_period, alone(prev_period), shift),
+                             "环比")
+
+    def _versus(self, question: str, norm: str, a: PeriodAsk, b: PeriodAsk) -> Answer:
+        """One period against another of the same item ("四季度单季营收比三季度多了多少", "第三季度较第二季度单季增加"):
+        both read (or derived) and cited, the difference and the rate computed here. Quarters compared are
+        each quarter alone; a year written before a period is that period's."""
+        rest = norm
+        for x in sorted((a, b), key=lambda x: -x.start):
+            rest = rest[:x.start] + rest[x.end:]
+        for w in self.rules.modifiers:
+            rest = w.pattern.sub("", rest)
+        years = [_year_before(norm, x.start) for x in (a, b)]
+        if years[0] is not None and years[1] is not None:
+            shifts = (0, years[1] - years[0])
+        else:
+            shifts = (0, 0)
+
+        def span_of(x: PeriodAsk) -> str:
+            return alone(x.period) if x.span in ("both", "quarter") else normalize_span(x.period, x.span)
+
+        return self._against(question, rest, (a.period, span_of(a), shifts[0]), (b.period, span_of(b), shifts[1]),
+                             "较对比期")
+
+    def _against(self, question: str, rest: str, this_p: tuple[str, str, int], that_p: tuple[str, str, int],
+                 word: str) -> Answer:
+        """The value of one item in one period against another (period, span, years after the question's year)."""
         u = self.understand(rest)
         years = u.years.years
         named = u.items + u.formulas
         if not years or not u.companies or len(named) != 1:
-            return Answer(question, "环比需要一家公司、一个年份和一个项目（如“华润三九2024年第三季度营业收入环比增长多少”）。",
+            return Answer(question, f"{word}需要一家公司、一个年份和一个项目（如“华润三九2024年第三季度营业收入环比增长多少”）。",
                           "2-2", "declined", found=False)
-        # each quarter's value asked alone, the change computed here from both
         asked = f"{u.companies[0].text}{years[0]}年{named[0]}是多少？"
-        this = self._part(asked, period, "quarter" if period in ("Q3", "Q2", "Q4") else "ytd")
-        prev_period, shift = PREVIOUS_QUARTER[period]
+        # each period's value asked alone, the change computed here from both
+        this = self._part(asked.replace(f"{years[0]}年", f"{years[0] + this_p[2]}年", 1), this_p[0], this_p[1])
         if not this.answer.answered or this.answer.value is None:
             return self._compose(question, [this])
-        prev_text = asked.replace(f"{years[0]}年", f"{years[0] + shift}年", 1)
-        before = self._part(prev_text, prev_period, "ytd" if prev_period == "Q1" else "quarter")
+        before = self._part(asked.replace(f"{years[0]}年", f"{years[0] + that_p[2]}年", 1), that_p[0], that_p[1])
         if not before.answer.answered or before.answer.value is None:
             ans = self._compose(question, [this])
-            ans.answer += f"\n上一季度（{years[0] + shift}年{label(prev_period, before.span)}）的数据未查询到，无法计算环比。"
-            ans.found, ans.partial = False, ["环比"]
+            ans.answer += (f"\n对比期（{years[0] + that_p[2]}年{label(that_p[0], before.span)}）的数据未查询到，"
+                           f"无法计算{word}变化。")
+            ans.found, ans.partial = False, [word]
             return ans
         a, b = Decimal(str(this.answer.value)), Decimal(str(before.answer.value))
         change = a - b
-        rate = f"{(change / abs(b) * 100):.2f}%" if b != 0 else "无法计算（上一季度为0）"
+        rate = f"{(change / abs(b) * 100):.2f}%" if b != 0 else "无法计算（对比期为0）"
         unit = this.answer.unit or ""
         text = (f"{this.answer.answer.strip()}\n{before.answer.answer.strip()}\n"
-                f"环比变化{change:,.2f}{unit}，环比增长率为{rate}（（本季度 − 上一季度）/ |上一季度|）。")
+                f"{word}变化{change:,.2f}{unit}，{word}增长率为{rate}"
+                f"（（本期 − 对比期）/ |对比期|）。")
         notes = this.derived + [d for d in before.derived if d not in this.derived]
         if notes:
             text += "\n" + "\n".join(notes)

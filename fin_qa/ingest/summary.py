@@ -147,8 +147,8 @@ def _marker(text: str, interim: bool = False) -> _Marker | None | bool:
     interim filing's column words too.)"""
     s = text.replace(" ", "")
     m = _YEAR.match(s)
-    if m:
-        return _Marker("year", 0.0, int(m.group(1)))
+    if m:   # (an interim filing's table has no year columns: a date is a statement's header, below it)
+        return True if interim else _Marker("year", 0.0, int(m.group(1)))
     m = _ADJUST.match(s)
     if m:
         return _Marker("before" if m.group(1) == "前" else "after", 0.0)
