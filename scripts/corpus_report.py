@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A folder of reports, ingested and checked: one line a report and the totals.
 
-For every report file under FOLDER (PDF or txt): how it was identified (code, short name, full name, year —
-against the folder's manifest.csv when it has one: `ok`, or what differs), whether it is complete (the
+For every report file under FOLDER (PDF or txt): how it was identified (code, short name, full name, year, and
+its period within the year and kind — 2025Q3 report, 2024HY summary — against the folder's manifest.csv when it
+has one, or --manifest: `ok`, or what differs; tests/data/periodic_manifest.csv is ../shared/data/periodic's), whether it is complete (the
 essential lines of its kind read, else how many are not), its identities (checks holding / run), its facts,
 the seconds its parse took, and its warnings. The manifest (file,code,short_name,full_name,year, as
 ../shared/data/corpus/manifest.csv has it) is the truth compared against, never a hint given to ingest:
@@ -47,7 +48,7 @@ def identified(meta: dict, truth: dict[str, str] | None) -> str:
     if not truth:
         return "-"
     got = {"code": meta["stock_code"], "short_name": meta["short_name"], "full_name": meta["full_name"],
-           "year": str(meta["year"])}
+           "year": str(meta["year"]), "period": meta["period"][4:], "kind": meta["kind"]}
     diff = [f"{k} {got[k] or '-'}≠{truth[k]}" for k in got if truth.get(k) and (got[k] or "") != truth[k].strip()]
     return "ok" if not diff else "; ".join(diff)
 
@@ -62,7 +63,7 @@ def main() -> int:
     args = ap.parse_args()
 
     from fin_qa.catalog import Catalog
-    from fin_qa.check import check_report
+    from fin_qa.check import check_report, filing_label
     from fin_qa.cli import _cores
     from fin_qa.ingest.pipeline import ingest
     from fin_qa.store import Store
@@ -83,8 +84,8 @@ def main() -> int:
     by_path = {str(Path(f).resolve()): r for r in store.reports() for f in (r["files"] or "").split("; ") if f}
     print(f"{pad('file', 30)}{pad('report', 26)}{'identified':<12}{'complete':<11}{'identities':<12}{'facts':>6}"
           f"{'s':>7}  warnings")
-    totals = {"n": 0, "identified": 0, "unlisted": 0, "complete": 0, "identities": 0, "facts": 0, "pages": 0,
-              "failed": 0}
+    totals: dict[str, object] = {"n": 0, "identified": 0, "unlisted": 0, "complete": 0, "identities": 0, "facts": 0,
+                                 "pages": 0, "failed": 0}
     for o in summary.outcomes:
         name = Path(o.path).name
         totals["n"] += 1
@@ -98,7 +99,8 @@ def main() -> int:
             print(f"{pad(name, 30)}{pad('(not in the store)', 26)}  {o.detail}")
             continue
         results = check_report(store, row["id"], catalog.checks,
-                               names=" ".join(row.get(k) or "" for k in ("short_name", "full_name")))
+                               names=" ".join(row.get(k) or "" for k in ("short_name", "full_name")),
+                               complete=row["kind"] == "report")   # (a summary prints no statements)
         missing = {x.missing for x in results if x.missing and not x.ok}
         held = [x for x in results if not x.missing]
         ok_ids = sum(1 for x in held if x.ok)
@@ -109,7 +111,11 @@ def main() -> int:
         totals["identities"] += ok_ids == len(held)
         totals["facts"] += row["facts"]
         totals["pages"] += rep.pages
-        label = f"{row['short_name'] or row['full_name'] or '-'} {row['year']} {row['stock_code'] or ''}"
+        label = f"{row['short_name'] or row['full_name'] or '-'} {filing_label(row)} {row['stock_code'] or ''}"
+        totals.setdefault("kinds", {})
+        kinds = totals["kinds"]
+        assert isinstance(kinds, dict)
+        kinds[(row["period"][4:], row["kind"])] = kinds.get((row["period"][4:], row["kind"]), 0) + 1
         warn = f"{len(rep.warnings)}" + (": " + " | ".join(rep.warnings) if rep.warnings and args.warnings else "")
         print(f"{pad(name, 30)}{pad(label, 26)}{ident if len(ident) < 12 else 'differs':<12}{'ok' if not missing else f'{len(missing)} not read':<11}"
               f"{f'{ok_ids}/{len(held)}':<12}{row['facts']:>6}{rep.seconds:>7.2f}  {warn}")
@@ -123,7 +129,12 @@ def main() -> int:
     n = totals["n"]
     said = (f"{totals['identified']}/{n} identified as the manifest says"
             + (f" ({totals['unlisted']} not in it)" if totals["unlisted"] else "")) if truth else "no manifest"
-    print(f"\n{n} files: {n - totals['failed']} stored, {said}, {totals['complete']}/{n} complete, "
+    kinds = totals.get("kinds") or {}
+    assert isinstance(kinds, dict)
+    order = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}
+    by_kind = ", ".join(f"{k[0]} {'摘要' if k[1] == 'summary' else '报告'} {v}"
+                        for k, v in sorted(kinds.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])))
+    print(f"\n{n} files: {n - totals['failed']} stored ({by_kind}), {said}, {totals['complete']}/{n} complete, "
           f"{totals['identities']}/{n} with every identity holding; {totals['facts']} facts; "
           f"{totals['pages']} pages in {wall:.1f} s ({totals['pages'] / wall:.0f} pages/s, --workers {workers})")
     store.close()

@@ -197,22 +197,17 @@ def test_no_period_words(question):
 
 # ------------------------------------------------------------------------------------------- ../shared
 
-# every periodic filing of ../shared: short name, period, kind (read from the PDFs; the Shanghai names say nothing)
-PERIODIC_TRUTH = {
-    "600080_20230428_MMWM.pdf": ("金花股份", "2022FY", "report"), "600080_20230428_FQ2V.pdf": ("金花股份", "2022FY", "summary"),
-    "600080_20230428_PCK7.pdf": ("金花股份", "2023Q1", "report"), "600080_20230819_U8CH.pdf": ("金花股份", "2023HY", "report"),
-    "600080_20230819_DNUE.pdf": ("金花股份", "2023HY", "summary"), "600080_20231028_F42E.pdf": ("金花股份", "2023Q3", "report"),
-    "600080_20240427_W39O.pdf": ("金花股份", "2023FY", "summary"), "600080_20240427_IBMB.pdf": ("金花股份", "2024Q1", "report"),
-    "600080_20240817_5X5X.pdf": ("金花股份", "2024HY", "report"), "600080_20240817_6AW9.pdf": ("金花股份", "2024HY", "summary"),
-    "600080_20241030_XN72.pdf": ("金花股份", "2024Q3", "report"),
-    "华润三九：2022年年度报告摘要.pdf": ("华润三九", "2022FY", "summary"), "华润三九：2023年一季度报告.pdf": ("华润三九", "2023Q1", "report"),
-    "华润三九：2023年三季度报告.pdf": ("华润三九", "2023Q3", "report"), "华润三九：2023年半年度报告摘要.pdf": ("华润三九", "2023HY", "summary"),
-    "华润三九：2023年年度报告摘要.pdf": ("华润三九", "2023FY", "summary"), "华润三九：2024年一季度报告.pdf": ("华润三九", "2024Q1", "report"),
-    "华润三九：2024年三季度报告.pdf": ("华润三九", "2024Q3", "report"), "华润三九：2024年半年度报告摘要.pdf": ("华润三九", "2024HY", "summary"),
-    "华润三九：2024年年度报告摘要.pdf": ("华润三九", "2024FY", "summary"), "华润三九：2025年一季度报告.pdf": ("华润三九", "2025Q1", "report"),
-    "华润三九：2025年三季度报告.pdf": ("华润三九", "2025Q3", "report"), "华润三九：2025年半年度报告摘要.pdf": ("华润三九", "2025HY", "summary"),
-    "百诚医药：2023年半年度报告.pdf": ("百诚医药", "2023HY", "report"),
-}
+# every periodic filing of ../shared
+def _periodic_truth() -> dict[str, tuple[str, str, str]]:
+    """tests/data/periodic_manifest.csv (file, code, short name, full name, year, period, kind: read from the
+    PDFs — the Shanghai names say nothing): file → (short name, 2025Q3, kind)."""
+    import csv
+
+    with open(ROOT / "tests" / "data" / "periodic_manifest.csv", encoding="utf-8", newline="") as fh:
+        return {r["file"]: (r["short_name"], r["year"] + r["period"], r["kind"]) for r in csv.DictReader(fh)}
+
+
+PERIODIC_TRUTH = _periodic_truth()
 
 
 @pytest.fixture(scope="module")

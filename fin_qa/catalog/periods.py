@@ -38,6 +38,7 @@ class PeriodRules:
     says: tuple[FilingSays, ...] = ()
     file_names: tuple[re.Pattern, ...] = ()
     published: tuple[re.Pattern, ...] = ()       # a file name's publish date (group date: YYYYMMDD)
+    notes: tuple[re.Pattern, ...] = ()           # what only a research note prints (not a filing)
     questions: tuple[PeriodWords, ...] = field(default=())
     modifiers: tuple[PeriodWords, ...] = field(default=())   # period "", a span: 单季, 累计
 
@@ -85,6 +86,7 @@ def load_period_rules(path: Path) -> PeriodRules:
     titles = tuple(_pattern(path, e, "pattern", set(TITLE_GROUPS)) for e in _list(path, filings, "title"))
     names = tuple(_pattern(path, e, "pattern", set(TITLE_GROUPS)) for e in _list(path, filings, "file_name"))
     published = tuple(_pattern(path, e, "pattern") for e in _list(path, filings, "published"))
+    notes = tuple(_pattern(path, e, "pattern") for e in _list(path, filings, "notes"))
     for rx, e in zip(published, _list(path, filings, "published")):
         if "date" not in rx.groupindex:
             raise RuleError(path, line_of(e), "published: needs the group date (YYYYMMDD)")
@@ -94,7 +96,7 @@ def load_period_rules(path: Path) -> PeriodRules:
                                   _pattern(path, e, "words")) for e in _list(path, data, "questions"))
     modifiers = tuple(PeriodWords("", _choice(path, e, "span", SPANS), _pattern(path, e, "words"))
                       for e in _list(path, data, "modifiers"))
-    return PeriodRules(titles, says, names, published, questions, modifiers)
+    return PeriodRules(titles, says, names, published, notes, questions, modifiers)
 
 
 def title_period(m: re.Match) -> str:

@@ -63,21 +63,47 @@ def _first_pages(doc: Document) -> list[str]:
             for p in doc.pages[:COVER_PAGES]]
 
 
+# what may stand on a title's line before it: the registered name (…股份有限公司), a 证券代码/简称 header
+_BEFORE_TITLE = re.compile(r"^(?:.{2,40}?(?:股份有限公司|有限责任公司|有限公司|股份公司|集团公司|公司))?$")
+_AFTER_TITLE = re.compile(r"^(?:全文|正文|[（(](?:修订版|更正后|更新后)[)）])?$")
+
+
+def _title(lines: list[str], rules: PeriodRules) -> re.Match | None:
+    """A title on a line of its own, or after the registered name: never one a sentence speaks of ("公司发布
+    2025年第三季度报告。")."""
+    for line in lines:
+        for rx in rules.titles:
+            for m in rx.finditer(line):
+                if _BEFORE_TITLE.match(line[:m.start()]) and _AFTER_TITLE.match(line[m.end():]):
+                    return m
+    return None
+
+
+class NotAFiling(IngestError):
+    """A document that is no periodic filing (a research note)."""
+
+
 def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
-    """The filing a document is (Filing.code None: not told)."""
+    """The filing a document is (Filing.code None: not told). A research note (rules/periods.yaml `notes`)
+    raises NotAFiling."""
     f = Filing()
     pages = _first_pages(doc)
+    for rx in rules.notes:
+        m = next((m for text in pages[:2] for m in [rx.search(text)] if m), None)
+        if m:
+            raise NotAFiling(f"a research note, not a periodic filing (its first pages print \"{m.group(0)}\"): "
+                             f"fin-qa reads 年度报告, 半年度报告, 季度报告 and their 摘要; research notes are not read yet")
     codes: list[tuple[str, str]] = []   # (evidence, code), strongest first
     title_kind = says_kind = None
-    for text in pages:
-        m = next((m for rx in rules.titles for m in [rx.search(text)] if m), None)
-        if m:
-            code = title_period(m)
-            f.title_year = int(m.group("year"))
-            title_kind = "summary" if m.group("summary") else "report"
-            codes.append(("cover", code))
-            f.evidence.append(f"cover \"{m.group(0)}\"")
-            break
+    lines = [_SPACES.sub("", _CN_YEAR.sub(lambda m: m.group(0).translate(_CN_DIGITS), half_width_digits(line)))
+             for p in doc.pages[:COVER_PAGES] for line in p.text.split("\n")]
+    m = _title(lines, rules)
+    if m:
+        code = title_period(m)
+        f.title_year = int(m.group("year"))
+        title_kind = "summary" if m.group("summary") else "report"
+        codes.append(("cover", code))
+        f.evidence.append(f"cover \"{m.group(0)}\"")
     joined = "".join(pages)
     for s in rules.says:
         m = s.pattern.search(joined)
@@ -118,6 +144,11 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
             f.evidence.append(f"published {m.group('date')} (file name)")
             break
     if not codes:
+        return f
+    if codes[0][0] == "file name" and codes[0][1] != "FY":
+        # a quarter's or a half year's filing is told by its content: a file name alone ("2025年三季报点评.pdf")
+        # names what the document speaks of, not what it is
+        f.evidence.append("(a period other than the year is not taken from the file name alone)")
         return f
     f.code = codes[0][1]
     f.kind = title_kind or says_kind or name_kind or "report"
