@@ -74,7 +74,8 @@ _ENV_HELP = "\n".join(f"  {k:<20} {v}" for k, v in ENVIRONMENT.items())
              epilog="\b\nEnvironment (a flag wins over its variable):\n" + _ENV_HELP)
 @click.version_option(__version__, prog_name="fin-qa")
 def cli():
-    """Question answering over company annual reports (年度报告), keyword- and structure-first."""
+    """Question answering over company periodic reports (年度报告, 半年度报告, 季度报告 and their 摘要),
+    keyword- and structure-first."""
 
 
 @cli.command()
@@ -88,19 +89,34 @@ def cli():
 @click.option("--code", help="The stock code of the report given (when the report does not say it).")
 @click.option("--year", type=click.IntRange(1990, 2100), help="The report year of the report given.")
 @click.option("--company", help="The company's short name for the report given.")
+@click.option("--period", type=click.Choice(["Q1", "HY", "Q3", "FY"]),
+              help="The period of the filing given (Q1 第一季度, HY 半年度, Q3 第三季度, FY 年度), when its content does not say it.")
 @click.option("--manifest", type=click.Path(exists=True, dir_okay=False),
-              help="CSV with columns file,code,year[,company]: what each file of a folder is (file: its name or path).")
+              help="CSV with columns file,code,year[,company][,period][,kind]: what each file of a folder is (file: its "
+                   "name or path; period Q1|HY|Q3|FY, kind report|summary).")
 @SEARCH_OPTION
 @RULES_OPTION
-def ingest(paths, store_path, workers, force, quiet, code, year, company, manifest, search, rules_path):
-    """Ingest report files (PDF, FinGLM txt) or folders of them (recursively; hidden folders and
-    virtualenvs are skipped).
+def ingest(paths, store_path, workers, force, quiet, code, year, company, period, manifest, search, rules_path):
+    """Ingest periodic filings (PDF, FinGLM txt) or folders of them (recursively; hidden folders and
+    virtualenvs are skipped): 年度报告, 半年度报告, 第一季度报告 and 第三季度报告, and the 摘要 of the annual and
+    half-year reports. Research notes (证券研究报告) are refused, said.
 
-    The company comes from a FinGLM file name, else the report's cover and 公司信息, else the file name
-    ("XX股份2020年年度报告.pdf"). The year from the statements' own dates, else the cover, 第二节's 报告期 and
-    the file name, which must then agree (else the report is not stored: give --year). --code/--year/--company
-    (one file) or a --manifest (a folder) say them instead. The embedded search index is written with the
-    store; with --search elasticsearch the ingested reports are also (re)indexed into Elasticsearch."""
+    A filing is (company, period, kind): the period is read from its content — the cover's title ("2025 年第三
+    季度报告", "2024 年半年度报告摘要"), its 重要提示 ("本半年度报告摘要来自半年度报告全文"), the balance sheet's
+    period end ("2025年9月30日"), 第二节's 报告期 — the file name only confirming (a quarter is never told by the
+    file name alone; never an annual report by default): a filing whose period cannot be told is not stored, the
+    evidence read said. `fin-qa reports` lists each filing's period (2025Q3, 2024HY摘要).
+
+    The company comes from a FinGLM file name, else the cover and 公司信息, else the file name ("XX股份2020年
+    年度报告.pdf"). The year from the statements' own dates, else the cover, 报告期 and the file name (a publish
+    date in it: 600080_20241030_XN72.pdf), which must then agree (else the filing is not stored: give --year).
+    --code/--year/--company/--period (one file) or a --manifest (a folder) say them instead.
+
+    Ask a period with its words: 2025年第三季度 (both 7-9月 and 1-9月, labelled), 前三季度 / 1-9月, 第三季度单季,
+    上半年 / 半年报 / 中报, 一季度 / Q1, 第二季度 / 第四季度 (derived, said how), 三季度末, 最新一期; 同比, 环比.
+
+    The embedded search index is written with the store; with --search elasticsearch the ingested reports are
+    also (re)indexed into Elasticsearch."""
     from .ingest.pipeline import Hint, collect_files, ingest as run_ingest, read_manifest
     from .progress import Progress
 
@@ -109,10 +125,11 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, manife
     if workers is None:
         workers = min(_cores(), 4)
     hints: Callable[[Path], Hint | None] | None = None
-    if code or year or company:
+    if code or year or company or period:
         if len(files) != 1:
-            raise click.UsageError("--code/--year/--company describe one report file; for a folder give --manifest")
-        one = Hint(code, year, company)
+            raise click.UsageError("--code/--year/--company/--period describe one report file; for a folder give "
+                                   "--manifest")
+        one = Hint(code, year, company, period)
         hints = lambda f: one  # noqa: E731 - one file, one hint
     elif manifest:
         try:

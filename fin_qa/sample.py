@@ -308,13 +308,14 @@ def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
     return path
 
 
-def write_questions(path: str | Path) -> Path:
+def write_questions(path: str | Path, filings: bool = False) -> Path:
+    """The sample questions as a batch file (filings: with the questions of the 2022 filings after them)."""
     import json
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
-        for i, q in enumerate(QUESTIONS):
+        for i, q in enumerate(QUESTIONS + (FILING_QUESTIONS if filings else [])):
             fh.write(json.dumps({"id": i, "question": q}, ensure_ascii=False) + "\n")
     return path
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: build the sample report, ingest it into a fresh store, answer the
-# sample questions with `fin-qa batch` (embedded defaults, no chat model) — a compound question, a table
-# row and a series among them — ask a follow-up of the series, print every answer with its evidence,
-# and say how to open the page on the store.
+# The main job on the bundled sample: build the sample report (the 2021 annual report) and the company's
+# 2022 filings (first-quarter report, half-year summary, third-quarter report, under names that say nothing),
+# ingest them into a fresh store, answer the sample questions with `fin-qa batch` (embedded defaults, no chat
+# model) — a compound question, a table row, a series and the periods of the year (第三季度, 前三季度同比, a
+# quarter derived, a question back) among them — ask a follow-up of the series, print every answer with its
+# evidence, and say how to open the page on the store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -13,10 +15,12 @@ rm -rf "$OUT/store"
 .venv/bin/python - "$OUT" <<'PY'
 import sys
 from pathlib import Path
-from fin_qa.sample import build_sample_pdf, write_questions
+from fin_qa.sample import build_filing_pdf, build_sample_pdf, write_questions
 out = Path(sys.argv[1])
 print("sample report:", build_sample_pdf(out / "reports" / "星河精密2021年年度报告.pdf"))
-print("sample questions:", write_questions(out / "questions.jsonl"))
+for period, name in (("Q1", "688999_20220428_A1.pdf"), ("HY", "688999_20220826_B2.pdf"), ("Q3", "688999_20221028_C3.pdf")):
+    print("sample filing:", build_filing_pdf(out / "reports" / name, period))
+print("sample questions:", write_questions(out / "questions.jsonl", filings=True))
 PY
 .venv/bin/fin-qa ingest "$OUT/reports" --store "$OUT/store"
 .venv/bin/fin-qa reports --store "$OUT/store"
@@ -46,7 +50,7 @@ def line(e):
         return f"{where(e)} {e['table'].split(' > ')[-1]}「{e['row']} / {e['column']}」= {e['value']}"
     if "formula" in e:
         return f"{e['formula']} = {e['expr']} ({e['source']})"
-    return f"{e.get('year', '')}年 {e.get('label') or e['item']} = {e['value']} ({where(e)}, {e['source']})"
+    return f"{e.get('year', '')}年{e.get('within', '')} {e.get('label') or e['item']} = {e['value']} ({where(e)}, {e['source']})"
 
 records = [json.loads(l) for l in open(sys.argv[1], encoding="utf-8")] + [json.load(open(sys.argv[2], encoding="utf-8"))]
 for a in records:

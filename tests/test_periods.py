@@ -144,7 +144,19 @@ def test_no_period_asks_back_and_a_follow_up_completes_it(filings):
     a = ask(filings / "store", "星河精密利润总额是多少？")
     assert a["method"] == "ask_period" and a["answer"].startswith("请问你查询哪一个报告期的利润总额？")
     assert "2022年第三季度" in a["answer"]
-    # a question naming its year is answered as before
+    # the next question names the period: the question asked back is answered for it
+    from fin_qa.cli import cli
+
+    context = filings / "asked_back.json"
+    context.write_text(json.dumps(a, ensure_ascii=False), encoding="utf-8")
+    r = CliRunner().invoke(cli, ["ask", "2022年第三季度的", "--context", str(context), "--store",
+                                 str(filings / "store"), "--json"])
+    b = json.loads(r.output)
+    assert "45,000,000.00" in b["answer"] and "星河精密2022年第三季度利润总额是多少" in b["answer"]
+    assert b["partial"] == ["第三季度单季（7-9月）"]   # (no filing prints 7–9月's 利润总额, nor 1–6月's)
+    # a question naming its year, or years in any words, is answered as before
+    a = ask(filings / "store", "星河精密近三年营业收入的变化趋势如何？")
+    assert a["found"] and a["series"]
     a = ask(filings / "store", "星河精密2021年利润总额是多少？")
     assert a["found"] and "42,800,000.00" in a["answer"]
 

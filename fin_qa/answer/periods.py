@@ -55,6 +55,7 @@ _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下
 _QOQ = re.compile(r"环比")
 # two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加", "与上半年相比")
 _VERSUS = re.compile(r"比|较|相对于|对比")
+_FOLLOW_FILLER = re.compile(r"^(?:那|那么|请问|查询|查|是)+|(?:的|呢|吧|吗|[?？。!！,，])+$")
 _YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
 _EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季|各季(?!报)")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
@@ -480,9 +481,29 @@ class PeriodAnswerer:
 
     # ------------------------------------------------------------------------- asking back
 
+    def complete(self, answer: str, asked: str) -> str | None:
+        """The question asked back about ("金花股份利润总额是多少") with the period its answer names ("2025年第三
+        季度的") put after the company; None when the question before was not asked back or the answer names no
+        period, or a company of its own (a new question)."""
+        if not self.interim:
+            return None
+        norm = normalize_question(answer).replace(" ", "")
+        if self.read(norm) is None or self.understand(norm).companies:
+            return None
+        before = normalize_question(asked).replace(" ", "")
+        if self._ask_back(asked, before) is None:
+            return None
+        said = _FOLLOW_FILLER.sub("", norm)
+        u = self.understand(before)
+        at = u.companies[0].end
+        return before[:at] + said + before[at:]
+
     def _ask_back(self, question: str, norm: str) -> Answer | None:
         """A value of a company with filings of several periods, asked with no year and no period: which period?
-        None when the question names a year, or the company has one period (the annual path answers it)."""
+        None when the question names a year or years in any words, or the company has one period (the annual
+        path answers it)."""
+        if "年" in norm:   # (a year named, or years: 近三年, 历年, 去年, 全年, 年报 — the annual path's)
+            return None
         u = self.understand(norm)
         if not u.companies or u.years.years or not (u.items or u.formulas):
             return None

@@ -328,6 +328,14 @@ class Router:
         meant. The answer carries the context it leaves for the next question."""
         if question is None or not str(question).strip():
             return self.answer(question)
+        merged = self.periods.complete(str(question), context.question) \
+            if self.periods is not None and context is not None else None
+        if merged is not None:   # the period a question back asked for ("2025年第三季度的"), put into its question
+            ans = self.answer(merged)
+            ans.question = str(question)
+            ans.from_context = {"period": str(question), "question": merged}
+            ans.answer = f"（按“{merged}”回答）" + ans.answer
+            return ans
         resolved = self.followup.resolve(str(question), context)
         if resolved.which_year and context is not None:
             years = "、".join(f"{y}年" for y in context.years)

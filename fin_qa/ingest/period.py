@@ -100,7 +100,7 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
     m = _title(lines, rules)
     if m:
         code = title_period(m)
-        f.title_year = int(m.group("year"))
+        f.title_year = int(m.group("year")) if m.group("year") else None
         title_kind = "summary" if m.group("summary") else "report"
         codes.append(("cover", code))
         f.evidence.append(f"cover \"{m.group(0)}\"")

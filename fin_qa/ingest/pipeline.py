@@ -125,8 +125,8 @@ class Hint:
 
 
 def read_manifest(path: Path) -> dict[str, Hint]:
-    """A manifest CSV (file,code,year[,company]) → file name and resolved path → Hint. ValueError names
-    the line of a bad row."""
+    """A manifest CSV (file,code,year[,company][,period][,kind]) → file name and resolved path → Hint. ValueError
+    names the line of a bad row."""
     import csv
 
     out: dict[str, Hint] = {}
@@ -141,8 +141,14 @@ def read_manifest(path: Path) -> dict[str, Hint]:
                 raise ValueError(f"{path}:{n}: no file name")
             if year_text and not (year_text.isdigit() and 1990 <= int(year_text) <= 2100):
                 raise ValueError(f"{path}:{n}: year {year_text!r} is not a year")
+            period = (row.get("period") or "").strip().upper() or None
+            kind = (row.get("kind") or "").strip() or None
+            if period is not None and period not in ("Q1", "HY", "Q3", "FY"):
+                raise ValueError(f"{path}:{n}: period {period!r} is not one of Q1, HY, Q3, FY")
+            if kind is not None and kind not in ("report", "summary"):
+                raise ValueError(f"{path}:{n}: kind {kind!r} is not report or summary")
             hint = Hint((row.get("code") or "").strip() or None, int(year_text) if year_text else None,
-                        (row.get("company") or "").strip() or None)
+                        (row.get("company") or "").strip() or None, period, kind)
             out[name] = hint
             out[str((path.parent / name).resolve())] = hint
     return out

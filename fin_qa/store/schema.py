@@ -134,7 +134,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "reports.period and reports.kind: a filing is (company, period, kind) — Q1 | HY | Q3 | FY, report "
               "or summary (issue 44); every report stored before is an annual report",
               "ALTER TABLE reports ADD COLUMN period TEXT NOT NULL DEFAULT 'FY';"
-              "ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';"),
+              "ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';", needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -575,6 +575,15 @@ class Store:
 
     # ------------------------------------------------------------------------------ tables
 
+    @property
+    def _period_columns(self) -> str:
+        """The reports' period and kind columns as a SELECT reads them: constants in a read-only store written
+        before migration 8 (every report of it an annual report)."""
+        if "reports.period" not in self._tables_known:
+            cols = {r[1] for r in self.db.execute("PRAGMA table_info(reports)")}
+            self._tables_known["reports.period"] = "period" in cols
+        return "period, kind" if self._tables_known["reports.period"] else "'FY' AS period, 'report' AS kind"
+
     def _has_table(self, name: str) -> bool:
         """False for a read-only store written before the migration adding the table (tables: 4, page_words:
         5); asked once a table."""
@@ -707,7 +716,8 @@ class Store:
     def report_list(self) -> list[Report]:
         """Every report of the store, in store order (what answers and the company index read)."""
         rows = self.db.execute(
-            "SELECT id, stock_code, year, full_name, short_name, key, publish_date, period, kind FROM reports").fetchall()
+            f"SELECT id, stock_code, year, full_name, short_name, key, publish_date, {self._period_columns} "
+            f"FROM reports").fetchall()
         return [Report(rid, key, code, year, full, short, date, period, kind)
                 for rid, code, year, full, short, key, date, period, kind in rows]
 
@@ -718,12 +728,13 @@ class Store:
 
     def reports(self) -> list[dict[str, Any]]:
         """Every report with its fact and chunk counts and its files (`fin-qa reports`)."""
-        q = """SELECT r.id, r.key, r.stock_code, r.year, r.year || r.period, r.kind, r.full_name, r.short_name,
+        period, kind = (f"r.{c}" for c in self._period_columns.split(", "))
+        q = f"""SELECT r.id, r.key, r.stock_code, r.year, r.year || {period}, {kind}, r.full_name, r.short_name,
                       r.publish_date,
                       (SELECT COUNT(*) FROM facts f WHERE f.report_id=r.id) AS facts,
                       (SELECT COUNT(*) FROM chunks c WHERE c.report_id=r.id) AS chunks,
                       (SELECT GROUP_CONCAT(path, '; ') FROM files WHERE report_id=r.id) AS files
-               FROM reports r ORDER BY r.stock_code, r.year, r.period = 'FY', r.period, r.kind"""
+               FROM reports r ORDER BY r.stock_code, r.year, {period} = 'FY', {period}, {kind}"""
         cols = ["id", "key", "stock_code", "year", "period", "kind", "full_name", "short_name", "publish_date", "facts",
                 "chunks", "files"]
         return [dict(zip(cols, row)) for row in self.db.execute(q)]
