@@ -404,7 +404,9 @@ def _num(value: str) -> float | None:
 #     summary lines the statements contradict recorded for the checks.
 # 21: a summary year printed over 调整前 | 调整后 columns: each value by its own column (a short number — 每股收益,
 #     收益率 — right-aligned under 调整前 was read as the year's, ahead of its 调整后).
-PARSER_VERSION = 21
+# 22: a filing is (company, period, kind) — quarterly and half-year reports and summaries keyed by their period;
+#     an interim 主要会计数据 read by its column words (本报告期, 年初至报告期末, 上年同期, 本报告期末, 上年度末).
+PARSER_VERSION = 22
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
