@@ -222,10 +222,12 @@ class FinQA:
     # ------------------------------------------------------------------------------ what the store holds
 
     def reports(self) -> pd.DataFrame:
-        """The reports of the store: stock_code, short_name, full_name, year, facts, chunks, files."""
+        """The filings of the store: stock_code, short_name, full_name, year, period (2025Q3, 2024FY), kind
+        (report | summary), facts, chunks, files."""
         import pandas as pd
 
-        cols = ["stock_code", "short_name", "full_name", "year", "publish_date", "facts", "chunks", "files", "key"]
+        cols = ["stock_code", "short_name", "full_name", "year", "period", "kind", "publish_date", "facts", "chunks",
+                "files", "key"]
         return pd.DataFrame([{k: r[k] for k in cols} for r in self.store.reports()], columns=cols)
 
     def facts(self, company: str | None = None, year: int | None = None, item: str | None = None) -> pd.DataFrame:
@@ -268,10 +270,14 @@ class FinQA:
             [r for r in every if c == r.full_name or c in (r.short_name or "") or c in (r.full_name or "")]
         if not named:
             raise FinQAError(f"no company in the store is named {company!r} (fin-qa reports lists them)")
-        hits = [r for r in named if r.year == year]
+        # (the year's annual report, else its summary: another period's filing is no year's report)
+        hits = sorted((r for r in named if r.year == year and r.period == "FY"), key=lambda r: r.kind != "report")
         if not hits:
-            years = sorted({r.year for r in named})
-            raise FinQAError(f"the store has no {year} report of {company}: it has {', '.join(map(str, years))}")
+            years = sorted({r.year for r in named if r.period == "FY"})
+            others = sorted({f"{r.year}{r.period}" for r in named if r.year == year and r.period != "FY"})
+            raise FinQAError(f"the store has no {year} annual report of {company}: it has "
+                             f"{', '.join(map(str, years)) or 'none'}"
+                             + (f" (and the filings {', '.join(others)} of {year})" if others else ""))
         if len({r.stock_code for r in hits}) > 1:
             names = "、".join(sorted({r.short_name or r.full_name or r.stock_code or "" for r in hits}))
             raise FinQAError(f"{company!r} names several companies ({names}): name one")

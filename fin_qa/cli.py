@@ -90,7 +90,8 @@ def cli():
 @click.option("--year", type=click.IntRange(1990, 2100), help="The report year of the report given.")
 @click.option("--company", help="The company's short name for the report given.")
 @click.option("--period", type=click.Choice(["Q1", "HY", "Q3", "FY"]),
-              help="The period of the filing given (Q1 第一季度, HY 半年度, Q3 第三季度, FY 年度), when its content does not say it.")
+              help="The period of the filing given (Q1 第一季度, HY 半年度, Q3 第三季度, FY 年度): it wins over what its content "
+                   "says, as --year does.")
 @click.option("--manifest", type=click.Path(exists=True, dir_okay=False),
               help="CSV with columns file,code,year[,company][,period][,kind]: what each file of a folder is (file: its "
                    "name or path; period Q1|HY|Q3|FY, kind report|summary).")
@@ -103,9 +104,9 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, period
 
     A filing is (company, period, kind): the period is read from its content — the cover's title ("2025 年第三
     季度报告", "2024 年半年度报告摘要"), its 重要提示 ("本半年度报告摘要来自半年度报告全文"), the balance sheet's
-    period end ("2025年9月30日"), 第二节's 报告期 — the file name only confirming (a quarter is never told by the
-    file name alone; never an annual report by default): a filing whose period cannot be told is not stored, the
-    evidence read said. `fin-qa reports` lists each filing's period (2025Q3, 2024HY摘要).
+    period end ("2025年9月30日"), 第二节's 报告期 — the file name the weakest evidence (alone it may tell an annual
+    report, never a quarter or half year); never an annual report by default: a filing whose period cannot be told
+    is not stored, the evidence read said. `fin-qa reports` lists each filing's period (2025Q3, 2024HY摘要).
 
     The company comes from a FinGLM file name, else the cover and 公司信息, else the file name ("XX股份2020年
     年度报告.pdf"). The year from the statements' own dates, else the cover, 报告期 and the file name (a publish
@@ -113,7 +114,8 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, period
     --code/--year/--company/--period (one file) or a --manifest (a folder) say them instead.
 
     Ask a period with its words: 2025年第三季度 (both 7-9月 and 1-9月, labelled), 前三季度 / 1-9月, 第三季度单季,
-    上半年 / 半年报 / 中报, 一季度 / Q1, 第二季度 / 第四季度 (derived, said how), 三季度末, 最新一期; 同比, 环比.
+    上半年 / 半年报 / 中报, 一季度 / Q1, 第二季度 / 第四季度 / 下半年 (derived, said how), 三季度末, 最新一期; 同比,
+    环比.
 
     The embedded search index is written with the store; with --search elasticsearch the ingested reports are
     also (re)indexed into Elasticsearch."""
@@ -212,7 +214,10 @@ def import_tables(files, store_path, rules_path):
 @click.option("--item", help="Canonical item name, e.g. 营业收入.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object a line.")
 def facts(store_path, company, year, item, as_json):
-    """List facts: stock code, company, year, item, value, unit, period, statement, page, source."""
+    """List facts: stock code, company, year (another filing's period: 2025Q3, 2024HY摘要), item, value, unit,
+    period (the filing's column: current, previous; quarter: a third quarter's 7-9月), statement, page, source."""
+    from .check import filing_label
+
     with _open_store(store_path, readonly=True) as store:
         n = 0
         for f in store.facts(company, year, item):
@@ -222,7 +227,8 @@ def facts(store_path, company, year, item, as_json):
             else:
                 page = f["page"] if f["page"] is not None else "-"
                 click.echo(
-                    f"{f['stock_code'] or '-'}\t{f['short_name'] or f['company'] or '-'}\t{f['year']}\t{f['item']}\t"
+                    f"{f['stock_code'] or '-'}\t{f['short_name'] or f['company'] or '-'}\t"
+                    f"{filing_label({'year': f['year'], 'period': f['filing'], 'kind': f['kind']})}\t{f['item']}\t"
                     f"{f['value']}\t{f['unit'] or ''}\t{f['period']}\t{f['statement'] or ''}\tp.{page}\t{f['source']}"
                 )
     if n == 0:

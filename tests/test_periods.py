@@ -294,3 +294,48 @@ def test_the_periodic_question_set(periodic_store, tmp_path):
     assert not wrong, wrong
     right = {s: sum(r["verdict"] == "right" for r in rows if r["split"] == s) for s in ("dev", "heldout")}
     assert right["dev"] >= 60 and right["heldout"] >= 99, right
+
+
+@pytest.mark.parametrize("question, expected, absent", [
+    # a share, a sum of two periods' values: not computed, said
+    ("星河精密2022年上半年营业收入占前三季度营业收入的比例是多少？", "不作回答", "%"),
+    ("星河精密2022年第一季度和第三季度营业收入合计", "不作回答", "340,000,000"),
+    # 上一季度 is the quarter before (环比), never the first quarter
+    ("星河精密2022年第三季度营业收入比上一季度增长多少？", "环比增长率为0.00%", "12.50%"),
+    ("星河精密2022年每一季度的营业收入", "第二季度单季（4-6月）的营业收入是90,000,000.00元", None),
+    # 下半年 is the year less its first half, never 上半年
+    ("星河精密2021年下半年营业收入是多少？", "下半年（7-12月）的营业收入是150,000,000.00元", "上半年（1-6月）的营业收入是"),
+    # years asking different periods: asked apart, never one period for both
+    ("星河精密2021年营业收入和2022年上半年营业收入分别是多少？", "请分开提问", "150,000,000"),
+    ("星河精密2022年上半年和2021年全年营业收入", "请分开提问", "170,000,000"),
+    # a balance at a date a flow statement prints: the period end's, never a difference
+    ("星河精密2021年第四季度期末现金及现金等价物余额是多少？", "第四季度末（12月31日）的期末现金及现金等价物余额是123,456,700.00元",
+     "是456,700.00元"),
+    # a scope asked of two periods compared is not dropped
+    ("星河精密2022年第三季度母公司营业收入环比增长多少？", "母公司", "0.00%"),
+    # a fact of the company asked with no year: the latest annual report's, as before (no question back)
+    ("星河精密的法定代表人是谁？", "林海峰", "请问"),
+])
+def test_what_is_not_computed_across_periods_is_declined(filings, question, expected, absent):
+    a = ask(filings / "store", question)
+    assert expected in a["answer"], a["answer"]
+    assert absent is None or absent not in a["answer"], a["answer"]
+
+
+def test_a_filing_an_older_parser_stored_as_an_annual_report_is_moved(filings, tmp_path):
+    """A first quarter's report stored as an annual report (as an older parser did, here through --period FY):
+    read again, it is stored as its period, and the annual report it was stored as is gone with its facts."""
+    from fin_qa.cli import cli
+
+    store = tmp_path / "store"
+    pdf = filings / "reports" / "a.pdf"
+    r = CliRunner().invoke(cli, ["ingest", str(pdf), "--store", str(store), "--period", "FY", "-q"])
+    assert r.exit_code == 0, r.output
+    keys = lambda: {json.loads(x)["key"] for x in CliRunner().invoke(  # noqa: E731
+        cli, ["reports", "--store", str(store), "--json"]).output.splitlines()}
+    assert keys() == {"688999:2021"}   # (the year of its 上年度末 column: the old misreading, reproduced)
+    r = CliRunner().invoke(cli, ["ingest", str(pdf), "--store", str(store), "--force", "-q"])
+    assert r.exit_code == 0, r.output
+    assert keys() == {"688999:2022Q1"}
+    a = ask(store, "星河精密2021年营业收入是多少？")
+    assert not a["found"] and "80,000,000" not in a["answer"]

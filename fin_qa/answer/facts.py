@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..base import FinQAError
+from ..catalog.periods import PERIOD_ORDER
 from ..catalog.report_names import ReportNames
 from ..store import PARENT_STATEMENT_PREFIX as PARENT_PREFIX
 from ..store import Report, Store
@@ -84,8 +85,7 @@ COLUMNS_KEPT = 256   # (item, year) columns kept for rankings (each a row per re
 class FactSource:
     """The reports answers may read (the scope) and their facts, read through the store's methods."""
 
-    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None,
-                 filings: list[Report] | None = None) -> None:
+    def __init__(self, store: Store, scope: set[tuple[str, int]] | None = None) -> None:
         self.store = store
         self.reports: list[Report] = []          # the reports answers may read (the scope): one a company-year
         self.known: list[Report] = []            # every filing of the store: names for understanding
@@ -95,7 +95,7 @@ class FactSource:
         self._named_years: dict[tuple[str, str], list[int]] | None = None   # (company, a name it printed) → years
         # every filing in scope by (company, year, period): the full report first, then its summary (issue 44)
         self.filings: dict[tuple[str, int, str], list[Report]] = {}
-        every = store.report_list() if filings is None else filings
+        every = store.report_list()
         for r in sorted(every, key=lambda r: r.kind != "report"):
             self.known.append(r)
             self.keys[r.id] = r.key
@@ -126,8 +126,8 @@ class FactSource:
 
     def periods_of(self, company: str) -> list[tuple[int, str]]:
         """(year, period) of every filing of the company, in time order."""
-        order = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}
-        return sorted({(y, p) for (c, y, p) in self.filings if c == company}, key=lambda yp: (yp[0], order[yp[1]]))
+        return sorted({(y, p) for (c, y, p) in self.filings if c == company},
+                      key=lambda yp: (yp[0], PERIOD_ORDER[yp[1]]))
 
     def years_of(self, company: str, named: str | None = None) -> list[int]:
         """The company's report years; with `named`, the name a question gave it: the years of the reports
@@ -162,14 +162,11 @@ class FactSource:
         for f in self.store.report_facts(report.id, items, period, parent=self.parent):
             out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
                                         f.raw_label, report.key))
-        if period == "current" and report.period == "FY" and len(out) < len(items):
-            # a year-end balance the year's filing does not print (an annual summary prints no balance sheet):
-            # the next year's interim filing's 上年度末 column is that year end (its balance sheet's previous
-            # column), read with its page
-            for (company, year, p), reps in self.filings.items():
-                if company != report.company or year != report.year + 1 or p == "FY":
-                    continue
-                for r in reps:
+        if period == "current" and report.kind == "summary" and len(out) < len(items):
+            # a year-end balance an annual summary does not print (it prints no balance sheet): the next year's
+            # interim filing's 上年度末 column is that year end (its balance sheet's previous column), cited
+            for p in ("Q1", "HY", "Q3"):
+                for r in self.filings.get((report.company, report.year + 1, p), []):
                     missing = [i for i in items if i not in out]
                     for f in self.store.report_facts(r.id, missing, "previous", parent=self.parent):
                         if f.statement and f.statement.endswith("资产负债表"):

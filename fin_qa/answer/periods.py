@@ -21,6 +21,7 @@ period (the problem's example B1001: "金花股份利润总额是多少" → "�
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -29,17 +30,16 @@ from typing import TYPE_CHECKING, Callable
 import pandas as pd
 
 from ..catalog import Catalog
+from ..catalog.periods import FILING_WORDS
 from ..catalog.normalize import normalize_question
 from ..numbers import decimal_str
 from ..store import Report
 from .facts import REPORT_FIELDS, Fact, FactSource
-from .model import Answer, FactEvidence
+from .model import Answer, FactEvidence, Method
 
 if TYPE_CHECKING:   # (the router makes the answerers of each view)
     from .router import Router
 
-ORDER = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}
-FILING_WORDS = {"Q1": "第一季度", "HY": "半年度", "Q3": "第三季度", "FY": "年度"}
 # the label of a view's period as an answer says it after its year
 LABELS = {
     ("Q1", "ytd"): "第一季度（1-3月）", ("Q1", "end"): "第一季度末（3月31日）",
@@ -48,16 +48,28 @@ LABELS = {
     ("Q2", "quarter"): "第二季度单季（4-6月）", ("Q2", "end"): "第二季度末（6月30日）",
     ("Q4", "quarter"): "第四季度单季（10-12月）", ("Q4", "end"): "第四季度末（12月31日）",
     ("FY", "ytd"): "全年（1-12月）", ("FY", "end"): "年末（12月31日）",
+    ("H2", "quarter"): "下半年（7-12月）", ("H2", "end"): "年末（12月31日）",
 }
+# a period no filing prints: (the filing holding its end, (whole, part)) — the period is whole − part
+DERIVED = {"Q2": ("HY", ("HY", "Q1")), "Q4": ("FY", ("FY", "Q3")), "H2": ("FY", ("FY", "HY"))}
+# an amount at a date, though a flow statement prints it (期末现金及现金等价物余额): never derived by subtraction
+_AT_A_DATE = re.compile(r"期末|年末|余额")
+_OPENING = re.compile(r"期初|年初")
+# the statements whose lines are a period's values (a question of one names its period, or is asked back)
+_PERIOD_VALUES = ("资产负债表", "利润表", "现金流量表", "主要会计数据")
 # the quarter alone before each (环比)
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
 _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下前半])")
-_QOQ = re.compile(r"环比")
-# two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加", "与上半年相比")
-_VERSUS = re.compile(r"比|较|相对于|对比")
+_QOQ = re.compile(r"环比|(?:比|较|相比|对比)上一?个?季度|上一?个?季度相比")
+# two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加"): the word between them
+_VERSUS = re.compile(r"(?<![同环占])比(?![例重率值])|较|相对于|对比")
+# an operation over several periods' values that is no comparison: a share, a sum, an average
+_OVER_PERIODS = re.compile(r"占|比例|比重|之比|比值|合计|之和|总和|总共|共计|加起来|平均|均值")
+# a year written with its own annual words (2021年全年, 2021年度, 2021年末), or followed by its own item
+_OWN_YEAR = re.compile(r"((?:19|20)\d{2})年?")
 _FOLLOW_FILLER = re.compile(r"^(?:那|那么|请问|查询|查|是)+|(?:的|呢|吧|吗|[?？。!！,，])+$")
 _YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
-_EACH_QUARTER = re.compile(r"各(?:个)?季度|每(?:个)?季度|分季度|逐季|各季(?!报)")
+_EACH_QUARTER = re.compile(r"各(?:个)?季度|每一?(?:个)?季度|分季度|逐季|各季(?!报)")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
 
@@ -74,10 +86,10 @@ class PeriodAsk:
 
 def normalize_span(period: str, span: str) -> str:
     """The span a view of the period reads: a first quarter and a half year are their own year to date; a
-    derived quarter (Q2, Q4) is the quarter alone."""
+    derived period (Q2, Q4, H2) is the period alone."""
     if period in ("Q1", "HY") and span in ("quarter", "both"):
         return "ytd"
-    if period in ("Q2", "Q4") and span in ("ytd", "both"):
+    if period in DERIVED and span in ("ytd", "both"):
         return "quarter"
     return span
 
@@ -101,20 +113,17 @@ class PeriodView(FactSource):
     """The filings of one period of the year, each read as its year's report (see the module's docstring)."""
 
     def __init__(self, base: FactSource, period: str, span: str, catalog: Catalog) -> None:
-        self.store = base.store
+        # (the base's store, names and filings as they are; its reports replaced by this period's filings)
+        self.__dict__.update(copy.copy(base).__dict__)
         self.base = base
         self.period, self.span = period, span
         self.items = catalog.items
-        self.known = base.known
-        self.keys = base.keys
-        self.scope = base.scope
-        self.filings = base.filings
         self.parent = False
         self._columns = (None, {})
         self._named_years = None
         self.reports, self.by_key, self._years = [], {}, {}
         self.derived: list[str] = []      # how each derived value read was made (said in the answer)
-        own = {"Q1": "Q1", "HY": "HY", "Q3": "Q3", "Q2": "HY", "Q4": "FY"}[period]
+        own = DERIVED[period][0] if period in DERIVED else period
         for (company, year, p), reps in sorted(base.filings.items(), key=lambda kv: kv[0][1]):
             if p != own:
                 continue
@@ -155,13 +164,17 @@ class PeriodView(FactSource):
                f"（{b.report}，第{b.page}页）= {value:,.2f}元")
         if how not in self.derived:
             self.derived.append(how)
-        return Fact(item, decimal_str(value), "元", "current", a.statement, a.page, a.source, year,
+        # (no page prints it: the answer says both pages)
+        return Fact(item, decimal_str(value), "元", "current", a.statement, None, "derived", year,
                     f"{a.label or item}（推算）", a.report)
 
     def _fact(self, company: str, year: int, item: str, period: str) -> Fact | None:
-        balance = self.items.statement_of(item) == "资产负债表"
+        # a balance, or an amount at a date a flow statement prints (期末现金及现金等价物余额): at the period end
+        balance = self.items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
         if self.period in ("Q1", "HY", "Q3"):
             quarter = self.period == "Q3" and self.span == "quarter" and not balance
+            if quarter and _OPENING.search(item):
+                return None   # (an opening amount of 7–9月 alone is no filing's column)
             if period == "current":
                 f = self._read(company, year, self.period, item, "quarter" if quarter else "current")
                 if f is None and quarter:
@@ -170,13 +183,12 @@ class PeriodView(FactSource):
             if period == "previous" and not balance:   # (a balance's 同比: the same period end a year before)
                 return self._read(company, year, self.period, item, "quarter_previous" if quarter else "previous")
             return None
-        if period != "current":
+        if period != "current" or _OPENING.search(item):
             return None
-        whole, part = (("HY", "current"), ("Q1", "current")) if self.period == "Q2" else \
-            (("FY", "current"), ("Q3", "current"))
+        own, (whole, part) = DERIVED[self.period]
         if balance:
-            return self._read(company, year, whole[0], item, "current")
-        return self._derive(company, year, item, whole, part)
+            return self._read(company, year, own, item, "current")
+        return self._derive(company, year, item, (whole, "current"), (part, "current"))
 
     def facts(self, report: Report, items: list[str], period: str = "current") -> dict[str, Fact]:
         out: dict[str, Fact] = {}
@@ -237,6 +249,25 @@ class PeriodAnswerer:
             if m and (best is None or m.start() < best.start):
                 best = PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
         return best
+
+    def _mixed(self, norm: str, listed: list[PeriodAsk]) -> str:
+        """The years of a question that ask different periods ("2021年营业收入和2022年上半年…", "2022年上半年和
+        2021年全年"): a year written without a period word before another year's words, or with its own annual
+        words (全年, 年度, 年末); "" when the years share the period ("2023年和2024年第三季度")."""
+        years = [m for m in _OWN_YEAR.finditer(norm) if m.group(0).endswith("年") or norm[m.end():m.end() + 1] in "-至到"]
+        if len(years) < 2:
+            return ""
+        starts = {a.start for a in listed}
+        for m, nxt in zip(years, years[1:] + [None]):
+            after = norm[m.end():]
+            if m.end() in starts or re.match(r"的?(?:第|前|上|下|一|二|三|四|Q|H)", after):
+                continue   # (its period follows it)
+            if re.match(r"的?(?:全年|年度|年末|年底|年报|整年)", after) or re.match(r"度", after):
+                return "、".join(y.group(0) for y in years)
+            between = norm[m.end():nxt.start()] if nxt is not None else ""
+            if nxt is not None and not re.fullmatch(r"[-至到和与及、,，]*(?:的)?", between):
+                return "、".join(y.group(0) for y in years)   # (its own item before the next year)
+        return ""
 
     def read_all(self, question: str) -> list[PeriodAsk]:
         """Every period a question names, in its order (一季度、半年度、三季度; 上半年和第三季度)."""
@@ -312,8 +343,16 @@ class PeriodAnswerer:
         if ask is None:
             return self._ask_back(question, norm)
         listed = self.read_all(norm)
+        mixed = self._mixed(norm, listed)
+        if mixed:
+            return Answer(question, f"问题中的{mixed}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…2021年营业收入是多少”"
+                                    f"“…2022年上半年营业收入是多少”）。", "1", Method.DECLINED, found=False)
         if len({a.period for a in listed}) > 1 and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
-            if len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start] + norm[listed[1].end:]):
+            over = _OVER_PERIODS.search(norm)
+            if over:   # (a share, a sum or an average of two periods' values: not computed, said)
+                return Answer(question, f"问题中的“{over.group(0)}”涉及多个报告期的数值之间的计算，暂不支持，"
+                                        f"为避免给出错误的数值，不作回答；可分别查询各期数值。", "1", Method.DECLINED, found=False)
+            if len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start]):
                 return self._versus(question, norm, *listed)
             return self._listed(question, norm, listed)
         rest, span = self.take_out(norm, ask)
@@ -339,11 +378,10 @@ class PeriodAnswerer:
             # them): a table cell or a sentence of a half year's or a year's filing speaks of that period,
             # not of the quarter asked
             ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
-                                       f"主要会计数据读取或推算），无法回答该问题。", ans.type, "not_found", found=False)
-        balance = any(isinstance(e, FactEvidence) and e.item and self.catalog.items.statement_of(e.item) == "资产负债表"
-                      for e in ans.evidence) and all(
-            not isinstance(e, FactEvidence) or self.catalog.items.statement_of(e.item) == "资产负债表"
-            for e in ans.evidence)
+                                       f"主要会计数据读取或推算），无法回答该问题。", ans.type, Method.NOT_FOUND, found=False)
+        facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
+        balance = bool(facts) and all(self.catalog.items.statement_of(e.item) == "资产负债表" or _AT_A_DATE.search(e.item)
+                                      for e in facts)
         shown = "end" if balance else span
         said = label(period, shown)
         ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("年报", "报告")
@@ -390,14 +428,13 @@ class PeriodAnswerer:
     def _latest(self, question: str, rest: str, span: str) -> Answer:
         u = self.understand(rest)
         if not u.companies:
-            return Answer(question, "请问你查询哪一家公司最新一期的数据？", "1", "ask_which", found=False)
+            return Answer(question, "请问你查询哪一家公司最新一期的数据？", "1", Method.ASK_WHICH, found=False)
         company = u.companies[0].company.key
         periods = self.source.periods_of(company)
-        if not periods:
-            return Answer(question, f"未查询到{u.companies[0].company.short or company}的定期报告。", "1", "not_found",
-                          found=False)
-        year, period = periods[-1]
         name = u.companies[0].company
+        if not periods:
+            return Answer(question, f"未查询到{name.short_name or company}的定期报告。", "1", Method.NOT_FOUND, found=False)
+        year, period = periods[-1]
         text = rest if u.years.years else rest.replace(u.companies[0].text, f"{u.companies[0].text}{year}年", 1)
         if period == "FY":
             ans = self.annual(text)
@@ -417,8 +454,8 @@ class PeriodAnswerer:
             after = w.pattern.sub("", after)
         rest = rest[:at] + after
         if period not in PREVIOUS_QUARTER:
-            return Answer(question, "环比需要具体的季度（如第三季度单季），上半年或全年没有可比的上一季度。", "2-2", "declined",
-                          found=False)
+            return Answer(question, "环比需要具体的季度（如第三季度单季），上半年或全年没有可比的上一季度。", "2-2",
+                          Method.DECLINED, found=False)
         prev_period, shift = PREVIOUS_QUARTER[period]
         return self._against(question, rest, (period, alone(period), 0), (prev_period, alone(prev_period), shift),
                              "环比")
@@ -452,7 +489,12 @@ class PeriodAnswerer:
         named = u.items + u.formulas
         if not years or not u.companies or len(named) != 1:
             return Answer(question, f"{word}需要一家公司、一个年份和一个项目（如“华润三九2024年第三季度营业收入环比增长多少”）。",
-                          "2-2", "declined", found=False)
+                          "2-2", Method.DECLINED, found=False)
+        kept = [w for w in (u.frame.scope_word if u.frame.scope != "consolidated" else "",
+                            "单位" if u.frame.unit else "") if w]
+        if kept:   # (两期对比 is read from each period's value alone: a scope or a unit asked is not dropped)
+            return Answer(question, f"问题中的“{'”“'.join(kept)}”在两期对比中暂不支持，为避免给出错误的数值，不作回答。",
+                          "2-2", Method.DECLINED, found=False)
         asked = f"{u.companies[0].text}{years[0]}年{named[0]}是多少？"
         # each period's value asked alone, the change computed here from both
         this = self._part(asked.replace(f"{years[0]}年", f"{years[0] + this_p[2]}年", 1), this_p[0], this_p[1])
@@ -475,7 +517,7 @@ class PeriodAnswerer:
         notes = this.derived + [d for d in before.derived if d not in this.derived]
         if notes:
             text += "\n" + "\n".join(notes)
-        out = Answer(question, text, "2-2", "change", this.answer.evidence + before.answer.evidence)
+        out = Answer(question, text, "2-2", Method.CHANGE, this.answer.evidence + before.answer.evidence)
         out.shown = rate
         return out
 
@@ -507,12 +549,14 @@ class PeriodAnswerer:
         u = self.understand(norm)
         if not u.companies or u.years.years or not (u.items or u.formulas):
             return None
+        if not u.formulas and not all(self.catalog.items.statement_of(i) in _PERIOD_VALUES for i in u.items):
+            return None   # (a fact of the company — 法定代表人, 股票代码 — is the latest report's, as before)
         periods = self.source.periods_of(u.companies[0].company.key)
         if len(periods) < 2 or all(p == "FY" for _, p in periods):
             return None
         items = "、".join(u.items + u.formulas)
         listed = "、".join(f"{y}年{FILING_WORDS[p]}" for y, p in periods[-6:])
-        ans = Answer(question, f"请问你查询哪一个报告期的{items}？（可选：{listed}等）", "1", "ask_period", found=False)
+        ans = Answer(question, f"请问你查询哪一个报告期的{items}？（可选：{listed}等）", "1", Method.ASK_PERIOD, found=False)
         ans.context = {"question": question, "companies": [u.companies[0].text], "years": [], "items": list(u.items),
                        "ask_period": True}
         return ans

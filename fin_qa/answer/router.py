@@ -376,7 +376,7 @@ class Router:
         from ..search.sqlite_fts import match_expression
 
         store = self.source.store
-        keys = store.report_keys(context.companies[0], context.years[-1]) \
+        keys = store.report_keys(context.companies[0], context.years[-1], annual=True) \
             if len(context.companies) == 1 and context.years else []
         within = store.chunk_range(keys[0]) if len(keys) == 1 else None
         if within is None:

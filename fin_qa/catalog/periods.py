@@ -10,7 +10,9 @@ from pathlib import Path
 from .yamlfile import LDict, LList, RuleError, line_of, load_rules_yaml, rule_regex
 
 CODES = ("Q1", "HY", "Q3", "FY")                       # a filing's period within its year
-QUESTION_PERIODS = ("Q1", "Q2", "Q3", "Q4", "HY", "FY", "latest")
+PERIOD_ORDER = {"Q1": 0, "HY": 1, "Q3": 2, "FY": 3}    # the order of a year's filings
+FILING_WORDS = {"Q1": "第一季度", "HY": "半年度", "Q3": "第三季度", "FY": "年度"}   # as a filing's title says it
+QUESTION_PERIODS = ("Q1", "Q2", "Q3", "Q4", "HY", "H2", "latest")   # (a year: the annual path's)
 SPANS = ("ytd", "quarter", "both", "end")
 KINDS = ("report", "summary")
 TITLE_GROUPS = {"q1": "Q1", "hy": "HY", "q3": "Q3", "fy": "FY"}

@@ -14,24 +14,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..catalog.normalize import half_width_digits
-from ..catalog.periods import PeriodRules, title_period
+from ..catalog.periods import FILING_WORDS, PeriodRules, title_period
 from .pages import Document, IngestError
 from .statements import statement_period_end
 
 COVER_PAGES = 3
 MONTH_OF = {"Q1": 3, "HY": 6, "Q3": 9, "FY": 12}
 CODE_OF = {m: c for c, m in MONTH_OF.items()}
-NAMES = {"Q1": "第一季度报告", "HY": "半年度报告", "Q3": "第三季度报告", "FY": "年度报告"}
-_CN_YEAR = re.compile(r"[一二][〇○零ＯO一二三四五六七八九]{3}(?=\s*年)")
-_CN_DIGITS = str.maketrans("〇○零ＯO一二三四五六七八九", "0000012345678" + "9")
-_SPACES = re.compile(r"[ \t\u3000]+")
+CN_YEAR = re.compile(r"[一二][〇○零ＯO一二三四五六七八九]{3}(?=\s*年)")
+CN_DIGITS = str.maketrans("〇○零ＯO一二三四五六七八九", "0000012345678" + "9")
+SPACES = re.compile(r"[ \t\u3000]+")
 _PERIOD_RANGE = re.compile(r"报告期[^。；;\n]{0,12}?(?:19|20)\d{2}年\d{1,2}月\d{1,2}日(?:至|—|-|－|~)((?:19|20)\d{2})年(\d{1,2})月"
                            r"(\d{1,2})日")
 
 
 def filing_name(code: str, kind: str = "report") -> str:
     """第三季度报告, 半年度报告摘要 …"""
-    return NAMES[code] + ("摘要" if kind == "summary" else "")
+    return FILING_WORDS[code] + "报告" + ("摘要" if kind == "summary" else "")
 
 
 @dataclass
@@ -59,7 +58,7 @@ class Filing:
 
 
 def _first_pages(doc: Document) -> list[str]:
-    return [_SPACES.sub("", _CN_YEAR.sub(lambda m: m.group(0).translate(_CN_DIGITS), half_width_digits(p.text)))
+    return [SPACES.sub("", CN_YEAR.sub(lambda m: m.group(0).translate(CN_DIGITS), half_width_digits(p.text)))
             for p in doc.pages[:COVER_PAGES]]
 
 
@@ -95,7 +94,7 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
                              f"fin-qa reads 年度报告, 半年度报告, 季度报告 and their 摘要; research notes are not read yet")
     codes: list[tuple[str, str]] = []   # (evidence, code), strongest first
     title_kind = says_kind = None
-    lines = [_SPACES.sub("", _CN_YEAR.sub(lambda m: m.group(0).translate(_CN_DIGITS), half_width_digits(line)))
+    lines = [SPACES.sub("", CN_YEAR.sub(lambda m: m.group(0).translate(CN_DIGITS), half_width_digits(line)))
              for p in doc.pages[:COVER_PAGES] for line in p.text.split("\n")]
     m = _title(lines, rules)
     if m:
@@ -120,7 +119,7 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
         if code is not None:
             codes.append(("statements", code))
     for page in doc.pages[:25]:
-        m = _PERIOD_RANGE.search(_SPACES.sub("", half_width_digits(page.text)))
+        m = _PERIOD_RANGE.search(SPACES.sub("", half_width_digits(page.text)))
         if m:
             code = CODE_OF.get(int(m.group(2)))
             f.evidence.append(f"报告期 to {m.group(1)}年{m.group(2)}月{m.group(3)}日")

@@ -29,7 +29,7 @@ from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .indicators import extract_indicators
 from .profile import extract_employees, extract_profile
-from .period import filing_name, read_filing, untold
+from .period import CN_DIGITS, CN_YEAR, SPACES, filing_name, read_filing, untold
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
 from .summary import extract_summary, reconcile
@@ -40,8 +40,6 @@ _COVER_YEAR = re.compile(r"(20\d{2}|19\d{2})\s*年?\s*(?:年度报告|年报)"
                          r"|(?:年度报告|年报)\s*[:：]?\s*(20\d{2}|19\d{2})(?![\d\-—/.]|\s*年)"
                          r"|(20\d{2}|19\d{2})\s*annual\s*report|annual\s*report\s*(20\d{2}|19\d{2})(?![\d\-—/])", re.I)
 # a year in Chinese numerals ("二○一〇年年度报告", "二〇一一年年度报告")
-_CN_YEAR = re.compile(r"[一二][〇○零ＯO一二三四五六七八九]{3}(?=\s*年)")
-_CN_DIGITS = str.maketrans("〇○零ＯO一二三四五六七八九", "0000012345678" + "9")
 # 第二节's 报告期 (释义: "报告期 指 2020年1月1日至2020年12月31日", "报告期末 指 2020年12月31日")
 _PERIOD = re.compile(r"报告期[^。；;，,\n]{0,16}?(?:指[:：]?((?:19|20)\d{2})年(?![末初底内])|(?:指|为|是)[:：]?((?:19|20)\d{2})年"
                      r"(?:度|0?1月(?:0?1日)?(?:起)?(?:至|-|—|–|－|~|到)(?:(?:19|20)\d{2}年)?12月(?:31日)?))")
@@ -60,7 +58,6 @@ _SHORT = re.compile(r"(?:股票|证券|公司)简称(?:及代码)?[:：]?([\u4e0
                     r"(?=股票代码|证券代码|公司代码|代码|股份代号|公告编号|[,，、;；()（）\r\n]|\d|$)")
 # … and a bracketed 简称 after the registered name ("兴业银行股份有限公司（简称：兴业银行）"), when no 股票简称 is printed
 _SHORT_BRACKET = re.compile(r"[（(]简称[:：]([\u4e00-\u9fff*＊ST]{2,8}(?:[AB](?![a-z]))?)[)）]")
-_SPACES = re.compile(r"[ \t\u3000]+")
 COVER_PAGES = 3        # the cover's pages: the year, the names, the code
 PROFILE_PAGES = 25     # 公司信息 lies within these: the code and short name when the cover has none
 # a stock code of a Chinese exchange: Shenzhen 000-003 (B: 200), ChiNext 300/301, Shanghai 600-605 (B: 900),
@@ -243,7 +240,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
             if n >= COVER_PAGES:
                 break
             continue
-        tight = _SPACES.sub("", text)
+        tight = SPACES.sub("", text)
         if code is None:
             code = next((c for c in (m.group(1) for m in _CODE.finditer(tight)) if _plausible_code(c)), None)
         if short is None:
@@ -253,7 +250,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
                      if f), None)
     if short is None:
         for page in doc.pages[:PROFILE_PAGES]:
-            sm = _SHORT_BRACKET.search(_SPACES.sub("", half_width_digits(page.text)))
+            sm = _SHORT_BRACKET.search(SPACES.sub("", half_width_digits(page.text)))
             if sm and _plausible_short(sm.group(1)):
                 short = sm.group(1)
                 break
@@ -280,7 +277,7 @@ def _cover_full(doc: Document, catalog: Catalog) -> str | None:
     """The registered name a filing's first page prints on a line of its own, or before its title."""
     for page in doc.pages[:1]:
         for line in page.text.split("\n"):
-            tight = _SPACES.sub("", half_width_digits(line))
+            tight = SPACES.sub("", half_width_digits(line))
             for rx in catalog.periods.titles:
                 tight = rx.sub("", tight)
             name = _plausible_full(tight)
@@ -313,7 +310,7 @@ def share_codes(doc: Document) -> dict[str, tuple[str, int]]:
 def _cover_year(doc: Document) -> int | None:
     """The year the cover prints: "2019年年度报告", "2012 年度报告", "年度报告 2023", "二○一〇年年度报告"."""
     for page in doc.pages[:COVER_PAGES]:
-        text = _CN_YEAR.sub(lambda m: m.group(0).translate(_CN_DIGITS), half_width_digits(page.text))
+        text = CN_YEAR.sub(lambda m: m.group(0).translate(CN_DIGITS), half_width_digits(page.text))
         m = _COVER_YEAR.search(text)
         if m:
             return int(next(g for g in m.groups() if g))
@@ -323,7 +320,7 @@ def _cover_year(doc: Document) -> int | None:
 def _period_year(doc: Document) -> int | None:
     """The year 第二节 (释义) names as the 报告期: "报告期 指 2020年1月1日至2020年12月31日"."""
     for page in doc.pages[:PROFILE_PAGES]:
-        m = _PERIOD.search(_SPACES.sub("", half_width_digits(page.text)))
+        m = _PERIOD.search(SPACES.sub("", half_width_digits(page.text)))
         if m:
             return int(m.group(1) or m.group(2))
     return None

@@ -50,7 +50,7 @@ _CONTINUED = re.compile(r"[（(]续[)）]$")
 # consolidated titles (the one we want) and other statement titles (which end a statement)
 _CONSOLIDATED = {
     "资产负债表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?资产负债表$"),
-    # (an interim filing's: 合并年初到报告期末利润表, 合并本报告期利润表, 合并第三季度利润表)
+    # (a Shenzhen interim filing's: 合并年初到报告期末利润表)
     "利润表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:年初[到至]报告期末)?(?:利润表|损益表|利润及利润分配表)$"),
     "现金流量表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?(?:年初[到至]报告期末)?现金流量表$"),
 }
@@ -218,10 +218,19 @@ class Column:
     group: int = 0   # which of the header's column groups (本集团 | 本行: 0 | 1) a period column is
 
 
+# a column of a quarter alone beside the year to date (older third-quarter reports: "本期金额(7-9月)" |
+# "年初至报告期末金额(1-9月)"): a month range not starting in January is no period the statement's facts keep
+_QUARTER_ALONE = re.compile(r"(?<!\d)(?:[2-9]|1[0-2])\s*[-—－~至到]\s*(?:[3-9]|1[0-2])\s*月")
+
+
 def _classify_header_cell(text: str, year: int | None) -> str:
     s = text.replace(" ", "")
     if "调整" in s:
         return "adjust"
+    if _QUARTER_ALONE.search(s):
+        return "other"
+    if re.match(r"(?:本年)?年初[至到]报告期末", s):   # (an interim statement's year to date, not an opening)
+        return "current"
     if "附注" in s or "注释" in s:
         return "note"
     if s in ("项目", "科目", "资产", "负债", "负债和所有者权益", "负债和股东权益", "行次"):

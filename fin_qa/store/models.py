@@ -20,11 +20,6 @@ class Report(NamedTuple):
     kind: str = "report"         # report | summary
 
     @property
-    def filing(self) -> str:
-        """The period as the contest's schema writes it (2025Q3, 2024FY), with 摘要 for a summary."""
-        return f"{self.year}{self.period}" + ("摘要" if self.kind == "summary" else "")
-
-    @property
     def company(self) -> str:
         """The company key: the stock code, else name:<full name, else short name>."""
         return self.stock_code or f"name:{self.full_name or self.short_name}"

@@ -300,20 +300,20 @@ class Store:
         here)."""
         db = self.db
         with self._transaction():
+            was = db.execute("SELECT report_id FROM files WHERE path=?", (path,)).fetchone()
             rid = self._upsert_report(meta)
-            old = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=?", (rid,))]
-            db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in old])
-            db.execute("DELETE FROM chunks WHERE report_id=?", (rid,))
-            old = [r[0] for r in db.execute("SELECT id FROM tables WHERE report_id=?", (rid,))]
-            db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
-            db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
-            db.execute("DELETE FROM vocab WHERE report_id=?", (rid,))
-            self._delete_words([rid])
-            db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
-            db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
+            if was is not None and was[0] != rid:
+                # the file read again as another filing (a quarter's report an older parser stored as an
+                # annual report): what it gave its old report goes, and that report with it when nothing
+                # else (another file, an imported table) holds it
+                self._clear_document(was[0])
+                db.execute("DELETE FROM files WHERE path=?", (path,))
+                if db.execute("SELECT 1 FROM files WHERE report_id=? UNION SELECT 1 FROM facts WHERE report_id=?",
+                              (was[0], was[0])).fetchone() is None:
+                    db.execute("DELETE FROM reports WHERE id=?", (was[0],))
+            self._clear_document(rid)
             db.executemany("INSERT INTO page_words(report_id, page, width, height, words) VALUES(?,?,?,?,?)",
                            [(rid, *pw) for pw in page_words])
-            db.execute("DELETE FROM facts WHERE report_id=? AND source IN ('pdf','txt')", (rid,))
             db.execute("DELETE FROM files WHERE path=? OR report_id=?", (path, rid))
             db.executemany(
                 "INSERT INTO facts(report_id,item,value,num,unit,period,statement,page,source,raw_label)"
@@ -357,6 +357,22 @@ class Store:
                 (path, sha256, rid, kind, pages, json.dumps(warnings, ensure_ascii=False), parser),
             )
         return rid
+
+    def _clear_document(self, rid: int) -> None:
+        """Everything a document gave a report (its chunks, tables, words, sections, page words and facts read
+        from it), not its imported facts nor its files rows."""
+        db = self.db
+        old = [r[0] for r in db.execute("SELECT id FROM chunks WHERE report_id=?", (rid,))]
+        db.executemany("DELETE FROM chunks_fts WHERE rowid=?", [(i,) for i in old])
+        db.execute("DELETE FROM chunks WHERE report_id=?", (rid,))
+        old = [r[0] for r in db.execute("SELECT id FROM tables WHERE report_id=?", (rid,))]
+        db.executemany("DELETE FROM tables_fts WHERE rowid=?", [(i,) for i in old])
+        db.execute("DELETE FROM tables WHERE report_id=?", (rid,))
+        db.execute("DELETE FROM vocab WHERE report_id=?", (rid,))
+        self._delete_words([rid])
+        db.execute("DELETE FROM sections WHERE report_id=?", (rid,))
+        db.execute("DELETE FROM page_words WHERE report_id=?", (rid,))
+        db.execute("DELETE FROM facts WHERE report_id=? AND source IN ('pdf','txt')", (rid,))
 
     def _write_words(self, kind: str, report_id: int, rows: Iterable[tuple[int, str | None, str | None]],
                      made: Postings | None = None) -> None:
@@ -739,10 +755,14 @@ class Store:
                 "chunks", "files"]
         return [dict(zip(cols, row)) for row in self.db.execute(q)]
 
-    def report_keys(self, company: str | None = None, year: int | None = None) -> list[str]:
-        """Keys (stock_code:year) of the reports matching a company (code, short or full name, or part of
-        one) and year; all reports when both are None."""
+    def report_keys(self, company: str | None = None, year: int | None = None, annual: bool = False) -> list[str]:
+        """Keys (stock_code:year, stock_code:2025Q3 …) of the filings matching a company (code, short or full
+        name, or part of one) and year; all when both are None. annual: only the annual reports (年度报告, not
+        their summaries nor another period's filings)."""
         cond, args = _report_filter(company, year)
+        if annual:
+            period, kind = self._period_columns.split(", ")
+            cond += f" AND {period.split(' AS ')[0]} = 'FY' AND {kind.split(' AS ')[0]} = 'report'"
         q = "SELECT key FROM reports r WHERE 1=1" + cond
         return [r[0] for r in self.db.execute(q + " ORDER BY r.stock_code, r.year", args)]
 
@@ -757,8 +777,9 @@ class Store:
               report_id: int | None = None) -> Iterator[dict[str, Any]]:
         """Facts with their report's names (`fin-qa facts`), filtered like report_keys and by item (and to one
         report by its id)."""
-        q = """SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
-                      f.statement, f.page, f.source, f.raw_label
+        period, kind = (f"r.{c}" if " AS " not in c else c.split(" AS ")[0] for c in self._period_columns.split(", "))
+        q = f"""SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
+                      f.statement, f.page, f.source, f.raw_label, r.year || {period}, {kind}
                FROM facts f JOIN reports r ON r.id=f.report_id WHERE 1=1"""
         cond, args = _report_filter(company, year)
         q += cond
@@ -770,7 +791,7 @@ class Store:
             args.append(item)
         q += " ORDER BY r.stock_code, r.year, f.id"
         cols = ["stock_code", "short_name", "company", "year", "item", "value", "unit", "period", "statement",
-                "page", "source", "raw_label"]
+                "page", "source", "raw_label", "filing", "kind"]
         for row in self.db.execute(q, args):
             yield dict(zip(cols, row))
 
