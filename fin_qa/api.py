@@ -275,9 +275,8 @@ class FinQA:
         if not hits:
             years = sorted({r.year for r in named if r.period == "FY"})
             others = sorted({f"{r.year}{r.period}" for r in named if r.year == year and r.period != "FY"})
-            raise FinQAError(f"the store has no {year} annual report of {company}: it has "
-                             f"{', '.join(map(str, years)) or 'none'}"
-                             + (f" (and the filings {', '.join(others)} of {year})" if others else ""))
+            raise FinQAError(f"the store has no {year} report of {company}: it has {', '.join(map(str, years))}"
+                             + (f" (and {year}'s filings {', '.join(others)}, no year's report)" if others else ""))
         if len({r.stock_code for r in hits}) > 1:
             names = "、".join(sorted({r.short_name or r.full_name or r.stock_code or "" for r in hits}))
             raise FinQAError(f"{company!r} names several companies ({names}): name one")

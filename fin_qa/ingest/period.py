@@ -114,17 +114,15 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
     end = statement_period_end(doc)
     if end is not None:
         year, month, day = end
-        code = CODE_OF.get(month)
         f.evidence.append(f"balance sheet dated {year}年{month}月{day}日")
-        if code is not None:
-            codes.append(("statements", code))
+        if month in CODE_OF:
+            codes.append(("statements", CODE_OF[month]))
     for page in doc.pages[:25]:
         m = _PERIOD_RANGE.search(SPACES.sub("", half_width_digits(page.text)))
         if m:
-            code = CODE_OF.get(int(m.group(2)))
             f.evidence.append(f"报告期 to {m.group(1)}年{m.group(2)}月{m.group(3)}日")
-            if code is not None:
-                codes.append(("报告期", code))
+            if int(m.group(2)) in CODE_OF:
+                codes.append(("报告期", CODE_OF[int(m.group(2))]))
                 f.period_year = int(m.group(1))
             break
     name_kind = None
