@@ -6,11 +6,13 @@ from typing import NamedTuple
 
 
 class Report(NamedTuple):
-    """A report of the store (one company-year), as answers and understanding read it. `company` is the
-    company key answers group years by. (A NamedTuple: 11,588 of them are made before the first answer.)"""
+    """A filing of the store (a company's report of a period: its annual report, a quarter's or a half year's
+    report, or a summary), as answers and understanding read it. `company` is the company key answers group years
+    by. (A NamedTuple: 11,588 of them are made before the first answer.)"""
 
     id: int
-    key: str                     # stock_code:year, or name:<full name>:year when the code is unknown
+    key: str                     # stock_code:year (an annual report), stock_code:2025Q3, stock_code:2024HY:summary;
+                                 # name:<full name>:… when the code is unknown
     stock_code: str | None
     year: int
     full_name: str | None
