@@ -151,6 +151,10 @@ def test_read_only_open_of_an_old_store_reads_it_as_it_is_and_writes_nothing(tmp
     assert not MIGRATIONS[1].needed_to_read   # an index: reading works without it
     with Store(tmp_path / "s", readonly=True) as s:
         assert [r.key for r in s.report_list()] == ["600000:2019"] and s.schema_version() == 1
+        # (before migration 8 every report is an annual report: listed, keyed and its facts read as one)
+        assert [(r["period"], r["kind"]) for r in s.reports()] == [("2019FY", "report")]
+        assert s.report_keys(annual=True) == ["600000:2019"]
+        list(s.facts())
     assert _digest(path) == before and _version(path) == "1"
 
 

@@ -592,13 +592,13 @@ class Store:
     # ------------------------------------------------------------------------------ tables
 
     @property
-    def _period_columns(self) -> str:
-        """The reports' period and kind columns as a SELECT reads them: constants in a read-only store written
-        before migration 8 (every report of it an annual report)."""
+    def _period_sql(self) -> tuple[str, str]:
+        """SQL expressions of a report r's period and kind: constants in a read-only store written before
+        migration 8 (every report of it an annual report)."""
         if "reports.period" not in self._tables_known:
             cols = {r[1] for r in self.db.execute("PRAGMA table_info(reports)")}
             self._tables_known["reports.period"] = "period" in cols
-        return "period, kind" if self._tables_known["reports.period"] else "'FY' AS period, 'report' AS kind"
+        return ("r.period", "r.kind") if self._tables_known["reports.period"] else ("'FY'", "'report'")
 
     def _has_table(self, name: str) -> bool:
         """False for a read-only store written before the migration adding the table (tables: 4, page_words:
@@ -731,9 +731,10 @@ class Store:
 
     def report_list(self) -> list[Report]:
         """Every report of the store, in store order (what answers and the company index read)."""
+        period, kind = self._period_sql
         rows = self.db.execute(
-            f"SELECT id, stock_code, year, full_name, short_name, key, publish_date, {self._period_columns} "
-            f"FROM reports").fetchall()
+            f"SELECT r.id, r.stock_code, r.year, r.full_name, r.short_name, r.key, r.publish_date, {period}, {kind} "
+            f"FROM reports r").fetchall()
         return [Report(rid, key, code, year, full, short, date, period, kind)
                 for rid, code, year, full, short, key, date, period, kind in rows]
 
@@ -744,7 +745,7 @@ class Store:
 
     def reports(self) -> list[dict[str, Any]]:
         """Every report with its fact and chunk counts and its files (`fin-qa reports`)."""
-        period, kind = (f"r.{c}" for c in self._period_columns.split(", "))
+        period, kind = self._period_sql
         q = f"""SELECT r.id, r.key, r.stock_code, r.year, r.year || {period}, {kind}, r.full_name, r.short_name,
                       r.publish_date,
                       (SELECT COUNT(*) FROM facts f WHERE f.report_id=r.id) AS facts,
@@ -761,8 +762,8 @@ class Store:
         their summaries nor another period's filings)."""
         cond, args = _report_filter(company, year)
         if annual:
-            period, kind = self._period_columns.split(", ")
-            cond += f" AND {period.split(' AS ')[0]} = 'FY' AND {kind.split(' AS ')[0]} = 'report'"
+            period, kind = self._period_sql
+            cond += f" AND {period} = 'FY' AND {kind} = 'report'"
         q = "SELECT key FROM reports r WHERE 1=1" + cond
         return [r[0] for r in self.db.execute(q + " ORDER BY r.stock_code, r.year", args)]
 
@@ -777,7 +778,7 @@ class Store:
               report_id: int | None = None) -> Iterator[dict[str, Any]]:
         """Facts with their report's names (`fin-qa facts`), filtered like report_keys and by item (and to one
         report by its id)."""
-        period, kind = (f"r.{c}" if " AS " not in c else c.split(" AS ")[0] for c in self._period_columns.split(", "))
+        period, kind = self._period_sql
         q = f"""SELECT r.stock_code, r.short_name, r.full_name, r.year, f.item, f.value, f.unit, f.period,
                       f.statement, f.page, f.source, f.raw_label, r.year || {period}, {kind}
                FROM facts f JOIN reports r ON r.id=f.report_id WHERE 1=1"""
