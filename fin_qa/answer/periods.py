@@ -94,6 +94,11 @@ def normalize_span(period: str, span: str) -> str:
     return span
 
 
+def spans_of(period: str, span: str) -> list[str]:
+    """The spans a period's words ask: 第三季度 alone both 7–9月 and 1–9月, else the one its view reads."""
+    return ["quarter", "ytd"] if (period == "Q3" and span == "both") else [normalize_span(period, span)]
+
+
 def alone(period: str) -> str:
     """The span of a quarter alone (a first quarter's is its year to date)."""
     return "ytd" if period in ("Q1", "HY") else "quarter"
@@ -242,7 +247,7 @@ class PeriodAnswerer:
     def read(self, question: str) -> PeriodAsk | None:
         """The period a question names, by rules/periods.yaml (the match starting first; at one place the rule
         written first)."""
-        norm = normalize_question(question).replace(" ", "")
+        norm = normalize_question(question)
         best: PeriodAsk | None = None
         for w in self.rules.questions:
             m = w.pattern.search(norm)
@@ -271,7 +276,7 @@ class PeriodAnswerer:
 
     def read_all(self, question: str) -> list[PeriodAsk]:
         """Every period a question names, in its order (一季度、半年度、三季度; 上半年和第三季度)."""
-        norm = normalize_question(question).replace(" ", "")
+        norm = normalize_question(question)
         out: list[PeriodAsk] = []
         at = 0
         while True:
@@ -292,8 +297,7 @@ class PeriodAnswerer:
         rest = re.sub(r"(?<=年)[、和与及,，]+", "", rest)
         parts = []
         for a in listed:
-            spans = ["quarter", "ytd"] if (a.period == "Q3" and a.span == "both") else [normalize_span(a.period, a.span)]
-            parts += [self._part(rest, a.period, s) for s in spans]
+            parts += [self._part(rest, a.period, s) for s in spans_of(a.period, a.span)]
         return self._compose(question, parts, intro=False)
 
     def take_out(self, norm: str, ask: PeriodAsk) -> tuple[str, str]:
@@ -334,15 +338,14 @@ class PeriodAnswerer:
         """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
         if not self.interim:
             return None
-        norm = normalize_question(question).replace(" ", "")
+        norm = normalize_question(question)
+        listed = self.read_all(norm)
+        ask = listed[0] if listed else None   # (the period named first)
         if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year
-            ask = self.read(norm)
             rest = self.take_out(norm, ask)[0] if ask is not None else norm
             return self._each_quarter(question, _EACH_QUARTER.sub("", rest), "Q4")
-        ask = self.read(norm)
         if ask is None:
             return self._ask_back(question, norm)
-        listed = self.read_all(norm)
         mixed = self._mixed(norm, listed)
         if mixed:
             return Answer(question, f"问题中的{mixed}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…2021年营业收入是多少”"
@@ -363,9 +366,7 @@ class PeriodAnswerer:
             return self._qoq(question, rest, period, span)
         if ask.words.startswith("前") and period == "Q3" and _EACH_ALONE.search(norm):   # 前三个季度单季
             return self._each_quarter(question, _EACH_ALONE.sub("", rest), "Q3")
-        spans = ["quarter", "ytd"] if (period == "Q3" and span == "both") else [normalize_span(period, span)]
-        parts = [self._part(rest, period, s) for s in spans]
-        return self._compose(question, parts)
+        return self._compose(question, [self._part(rest, period, s) for s in spans_of(period, span)])
 
     # ------------------------------------------------------------------------- one period's answer
 
@@ -439,8 +440,7 @@ class PeriodAnswerer:
         if period == "FY":
             ans = self.annual(text)
         else:
-            spans = ["quarter", "ytd"] if period == "Q3" else [normalize_span(period, "ytd")]
-            ans = self._compose(question, [self._part(text, period, s) for s in spans])
+            ans = self._compose(question, [self._part(text, period, s) for s in spans_of(period, "both")])
         ans.answer = f"{name.short_name or company}最新一期报告为{year}年{FILING_WORDS[period]}报告。" \
                      + ans.answer
         return ans
@@ -529,10 +529,10 @@ class PeriodAnswerer:
         period, or a company of its own (a new question)."""
         if not self.interim:
             return None
-        norm = normalize_question(answer).replace(" ", "")
+        norm = normalize_question(answer)
         if self.read(norm) is None or self.understand(norm).companies:
             return None
-        before = normalize_question(asked).replace(" ", "")
+        before = normalize_question(asked)
         if self._ask_back(asked, before) is None:
             return None
         said = _FOLLOW_FILLER.sub("", norm)

@@ -94,8 +94,7 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
                              f"fin-qa reads 年度报告, 半年度报告, 季度报告 and their 摘要; research notes are not read yet")
     codes: list[tuple[str, str]] = []   # (evidence, code), strongest first
     title_kind = says_kind = None
-    lines = [SPACES.sub("", CN_YEAR.sub(lambda m: m.group(0).translate(CN_DIGITS), half_width_digits(line)))
-             for p in doc.pages[:COVER_PAGES] for line in p.text.split("\n")]
+    lines = [line for text in pages for line in text.split("\n")]
     m = _title(lines, rules)
     if m:
         code = title_period(m)

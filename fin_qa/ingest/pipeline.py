@@ -215,9 +215,10 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
         return meta, warnings
     year = hint.year
     filing = read_filing(doc, path, catalog.periods)
-    if filing.code is None and _cover_year(doc) is not None:   # "年度报告 2023": an annual report's cover
+    cover_year = _cover_year(doc)
+    if filing.code is None and cover_year is not None:   # "年度报告 2023": an annual report's cover
         filing.code = "FY"
-        filing.evidence.append(f"cover year {_cover_year(doc)} of a 年度报告")
+        filing.evidence.append(f"cover year {cover_year} of a 年度报告")
     code_of_period = hint.period or filing.code
     if code_of_period is None:
         raise untold(filing)
@@ -256,7 +257,7 @@ def identify(doc: Document, path: Path, profile: dict[str, str], catalog: Catalo
                 break
     name_year, name_code, name_short = _name_parts(path)
     if year is None and code_of_period == "FY":
-        year, said = _report_year(statement_year(doc), _cover_year(doc) or filing.title_year, _period_year(doc),
+        year, said = _report_year(statement_year(doc), cover_year or filing.title_year, _period_year(doc),
                                   name_year or filing.name_year, lambda: _most_named_year(doc), filing_name("FY", kind))
         warnings += said
     elif year is None:   # the period's own dates: its balance sheet's period end, its title, 报告期, file name
