@@ -56,7 +56,7 @@ class LookupAnswerer:
         items = [n for k, n in asked if k == "item"]
         opening = f.period == "opening"
         if opening:
-            flows = [i for i in items if self.v.info(i).statement != BALANCE]
+            flows = [i for i in items if not self.v.at_a_date(i)]
             if flows:
                 label = "、".join(label_of(i, words.get(i)) for i in flows)
                 return declined(u, render(self.t, "opening_flow", item=label, word=f.period_word))
@@ -96,6 +96,8 @@ class LookupAnswerer:
             notes.append(unit_note(self.t, f))
         if not parts:
             label = "、".join(label_of(i, words.get(i)) for i in missing)
+            if opening:   # (the year's own value may be there: what is missing is its opening one)
+                label = f"{f.period_word or '期初'}{label}"
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
         if len(parts) == 1 and not missing and parts[0][1] in ("是", "否") and asked[0][1].startswith("是否"):
             # a yes/no disclosure (是否存在重大诉讼仲裁事项): the answer first, then what it answers

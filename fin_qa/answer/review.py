@@ -301,7 +301,8 @@ def numbers_in_the_evidence(rv: Reviewer, u: Understanding, ans: Answer) -> str 
     if ans.method in QUOTING and ans.evidence:
         stray = untraced(ans)
         if stray:
-            return f"答案中的数值{'、'.join(stray)}在依据中找不到"
+            # (the stray number itself is never shown: a reader could take it for the answer)
+            return render(rv.t, "review_untraced", count=len(stray))
     return None
 
 

@@ -219,7 +219,7 @@ class Router:
         u, ans = self.answer_one(text, understood_text)
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and u.items \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
-                and all(self.values.info(i).statement == "资产负债表" for i in u.items):
+                and all(self.values.at_a_date(i) for i in u.items):
             plan = self._each_period(text) or plan
             if plan.compound:
                 ans = self.executor.run(plan)

@@ -78,6 +78,7 @@ class Values:
         self.source = source
         self.formulas = catalog.formulas
         self.vocab = catalog.vocabulary
+        self.point_in_time = catalog.items.point_in_time
         self.t = catalog.templates
         self.style = style
         self.contains: dict[str, list[str]] = dict(catalog.employees.get("contains") or {})
@@ -212,6 +213,10 @@ class Values:
         """Whether a row of the report's 专业构成/教育程度 table is a wider category holding `item` (张家界
         2016 prints 本科及以上: its 博士 are in that row, not 0)."""
         return any(item in self.contains.get(r, ()) for r in rows)
+
+    def at_a_date(self, item: str) -> bool:
+        """Whether an item is read at a date (a balance-sheet line, a bank's 不良贷款率): it has a 期初."""
+        return self.info(item).statement == "资产负债表" or item in self.point_in_time
 
     def info(self, item: str) -> ItemInfo:
         return self.vocab.items.get(item) or ItemInfo(item, "amount", None, "元")

@@ -56,6 +56,9 @@ class ItemTable:
     # items a statement subtracts (expenses, income tax): stored as positive amounts, whichever sign
     # convention the statement prints them in (statement_model.normalise_signs)
     subtracted: frozenset[str] = frozenset()
+    # items beyond the balance sheet that are read at a date (a bank's 不良贷款率, 资本充足率 at the year end):
+    # their 期初 / 上年末 is the previous year-end column of the table printing them
+    point_in_time: frozenset[str] = frozenset()
 
     def canonical(self, label: str) -> str | None:
         """The canonical item a printed label (or a question keyword) names, or None."""
@@ -73,18 +76,19 @@ class ItemTable:
 def load_item_table(path: Path) -> ItemTable:
     """keyword_tables/items.yaml: statement → {canonical item: [synonyms]}; a label naming two items is an error.
 
-    The key `subtracted` lists the items a statement subtracts (see ItemTable.subtracted).
+    The key `subtracted` lists the items a statement subtracts (see ItemTable.subtracted); `point_in_time`
+    the items beyond the balance sheet read at a date (ItemTable.point_in_time).
     """
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):   # load_rules_yaml reads every mapping as an LDict
         raise RuleError(path, 1, "expected a mapping of statement → items")
     table = ItemTable()
-    subtracted = data.get("subtracted") or []
+    lists = {key: data.get(key) or [] for key in ("subtracted", "point_in_time")}
     for statement, items in data.items():
         sline = data.key_lines.get(statement, 1)
-        if statement == "subtracted":
+        if statement in lists:
             if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-                raise RuleError(path, sline, "subtracted: expected a list [..] of item names")
+                raise RuleError(path, sline, f"{statement}: expected a list [..] of item names")
             continue
         if not isinstance(items, LDict):
             raise RuleError(path, sline, f"statement {statement!r}: expected a mapping of items")
@@ -102,10 +106,12 @@ def load_item_table(path: Path) -> ItemTable:
                 if other and other != name:
                     raise RuleError(path, line, f"label {label!r} names both {other!r} and {name!r}")
                 table._by_label[key] = name
-    unknown = [x for x in subtracted if x not in table.items]
-    if unknown:
-        raise RuleError(path, data.key_lines.get("subtracted", 1), f"subtracted: unknown items {unknown}")
-    table.subtracted = frozenset(subtracted)
+    for key, names in lists.items():
+        unknown = [x for x in names if x not in table.items]
+        if unknown:
+            raise RuleError(path, data.key_lines.get(key, 1), f"{key}: unknown items {unknown}")
+    table.subtracted = frozenset(lists["subtracted"])
+    table.point_in_time = frozenset(lists["point_in_time"])
     return table
 
 
