@@ -13,6 +13,7 @@ from ..understand.question import Understanding
 from .compose import format_result, format_scaled, format_value, render, signed
 from .lookup import declined, interpretation, not_found, understood, unit_note
 from .model import Answer
+from .series import SeriesAnswerer
 from .values import Values, fact_evidence, label_of
 
 
@@ -21,14 +22,29 @@ class ChangeAnswerer:
     operations = frozenset({"change", "growth"})
     periods = frozenset({None, "opening", "closing", "previous", "current"})
 
-    def __init__(self, values: Values):
+    def __init__(self, values: Values, series: SeriesAnswerer | None = None):
         self.v = values
         self.t = values.t
+        self.series = series   # a computed value's change: its two years as a series, each computed
 
     def answer(self, u: Understanding) -> Answer:
         m, name = self.v.company(u)
         f = u.frame
         items = u.items
+        if self.series is not None and not items and len(u.formulas) == 1 and not f.each_year \
+                and len(u.years.explicit) <= 2 and f.period in (None, "closing", "current", "previous"):
+            # 毛利率比2018年变化了多少: the formula computed for each year, the change between them (percentage
+            # points for a percent), every input cited
+            explicit = u.years.explicit
+            if len(explicit) == 2:
+                years = [explicit[0], explicit[-1]]
+            else:
+                known = self.v.source.years_of(m.company.key)
+                year = u.years.asked if u.years.asked is not None else (known[-1] if known else None)
+                if year is None:
+                    return not_found(u, render(self.t, "not_found_report", company=name, year=""))
+                years = [year - 1, year]
+            return self.series.answer(u, years=years)
         if len(items) != 1 or u.formulas or u.frame.each_year or len(u.years.explicit) > 2:
             # several items, a computed value, or a change for each of several years: not one change
             return declined(u, render(self.t, "declined", words=f.operation_word or f.base_word,

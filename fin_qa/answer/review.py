@@ -180,6 +180,9 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
             words = [content(norm(w)) for w in (k.name, k.text)]
             if rv.suffix is not None:
                 words += [rv.suffix.sub("", w) for w in words]
+            # a name's item asked of another value the row prints (会计师事务所名称 of "审计机构的报酬": the
+            # row 境内会计师事务所报酬 names the firm)
+            words += [w[:-2] for w in words if w.endswith("名称") and len(w) >= 6]
             if not any(w and w in where for w in words):
                 return render(rv.t, "review_item", word=k.text, row=cells[0].row)
     return None

@@ -95,11 +95,38 @@ def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, r
     return True
 
 
+# the slots of unused words that an answer's evidence may print, and so account for (境内 of 境内会计师事务所报酬,
+# 扣非 of a row label): a period, unit, scope, operation or comparison word is a slot the answerers fill or
+# decline, never read off a label
+_PRINTABLE_SLOTS = ("modifier",)
+
+
+def _evidence_text(ans: Answer) -> str:
+    """What an answer's evidence prints, as compared: its facts' row labels, its cells' table, row and column,
+    its passages' headings and sentences."""
+    parts: list[str] = []
+    for e in ans.evidence:
+        if isinstance(e, FactEvidence):
+            parts.append(e.printed_label or "")
+        elif isinstance(e, CellEvidence):
+            parts += [e.table, e.row, e.column]
+        elif isinstance(e, PassageEvidence):
+            parts += [e.heading, e.text]
+    return content(norm("|".join(parts)))
+
+
+def unprinted(words, ans: Answer) -> list[str]:
+    """The words (each as the question wrote it) that the answer's evidence does not print."""
+    said = _evidence_text(ans)
+    return [w for w in words if content(norm(w)) not in said]
+
+
 def _value_answerers(values: Values) -> dict[str, Answerer]:
     """The answerers of one company's values over a scope (consolidated, or the parent's statements)."""
     lookup = LookupAnswerer(values)
-    return {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values),
-            "series": SeriesAnswerer(values)}
+    series = SeriesAnswerer(values)
+    return {"lookup": lookup, "formula": FormulaAnswerer(values, lookup), "change": ChangeAnswerer(values, series),
+            "series": series}
 
 
 class Router:
@@ -472,6 +499,12 @@ class Router:
                 # decline naming it — never the company's total
                 return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
+        if cell is not None and cell.answered and ans.answered and u.left:
+            # the row printing the words the question says beyond its item (境内…报酬 of "境内审计机构的年度报酬",
+            # not the firm's name the item 会计师事务所名称 reads): the row's cells
+            said = [w for slot, w in u.frame.unused if slot in _PRINTABLE_SLOTS] + list(u.left)
+            if unprinted(said, ans) and len(unprinted(said, cell)) < len(unprinted(said, ans)):
+                return cell
         unaccounted = self._unaccounted(u, ans)
         if unaccounted is not None:
             # a company's value for a question naming more than it (a row of its tables, a word nothing
@@ -543,21 +576,33 @@ class Router:
         if where is not None:
             return declined(u, render(self.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                       understood=understood(u)))
-        if u.left and not self.text_items(u) and not u.model_keywords:
+        left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
+        if left and not u.model_keywords:
             # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
-            return declined(u, render(self.t, "declined", words=_cue_words(u.left), understood=understood(u)))
+            return declined(u, render(self.t, "declined", words=_cue_words(left), understood=understood(u)))
         return None
 
     def _route(self, u: Understanding, kind: str) -> Answer:
+        if kind == "formula" and u.frame.operation in ("change", "growth") and len(u.formulas) == 1 and not u.items:
+            kind = "change"   # a computed value's change between two years (毛利率较上年变化了多少)
         answerer = self.answerers.get(kind)
         f = u.frame
         # the answerers that answer with values declare the operations and periods they implement
         ops, periods = getattr(answerer, "operations", None), getattr(answerer, "periods", None)
         if ops is not None:
-            # a meaning-bearing word no slot used stops them (frame.unused)
+            # a meaning-bearing word no slot used stops them (frame.unused) — unless it is a word the answer's
+            # evidence prints (境内 of 境内会计师事务所报酬, 含税 of 现金红利总额（含税）): read, it is accounted for
             if f.unused:
                 words = _cue_words(w for _, w in f.unused)
-                return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
+                refused = declined(u, render(self.t, "declined", words=words, understood=understood(u)))
+                if not all(slot in _PRINTABLE_SLOTS for slot, _ in f.unused) or f.scope == "parent" \
+                        or f.operation not in ops or (periods is not None and f.period not in periods):
+                    return refused
+                ans = answerer.answer(u)
+                # (every word it says beyond its item printed: 境内 of "境内审计机构的年度报酬" is no reason to
+                # answer the firm's name when 年度报酬 is not printed there)
+                said = [w for _, w in f.unused] + list(u.left)
+                return ans if ans.answered and not unprinted(said, ans) else refused
             if f.scope == "parent":
                 # the parent company's own statements answer what they print (母公司利润表 …); a ranking
                 # across companies, or a report whose parent statements were not read, is declined

@@ -44,8 +44,12 @@ class SeriesAnswerer:
         self.v = values
         self.t = values.t
 
-    def years(self, u: Understanding, company: str, named: str | None) -> tuple[list[int], bool, str]:
-        """(years asked, whether each one missing is to be said, a note on how they were counted)."""
+    def years(self, u: Understanding, company: str, named: str | None,
+              given: list[int] | None = None) -> tuple[list[int], bool, str]:
+        """(years asked, whether each one missing is to be said, a note on how they were counted); `given`:
+        the years a change between two of them asks (answer/change.py)."""
+        if given:
+            return list(given), True, ""
         s = u.frame.series or {}
         held = self.v.source.years_of(company, named)
         if s.get("kind") == "recent":
@@ -66,11 +70,11 @@ class SeriesAnswerer:
             return years, False, render(self.t, "series_every", span=_span(years))
         return list(u.years.years), True, ""
 
-    def answer(self, u: Understanding) -> Answer:
+    def answer(self, u: Understanding, years: list[int] | None = None) -> Answer:
         m, name = self.v.company(u)
         f = u.frame
         company = m.company.key
-        years, say_missing, counted = self.years(u, company, m.text if m.company.key == company else None)
+        years, say_missing, counted = self.years(u, company, m.text if m.company.key == company else None, years)
         if not years:
             return not_found(u, render(self.t, "not_found_report", company=name, year=""))
         asked = u.asked

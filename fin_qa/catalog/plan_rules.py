@@ -13,7 +13,7 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
-            "period_list")
+            "period_list", "versus")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
            "which": ("who", "more", "order"), "period_list": ("a", "b")}
@@ -39,6 +39,7 @@ class PlanRules:
     modifier: re.Pattern
     which: re.Pattern
     period_list: re.Pattern
+    versus: re.Pattern
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 

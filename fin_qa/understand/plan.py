@@ -264,6 +264,8 @@ class Planner:
         has_company = bool(u.companies.find(words)) if plan.company else True
         cfg = u.config.frame
         has_year = bool(find_years(words, read_years_more(words, cfg) if cfg else ()).spans) if plan.years else True
+        if has_year and plan.years and self.rules.versus.search(words) and plan.years_bare not in words:
+            has_year = False   # "跟2018年比变化多大": the year compared against, the question's own years asked
         years = plan.years_bare if _OWN_PERIOD.search(words) else plan.years   # "年初呢": its own period
         head = ("" if has_company else plan.company) + ("" if has_year else years)
         return head + words if head and not words.startswith(head) else words
