@@ -4,12 +4,17 @@ answer shows the value, the expression and every input with its page; a missing 
 denominator is said, never guessed."""
 from __future__ import annotations
 
+import re
+
 from ..catalog.formulas import Formula, Input
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
 from .model import Answer
 from .values import Values
+
+
+_SHARE = re.compile(r"占.*(?:比例|比重|百分比|占比|比率|百分之几)")
 
 
 class FormulaAnswerer:
@@ -47,8 +52,12 @@ class FormulaAnswerer:
         inputs = {i.lstrip("-"): Input(i.lstrip("-"), i.lstrip("-"), 0) for i in dict.fromkeys(num + den)}
         expr = f"({_terms(num)}) / ({_terms(den)})"
         tree: tuple = ("/", _sum_tree(num), _sum_tree(den))
-        out = "percent" if u.percent or (named is not None and named.output == "percent") else "ratio"
-        name = named.name if named is not None else f"({_terms(num)})/({_terms(den)})".replace(" ", "")
+        # a share of items listed ("…之和占营业收入的比例") reads as a percent, as any share (_pair_formula)
+        share = _SHARE.search(u.frame.spelled_text) is not None and len(den) == 1
+        out = "percent" if u.percent or (named is not None and named.output == "percent") or (
+            share and self.v.style != "finglm" and not u.ratio) else "ratio"
+        name = named.name if named is not None else (
+            f"({_terms(num)})占{den[0]}的比例" if share else f"({_terms(num)})/({_terms(den)})").replace(" ", "")
         return Formula(name, (), inputs, expr, out, named.decimals if named is not None else 2, tree, "question", 0)
 
     def _binary_formula(self, u: Understanding) -> Formula:

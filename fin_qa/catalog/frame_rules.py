@@ -26,6 +26,8 @@ class FrameRules:
     base: re.Pattern
     operations: dict[str, re.Pattern]
     spelled: list[re.Pattern]
+    spelled_share: re.Pattern   # a share of several items ("销售、管理、财务费用之和占营业收入的比例"): groups a, b
+    listed_heads: re.Pattern    # items listed by their heads, one tail after the last ("销售、管理、财务费用")
     scope: list[tuple[str, re.Pattern]]
     approx: re.Pattern
     decimals_step: re.Pattern
@@ -90,7 +92,8 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "trend", "periods", "base", "operations", "spelled", "scope", "approx",
-           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask")
+           "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask",
+           "spelled_share", "listed_heads")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -114,6 +117,10 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         operations={k: _rx(path, line(ops, k), f"frame.operations.{k}", ops[k]) for k in OPERATIONS},
         spelled=[_rx(path, line_of(spelled, line(frame, "spelled")), "frame.spelled", s, names=("a", "b"))
                  for s in spelled],
+        spelled_share=_rx(path, line(frame, "spelled_share"), "frame.spelled_share", frame["spelled_share"],
+                          names=("a", "b")),
+        listed_heads=_rx(path, line(frame, "listed_heads"), "frame.listed_heads", frame["listed_heads"],
+                         names=("heads", "tail")),
         scope=[(s, _rx(path, line(scope, s), f"frame.scope.{s}", scope[s])) for s in SCOPES],
         approx=_rx(path, line(frame, "approx"), "frame.approx", frame["approx"]),
         decimals_step=_rx(path, line(frame, "decimals_step"), "frame.decimals_step", frame["decimals_step"], 1),

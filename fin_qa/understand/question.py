@@ -170,6 +170,7 @@ class Understander:
                                       words.__contains__, former, asked_before=self.lexicon.ends_asking,
                                       asked_after=self.lexicon.begins_asking, common=self.lexicon.known)
         self.matcher = KeywordMatcher(self.vocab, catalog.formulas.phrases)
+        self.derived = catalog.formulas.derived   # compound items (三费, 期间费用) and their parts
         self.generalizer = Generalizer(self.matcher.phrases, self.config.filler, self.config.item_threshold,
                                        self.config.min_residue, self.config.prefer_longer,
                                        self.config.meaning_words)
@@ -372,7 +373,47 @@ class Understander:
                             left = take(left, prx)[0]
                     return (_signed(m.group("a"), found_a), _signed(m.group("b"), found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
-        return None
+        return self._listed_share(text, norm, rules)
+
+    def _listed_share(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
+                                                                  list[tuple[str, str]]] | None:
+        """A share of several items the question lists ("期间费用（销售、管理、财务费用之和）占营业收入的百分比"):
+        the items listed, added up, over the whole. A parenthesis listing items is the question's own
+        definition of the name before it (期间费用 here is these three, not the four of formulas/compound.yaml):
+        its items alone are added. None unless two items or more are listed."""
+        m = rules.spelled_share.search(text)
+        if m is None:
+            return None
+        a = m.group("a")
+        inner = _PARENTHESIS.search(a)
+        if inner is not None:
+            listed = self._items_listed(inner.group(1), rules)
+            if len(listed) >= 2:
+                a = inner.group(1)
+        found_a = self._items_listed(a, rules)
+        found_b = [k for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
+        names = list(dict.fromkeys(k.name for k in found_a))
+        if len(names) < 2 or not found_b:
+            return None
+        for name in names:   # a compound item with its own parts (期间费用 and 销售费用): never added twice
+            d = self.derived.get(name)
+            if d is not None and any(i.item in names for i in d.inputs.values()):
+                return None
+        left = m.group("b")
+        for k in found_b:
+            left = mask_phrase(left, k.text)
+        return (names, _signed(m.group("b"), found_b)[:1], (m.start(), m.end()),
+                norm[m.start():m.end()], unused_cues(left, rules))
+
+    def _items_listed(self, text: str, rules) -> list[Keyword]:
+        """The items a list names, a list by heads with one tail spelled whole ("销售、管理、财务费用")."""
+        def whole(m: re.Match) -> str:
+            tail = m.group("tail")
+            suffix = tail[-2:]
+            heads = [h for h in re.split(r"[、和及与+＋]", m.group("heads")) if h]
+            return "、".join([h if h.endswith(suffix) else h + suffix for h in heads] + [tail])
+        spelled = rules.listed_heads.sub(whole, text)
+        return [k for k in self.matcher.find(spelled)[0] if k.kind == "item"]
 
 
 def _scope_before_item(text: str, rest: str, rules) -> str:
@@ -389,6 +430,8 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
     return rest
 
 
+# a parenthesis in a question: what it holds
+_PARENTHESIS = re.compile(r"[(（]([^()（）]+)(?:[)）]|$)")
 # what subtracts the term after it in a spelled formula
 _MINUS = re.compile(r"[-－−]|减去|减掉|扣除|扣减|(?<![增])减(?![少值])")
 
