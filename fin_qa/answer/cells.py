@@ -67,7 +67,7 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
-_TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12})合计")
+_TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|总额|总和)")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
@@ -564,7 +564,7 @@ class CellAnswerer:
             for i, row in enumerate(t.rows):
                 if row and core(row[0]) in ("合计", "总计") or (len(row) > 1 and core(row[1]) in ("合计", "总计")
                                                              and not core(row[0])):
-                    out.setdefault(i, Named("合计", 2, pairs(total + "合计"), "合计"))
+                    out.setdefault(i, Named("合计", 2, pairs(total), "合计"))
                     break
         if len(labelled) >= 2:
             for i, y in labelled:
@@ -573,8 +573,9 @@ class CellAnswerer:
         return out
 
     def _total_of_title(self, t: TableRecord, qc: str) -> str:
-        """"非经常性损益合计": a total row (合计, 总计) the question names together with its table's title —
-        the 4+ characters before it are in the caption or section title (九、非经常性损益项目及金额)."""
+        """"非经常性损益合计" / "非经常性损益总额": a total row (合计, 总计) the question names together with its
+        table's title — the 4+ characters before it are in the caption or section title (九、非经常性损益项目及
+        金额); those words with the question's word for the total."""
         m = _TOPIC_TOTAL.search(qc)
         if not m:
             return ""
@@ -582,7 +583,7 @@ class CellAnswerer:
         words = m.group(1)
         for i in range(len(words) - 3):
             if words[i:] in title:
-                return words[i:]
+                return words[i:] + m.group(2)
         return ""
 
     def _rank_row(self, t: TableRecord, q: str, context: str) -> tuple[int, str] | None:
