@@ -165,6 +165,7 @@ class Method(StrEnum):
     OPEN_LLM = "open+llm"
     PLAN = "plan"                    # a compound question's asks composed
     SERIES = "series"                # an item over several years, with its changes (answer/series.py)
+    DISTRIBUTION = "distribution"    # the profit distribution plan, its figures and sentence (answer/distribution.py)
     SHARE_ASKS = "share_asks"        # one ask's value as a share of another's
     COMPARE_ASKS = "compare_asks"    # asks compared
     DECLINED = "declined"            # understood in part: no value given

@@ -29,6 +29,7 @@ from .anchors import ReportWords
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
+from .distribution import DistributionAnswerer
 from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
@@ -160,6 +161,7 @@ class Router:
             "compare": CompareAnswerer(self.values),
             "statistics": StatisticsAnswerer(self.values, catalog.disclosures),
             "text": self.text,
+            "distribution": DistributionAnswerer(self.values),
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
         self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames)

@@ -1,0 +1,72 @@
+"""How a company distributes its profit (怎么分红, 分配方案如何, 有没有送转): the plan's sentence as the report
+prints it and each of its figures — cash per 10 shares (含税), bonus shares and shares from the capital
+reserve per 10 shares, the cash total — each read from the key disclosures of the report (answer/facts;
+keyword_tables/disclosures.yaml), never a bare 是/否. A figure the sentence says is not given ("不以公积金转增
+股本", "不送红股") is said as the sentence says it; one the report does not state is said missing."""
+from __future__ import annotations
+
+import re
+
+from ..understand.question import Understanding
+from .compose import render
+from .lookup import not_found
+from .model import Answer, FactEvidence
+from .values import Values, fact_evidence
+
+CASH, BONUS, TRANSFER, TOTAL, PAYS = "每10股派发现金红利", "每10股送红股", "每10股转增", "现金分红总额", "是否派发现金红利"
+ITEMS = (CASH, BONUS, TRANSFER, TOTAL, PAYS)
+# what the plan's sentence says of a part it does not give
+_NONE = {BONUS: re.compile(r"不送(?:红)?股|送红股0股|送红股零股"),
+         TRANSFER: re.compile(r"不(?:以(?:资本)?公积金?)?(?:转增股本|转增)|转增0股|转增零股"),
+         CASH: re.compile(r"不派发现金红利|不进行现金分红|不分配现金红利|不派发现金股利|不进行利润分配|不分配")}
+# an ask of the bonus and transferred shares only (有没有送转, 是否送股)
+_SHARES_ASKED = re.compile(r"送转|送股|转增|送红股")
+
+
+class DistributionAnswerer:
+    def __init__(self, values: Values):
+        self.v = values
+        self.t = values.t
+
+    def answer(self, u: Understanding) -> Answer:
+        rep, name, year, note = self.v.report(u)
+        if rep is None:
+            return not_found(u, render(self.t, "not_found_report", company=name, year=year or ""))
+        got = self.v.source.facts(rep, list(ITEMS), "current")
+        sentence = next((got[i] for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
+        said = (sentence.label or "") if sentence is not None else ""
+        if not got or sentence is None:
+            return not_found(u, render(self.t, "distribution_none", company=name, year=year))
+        parts: list[str] = []
+        evidence: list[FactEvidence] = []
+        for item, template in ((CASH, "distribution_cash"), (BONUS, "distribution_bonus"),
+                               (TRANSFER, "distribution_transfer")):
+            fact = got.get(item)
+            if fact is not None and fact.number is not None:
+                parts.append(render(self.t, template, value=self.v.show(fact).rstrip("元股")))
+                evidence.append(fact_evidence(fact, self.v.show(fact)))
+            elif _NONE[item].search(said):
+                parts.append(render(self.t, f"{template}_none"))
+            elif item == CASH and got.get(PAYS) is not None and got[PAYS].value == "否":
+                parts.append(render(self.t, "distribution_cash_none"))
+            else:
+                parts.append(render(self.t, f"{template}_unsaid"))
+        total = got.get(TOTAL)
+        if total is not None and total.number is not None:
+            parts.append(render(self.t, "distribution_total", value=self.v.show(total)))
+            evidence.append(fact_evidence(total, self.v.show(total)))
+        head = ""
+        if _SHARES_ASKED.search(u.norm):
+            shares = [got.get(i) for i in (BONUS, TRANSFER)]
+            given = [f for f in shares if f is not None and f.number is not None and f.number > 0]
+            none = [i for i, f in zip((BONUS, TRANSFER), shares)
+                    if (f is not None and f.number is not None and f.number == 0) or _NONE[i].search(said)]
+            if given:
+                head = render(self.t, "distribution_shares_yes")
+            elif len(none) == 2:
+                head = render(self.t, "distribution_shares_no")
+        text = note + head + render(self.t, "distribution", company=name, year=year, parts="；".join(parts),
+                                    sentence=said, page=sentence.page or "?")
+        if not evidence:
+            evidence.append(fact_evidence(sentence, self.v.show(sentence)))
+        return Answer(u.question, text, u.finglm_type(), "distribution", evidence)
