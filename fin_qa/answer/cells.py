@@ -67,7 +67,8 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
-_TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|总额|总和)")
+# (总额 / 总和 only where the ask ends: 年度采购总额 of "占年度采购总额比例" names a column, not a total row)
+_TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|(?:总额|总和)(?=$|[和及与、]))")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
@@ -1167,7 +1168,7 @@ class CellAnswerer:
                     if unit not in UNIT_FACTORS or amount is None:
                         continue
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
-                cells.append(f"{_shown(column)}：{shown}" if column else shown)
+                cells.append(f"{_shown(column)}：{shown}" if _shown(column) else shown)   # (a unit line alone: none)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
                                           label, _shown(column), value + ("" if not unit or value.endswith("%") else unit), page,
                                           self.v.source.keys.get(t.report_id), value))

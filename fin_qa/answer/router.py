@@ -501,12 +501,11 @@ class Router:
                 # decline naming it — never the company's total
                 return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
         ans = self._route(u, kind)
-        if cell is not None and cell.answered and ans.answered and u.left:
-            # the row printing the words the question says beyond its item (境内…报酬 of "境内审计机构的年度报酬",
-            # not the firm's name the item 会计师事务所名称 reads): the row's cells
-            said = [w for slot, w in u.frame.unused if slot in _PRINTABLE_SLOTS] + list(u.left)
-            if unprinted(said, ans) and len(unprinted(said, cell)) < len(unprinted(said, ans)):
-                return cell
+        if cell is not None and cell.answered and ans.answered and u.left and u.items and self.text_items(u) \
+                and unprinted(u.left, ans) and self._row_prints(cell, u.left):
+            # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称),
+            # a row printing those words (境内会计师事务所报酬): the row's cells, not the firm's name
+            return cell
         unaccounted = self._unaccounted(u, ans)
         if unaccounted is not None:
             # a company's value for a question naming more than it (a row of its tables, a word nothing
@@ -537,6 +536,13 @@ class Router:
                 words = _cue_words(w for k, w in u.frame.unused if k == "entity")
                 return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         return ans
+
+    def _row_prints(self, cell: Answer, words) -> bool:
+        """Whether the rows and columns of a cell answer print every one of the words (spelled as the cells
+        spell them: 年度报酬 → 报酬)."""
+        cells = [e for e in cell.evidence if isinstance(e, CellEvidence)]
+        printed = self.cells.spell(content(norm("|".join(f"{e.row}|{e.column}" for e in cells))))
+        return bool(cells) and all(self.cells.spell(content(norm(w))) in printed for w in words)
 
     def _blank_line(self, u: Understanding, cell: Answer) -> str | None:
         """What to say when a table's cell answering a statement line is that line's other column: the
@@ -579,7 +585,7 @@ class Router:
             return declined(u, render(self.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                       understood=understood(u)))
         left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
-        if left and not u.model_keywords:
+        if left and not self.text_items(u) and not u.model_keywords:
             # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
             return declined(u, render(self.t, "declined", words=_cue_words(left), understood=understood(u)))
         return None

@@ -176,12 +176,12 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             rest, found = take(rest, ops[op])
             if found and f.operation == "value":
                 f.operation, f.operation_word = op, found[0].group(0)
-    elif base and years < 2 and f.operation == "value":
-        # 较年初 / 同比 with a difference word and one item: the change
+    elif (base or years == 2) and f.operation == "value":
+        # 较年初 / 同比 / two years with a difference word and one item (与2018年相比差多少): the change
         rest, found = take(rest, ops["difference"])
         if found:
             f.operation, f.operation_word = "change", found[0].group(0)
-            f.base_word = base[0].group(0)
+            f.base_word = base[0].group(0) if base else ""
             for b in base:
                 rest = mask(rest, b.start(), b.end())
     if f.operation == "value" and operands == 1:
