@@ -59,6 +59,9 @@ SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
 _EACH = re.compile(r"分别|各自|各是|各为|各有")
+# a value asked of each subsidiary (SubsidiaryAnswerer.each)
+_EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
+                       r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
 _ASK_STOP = re.compile(r"[?？。;；!！,，]")
 _ENTITIES = ("shareholder", "unrestricted", "customer", "supplier", "subsidiary", "branch")
 _JOINED = re.compile(r"[和与及、加]")
@@ -1328,6 +1331,58 @@ class SubsidiaryAnswerer:
         first = [s for n, s in at if n == 0 or (n > 0 and _PLACE.sub("", s.name).startswith(asked))]
         # (or after a place name of up to three characters with no 市/县: 张家界宝峰湖旅游实业…)
         return first or [s for n, s in at if 0 < n <= 3]
+
+    # ---- every subsidiary of a table
+    def each(self, u: Understanding) -> Answer | None:
+        """A value asked of each subsidiary ("各主要子公司分别实现了多少净利润", "每个子公司的营业收入"): every row
+        of the report's subsidiary table that its type column (when it has one) calls a 子公司, the item's
+        column of each, listed with the table and page. None when not asked so, or no such table holds the
+        item: a row missing its number is said, never taken as 0."""
+        if not u.items or not u.companies or u.years.asked is None or not _EACH_SUB.search(u.norm):
+            return None
+        rep = self.v.source.report(u.companies[0].company.key, u.years.asked)
+        if rep is None:
+            return None
+        store = self.v.source.store
+        wanted = [sorted({content(norm(i)), *(content(norm(k.text)) for k in u.keywords if k.name == i and k.text)},
+                         key=len, reverse=True) for i in u.items]
+        ids = store.table_match_words(tokens(" ".join(["子公司 控股参股公司 公司名称", *(w for a in wanted for w in a)])),
+                                      rep.id, 60)
+        for t in store.report_tables(rep.id, ids) if ids else []:
+            f = self.frames.frame(t)
+            if f.kind != "subsidiary":
+                continue
+            cols = [next((c for c in f.columns if c.key and any(w == c.key for w in a)), None) for a in wanted]
+            if any(c is None for c in cols):
+                continue
+            kind_col = next((c for c in f.columns if "类型" in c.key), None)
+            rows = [r for r in f.rows if not r.total and (kind_col is None or "子公司" in f.cell(r.index, kind_col.index))]
+            if not rows:
+                continue
+            where = t.caption or (t.path[-1] if t.path else "")
+            parts, evidence = [], []
+            for r in rows:
+                name = re.sub(r"\s+", "", r.first or r.label)
+                values = []
+                for col in cols:
+                    assert col is not None
+                    cell = f.cell(r.index, col.index)
+                    unit = unit_of(col.header) or t.unit or "元"
+                    if not is_number(cell) or _CUT_NUMBER.search(cell):
+                        values.append(render(self.t, "subsidiary_each_unread"))
+                        continue
+                    page = t.pages[r.index] if r.index < len(t.pages) else t.page_start
+                    values.append(cell + unit)
+                    evidence.append(CellEvidence(where, name, _shown(col.header), cell + unit, page,
+                                                 self.v.source.keys.get(rep.id), cell))
+                parts.append(f"{name}：{'，'.join(values)}")
+            if not evidence:
+                continue
+            items = "、".join(_shown(c.header) for c in cols if c is not None)
+            text = render(self.t, "subsidiary_each", company=rep.short_name or rep.key, year=u.years.asked,
+                          where=where, page=t.page_start, item=items, parts="；".join(parts))
+            return Answer(u.question, text, u.finglm_type(), "frame", evidence)
+        return None
 
     # ---- the answer
     def answer(self, u: Understanding) -> Answer | None:

@@ -100,6 +100,8 @@ def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, r
 # 扣非 of a row label): a period, unit, scope, operation or comparison word is a slot the answerers fill or
 # decline, never read off a label
 _PRINTABLE_SLOTS = ("modifier",)
+# the slots of unused words that narrow what a value is of (子公司, 境外, a named organisation)
+_NARROWING = ("scope", "modifier", "entity")
 
 
 def _evidence_text(ans: Answer) -> str:
@@ -458,7 +460,7 @@ class Router:
         if kind in CELL_KINDS and u.frame.scope != "parent" and not _WHY.search(u.norm):
             # a subsidiary named with its parent ("海翔药业子公司台州市前进化工有限公司的净利润"), an operation
             # over a table's rows (an ask of a compound question): the frames', when they account for it
-            sub = self.subsidiaries.answer(u)
+            sub = self.subsidiaries.each(u) or self.subsidiaries.answer(u)
             if sub is not None and sub.method == "unread":
                 guards.append(sub)
             elif sub is not None and (not sub.answered or self.reviewer.review(u, sub) is None):
@@ -527,8 +529,8 @@ class Router:
             # balance is read from a statement or a table's opening column, never from a sentence: "2018年营业
             # 收入123,053.72万元" is no 年初 of 2019)
             stated = self.stated.answer(u)
-            if stated is not None:
-                return stated
+            if stated is not None and not unprinted([w for slot, w in u.frame.unused if slot in _NARROWING], stated):
+                return stated   # (a sentence of the company's own revenue is no 子公司's: what narrows it is printed)
             if ans.answered and ans.method.startswith("text") and not self.cells.unused_held(
                     u, pairs(content(norm(ans.answer))), ("entity",)):
                 # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted

@@ -64,6 +64,7 @@ PLACEHOLDERS = {
     "text_no": {"company", "year", "section", "page", "excerpt"},
     "text_not_applicable": {"company", "year", "section", "page"},
     "text_not_found": {"company", "year", "topic"},
+    "subsidiary_each": {"company", "year", "where", "page", "item", "parts"}, "subsidiary_each_unread": set(),
     "distribution": {"company", "year", "parts", "sentence", "page"}, "distribution_none": {"company", "year"},
     "distribution_cash": {"value"}, "distribution_cash_none": set(), "distribution_cash_unsaid": set(),
     "distribution_bonus": {"value"}, "distribution_bonus_none": set(), "distribution_bonus_unsaid": set(),
