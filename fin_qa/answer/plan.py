@@ -155,6 +155,10 @@ class PlanExecutor:
         else:
             joint = "" if self.planner.starts_with_predicate(words) or fill.endswith("的") else "的"
             words = fill + joint + words
+        if prev.modifier and prev.modifier not in words and not self.planner.modifier(words):
+            # what narrowed the ask it takes its subject from narrows it too ("国外市场营业收入是多少？毛利率是
+            # 多少？同比下降了多少？": 国外市场's 毛利率)
+            words = prev.modifier + words
         return self.planner.with_context(words, plan) + every
 
     def _item_by_item(self, u: Understanding, ans: Answer, ask: Ask) -> Answer:

@@ -413,7 +413,14 @@ class Understander:
             heads = [h for h in re.split(r"[、和及与+＋]", m.group("heads")) if h]
             return "、".join([h if h.endswith(suffix) else h + suffix for h in heads] + [tail])
         spelled = rules.listed_heads.sub(whole, text)
-        return [k for k in self.matcher.find(spelled)[0] if k.kind == "item"]
+        found = sorted((k for k in self.matcher.find(spelled)[0] if k.kind == "item"), key=lambda k: k.start)
+        # only items standing as a list ("A、B和C", "A+B"): an item word inside another phrase (利润 of
+        # 利润分配预案) or words between them (预案现金分红) make no list
+        key = phrase_key(spelled)
+        for a, b in zip(found, found[1:]):
+            if not _LIST_GAP.fullmatch(key[a.end:b.start]):
+                return []
+        return found
 
 
 def _scope_before_item(text: str, rest: str, rules) -> str:
@@ -430,6 +437,8 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
     return rest
 
 
+# what may stand between two items of a list
+_LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及")
 # a parenthesis in a question: what it holds
 _PARENTHESIS = re.compile(r"[(（]([^()（）]+)(?:[)）]|$)")
 # what subtracts the term after it in a spelled formula
