@@ -166,6 +166,12 @@ def _write(tmp_path, text: str):
     ("function_pos: [p]\nwords:\n  财报: zz\n", "'zz' is no part of speech", 3),
     ("function_pos: [p]\nfiller: [年报, 年报]\n", "listed twice: 年报", 2),
     ("function_pos: [p]\nfilers: [年报]\n", "unknown key 'filers'", 2),
+    # the one vocabulary: a word meaning here that another reader's list takes as neutral or filler is said why
+    ("function_pos: [p]\nmeaning: [最多, 不]\ntable_neutral: [最多, 年报]\n", "'最多' is meaning and table_neutral", 2),
+    ("function_pos: [p]\nmeaning: [内]\nresidue_filler: ['中|内']\n", "'内' is meaning and residue_filler", 2),
+    ("function_pos: [p]\nmeaning: [不]\nboth_ways:\n  最多: 持股最多\n", "both_ways: '最多' reads one way only", 4),
+    ("function_pos: [p]\nleft_neutral: ['(unclosed']\n", "left_neutral: bad regex", 2),
+    ("function_pos: [p]\ntable_periods:\n  later: [下年]\n", "table_periods: a mapping of current, previous, change", 2),
 ])
 def test_lexicon_rules_problems_name_their_line(tmp_path, text, problem, line):
     with pytest.raises(RuleError) as e:
@@ -177,6 +183,22 @@ def test_shipped_lexicon_rules_load():
     r = CATALOG.lexicon
     assert "p" in r.function_pos and "v" not in r.function_pos and "请问" in r.asking and "记载" in r.saying
     assert "不" in r.meaning and "年报" in r.filler and ("财报", "n") in r.words and "年报" in r.report
+
+
+def test_every_reader_takes_its_words_from_the_one_vocabulary():
+    """The tables' ask, neutral and period words, the reviewer's description words, the residue's filler, the
+    words said to the reader and the search's filler are rules/lexicon.yaml's, handed to each reader."""
+    r = CATALOG.lexicon
+    assert CATALOG.cells.ask_words == r.table_ask and "是多少" in r.table_ask
+    assert CATALOG.cells.neutral_words == r.table_neutral and "年报" in r.table_neutral
+    assert CATALOG.cells.period_columns == dict(r.table_periods) and "上年" in CATALOG.cells.period_columns["previous"]
+    assert CATALOG.cells.description_words == r.description == ("如何", "怎么样", "怎样", "情况")
+    assert CATALOG.understanding.filler == list(r.residue_filler)
+    assert CATALOG.understanding.neutral == list(r.left_neutral) and CATALOG.search.filler == list(r.search_filler)
+    assert dict(r.column_periods)["opening"][0] == "期初"
+    # the words read both ways are named, with why
+    for w in ("最多", "内", "折合"):
+        assert w in r.meaning
 
 
 def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):

@@ -16,6 +16,7 @@ from conftest import CATALOG, REPORTS, ROOT, needs_shared
 from fin_qa.answer.router import Router
 from fin_qa.answer.facts import FactSource
 from fin_qa.answer.extract import extract, ticked
+from fin_qa.catalog.lexicon import load_lexicon_rules
 from fin_qa.catalog.search_config import load_search_config
 from fin_qa.catalog.topics import load_topics, title_key
 from fin_qa.catalog.yamlfile import RuleError
@@ -70,9 +71,11 @@ def test_broken_topic_and_search_files_say_file_and_line(tmp_path):
     with pytest.raises(RuleError) as exc:
         load_search_config(cfg)
     assert str(exc.value).startswith(f"{cfg}:2: unknown setting 'section_char'")
-    cfg.write_text("filler:\n  - '(unclosed'\n", encoding="utf-8")
-    with pytest.raises(RuleError, match="bad regex"):
-        load_search_config(cfg)
+    # (the words a search leaves out are rules/lexicon.yaml's: the one vocabulary)
+    lexicon = tmp_path / "lexicon.yaml"
+    lexicon.write_text("search_filler:\n  - '(unclosed'\n", encoding="utf-8")
+    with pytest.raises(RuleError, match="search_filler: bad regex"):
+        load_lexicon_rules(lexicon)
 
 
 def test_rules_check_covers_the_search_files(tmp_path):

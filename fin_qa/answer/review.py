@@ -50,7 +50,6 @@ DECLINED = ("declined", "not_found", "bad_input")   # methods that give no value
 # a column of changes, and a share column naming its whole
 CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 # words asking how something stands, which no quoted row needs to say
-_DESCRIPTION_WORDS = ("如何", "怎么样", "怎样", "情况")
 # a question asking a name, a value or a kind (not whether): what a 是/否 fact never answers
 _ASKS_OTHER = re.compile(r"哪|谁|多少|什么|几[个家名人项位]|名称")
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
@@ -75,7 +74,7 @@ class Reviewer:
         # words no row needs to speak of (periods, the company, verbs, asking words): longest first
         # (of two characters or more: 有 and 股 inside 有限公司 and 持股 are no words of their own)
         self.neutral = tuple(sorted({w for w in (content(norm(x)) for x in (*cells.neutral_words, *cells.ask_words,
-                                                                          *_DESCRIPTION_WORDS)) if len(w) >= 2},
+                                                                          *cells.description_words)) if len(w) >= 2},
                                     key=len, reverse=True))
         self.suffix = re.compile("(?:" + "|".join(map(re.escape, cells.value_suffixes)) + ")$") \
             if cells.value_suffixes else None

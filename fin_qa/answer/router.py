@@ -56,9 +56,6 @@ NO_COMPANY = ("statistics", "open")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 _WHY = re.compile(r"原因|为什么|为何|怎么会")
-# a column printing a period of each kind (the frame's period names)
-_PERIOD_COLUMN = {"opening": re.compile(r"期初|年初|上年|上期|1月1日"), "closing": re.compile(r"期末|年末|12月31日"),
-                  "current": re.compile(r"本期|本年|当期|本报告期"), "previous": re.compile(r"上期|上年|同期")}
 _OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
 # what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
@@ -77,7 +74,13 @@ def _cue_words(words) -> str:
     return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
 
 
-def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, re.Pattern]]) -> bool:
+def _column_periods(catalog: Catalog) -> dict[str, re.Pattern]:
+    """A column printing a period of each kind (the frame's period names): rules/lexicon.yaml column_periods."""
+    return {name: re.compile("|".join(map(re.escape, words))) for name, words in catalog.lexicon.column_periods if words}
+
+
+def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, re.Pattern]],
+                       columns_of: dict[str, re.Pattern]) -> bool:
     """Whether cells answering an ask of several periods listed ("本期和上期发生额", "期初数和期末数", "年初
     和年末"), or of an opening balance, were read from a column of each: every period asked (its kind, by
     the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
@@ -90,7 +93,7 @@ def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, r
     columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
     for w in words:
         kind = next((name for name, rx in periods if rx.search(w)), None)
-        said = _PERIOD_COLUMN.get(kind or "")
+        said = columns_of.get(kind or "")
         if not any((w in c) or (said is not None and said.search(c)) for c in columns):
             return False
     return True
@@ -167,6 +170,7 @@ class Router:
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
         self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames)
+        self._column_periods = _column_periods(catalog)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
@@ -488,7 +492,7 @@ class Router:
             if cell is not None and self.reviewer.review(u, cell) is not None:
                 cell = None   # cells the reviewer would decline (营业收入合计 for 营业外收入) take no answer's place
             frame = self.understander.config.frame
-            if cell is not None and not _every_period_read(u, cell, frame.periods if frame else []):
+            if cell is not None and not _every_period_read(u, cell, frame.periods if frame else [], self._column_periods):
                 cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
             blank = self._blank_line(u, cell) if cell is not None else None
             if blank is not None:

@@ -21,7 +21,7 @@ that come with fin-qa.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, TypeVar
 
@@ -193,6 +193,14 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     fewshot = part(rd / "fewshot" / "keywords.yaml", lambda: load_fewshot(rd / "fewshot" / "keywords.yaml"))
     prompts = part(rd / "prompts", lambda: load_prompts(rd / "prompts"), f"{rd / 'prompts'}/*.txt")
     mappings = part(root / "es_mappings", lambda: _load_mappings(root / "es_mappings"), f"{root / 'es_mappings'}/*.json")
+    if cells is not None and lexicon is not None and understanding is not None and search is not None:
+        # the one vocabulary (rules/lexicon.yaml) handed to the readers that use its lists
+        cells = replace(cells, ask_words=lexicon.table_ask, neutral_words=lexicon.table_neutral,
+                        period_columns=dict(lexicon.table_periods), description_words=lexicon.description)
+        understanding.filler = list(lexicon.residue_filler)
+        understanding.neutral = list(lexicon.left_neutral)
+        understanding.neutral_spans = list(lexicon.left_neutral_spans)
+        search.filler = list(lexicon.search_filler)
     if problems:
         return None, problems, checked
     assert (items and profile is not None and employees is not None and categories is not None and vocab and formulas

@@ -1,7 +1,7 @@
 """keyword_tables/cells.yaml: how a question's words meet the rows and columns of a report's tables
 (fin_qa/answer/cells.py). `fin-qa rules check` validates it: question_words maps a phrase to a phrase,
-period_columns has current/previous/change word lists, ask_words, neutral_words, value_suffixes, appositives,
-change_words and generic_labels are lists of words.
+value_suffixes, appositives, change_words and generic_labels are lists of words. The ask, neutral, period and
+description words are rules/lexicon.yaml's (the one vocabulary): the catalog puts them here.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ class CellWords:
     value_suffixes: tuple[str, ...] = ()   # a label's last words saying what kind of value it is (longest first)
     appositives: tuple[str, ...] = ()      # words naming what a row is, just before its name (longest first)
     change_words: tuple[str, ...] = ()     # words a change column explains (longest first)
+    description_words: tuple[str, ...] = ()   # what a description asks (如何, 情况): a quote need not speak of it
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:

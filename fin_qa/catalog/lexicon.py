@@ -1,7 +1,11 @@
-"""rules/lexicon.yaml: which parts of speech are function words, the closed lists of the verbs of saying
-and the words of asking, the words naming the report and the asker, the words added to the segmenter's
-lexicon, and the exceptions each way (see the file's header; fin_qa/understand/lexicon.py reads a
-question's left-over words with it)."""
+"""rules/lexicon.yaml, the one vocabulary: which parts of speech are function words, the closed lists of the
+verbs of saying and the words of asking, the words naming the report and the asker, the words added to the
+segmenter's lexicon, the exceptions each way (fin_qa/understand/lexicon.py reads a question's left-over words
+with them) — and the word lists of every other reader of a question: the tables' ask, neutral and period
+words (answer/cells.py), the periods a column prints (the router), the words of a description (the
+reviewer), the residue's filler and the words said to the reader (understand/), the words a text search
+leaves out. Checked as a whole: a word `meaning` lists that another list reads as neutral or filler must be
+named in `both_ways` with its reason."""
 from __future__ import annotations
 
 import re
@@ -15,7 +19,11 @@ POS_TAGS = frozenset(
     "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
-_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning")
+_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning",
+         "table_ask", "table_neutral", "table_periods", "column_periods", "description", "residue_filler",
+         "left_neutral", "left_neutral_spans", "search_filler", "both_ways")
+TABLE_PERIODS = ("current", "previous", "change")
+COLUMN_PERIODS = ("opening", "closing", "current", "previous")
 
 
 @dataclass(frozen=True)
@@ -28,6 +36,16 @@ class LexiconRules:
     words: tuple[tuple[str, str], ...] = ()          # (word, part of speech) added to the lexicon
     filler: frozenset[str] = frozenset()
     meaning: frozenset[str] = frozenset()
+    # the other readers' lists (see the module docstring)
+    table_ask: tuple[str, ...] = ()
+    table_neutral: tuple[str, ...] = ()
+    table_periods: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    column_periods: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    description: tuple[str, ...] = ()
+    residue_filler: tuple[str, ...] = ()              # regexes, in order
+    left_neutral: tuple[re.Pattern, ...] = ()
+    left_neutral_spans: tuple[re.Pattern, ...] = ()
+    search_filler: tuple[re.Pattern, ...] = ()
 
     @property
     def used(self) -> bool:
@@ -49,6 +67,55 @@ def _words(path: Path, data: LDict, key: str) -> list[str]:
     if dup:
         raise RuleError(path, line, f"{key}: listed twice: {'、'.join(dup)}")
     return list(value)
+
+
+def _regexes(path: Path, data: LDict, key: str) -> list[re.Pattern]:
+    value = data.get(key) or []
+    line = data.key_lines.get(key, line_of(data))
+    if not isinstance(value, list):
+        raise RuleError(path, line, f"{key}: a list of regexes")
+    out = []
+    for p in value:
+        try:
+            out.append(re.compile(str(p)))
+        except re.error as exc:
+            raise RuleError(path, line_of(value, line), f"{key}: bad regex {p!r}: {exc}") from None
+    return out
+
+
+def _periods(path: Path, data: LDict, key: str, names: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    value = data.get(key)
+    if value is None:
+        return ()
+    line = data.key_lines.get(key, line_of(data))
+    if not isinstance(value, LDict) or set(value) - set(names):
+        raise RuleError(path, line, f"{key}: a mapping of {', '.join(names)} to lists of words")
+    out = []
+    for name in names:
+        words = value.get(name) or []
+        if not isinstance(words, list) or not all(isinstance(w, (str, int)) and str(w) for w in words):
+            raise RuleError(path, value.key_lines.get(name, line), f"{key}.{name}: a list of words")
+        out.append((name, tuple(str(w) for w in words)))
+    return tuple(out)
+
+
+def _both_ways(path: Path, data: LDict, meaning: set[str], others: dict[str, set[str]]) -> None:
+    """A word `meaning` lists that another list reads as neutral or filler is a problem unless `both_ways`
+    names it with its reason; a word `both_ways` names that reads one way only is one too."""
+    said = data.get("both_ways") or LDict()
+    line = data.key_lines.get("both_ways", line_of(data))
+    if not isinstance(said, LDict) or not all(isinstance(v, str) and v for v in said.values()):
+        raise RuleError(path, line, "both_ways: a mapping word → why it reads both ways")
+    clash = {w: [k for k, ws in others.items() if w in ws] for w in meaning}
+    clash = {w: ks for w, ks in clash.items() if ks}
+    unsaid = sorted(set(clash) - set(said))
+    if unsaid:
+        w = unsaid[0]
+        raise RuleError(path, data.key_lines.get("meaning", 1),
+                        f"{w!r} is meaning and {', '.join(clash[w])}: name it in both_ways with why")
+    stale = sorted(set(said) - set(clash))
+    if stale:
+        raise RuleError(path, said.key_lines.get(stale[0], line), f"both_ways: {stale[0]!r} reads one way only")
 
 
 def load_lexicon_rules(path: Path) -> LexiconRules:
@@ -85,6 +152,22 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
         both = sorted(set(lists[key]) & set(lists["meaning"]))
         if both:
             raise RuleError(path, data.key_lines.get("meaning", 1), f"both {key} and meaning: {'、'.join(both)}")
+    table = {key: _words(path, data, key) for key in ("table_ask", "table_neutral", "description")}
+    residue = _regexes(path, data, "residue_filler")
+    neutral = _regexes(path, data, "left_neutral")
+    spans = _regexes(path, data, "left_neutral_spans")
+    search = _regexes(path, data, "search_filler")
+    # a word read as meaning here, and as neutral or filler by another reader (a regex's whole match)
+    others = {"table_neutral": set(table["table_neutral"]), "table_ask": set(table["table_ask"])}
+    for key, rxs in (("residue_filler", residue), ("left_neutral", neutral), ("search_filler", search)):
+        others[key] = {w for w in lists["meaning"] if any(rx.fullmatch(w) for rx in rxs)}
+    _both_ways(path, data, set(lists["meaning"]), others)
     return LexiconRules(frozenset(pos), frozenset(lists["saying"]), frozenset(lists["asking"]),
                         frozenset(lists["report"]), frozenset(lists["personal"]), tuple(added),
-                        frozenset(lists["filler"]), frozenset(lists["meaning"]))
+                        frozenset(lists["filler"]), frozenset(lists["meaning"]),
+                        tuple(sorted(table["table_ask"], key=len, reverse=True)),
+                        tuple(sorted(table["table_neutral"], key=len, reverse=True)),
+                        _periods(path, data, "table_periods", TABLE_PERIODS),
+                        _periods(path, data, "column_periods", COLUMN_PERIODS),
+                        tuple(table["description"]), tuple(rx.pattern for rx in residue), tuple(neutral),
+                        tuple(spans), tuple(search))
