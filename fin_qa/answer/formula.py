@@ -20,7 +20,7 @@ _SHARE = re.compile(r"占.*(?:比例|比重|百分比|占比|比率|百分之几
 class FormulaAnswerer:
     # the frame's operations and periods this answerer implements (the router declines any other)
     operations = frozenset({"value", "share", "sum", "difference", "spelled"})
-    periods = frozenset({None, "closing", "current"})
+    periods = frozenset({None, "closing", "current", "opening"})
 
     def __init__(self, values: Values, lookup: LookupAnswerer):
         self.v = values
@@ -102,6 +102,20 @@ class FormulaAnswerer:
             return not_found(u, render(self.t, "not_understood"))
         rep, name, year, note = self.v.report(u)
         column = "current"
+        if u.frame.period == "opening":
+            # 期初 / 上年末 of a value computed from balances only (资产负债率): the formula over the opening
+            # column of the year's report; a flow in it has no opening (营业利润率 期初 is declined)
+            flows = [i.item for i in f.inputs.values() if not self.v.at_a_date(i.item)]
+            if flows or rep is None:
+                return declined(u, render(self.t, "opening_flow", item=f.name, word=u.frame.period_word))
+            fv = self.v.formula_value(f, rep, u.decimals, reported=False, unit=u.frame.unit, column="previous")
+            if fv.problem:
+                return Answer(u.question, note + self.v.problem_text(fv.problem, name, year, f.name),
+                              u.finglm_type(), fv.method, list(fv.evidence), found=False)
+            parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
+            text = render(self.t, "formula", company=name, year=year, name=f"{u.frame.period_word}{f.name}",
+                          value=fv.shown or "", expr=f.expr.replace(" ", ""), parts=parts)
+            return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence), shown=fv.shown)
         if rep is None and year is not None:
             # a year without its own report: the previous-period column of the next year's report (said)
             rep = self.v.source.report(self.v.company(u)[0].company.key, year + 1)

@@ -168,7 +168,8 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
     answers half of it); of a share, its first (the whole may be implied: 占比)."""
     if ans.method != "cell":
         return None
-    named = sorted((k for k in u.keywords if k.kind == "item" and k.text not in rv.appositives),
+    # (a formula named is named too: a cell of "2016 | 期初金额" answers no 资产负债率)
+    named = sorted((k for k in u.keywords if k.kind in ("item", "formula") and k.text not in rv.appositives),
                    key=lambda k: k.start)
     cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
     if named and cells:

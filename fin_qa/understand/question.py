@@ -360,20 +360,33 @@ class Understander:
         where the question subtracts it ("(流动资产-存货)/流动负债", "流动资产减去存货"): computed as written."""
         for rx in rules.spelled:
             for m in rx.finditer(text):
-                kw_a, kw_b = self.matcher.find(m.group("a"))[0], self.matcher.find(m.group("b"))[0]
+                side_a, side_b = self._heads_spelled(m.group("a"), rules), self._heads_spelled(m.group("b"), rules)
+                kw_a, kw_b = self.matcher.find(side_a)[0], self.matcher.find(side_b)[0]
                 found_a = [k for k in kw_a if k.kind == "item"]
                 found_b = [k for k in kw_b if k.kind == "item"]
                 if found_a and found_b:
-                    left = m.group("a") + "，" + m.group("b")
+                    left = side_a + "，" + side_b
                     for k in kw_a + kw_b:   # the formula it names (流动比率（流动资产除以流动负债）) is used too
                         left = mask_phrase(left, k.text)
                     left = _MINUS.sub(lambda x: USED * len(x.group(0)), left)
                     for period, prx in rules.periods:
                         if period in ("closing", "current"):   # 期末归属于母公司所有者权益: the value as read
                             left = take(left, prx)[0]
-                    return (_signed(m.group("a"), found_a), _signed(m.group("b"), found_b), (m.start(), m.end()),
+                    return (_signed(side_a, found_a), _signed(side_b, found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
         return self._listed_share(text, norm, rules)
+
+    @staticmethod
+    def _heads_spelled(text: str, rules) -> str:
+        """Items listed by their heads with one tail spelled whole: "销售、管理、财务费用" → 销售费用、管理费用、财务费用."""
+        def whole(m: re.Match) -> str:
+            tail = m.group("tail")
+            suffix = tail[-2:]
+            joins = re.findall(r"[、和及与+＋]", m.group("heads"))
+            heads = [h for h in re.split(r"[、和及与+＋]", m.group("heads")) if h]
+            words = [h if h.endswith(suffix) else h + suffix for h in heads]
+            return "".join(w + j for w, j in zip(words, joins)) + tail
+        return rules.listed_heads.sub(whole, text)
 
     def _listed_share(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
                                                                   list[tuple[str, str]]] | None:
@@ -385,12 +398,15 @@ class Understander:
         if m is None:
             return None
         a = m.group("a")
-        inner = _PARENTHESIS.search(a)
+        # the question's own definition: a parenthesis in group a, or right after the share ("…的比重（销售+管理+
+        # 财务）"), listing items — or the heads of the parts of the compound item it names (销售 → 销售费用 of 期间费用)
+        inner = _PARENTHESIS.search(a) or _PARENTHESIS.match(text, m.end())
+        found_a: list = []
         if inner is not None:
-            listed = self._items_listed(inner.group(1), rules)
+            listed = self._items_listed(inner.group(1), rules) or self._parts_by_heads(inner.group(1), a)
             if len(listed) >= 2:
-                a = inner.group(1)
-        found_a = self._items_listed(a, rules)
+                found_a = listed
+        found_a = found_a or self._items_listed(a, rules)
         found_b = [k for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
         names = list(dict.fromkeys(k.name for k in found_a))
         if len(names) < 2 or not found_b:
@@ -405,14 +421,23 @@ class Understander:
         return (names, _signed(m.group("b"), found_b)[:1], (m.start(), m.end()),
                 norm[m.start():m.end()], unused_cues(left, rules))
 
+    def _parts_by_heads(self, inner: str, named: str) -> list[Keyword]:
+        """The parts of a compound item the words name (期间费用, 三费) picked by the heads a parenthesis lists
+        ("销售+管理+财务": 销售费用, 管理费用, 财务费用); [] unless every head picks one part."""
+        heads = [h for h in re.split(r"[、和及与+＋,，]", inner) if h]
+        for k in self.matcher.find(named)[0]:
+            d = self.derived.get(k.name) if k.kind == "item" else None
+            if d is None or len(heads) < 2:
+                continue
+            parts = [i.item for i in d.inputs.values()]
+            picked = [[p for p in parts if p.startswith(h)] for h in heads]
+            if all(len(p) == 1 for p in picked):
+                return [Keyword("item", p[0], p[0], k.start, k.end) for p in picked]
+        return []
+
     def _items_listed(self, text: str, rules) -> list[Keyword]:
         """The items a list names, a list by heads with one tail spelled whole ("销售、管理、财务费用")."""
-        def whole(m: re.Match) -> str:
-            tail = m.group("tail")
-            suffix = tail[-2:]
-            heads = [h for h in re.split(r"[、和及与+＋]", m.group("heads")) if h]
-            return "、".join([h if h.endswith(suffix) else h + suffix for h in heads] + [tail])
-        spelled = rules.listed_heads.sub(whole, text)
+        spelled = self._heads_spelled(text, rules)
         found = sorted((k for k in self.matcher.find(spelled)[0] if k.kind == "item"), key=lambda k: k.start)
         # only items standing as a list ("A、B和C", "A+B"): an item word inside another phrase (利润 of
         # 利润分配预案) or words between them (预案现金分红) make no list
