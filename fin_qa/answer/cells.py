@@ -68,6 +68,7 @@ _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # (总额 / 总和 only where the ask ends: 年度采购总额 of "占年度采购总额比例" names a column, not a total row)
+_BRACKETED = re.compile(r"[(（]\s*(\d[\d,]*(?:\.\d+)?)\s*[)）]")
 _TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|(?:总额|总和)(?=$|[和及与、]))")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
@@ -1155,6 +1156,9 @@ class CellAnswerer:
                 if not is_number(value) and not _NAME_ASKED.search(u.norm) and not (m.listed and m.whole_row):
                     continue   # a number was asked: a text cell here is a misread column
                 column = t.header[k] if k < len(t.header) else ""
+                negative = _BRACKETED.fullmatch(value.strip())
+                if negative:   # an amount printed in brackets is negative: (9,906) → -9,906
+                    value = "-" + negative.group(1)
                 # a rate's or a count's column never takes the table's 元 (研发人员数量, 持股数量)
                 unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
                                                   or _COUNT.search(core(column) or core(label)) else t.unit)
