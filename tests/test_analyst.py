@@ -128,6 +128,18 @@ def test_a_value_of_each_subsidiary(router):
     assert ans.answered and "21308854.09" in plain(ans.answer)
 
 
+def test_every_row_of_a_group_listed(router):
+    ans = router.answer("华锦股份2019年前五大客户的销售额分别是多少？")
+    text = plain(ans.answer)
+    assert ans.answered and all(n in text for n in ("4661463413.42", "1643300841.48", "921474634.39"))
+    assert "9344898794.54" not in text   # (the 合计 row is no customer)
+    ans = router.answer("生物股份2020年各地区的营业收入是多少？")
+    assert "1565407816.19" in plain(ans.answer) and "1909762.50" in plain(ans.answer)
+    # a total asked with 分别 is no list of the rows
+    ans = router.answer("惠威科技2019年前五名客户合计销售金额和占比分别是多少？")
+    assert "94874333.38" in plain(ans.answer) and "34.52%" in ans.answer
+
+
 def test_a_sentence_never_answers_what_narrows_it(router):
     # a sentence of the company's own revenue is no subsidiary's
     ans = router.answer("四方科技2019年各子公司的营业收入分别是多少？")

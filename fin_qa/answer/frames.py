@@ -59,6 +59,8 @@ SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
 _EACH = re.compile(r"分别|各自|各是|各为|各有")
+# the rows a table lists by rank (前五名客户, 前5大供应商): all of them
+_TOP_N = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?")
 # a value asked of each subsidiary (SubsidiaryAnswerer.each)
 _EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
                        r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
@@ -335,6 +337,19 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
         # (a kind's word names the group of a rank, count or sum: 专业 of 专业音响系列 is no 专业构成)
         if w and len(w) > len(group_word) and (which or op in ("rank", "count", "sum") or kd.name == "aging"):
             group, group_word = kd.name, w
+    each = words.each.search(said or q) if words.each is not None and op is None and not add else None
+    if each:
+        # every row of a group asked (前五名客户的销售额分别是多少): listed, none ranked, counted or added
+        for g in [*((s.name, s.asked) for s in words.sections), *((k.name, k.asked) for k in words.kinds)]:
+            w = _first(q, g[1])
+            if w and len(w) > len(group_word):
+                group, group_word = g[0], w
+        if group_word:
+            op = "list"
+            used.append(each.group(0))
+            top = _TOP_N.search(q)
+            if top:
+                used.append(top.group(0))   # "前五名客户": the table's own rows, every one of them
     if group_word:
         used.append(group_word)
     if op is None:
@@ -470,6 +485,12 @@ class FrameAnswerer:
                 *(a for k in w.kinds if k.name == "aging" for a in k.asked)]
         parts = [re.escape(c) for c in sorted(set(cues), key=len, reverse=True)]
         parts += [rx.pattern for rx in (w.rank_nth, w.share, w.count) if rx is not None]
+        if w.each is not None:
+            # every row of a group asked: an each word with a group's word around it
+            group = "|".join(map(re.escape, sorted({a for s in w.sections for a in s.asked} |
+                                                    {a for k in w.kinds for a in k.asked}, key=len, reverse=True)))
+            if group:
+                parts.append(f"(?:{group})[^，,。？?]{{0,12}}?(?:{w.each.pattern})|(?:{w.each.pattern})[^，,。？?]{{0,6}}?(?:{group})")
         self._cue = re.compile("|".join(parts)) if parts else None
         # rows added ("化肥行业和精细化工的收入合计"): an add word with a joiner
         self._add = re.compile("|".join(map(re.escape, w.add))) if w.add else None
@@ -588,7 +609,7 @@ class FrameAnswerer:
         ask's words `rest` name — by its label, an alias (境外 → 出口), a range (1年以内, 硕士及以上)."""
         rows = [r for r in f.rows if not r.total and not _GENERIC.match(r.key)
                 and (query.group is None or query.group == f.kind or r.section == query.group)]
-        if query.op in ("rank", "count"):
+        if query.op in ("rank", "count", "list"):
             if query.group is None and f.sections:
                 return None   # a rank over rows of several groups (专业构成 and 教育程度) is none of them
             rows = [r for r in rows if not _SUBTOTAL.search(r.key)]
@@ -766,6 +787,16 @@ class FrameAnswerer:
             if query.nth == 1 and len(ordered) > 1 and ordered[1][1] == v:
                 return Result("rank", [], [], None, "", declined="tie")
             return Result("rank", [r], [v], v, _pct(f.cell(r.index, k), chosen.column))
+        if query.op == "list":
+            # every row of the group, each with its number: a row whose number is not read, a table continued
+            # over a page or a fragment of one lists no group whole
+            top = _TOP_N.search("".join(query.words))
+            n = top.group(0)[1:].rstrip("名大位家").translate(_CN) if top else ""
+            whole = n.isdigit() and int(n) == len(read)   # (前五名 and five rows read: the list is whole)
+            if len(read) != len(rows.rows) or len(read) < 2 or (not whole and (self.continued(f) or self.fragment(f))):
+                return Result("list", [], [], None, "", declined="rows")
+            return Result("list", [r for r, _ in read], [v for _, v in read], None,
+                          "；".join(f"{_name(f, r)}：{_pct(f.cell(r.index, k), chosen.column)}" for r, _ in read))
         if query.op == "count":
             # (a row with no number is a name's next line, no row of its own)
             counted = [r for r in rows.rows if r.key and any(f.number(r.index, c.index) is not None for c in f.columns)]
@@ -946,7 +977,7 @@ class FrameAnswerer:
                    or level_range(i, self.words, self.words.and_up, self.words.and_down) is not None
                    for i in items):
                 topical.append(f)
-        if query.op in ("rank", "count", "sum"):
+        if query.op in ("rank", "count", "sum", "list"):
             # a table titled as its kind answers alone when there is one (a rank over 主要子公司… never falls
             # back to a note's table that happens to list a few of them)
             own = [f for f in topical if self._is_titled(f)]
@@ -1073,6 +1104,9 @@ class FrameAnswerer:
                 return (f"{head}「{where}」（第{page}页）中“{label}”的{measure}为{value}{unit}，"
                         f"占{whole}的比重为{result.shown}{how}")
             return f"{head}「{where}」（第{page}页）中“{label}”占{whole}的比重为{result.shown}{how}"
+        if result.op == "list":
+            listed = "；".join(f"{_name(f, r)}：{f.cell(r.index, chosen.column.index)}{unit}" for r in result.rows)
+            return f"{head}「{where}」（第{page}页）中各{query.group_word or '项目'}的{measure}：{listed}"
         if result.op == "count":
             unit = "家" if f.kind in ("subsidiary", "customer", "supplier", "branch") else "个"
             more = "等" if len(result.rows) > self.s.max_listed else ""

@@ -52,6 +52,7 @@ class FrameWords:
     add: tuple[str, ...] = ()
     count: re.Pattern | None = None
     count_words: tuple[str, ...] = ()
+    each: re.Pattern | None = None   # every row of a group asked ("前五名客户的销售额分别是多少", "各地区的营业收入")
 
     def alias_of(self, word: str) -> frozenset[str]:
         """The labels naming the row a word names (itself alone when it has no aliases)."""
@@ -128,4 +129,4 @@ def load_frame_words(tables: Path, rules: Path) -> FrameWords:
                       _regex(rules, r, "share", ("whole",)),
                       _words(rules, sums, "and_up", "sum."), _words(rules, sums, "and_down", "sum."),
                       _words(rules, sums, "add", "sum."), _regex(rules, r, "count", ("group",)),
-                      _words(rules, r, "count_words"))
+                      _words(rules, r, "count_words"), _regex(rules, r, "each", ()))
