@@ -344,7 +344,7 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
             w = _first(q, g[1])
             if w and len(w) > len(group_word):
                 group, group_word = g[0], w
-        if group_word:
+        if group_word and group != "aging" and not aging_span(q):   # (1年以内和1至2年分别: rows named)
             op = "list"
             used.append(each.group(0))
             top = _TOP_N.search(q)
@@ -494,6 +494,11 @@ class FrameAnswerer:
         self._cue = re.compile("|".join(parts)) if parts else None
         # rows added ("化肥行业和精细化工的收入合计"): an add word with a joiner
         self._add = re.compile("|".join(map(re.escape, w.add))) if w.add else None
+
+    def asks_each(self, u: Understanding) -> bool:
+        """Whether the question asks a value of every row of a group (各子公司, 前五名客户…分别, 各地区)."""
+        text = content(norm(u.norm))
+        return _EACH_SUB.search(u.norm) is not None or read_query(text, self.words, text).op == "list"
 
     def cued(self, text: str) -> bool:
         """Whether a question has a word of an operation over rows (最高, 占…比重, 及以上, 几家), an alias

@@ -29,7 +29,7 @@ from .anchors import ReportWords
 from .change import ChangeAnswerer
 from .compare import CompareAnswerer
 from .compose import render
-from .distribution import DistributionAnswerer
+from .distribution import ITEMS as DISTRIBUTION_ITEMS, DistributionAnswerer
 from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
@@ -103,8 +103,6 @@ def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, r
 # 扣非 of a row label): a period, unit, scope, operation or comparison word is a slot the answerers fill or
 # decline, never read off a label
 _PRINTABLE_SLOTS = ("modifier",)
-# the slots of unused words that narrow what a value is of (子公司, 境外, a named organisation)
-_NARROWING = ("scope", "modifier", "entity")
 
 
 def _evidence_text(ans: Answer) -> str:
@@ -533,8 +531,8 @@ class Router:
             # balance is read from a statement or a table's opening column, never from a sentence: "2018年营业
             # 收入123,053.72万元" is no 年初 of 2019)
             stated = self.stated.answer(u)
-            if stated is not None and not unprinted([w for slot, w in u.frame.unused if slot in _NARROWING], stated):
-                return stated   # (a sentence of the company's own revenue is no 子公司's: what narrows it is printed)
+            if stated is not None and not self.frames.asks_each(u):
+                return stated   # (one sentence's value answers no 各子公司 / 各地区: every row of a group asked)
             if ans.answered and ans.method.startswith("text") and not self.cells.unused_held(
                     u, pairs(content(norm(ans.answer))), ("entity",)):
                 # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted
@@ -671,6 +669,12 @@ class Router:
                         fact.answer = ("否。" if NONE_VALUE.match(value) else "是。") + fact.answer
                 fact.answer += self._disclosure_quotes(u)
                 return fact
+            if all(i in DISTRIBUTION_ITEMS for i in u.items):
+                # a figure of the profit distribution plan the report does not print (每10股派多少 of a plan
+                # paying none): the plan as its sentence says it (不派发现金红利)
+                plan = self.answerers["distribution"].answer(u)
+                if plan.answered:
+                    return plan
             answerer = self.text  # no such fact in the report: its section's text may still say it
             ans = answerer.answer(u)
             if ans.answered and not self._quotes_the_item(u, ans):

@@ -358,8 +358,11 @@ class Understander:
         """A formula the question spells out: (numerator terms, denominator terms, span, words, unused cues
         in its numerator or denominator — 平均净资产 is not 净资产). A term is an item name, "-" before it
         where the question subtracts it ("(流动资产-存货)/流动负债", "流动资产减去存货"): computed as written."""
+        several = len({k.name for k in self.matcher.find(text)[0] if k.kind == "formula"}) > 1
         for rx in rules.spelled:
             for m in rx.finditer(text):
+                if several and m.group(0)[:1] in "(（":
+                    continue   # a parenthesis of a question computing several values defines one of them
                 side_a, side_b = self._heads_spelled(m.group("a"), rules), self._heads_spelled(m.group("b"), rules)
                 kw_a, kw_b = self.matcher.find(side_a)[0], self.matcher.find(side_b)[0]
                 found_a = [k for k in kw_a if k.kind == "item"]
