@@ -10,7 +10,7 @@ import re
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import not_found
-from .model import Answer, FactEvidence
+from .model import Answer, Evidence, FactEvidence
 from .values import Values, fact_evidence
 
 CASH, BONUS, TRANSFER, TOTAL, PAYS = "每10股派发现金红利", "每10股送红股", "每10股转增", "现金分红总额", "是否派发现金红利"
@@ -69,4 +69,4 @@ class DistributionAnswerer:
                                     sentence=said, page=sentence.page or "?")
         if not evidence:
             evidence.append(fact_evidence(sentence, self.v.show(sentence)))
-        return Answer(u.question, text, u.finglm_type(), "distribution", evidence)
+        return Answer(u.question, text, u.finglm_type(), "distribution", list[Evidence](evidence))

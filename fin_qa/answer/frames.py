@@ -795,8 +795,8 @@ class FrameAnswerer:
         if query.op == "list":
             # every row of the group, each with its number: a row whose number is not read, a table continued
             # over a page or a fragment of one lists no group whole
-            top = _TOP_N.search("".join(query.words))
-            n = top.group(0)[1:].rstrip("名大位家").translate(_CN) if top else ""
+            first_n = _TOP_N.search("".join(query.words))
+            n = first_n.group(0)[1:].rstrip("名大位家").translate(_CN) if first_n else ""
             whole = n.isdigit() and int(n) == len(read)   # (前五名 and five rows read: the list is whole)
             if len(read) != len(rows.rows) or len(read) < 2 or (not whole and (self.continued(f) or self.fragment(f))):
                 return Result("list", [], [], None, "", declined="rows")
@@ -1420,7 +1420,7 @@ class SubsidiaryAnswerer:
             items = "、".join(_shown(c.header) for c in cols if c is not None)
             text = render(self.t, "subsidiary_each", company=rep.short_name or rep.key, year=u.years.asked,
                           where=where, page=t.page_start, item=items, parts="；".join(parts))
-            return Answer(u.question, text, u.finglm_type(), "frame", evidence)
+            return Answer(u.question, text, u.finglm_type(), "frame", list[Evidence](evidence))
         return None
 
     # ---- the answer

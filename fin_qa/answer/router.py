@@ -40,6 +40,8 @@ from .periods import PeriodAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
+from . import routes
+from .routes import COMPANY_VALUES, PRINTABLE_SLOTS, cue_words, unprinted
 from .series import SeriesAnswerer
 from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer
@@ -51,78 +53,11 @@ class Answerer(Protocol):
     def answer(self, u: Understanding) -> Answer: ...
 
 
-# rule types answered without naming a company; every other type needs one the store knows
-NO_COMPANY = ("statistics", "open")
-# rule types a table's cells may answer (answer/cells.py); a question asking why is never one
-CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
-_WHY = re.compile(r"原因|为什么|为何|怎么会")
-_OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
-_LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
-# what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
-_OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
-# the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
-# the report's tables that the question names is not
-COMPANY_VALUES = ("lookup", "formula", "change", "series")
-# the kinds of question a series (近三年, 2017—2019年, 历年) of a company's items answers: any other (a
-# ranking across companies, a quoted text, a definition) is declined with the series' words
-SERIES_KINDS = ("lookup", "formula", "change", "text")
-
-
-def _cue_words(words) -> str:
-    """The words a decline names, as the question wrote them: a company's or year's span masked inside a
-    cue ("占####的比例") shown as "…"."""
-    return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
 
 
 def _column_periods(catalog: Catalog) -> dict[str, re.Pattern]:
     """A column printing a period of each kind (the frame's period names): rules/lexicon.yaml column_periods."""
     return {name: re.compile("|".join(map(re.escape, words))) for name, words in catalog.lexicon.column_periods if words}
-
-
-def _every_period_read(u: Understanding, ans: Answer, periods: list[tuple[str, re.Pattern]],
-                       columns_of: dict[str, re.Pattern]) -> bool:
-    """Whether cells answering an ask of several periods listed ("本期和上期发生额", "期初数和期末数", "年初
-    和年末"), or of an opening balance, were read from a column of each: every period asked (its kind, by
-    the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
-    期末外币余额 alone is no 年初, nor 研发投入金额 of the year."""
-    words = [w for slot, w in u.frame.unused if slot == "period"]
-    if not words and u.frame.period != "opening":
-        return True
-    if u.frame.period_word:
-        words.append(u.frame.period_word)   # (an opening asked alone: its column too — a year's 研发投入 is no 年初)
-    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
-    for w in words:
-        kind = next((name for name, rx in periods if rx.search(w)), None)
-        said = columns_of.get(kind or "")
-        if not any((w in c) or (said is not None and said.search(c)) for c in columns):
-            return False
-    return True
-
-
-# the slots of unused words that an answer's evidence may print, and so account for (境内 of 境内会计师事务所报酬,
-# 扣非 of a row label): a period, unit, scope, operation or comparison word is a slot the answerers fill or
-# decline, never read off a label
-_PRINTABLE_SLOTS = ("modifier",)
-
-
-def _evidence_text(ans: Answer) -> str:
-    """What an answer's evidence prints, as compared: its facts' row labels, its cells' table, row and column,
-    its passages' headings and sentences."""
-    parts: list[str] = []
-    for e in ans.evidence:
-        if isinstance(e, FactEvidence):
-            parts.append(e.printed_label or "")
-        elif isinstance(e, CellEvidence):
-            parts += [e.table, e.row, e.column]
-        elif isinstance(e, PassageEvidence):
-            parts += [e.heading, e.text]
-    return content(norm("|".join(parts)))
-
-
-def unprinted(words, ans: Answer) -> list[str]:
-    """The words (each as the question wrote it) that the answer's evidence does not print."""
-    said = _evidence_text(ans)
-    return [w for w in words if content(norm(w)) not in said]
 
 
 def _value_answerers(values: Values) -> dict[str, Answerer]:
@@ -155,10 +90,10 @@ class Router:
         self.values = Values(source, catalog, style)
         self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
-        self.cells = CellAnswerer(self.values, catalog.cells)
-        self.stated = StatedAnswerer(self.cells, self.text)
-        self.frames = FrameAnswerer(self.cells, catalog.frames, catalog.items)
-        self.subsidiaries = SubsidiaryAnswerer(self.frames)
+        self.cells: CellAnswerer = CellAnswerer(self.values, catalog.cells)
+        self.stated: StatedAnswerer = StatedAnswerer(self.cells, self.text)
+        self.frames: FrameAnswerer = FrameAnswerer(self.cells, catalog.frames, catalog.items)
+        self.subsidiaries: SubsidiaryAnswerer = SubsidiaryAnswerer(self.frames)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
@@ -168,7 +103,7 @@ class Router:
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
         self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames)
-        self._column_periods = _column_periods(catalog)
+        self.column_periods = _column_periods(catalog)   # (routes.every_period_read)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
@@ -244,7 +179,7 @@ class Router:
                 return ans
         plan = self.planner.plan(text)
         if not plan.compound:
-            plan = self._each_company(text) or plan
+            plan = self.planner.each_company(text) or plan
         if plan.compound:
             ans = self.executor.run(plan)
             ans.question = str(question)
@@ -253,7 +188,7 @@ class Router:
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and u.items \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
                 and all(self.values.at_a_date(i) for i in u.items):
-            plan = self._each_period(text) or plan
+            plan = self.planner.each_period(text) or plan
             if plan.compound:
                 ans = self.executor.run(plan)
         ans.question = str(question)
@@ -269,91 +204,6 @@ class Router:
         self._context_of = (text, context_of(text, u))
         ans.frame = frame_record(u)
         return ans
-
-    def _each_period(self, text: str) -> Plan | None:
-        """A balance-sheet value asked for two periods listed ("2019年初和2019年末的货币资金各是多少", "…，年初
-        和年末各是多少"): an ask for each, the list replaced by one period (rules/plan.yaml `period_list`) and
-        the "each" words left out. None when the question lists no two periods, or asks their sum or
-        difference (合计, 之和, 相差). (A flow item has no 年初: its year is one period.)"""
-        r = self.planner.rules
-        if r is None:
-            return None
-        norm = normalize_question(text)
-        m = r.period_list.search(norm)
-        frame = self.understander.config.frame
-        if m is None or (frame is not None and any(frame.operations[op].search(norm) for op in _OVER_PERIODS)):
-            return None   # (the sum or the difference of the two periods' values is one value, not two)
-        asks = []
-        years = {g: _LISTED_YEAR.match(m.group(g)) for g in ("a", "b")}
-        for g, other in (("a", "b"), ("b", "a")):
-            # a period without its year takes the other's ("年初（即2023年末）和2024年末": 2024年初)
-            year = years[other]
-            said = year.group(0) + m.group(g) if year is not None and years[g] is None else m.group(g)
-            sub = r.each.sub("", norm[:m.start()] + said + norm[m.end():])
-            asks.append(Ask(sub, text=sub))
-        return Plan(text, norm, asks=asks)
-
-    def _each_company(self, text: str) -> Plan | None:
-        """A question of one ask naming several companies the store knows ("惠威科技和四方科技2019年的营业收入
-        分别是多少", "民生银行2021年和兴业银行2022年的…", "…谁的营业收入更高"): an ask for each company — the
-        question with the others' names left out (with the word joining them, 和/与/及/、, and their own
-        years where each company has its own), and its "each" words — then, when it asks which one is
-        higher or lower (rules/plan.yaml `which`), that comparison over them (PlanExecutor's compare). None
-        for one company, companies not named as a list, or no plan rules. (Read from the question's names
-        and years alone: no chat model is asked.)"""
-        r = self.planner.rules
-        if r is None:
-            return None
-        norm, companies, years = self.understander.mentions(text)   # (no chat model asked)
-        keys = list(dict.fromkeys(c.company.key for c in companies))
-        if len(keys) < 2:
-            return None
-        year_at = {s: e for s, e in years.spans}   # a year's span by where it starts
-
-        def own_end(c) -> int | None:
-            """Where a company's own year, as written after it, ends ("万科A2012年末", "万科A的2012年报"),
-            with its period or report word; None when no year follows it."""
-            at = c.end + (norm[c.end:c.end + 1] == "的")
-            if at not in year_at:
-                return None
-            tail = _OWN_YEAR_TAIL.match(norm, year_at[at])
-            return tail.end() if tail else year_at[at]
-
-        # only a list of companies ("A和B", "A、B", "A2021年与B2022年", "A2015年末和B2016年末"): a company named
-        # inside what is asked ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
-        named = sorted(companies, key=lambda c: c.start)
-        for a, b in zip(named, named[1:]):
-            between = norm[own_end(a) or a.end:b.start]
-            if not r.list_join.fullmatch(between):
-                return None
-        which = r.which.search(norm)
-        asks: list[Ask] = []
-        for key in keys:
-            kept = next(c for c in companies if c.company.key == key)
-            own_years = own_end(kept) is not None   # "民生银行2021年和兴业银行2022年": each its own year
-            out = list(norm)
-            for c in companies:
-                if c is kept:
-                    continue
-                end = (own_end(c) or c.end) if own_years else c.end
-                for i in range(c.start, end):
-                    out[i] = ""
-                if c.start > 0 and r.list_join.fullmatch(norm[c.start - 1]):
-                    out[c.start - 1] = ""
-                elif end < len(norm) and r.list_join.fullmatch(norm[end]):
-                    out[end] = ""
-            if which is not None:   # "谁的营业收入更高": the value asked of each, compared after
-                for i in (*range(which.start("who"), which.end("who")), *range(which.start("more"), which.end())):
-                    out[i] = ""
-            sub = r.each.sub("", "".join(out))
-            if which is not None:
-                sub = sub.rstrip("?？。") + "是多少？"
-            asks.append(Ask(sub, text=sub))
-        if which is not None:
-            order = which.group("order")
-            asks.append(Ask(which.group(0), kind="compare", order="higher" if order in r.higher else "lower",
-                            order_word=order))
-        return Plan(text, norm, asks=asks)
 
     def follow(self, question: str | None, context: Context | None) -> Answer:
         """The answer of a question asked after another (answer/followup.py): what it leaves out taken from
@@ -440,115 +290,17 @@ class Router:
         return u, ans
 
     def route(self, u: Understanding) -> Answer:
-        guards: list[Answer] = []
-        ans = self._route_ask(u, guards)
-        if guards and ans.answered and ans.method in COMPANY_VALUES:
-            # a subsidiary named ("海翔药业2019年台州前进的营业收入") whose value nothing read: never the
-            # parent's own value in its place
-            return declined(u, guards[0].answer)
-        return ans
+        """One ask routed by the declared policy (answer/routes.py ROUTES)."""
+        return routes.route(self, u)
 
-    def _route_ask(self, u: Understanding, guards: list[Answer]) -> Answer:
-        if not u.chinese:
-            return Answer(u.question, render(self.t, "not_chinese"), "1", "bad_input", found=False)
-        kind = u.type
-        if (kind not in NO_COMPANY and not u.companies) or kind == "not_found":
-            # a subsidiary named by its registered name: its item from its parent's report, the parent named
-            sub = self.subsidiaries.answer(u)
-            if sub is not None:
-                return sub if sub.method != "unread" else declined(u, sub.answer)
-            template = "no_company" if u.company_unnamed else "not_found_company"
-            return Answer(u.question, render(self.t, template), u.finglm_type(), "not_found", found=False)
-        if kind in CELL_KINDS and u.frame.scope != "parent" and not _WHY.search(u.norm):
-            # a subsidiary named with its parent ("海翔药业子公司台州市前进化工有限公司的净利润"), an operation
-            # over a table's rows (an ask of a compound question): the frames', when they account for it
-            sub = self.subsidiaries.each(u) or self.subsidiaries.answer(u)
-            if sub is not None and sub.method == "unread":
-                guards.append(sub)
-            elif sub is not None and (not sub.answered or self.reviewer.review(u, sub) is None):
-                return sub
-            if self.frames.cued(u.question):
-                query = self.frames.answer(u)
-                if query is not None and self.reviewer.review(u, query) is None:
-                    return query
-        series = u.frame.series
-        if series is not None:
-            # 近三年的营业收入, 2017—2019年净利润的变化趋势: the item's series, from the statements and summary
-            # tables of the company's reports — never one table's row of numbers, nor one year's value
-            if (kind in SERIES_KINDS or (kind == "compare" and u.frame.trend)) and (u.items or u.formulas) \
-                    and u.shape != "yes_no" and not (u.items and self.text_items(u)):
-                ans = self._route(u, "series")
-                return self._unaccounted(u, ans) or ans
-            if series["kind"] != "range":
-                # 近三年 / 历年 on a path that reads no series (a ranking, a text fact): not one year's answer
-                return declined(u, render(self.t, "declined", words=series["word"], understood=understood(u)))
-            # (years written out as a range: the question's own path reads them, as any years listed)
-        cell = None
-        if kind in CELL_KINDS and u.shape != "yes_no" and not _WHY.search(u.norm) and u.frame.scope != "parent":
-            # a table's row the question names (罐式集装箱, 前五名客户合计销售金额, 第一大股东): its cells
-            cell, entity = self.cells.answer(u)
-            if cell is not None and self.reviewer.review(u, cell) is not None:
-                cell = None   # cells the reviewer would decline (营业收入合计 for 营业外收入) take no answer's place
-            frame = self.understander.config.frame
-            if cell is not None and not _every_period_read(u, cell, frame.periods if frame else [], self._column_periods):
-                cell = None   # "年初和年末各是多少" is no one column (期末外币余额) of a table
-            blank = self._blank_line(u, cell) if cell is not None else None
-            if blank is not None:
-                return declined(u, blank)
-            if cell is None and self.frames.cued(u.question):
-                # a row the cells did not read, as the frames read it (an alias, a section, a total)
-                query = self.frames.answer(u, printed=True)
-                if query is not None and self.reviewer.review(u, query) is None:
-                    return query
-            if entity:
-                # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a
-                # decline naming it — never the company's total
-                return cell or declined(u, render(self.t, "declined", words=entity, understood=understood(u)))
-        ans = self._route(u, kind)
-        if cell is not None and cell.answered and ans.answered and u.left and u.items and self.text_items(u) \
-                and unprinted(u.left, ans) and self._row_prints(cell, u.left):
-            # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称),
-            # a row printing those words (境内会计师事务所报酬): the row's cells, not the firm's name
-            return cell
-        unaccounted = self._unaccounted(u, ans)
-        if unaccounted is not None:
-            # a company's value for a question naming more than it (a row of its tables, a word nothing
-            # reads): declined — the row's cells, when they named it, answered above (an entity), or here
-            # (a column naming it: 营业收入 | 南区 of a segment table)
-            cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
-            if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells)
-                                                             for w in u.left):
-                return cell
-            return unaccounted
-        if cell is not None and (not ans.found or (kind == "text" and ans.method.startswith("text"))
-                                 or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
-            # a share the report prints ("现金分红金额占…净利润的比率 37.85%") is read, not computed ad hoc
-            return cell
-        if kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening" and (
-                not ans.answered or (kind == "text" and ans.method.startswith("text"))):
-            # a value no fact or cell holds, stated in a sentence ("注册资本为10,000万元"): the value first,
-            # the sentence quoted; a text question asking a value gets its value before the quote (an opening
-            # balance is read from a statement or a table's opening column, never from a sentence: "2018年营业
-            # 收入123,053.72万元" is no 年初 of 2019)
-            stated = self.stated.answer(u)
-            if stated is not None and not self.frames.asks_each(u):
-                return stated   # (one sentence's value answers no 各子公司 / 各地区: every row of a group asked)
-            if ans.answered and ans.method.startswith("text") and not self.cells.unused_held(
-                    u, pairs(content(norm(ans.answer))), ("entity",)):
-                # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted
-                # rows do not name: their numbers are someone else's
-                words = _cue_words(w for k, w in u.frame.unused if k == "entity")
-                return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
-        return ans
-
-    def _row_prints(self, cell: Answer, words) -> bool:
+    def row_prints(self, cell: Answer, words) -> bool:
         """Whether the rows and columns of a cell answer print every one of the words (spelled as the cells
         spell them: 年度报酬 → 报酬)."""
         cells = [e for e in cell.evidence if isinstance(e, CellEvidence)]
         printed = self.cells.spell(content(norm("|".join(f"{e.row}|{e.column}" for e in cells))))
         return bool(cells) and all(self.cells.spell(content(norm(w))) in printed for w in words)
 
-    def _blank_line(self, u: Understanding, cell: Answer) -> str | None:
+    def blank_line(self, u: Understanding, cell: Answer) -> str | None:
         """What to say when a table's cell answering a statement line is that line's other column: the
         statement read the line on the cell's page with a previous-period value only, the year's cell left
         blank (a report with no financing in the year prints 筹资活动产生的现金流量净额 blank) — its number is
@@ -575,7 +327,7 @@ class Router:
         (a formula's own words: 资产负债率)."""
         return all(self.values.info(i).kind == "text" for i in u.items)
 
-    def _unaccounted(self, u: Understanding, ans: Answer) -> Answer | None:
+    def unaccounted(self, u: Understanding, ans: Answer) -> Answer | None:
         """The decline of a company's own value (a statement line, a formula, a change) answering a question
         that says more than it: a row of the report's tables named by words no slot used (库存商品 in
         "存货中库存商品的账面余额": answer/anchors.py), or a word that is no slot, filler or neutral word
@@ -591,10 +343,12 @@ class Router:
         left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
         if left and not self.text_items(u) and not u.model_keywords:
             # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
-            return declined(u, render(self.t, "declined", words=_cue_words(left), understood=understood(u)))
+            return declined(u, render(self.t, "declined", words=cue_words(left), understood=understood(u)))
         return None
 
-    def _route(self, u: Understanding, kind: str) -> Answer:
+    def route_kind(self, u: Understanding, kind: str) -> Answer:
+        """The answer of the answerer of a rule type (rules/question_types.yaml), with what it declares it
+        implements (operations, periods) and the key disclosures' paths."""
         if kind == "formula" and u.frame.operation in ("change", "growth") and len(u.formulas) == 1 and not u.items:
             kind = "change"   # a computed value's change between two years (毛利率较上年变化了多少)
         answerer = self.answerers.get(kind)
@@ -605,11 +359,12 @@ class Router:
             # a meaning-bearing word no slot used stops them (frame.unused) — unless it is a word the answer's
             # evidence prints (境内 of 境内会计师事务所报酬, 含税 of 现金红利总额（含税）): read, it is accounted for
             if f.unused:
-                words = _cue_words(w for _, w in f.unused)
+                words = cue_words(w for _, w in f.unused)
                 refused = declined(u, render(self.t, "declined", words=words, understood=understood(u)))
-                if not all(slot in _PRINTABLE_SLOTS for slot, _ in f.unused) or f.scope == "parent" \
+                if not all(slot in PRINTABLE_SLOTS for slot, _ in f.unused) or f.scope == "parent" \
                         or f.operation not in ops or (periods is not None and f.period not in periods):
                     return refused
+                assert answerer is not None
                 ans = answerer.answer(u)
                 # (every word it says beyond its item printed: 境内 of "境内审计机构的年度报酬" is no reason to
                 # answer the firm's name when 年度报酬 is not printed there)
@@ -635,14 +390,14 @@ class Router:
             # an answerer answers only the operations and periods it implements; any other is declined,
             # never answered as the plain value ("毛利率较上年提高了多少", "2019年期初的资产负债率")
             if f.operation not in ops:
-                return declined(u, render(self.t, "declined", words=_cue_words([f.operation_word or f.operation]),
+                return declined(u, render(self.t, "declined", words=cue_words([f.operation_word or f.operation]),
                                           understood=understood(u)))
             if periods is not None and f.period not in periods:
                 return declined(u, render(self.t, "declined", words=f.period_word, understood=understood(u)))
         elif kind == "text" and u.shape == "yes_no" and (u.items or u.formulas) and (
                 f.operation != "value" or any(slot in ("comparison", "unit") for slot, _ in f.unused)):
             # "营业收入有没有超过30亿元", "营业收入同比有没有增长": a value compared, not a sentence to quote
-            words = _cue_words([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value"))
+            words = cue_words([w for _, w in f.unused] + [f.operation_word] * (f.operation != "value"))
             return declined(u, render(self.t, "declined", words=words, understood=understood(u)))
         if answerer is None:  # not_understood
             return Answer(u.question, render(self.t, "not_understood"), u.finglm_type(), "not_found", found=False)

@@ -16,6 +16,10 @@ Each ask is then written as a question of its own:
 - a comparison over the asks before ("哪一项更高") is an ask of kind `compare`, answered from their values.
 
 A question of one ask is planned as itself: its answer is exactly the single question's.
+
+The Planner also splits a question per company (`each_company`: "惠威科技和四方科技2019年的营业收入分别是多少"
+→ an ask each, then their comparison when asked) and per period (`each_period`: "年初和年末各是多少" of a
+value read at a date → an ask each): the router asks it, and routes each ask (answer/routes.py).
 """
 from __future__ import annotations
 
@@ -86,6 +90,12 @@ class Plan:
     @property
     def compound(self) -> bool:
         return len(self.asks) > 1
+
+
+_OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
+_LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
+# what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
+_OWN_YEAR_TAIL = re.compile(r"(?:年末|年底|年初|末|底|初|度|年度报告|年报|报告|报)?")
 
 
 class Planner:
@@ -365,6 +375,91 @@ class Planner:
                 break
             out = new
         return out
+
+    def each_period(self, text: str) -> Plan | None:
+        """A balance-sheet value asked for two periods listed ("2019年初和2019年末的货币资金各是多少", "…，年初
+        和年末各是多少"): an ask for each, the list replaced by one period (rules/plan.yaml `period_list`) and
+        the "each" words left out. None when the question lists no two periods, or asks their sum or
+        difference (合计, 之和, 相差). (A flow item has no 年初: its year is one period.)"""
+        r = self.rules
+        if r is None:
+            return None
+        norm = normalize_question(text)
+        m = r.period_list.search(norm)
+        frame = self.understander.config.frame
+        if m is None or (frame is not None and any(frame.operations[op].search(norm) for op in _OVER_PERIODS)):
+            return None   # (the sum or the difference of the two periods' values is one value, not two)
+        asks = []
+        years = {g: _LISTED_YEAR.match(m.group(g)) for g in ("a", "b")}
+        for g, other in (("a", "b"), ("b", "a")):
+            # a period without its year takes the other's ("年初（即2023年末）和2024年末": 2024年初)
+            year = years[other]
+            said = year.group(0) + m.group(g) if year is not None and years[g] is None else m.group(g)
+            sub = r.each.sub("", norm[:m.start()] + said + norm[m.end():])
+            asks.append(Ask(sub, text=sub))
+        return Plan(text, norm, asks=asks)
+
+    def each_company(self, text: str) -> Plan | None:
+        """A question of one ask naming several companies the store knows ("惠威科技和四方科技2019年的营业收入
+        分别是多少", "民生银行2021年和兴业银行2022年的…", "…谁的营业收入更高"): an ask for each company — the
+        question with the others' names left out (with the word joining them, 和/与/及/、, and their own
+        years where each company has its own), and its "each" words — then, when it asks which one is
+        higher or lower (rules/plan.yaml `which`), that comparison over them (PlanExecutor's compare). None
+        for one company, companies not named as a list, or no plan rules. (Read from the question's names
+        and years alone: no chat model is asked.)"""
+        r = self.rules
+        if r is None:
+            return None
+        norm, companies, years = self.understander.mentions(text)   # (no chat model asked)
+        keys = list(dict.fromkeys(c.company.key for c in companies))
+        if len(keys) < 2:
+            return None
+        year_at = {s: e for s, e in years.spans}   # a year's span by where it starts
+
+        def own_end(c) -> int | None:
+            """Where a company's own year, as written after it, ends ("万科A2012年末", "万科A的2012年报"),
+            with its period or report word; None when no year follows it."""
+            at = c.end + (norm[c.end:c.end + 1] == "的")
+            if at not in year_at:
+                return None
+            tail = _OWN_YEAR_TAIL.match(norm, year_at[at])
+            return tail.end() if tail else year_at[at]
+
+        # only a list of companies ("A和B", "A、B", "A2021年与B2022年", "A2015年末和B2016年末"): a company named
+        # inside what is asked ("四方科技的前五名客户中有没有惠威科技") is part of the ask, not another subject
+        named = sorted(companies, key=lambda c: c.start)
+        for a, b in zip(named, named[1:]):
+            between = norm[own_end(a) or a.end:b.start]
+            if not r.list_join.fullmatch(between):
+                return None
+        which = r.which.search(norm)
+        asks: list[Ask] = []
+        for key in keys:
+            kept = next(c for c in companies if c.company.key == key)
+            own_years = own_end(kept) is not None   # "民生银行2021年和兴业银行2022年": each its own year
+            out = list(norm)
+            for c in companies:
+                if c is kept:
+                    continue
+                end = (own_end(c) or c.end) if own_years else c.end
+                for i in range(c.start, end):
+                    out[i] = ""
+                if c.start > 0 and r.list_join.fullmatch(norm[c.start - 1]):
+                    out[c.start - 1] = ""
+                elif end < len(norm) and r.list_join.fullmatch(norm[end]):
+                    out[end] = ""
+            if which is not None:   # "谁的营业收入更高": the value asked of each, compared after
+                for i in (*range(which.start("who"), which.end("who")), *range(which.start("more"), which.end())):
+                    out[i] = ""
+            sub = r.each.sub("", "".join(out))
+            if which is not None:
+                sub = sub.rstrip("?？。") + "是多少？"
+            asks.append(Ask(sub, text=sub))
+        if which is not None:
+            order = which.group("order")
+            asks.append(Ask(which.group(0), kind="compare", order="higher" if order in r.higher else "lower",
+                            order_word=order))
+        return Plan(text, norm, asks=asks)
 
 
 def _split_keep(text: str, rx: re.Pattern) -> list[str]:

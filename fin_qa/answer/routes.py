@@ -1,0 +1,352 @@
+"""The routing policy, as data: which source answers an ask.
+
+ROUTES is an ordered list of (name, when, take). For an ask, the routes are tried in order: the first whose
+`when` holds and whose `take` gives an answer wins (a `take` may give None: the next route is tried). The
+sources a route reads — the subsidiaries, the frames (an operation over a table's rows), the cells (a row
+named as printed), the answerer of the question's rule type, a sentence stating a value — are each called at
+most once per ask (AskState memoises them), and every candidate answer is reviewed at most once.
+
+The router's vetoes are named too (VETOES): an ask listing several periods read from a column of each
+(every_period_read), a statement line the cells read in the other period's column (blank_line), a company's
+own value for a question that says more than it (unaccounted). Splitting a question per company or per
+period is the Planner's (understand/plan.py); the router only hands an ask here.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..understand.question import Understanding
+from .compose import render
+from .lookup import declined, understood
+from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
+from .cells import content, norm, pairs
+
+if TYPE_CHECKING:
+    from .router import Router
+
+# rule types answered without naming a company; every other type needs one the store knows
+NO_COMPANY = ("statistics", "open")
+# rule types a table's cells may answer (answer/cells.py); a question asking why is never one
+CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
+# the answerers of a company's own values (a statement line, a formula over them, a change): what a row of
+# the report's tables that the question names is not
+COMPANY_VALUES = ("lookup", "formula", "change", "series")
+# the kinds of question a series (近三年, 2017—2019年, 历年) of a company's items answers: any other (a
+# ranking across companies, a quoted text, a definition) is declined with the series' words
+SERIES_KINDS = ("lookup", "formula", "change", "text")
+_WHY = re.compile(r"原因|为什么|为何|怎么会")
+# the slots of unused words that an answer's evidence may print, and so account for (境内 of 境内会计师事务所报酬,
+# 扣非 of a row label): a period, unit, scope, operation or comparison word is a slot the answerers fill or
+# decline, never read off a label
+PRINTABLE_SLOTS = ("modifier",)
+
+
+def cue_words(words) -> str:
+    """The words a decline names, as the question wrote them: a company's or year's span masked inside a
+    cue ("占####的比例") shown as "…"."""
+    return "”“".join(dict.fromkeys(re.sub(r"#+", "…", w) for w in words))
+
+
+def _evidence_text(ans: Answer) -> str:
+    """What an answer's evidence prints, as compared: its facts' row labels, its cells' table, row and column,
+    its passages' headings and sentences."""
+    parts: list[str] = []
+    for e in ans.evidence:
+        if isinstance(e, FactEvidence):
+            parts.append(e.printed_label or "")
+        elif isinstance(e, CellEvidence):
+            parts += [e.table, e.row, e.column]
+        elif isinstance(e, PassageEvidence):
+            parts += [e.heading, e.text]
+    return content(norm("|".join(parts)))
+
+
+def unprinted(words, ans: Answer) -> list[str]:
+    """The words (each as the question wrote them) that the answer's evidence does not print."""
+    said = _evidence_text(ans)
+    return [w for w in words if content(norm(w)) not in said]
+
+
+@dataclass
+class AskState:
+    """One ask being routed: its understanding, the sources read for it (each once), the reviews made (each
+    candidate once), the subsidiary named whose value was not read (a guard against the parent's value)."""
+    router: "Router"
+    u: Understanding
+    guards: list[Answer] = field(default_factory=list)
+    _read: dict[str, Any] = field(default_factory=dict)
+    _reviews: dict[int, str | None] = field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.u.type
+
+    def source(self, name: str) -> Any:
+        if name not in self._read:
+            self._read[name] = SOURCES[name](self)
+        return self._read[name]
+
+    def review(self, ans: Answer) -> str | None:
+        """The reviewer's reason to decline an answer (None: it answers its ask), asked once per answer."""
+        if id(ans) not in self._reviews:
+            self._reviews[id(ans)] = self.router.reviewer.review(self.u, ans)
+        return self._reviews[id(ans)]
+
+    def decline(self, words: str) -> Answer:
+        return declined(self.u, render(self.router.t, "declined", words=words, understood=understood(self.u)))
+
+    @property
+    def cell(self) -> Answer | None:
+        """The cells' answer as the later routes take it: None where the cells are not asked (a yes/no, a why,
+        the parent's statements), reviewed out or vetoed."""
+        return self.source("cell_kept") if _cells_eligible(self) else None
+
+
+# ------------------------------------------------------------------------------------------- the sources
+
+def _cell_kept(s: AskState) -> Answer | None:
+    """The cells' answer of the ask, unless the reviewer declines it (营业收入合计 for 营业外收入) or a period
+    it lists was read from no column of its kind."""
+    cell, _ = s.source("cells")
+    if cell is None or s.review(cell) is not None or not every_period_read(s, cell):
+        return None
+    return cell
+
+
+SOURCES: dict[str, Callable[[AskState], Any]] = {
+    "subsidiary_named": lambda s: s.router.subsidiaries.answer(s.u),
+    "subsidiary": lambda s: s.router.subsidiaries.each(s.u) or s.source("subsidiary_named"),
+    "cued": lambda s: s.router.frames.cued(s.u.question),
+    "frames": lambda s: s.router.frames.answer(s.u),
+    "frames_printed": lambda s: s.router.frames.answer(s.u, printed=True),
+    "cells": lambda s: s.router.cells.answer(s.u),      # (answer or None, the entity words it names)
+    "cell_kept": _cell_kept,
+    "series": lambda s: s.router.route_kind(s.u, "series"),
+    "kind": lambda s: s.router.route_kind(s.u, s.u.type),
+    "stated": lambda s: s.router.stated.answer(s.u),
+}
+
+
+# ------------------------------------------------------------------------------------------- the vetoes
+
+def every_period_read(s: AskState, ans: Answer) -> bool:
+    """Whether cells answering an ask of several periods listed ("本期和上期发生额", "期初数和期末数", "年初
+    和年末"), or of an opening balance, were read from a column of each: every period asked (its kind, by
+    the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
+    期末外币余额 alone is no 年初, nor 研发投入金额 of the year."""
+    u = s.u
+    frame = s.router.understander.config.frame
+    periods = frame.periods if frame else []
+    words = [w for slot, w in u.frame.unused if slot == "period"]
+    if not words and u.frame.period != "opening":
+        return True
+    if u.frame.period_word:
+        words.append(u.frame.period_word)   # (an opening asked alone: its column too — a year's 研发投入 is no 年初)
+    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
+    for w in words:
+        kind = next((name for name, rx in periods if rx.search(w)), None)
+        said = s.router.column_periods.get(kind or "")
+        if not any((w in c) or (said is not None and said.search(c)) for c in columns):
+            return False
+    return True
+
+
+def blank_line(s: AskState, cell: Answer) -> Answer | None:
+    """The decline of a table's cell answering a statement line that is that line's other column (the
+    router's blank_line): the statement printed the line blank in the year."""
+    reason = s.router.blank_line(s.u, cell)
+    return declined(s.u, reason) if reason is not None else None
+
+
+def unaccounted(s: AskState, ans: Answer) -> Answer | None:
+    """The decline of a company's own value answering a question that says more than it (Router.unaccounted)."""
+    return s.router.unaccounted(s.u, ans)
+
+
+VETOES: tuple[tuple[str, Callable[..., Any]], ...] = (
+    ("every_period_read", every_period_read),
+    ("blank_line", blank_line),
+    ("unaccounted", unaccounted),
+)
+
+
+# ------------------------------------------------------------------------------------------- the routes
+
+def _cell_kinds(s: AskState) -> bool:
+    return s.kind in CELL_KINDS and s.u.frame.scope != "parent" and not _WHY.search(s.u.norm)
+
+
+def _not_chinese(s: AskState) -> Answer:
+    return Answer(s.u.question, render(s.router.t, "not_chinese"), "1", "bad_input", found=False)
+
+
+def _no_company(s: AskState) -> Answer:
+    # a subsidiary named by its registered name: its item from its parent's report, the parent named
+    sub = s.source("subsidiary_named")
+    if sub is not None:
+        return sub if sub.method != "unread" else declined(s.u, sub.answer)
+    template = "no_company" if s.u.company_unnamed else "not_found_company"
+    return Answer(s.u.question, render(s.router.t, template), s.u.finglm_type(), "not_found", found=False)
+
+
+def _subsidiary(s: AskState) -> Answer | None:
+    # a subsidiary named with its parent ("海翔药业子公司台州市前进化工有限公司的净利润"), every subsidiary
+    # asked (各主要子公司): its rows; one named whose value is not read guards the parent's own value
+    sub = s.source("subsidiary")
+    if sub is not None and sub.method == "unread":
+        s.guards.append(sub)
+        return None
+    if sub is not None and (not sub.answered or s.review(sub) is None):
+        return sub
+    return None
+
+
+def _frames(s: AskState) -> Answer | None:
+    # an operation over a table's rows (an ask of a compound question): the frames', when they account for it
+    query = s.source("frames")
+    return query if query is not None and s.review(query) is None else None
+
+
+def _series_asked(s: AskState) -> bool:
+    u = s.u
+    return (s.kind in SERIES_KINDS or (s.kind == "compare" and bool(u.frame.trend))) and bool(u.items or u.formulas) \
+        and u.shape != "yes_no" and not (u.items and s.router.text_items(u))
+
+
+def _series(s: AskState) -> Answer | None:
+    # 近三年的营业收入, 2017—2019年净利润的变化趋势: the item's series, from the statements and summary tables of
+    # the company's reports — never one table's row of numbers, nor one year's value
+    if _series_asked(s):
+        ans = s.source("series")
+        return unaccounted(s, ans) or ans
+    series = s.u.frame.series or {}
+    if series.get("kind") != "range":
+        # 近三年 / 历年 on a path that reads no series (a ranking, a text fact): not one year's answer
+        return s.decline(series.get("word", ""))
+    return None   # (years written out as a range: the question's own path reads them, as any years listed)
+
+
+def _cells_eligible(s: AskState) -> bool:
+    return _cell_kinds(s) and s.u.shape != "yes_no"
+
+
+def _blank(s: AskState) -> Answer | None:
+    # a statement line's other column: the year's blank line is never the year before's number
+    cell = s.cell
+    return blank_line(s, cell) if cell is not None else None
+
+
+def _frames_printed(s: AskState) -> Answer | None:
+    # a row the cells did not read, as the frames read it (an alias, a section, a total)
+    if s.cell is not None or not s.source("cued"):
+        return None
+    query = s.source("frames_printed")
+    return query if query is not None and s.review(query) is None else None
+
+
+def _entity(s: AskState) -> Answer | None:
+    # a row the items do not explain (罐式集装箱 in "罐式集装箱业务营业收入"): its cells, or a decline naming
+    # it — never the company's total
+    _, entity = s.source("cells")
+    if not entity:
+        return None
+    return s.cell or s.decline(entity)
+
+
+def _name_row(s: AskState) -> Answer | None:
+    # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称), a row
+    # printing those words (境内会计师事务所报酬): the row's cells, not the firm's name
+    u, cell = s.u, s.cell
+    if cell is None or not cell.answered or not u.left or not u.items or not s.router.text_items(u):
+        return None
+    ans = s.source("kind")
+    if ans.answered and unprinted(u.left, ans) and s.router.row_prints(cell, u.left):
+        return cell
+    return None
+
+
+def _accounted(s: AskState) -> Answer | None:
+    # a company's value for a question naming more than it (a row of its tables, a word nothing reads):
+    # declined — the row's cells, when they named it, answered above (an entity), or here (a column naming
+    # it: 营业收入 | 南区 of a segment table)
+    u, cell = s.u, s.cell
+    refused = unaccounted(s, s.source("kind"))
+    if refused is None:
+        return None
+    cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
+    if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells) for w in u.left):
+        return cell
+    return refused
+
+
+def _cell_over_kind(s: AskState) -> Answer | None:
+    # the row's cells where the type's answerer found nothing, quoted text, or computed a share ad hoc (a share
+    # the report prints — "现金分红金额占…净利润的比率 37.85%" — is read, not computed)
+    cell, ans, u = s.cell, s.source("kind"), s.u
+    if cell is not None and (not ans.found or (s.kind == "text" and ans.method.startswith("text"))
+                             or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
+        return cell
+    return None
+
+
+def _stated_asked(s: AskState) -> bool:
+    u = s.u
+    if not (s.kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening"):
+        return False
+    ans = s.source("kind")
+    return not ans.answered or (s.kind == "text" and ans.method.startswith("text"))
+
+
+def _stated(s: AskState) -> Answer | None:
+    # a value no fact or cell holds, stated in a sentence ("注册资本为10,000万元"): the value first, the
+    # sentence quoted (an opening balance is read from a statement or a table's opening column, never from a
+    # sentence: "2018年营业收入123,053.72万元" is no 年初 of 2019); one sentence's value answers no 各子公司
+    stated = s.source("stated")
+    if stated is not None and not s.router.frames.asks_each(s.u):
+        return stated
+    ans, u = s.source("kind"), s.u
+    if ans.answered and ans.method.startswith("text") and not s.router.cells.unused_held(
+            u, pairs(content(norm(ans.answer))), ("entity",)):
+        # a value asked of another organisation ("香港中央结算有限公司的持股比例") that the quoted rows do not
+        # name: their numbers are someone else's
+        return s.decline(cue_words(w for k, w in u.frame.unused if k == "entity"))
+    return None
+
+
+@dataclass(frozen=True)
+class Route:
+    name: str
+    when: Callable[[AskState], bool]
+    take: Callable[[AskState], Answer | None]
+
+
+# the routes, in the order they are tried
+ROUTES: tuple[Route, ...] = (
+    Route("not_chinese", lambda s: not s.u.chinese, _not_chinese),
+    Route("no_company", lambda s: (s.kind not in NO_COMPANY and not s.u.companies) or s.kind == "not_found",
+          _no_company),
+    Route("subsidiary", _cell_kinds, _subsidiary),
+    Route("frames", lambda s: _cell_kinds(s) and s.source("cued"), _frames),
+    Route("series", lambda s: s.u.frame.series is not None, _series),
+    Route("blank_line", _cells_eligible, _blank),
+    Route("frames_printed", _cells_eligible, _frames_printed),
+    Route("entity", _cells_eligible, _entity),
+    Route("name_row", _cells_eligible, _name_row),
+    Route("unaccounted", lambda s: True, _accounted),
+    Route("cell_over_kind", _cells_eligible, _cell_over_kind),
+    Route("stated", _stated_asked, _stated),
+    Route("kind", lambda s: True, lambda s: s.source("kind")),
+)
+
+
+def route(router: "Router", u: Understanding) -> Answer:
+    """The answer of one ask: the first route that answers it; a subsidiary named whose value nothing read
+    ("海翔药业2019年台州前进的营业收入") never gets the parent's own value in its place."""
+    s = AskState(router, u)
+    ans = next(a for a in (r.take(s) if r.when(s) else None for r in ROUTES) if a is not None)
+    if s.guards and ans.answered and ans.method in COMPANY_VALUES:
+        return declined(u, s.guards[0].answer)
+    return ans
