@@ -28,6 +28,18 @@ class DistributionAnswerer:
         self.v = values
         self.t = values.t
 
+    def says_none(self, u: Understanding) -> bool:
+        """Whether the report's plan says that none of what is asked is given (每10股派多少 of a plan that 不派发
+        现金红利): its sentence says so, or its 是否派发现金红利 fact is 否 for the cash asked."""
+        rep = self.v.report(u)[0]
+        if rep is None:
+            return False
+        got = self.v.source.facts(rep, list(ITEMS), "current")
+        said = next((got[i].label or "" for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), "")
+        no_cash = _NONE[CASH].search(said) is not None or (PAYS in got and got[PAYS].value == "否")
+        return bool(u.items) and all(
+            (no_cash if i in (CASH, TOTAL, PAYS) else _NONE[i].search(said) is not None) for i in u.items)
+
     def answer(self, u: Understanding) -> Answer:
         rep, name, year, note = self.v.report(u)
         if rep is None:

@@ -424,10 +424,12 @@ class Router:
                         fact.answer = ("否。" if NONE_VALUE.match(value) else "是。") + fact.answer
                 fact.answer += self._disclosure_quotes(u)
                 return fact
-            if all(i in DISTRIBUTION_ITEMS for i in u.items):
-                # a figure of the profit distribution plan the report does not print (每10股派多少 of a plan
-                # paying none): the plan as its sentence says it (不派发现金红利)
-                plan = self.answerers["distribution"].answer(u)
+            plan_of = self.answerers["distribution"]
+            assert isinstance(plan_of, DistributionAnswerer)
+            if all(i in DISTRIBUTION_ITEMS for i in u.items) and plan_of.says_none(u):
+                # a figure of the profit distribution plan that the plan says is not given (每10股派多少 of a
+                # plan paying none): the plan as its sentence says it (不派发现金红利)
+                plan = plan_of.answer(u)
                 if plan.answered:
                     return plan
             answerer = self.text  # no such fact in the report: its section's text may still say it
