@@ -151,6 +151,8 @@ class Store:
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
         self._naming: dict[tuple[str, int], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
         self._naming_state: tuple[int, int] | None = None   # (the store's state they were read in)
+        self._vocab_of: dict[tuple[int, str], tuple[VocabEntry, ...]] = {}   # vocabulary_of's, held
+        self._vocab_state: tuple[int, int] | None = None
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
         self._chunk_index: ChunkIndex | None = None   # the chunks searched, held (store/chunk_index.py)
         path = self.path
@@ -675,7 +677,37 @@ class Store:
             return None
         if report_id not in self.table_index.reports_having("vocab"):
             return None
+        # each (report, word)'s entries kept while the store stays the same (questions of a report look up
+        # the same pieces): only the words not looked up before are read
+        state = self.state()
+        if state != self._vocab_state:
+            self._vocab_state = state
+            self._vocab_of.clear()
+        held = self._vocab_of
         wanted = list(dict.fromkeys(words))
+        unseen = [w for w in wanted if (report_id, w) not in held]
+        if unseen:
+            read: dict[str, list[VocabEntry]] = {}
+            for k in range(0, len(unseen), 500):
+                part = unseen[k:k + 500]
+                for w, tid, r, c, kind in self.db.execute(
+                        f"SELECT word, table_id, row, col, kind FROM vocab WHERE report_id=? AND word IN "
+                        f"({','.join('?' * len(part))}) ORDER BY word, rowid", (report_id, *part)):
+                    read.setdefault(w, []).append(VocabEntry(tid, r, c, kind))
+            if len(held) > 200_000:
+                held.clear()
+            for w in unseen:
+                held[(report_id, w)] = tuple(read.get(w, ()))
+        out: dict[str, list[VocabEntry]] = {}
+        for w in wanted:
+            got = held.get((report_id, w))
+            if got is None:   # (cleared in between: read again)
+                return self._vocabulary_of_now(report_id, wanted)
+            if got:
+                out[w] = list(got)
+        return out
+
+    def _vocabulary_of_now(self, report_id: int, wanted: list[str]) -> dict[str, list[VocabEntry]]:
         out: dict[str, list[VocabEntry]] = {}
         for k in range(0, len(wanted), 500):
             part = wanted[k:k + 500]
