@@ -492,6 +492,7 @@ class FrameAnswerer:
             if group:
                 parts.append(f"(?:{group})[^，,。？?]{{0,12}}?(?:{w.each.pattern})|(?:{w.each.pattern})[^，,。？?]{{0,6}}?(?:{group})")
         self._cue = re.compile("|".join(parts)) if parts else None
+        self._cued: dict[str, bool] = {}   # text → cued's answer
         # rows added ("化肥行业和精细化工的收入合计"): an add word with a joiner
         self._add = re.compile("|".join(map(re.escape, w.add))) if w.add else None
 
@@ -503,9 +504,14 @@ class FrameAnswerer:
     def cued(self, text: str) -> bool:
         """Whether a question has a word of an operation over rows (最高, 占…比重, 及以上, 几家), an alias
         (境外), an aging word or range (1年以内): only such a question is tried on the frames first."""
-        return (self._cue is not None and self._cue.search(text) is not None) or \
-            _AGE.search(norm(text).translate(_CN)) is not None or (   # an aging range (1年以内, 1至2年)
-                self._add is not None and self._add.search(text) is not None and _JOINED.search(text) is not None)
+        got = self._cued.get(text)   # (a question is asked this by the router more than once)
+        if got is None:
+            if len(self._cued) > 1024:
+                self._cued.clear()
+            got = self._cued[text] = (self._cue is not None and self._cue.search(text) is not None) or \
+                _AGE.search(norm(text).translate(_CN)) is not None or (   # an aging range (1年以内, 1至2年)
+                    self._add is not None and self._add.search(text) is not None and _JOINED.search(text) is not None)
+        return got
 
     # ---- step 0: the frame of a table, once
     def frame(self, t: TableRecord) -> Frame:
@@ -1297,6 +1303,7 @@ class SubsidiaryAnswerer:
         self.v = frames.v
         self.t = frames.t
         self._subs: dict[int, list[Subsidiary]] = {}
+        self._after_rx: dict[tuple[str, ...], re.Pattern] = {}   # items asked → _after_sub's pattern
         self.topics = ("控股参股公司", "主要子公司")
 
     # ---- the subsidiaries a report names
@@ -1423,6 +1430,18 @@ class SubsidiaryAnswerer:
             return Answer(u.question, text, u.finglm_type(), "frame", list[Evidence](evidence))
         return None
 
+    def _after_sub(self, items: tuple[str, ...]) -> re.Pattern:
+        """A registered name after 子公司, up to a digit, 的/在/年, a stop or an item word (compiled once per
+        items asked)."""
+        rx = self._after_rx.get(items)
+        if rx is None:
+            if len(self._after_rx) > 1024:
+                self._after_rx.clear()
+            rx = self._after_rx[items] = re.compile(
+                r"(?:全资|控股|参股)?子公司([\u4e00-\u9fff（）()]{2,20}?)(?=\d|的|在|年|$|[，,。?？]|"
+                + "|".join(map(re.escape, items)) + ")")
+        return rx
+
     # ---- the answer
     def answer(self, u: Understanding) -> Answer | None:
         if not u.items or u.years.asked is None or u.shape == "yes_no":
@@ -1431,8 +1450,7 @@ class SubsidiaryAnswerer:
         text = content(norm(u.norm))
         # a registered name, from after the last 子公司 before it ("海翔药业子公司台州市前进化工有限公司")
         spans = [_SUB_WORD.split(m.group(0))[-1] for m in _REGISTERED.finditer(text)]
-        after = [m.group(1) for m in re.finditer(r"(?:全资|控股|参股)?子公司([\u4e00-\u9fff（）()]{2,20}?)(?=\d|的|在|年|$|[，,。?？]|"
-                                                   + "|".join(map(re.escape, u.items)) + ")", text)]
+        after = [] if "子公司" not in text else [m.group(1) for m in self._after_sub(tuple(u.items)).finditer(text)]
         # a word no slot used that a report's 释义 gives a subsidiary ("台州前进")
         left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
         if not spans and not after and not left:

@@ -149,6 +149,10 @@ class Store:
         self.path = self.dir / DB_NAME
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
+        self._naming: dict[tuple[str, int], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
+        self._naming_state: tuple[int, int] | None = None   # (the store's state they were read in)
+        self._vocab_of: dict[tuple[int, str], tuple[VocabEntry, ...]] = {}   # vocabulary_of's, held
+        self._vocab_state: tuple[int, int] | None = None
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
         self._chunk_index: ChunkIndex | None = None   # the chunks searched, held (store/chunk_index.py)
         path = self.path
@@ -673,7 +677,37 @@ class Store:
             return None
         if report_id not in self.table_index.reports_having("vocab"):
             return None
+        # each (report, word)'s entries kept while the store stays the same (questions of a report look up
+        # the same pieces): only the words not looked up before are read
+        state = self.state()
+        if state != self._vocab_state:
+            self._vocab_state = state
+            self._vocab_of.clear()
+        held = self._vocab_of
         wanted = list(dict.fromkeys(words))
+        unseen = [w for w in wanted if (report_id, w) not in held]
+        if unseen:
+            read: dict[str, list[VocabEntry]] = {}
+            for k in range(0, len(unseen), 500):
+                part = unseen[k:k + 500]
+                for w, tid, r, c, kind in self.db.execute(
+                        f"SELECT word, table_id, row, col, kind FROM vocab WHERE report_id=? AND word IN "
+                        f"({','.join('?' * len(part))}) ORDER BY word, rowid", (report_id, *part)):
+                    read.setdefault(w, []).append(VocabEntry(tid, r, c, kind))
+            if len(held) > 200_000:
+                held.clear()
+            for w in unseen:
+                held[(report_id, w)] = tuple(read.get(w, ()))
+        out: dict[str, list[VocabEntry]] = {}
+        for w in wanted:
+            got = held.get((report_id, w))
+            if got is None:   # (cleared in between: read again)
+                return self._vocabulary_of_now(report_id, wanted)
+            if got:
+                out[w] = list(got)
+        return out
+
+    def _vocabulary_of_now(self, report_id: int, wanted: list[str]) -> dict[str, list[VocabEntry]]:
         out: dict[str, list[VocabEntry]] = {}
         for k in range(0, len(wanted), 500):
             part = wanted[k:k + 500]
@@ -808,6 +842,17 @@ class Store:
              f"ORDER BY {_SOURCE_ORDER}, id")
         return [StoredFact(*row) for row in self.db.execute(q, (report_id, period, *items))]
 
+    def report_facts_of_periods(self, report_id: int, items: Sequence[str], periods: Sequence[str]) -> list[StoredFact]:
+        """The report's facts of these items in these periods, of both scopes (the parent company's own
+        statements too): document facts before imported ones, then in store order — each period's and each
+        scope's facts in the order report_facts reads them, in one query."""
+        if not items or not periods:
+            return []
+        q = (f"SELECT item, value, unit, period, statement, page, source, raw_label FROM facts INDEXED BY facts_report "
+             f"WHERE report_id=? AND period IN ({','.join('?' * len(periods))}) "
+             f"AND item IN ({','.join('?' * len(items))}) ORDER BY {_SOURCE_ORDER}, id")
+        return [StoredFact(*row) for row in self.db.execute(q, (report_id, *periods, *items))]
+
     def has_statement(self, report_id: int, statement: str) -> bool:
         """Whether a document (not an imported table) of the report printed this table."""
         return self.db.execute("SELECT 1 FROM facts INDEXED BY facts_report WHERE report_id=? AND statement=? "
@@ -879,12 +924,24 @@ class Store:
         path, text, page), and the tables whose rows do (text: their rows), report by report."""
         # (its characters in order, anything between: a name printed with its brackets or spaces —
         # 四方星（上海）冷链科技有限公司 — is found by its words alone)
-        like = "%" + "%".join(name) + "%"
-        rows = self.db.execute("SELECT report_id, path, text, page_start FROM chunks WHERE path LIKE ? LIMIT ?",
-                               (like, limit)).fetchall()
-        rows += self.db.execute("SELECT report_id, path, rows, page_start FROM tables WHERE rows LIKE ? LIMIT ?",
-                                (like, limit)).fetchall()
-        return [(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
+        # (a scan of every chunk's path and every table's rows, tens of ms on a store of a few dozen reports:
+        # what it found is kept while the store stays the same — questions name the same subsidiaries)
+        state = self.state()
+        if state != self._naming_state:
+            self._naming_state = state
+            self._naming.clear()
+        got = self._naming.get((name, limit))
+        if got is None:
+            like = "%" + "%".join(name) + "%"
+            rows = self.db.execute("SELECT report_id, path, text, page_start FROM chunks WHERE path LIKE ? LIMIT ?",
+                                   (like, limit)).fetchall()
+            rows += self.db.execute("SELECT report_id, path, rows, page_start FROM tables WHERE rows LIKE ? LIMIT ?",
+                                    (like, limit)).fetchall()
+            got = [(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
+            if len(self._naming) > 4096:
+                self._naming.clear()
+            self._naming[(name, limit)] = got
+        return list(got)
 
     def chunks_headed(self, report_id: int, words: Sequence[str]) -> list[ChunkText]:
         """The report's chunks whose heading path holds one of the words (主要控股参股公司), in reading order."""

@@ -54,6 +54,23 @@ class Word:
     why: str          # used, meaning, filler, saying, cue, function word, a frame's name, or part of speech
 
 
+# The default dictionary index and what it answered for each string looked up (None: no word), shared by
+# every Lexicon of the process that opens no index of its own (each router, each period's view, each serving
+# worker): the dictionary file is the same for all, and questions repeat their words
+_SHARED_INDEX: DictionaryIndex | None = None
+_SHARED_SEEN: dict[str, tuple[int, str] | None] = {}
+_SHARED_LOCK = threading.Lock()
+_MISSING = object()
+
+
+def _shared_index() -> DictionaryIndex:
+    global _SHARED_INDEX
+    with _SHARED_LOCK:
+        if _SHARED_INDEX is None:
+            _SHARED_INDEX = DictionaryIndex()
+        return _SHARED_INDEX
+
+
 class Lexicon:
     """Splits left-over words into the words that name something and the filler."""
 
@@ -64,33 +81,47 @@ class Lexicon:
         self._added: dict[str, tuple[int, str]] | None = None   # the file's words as the lexicon has them
         self._lock = threading.Lock()
         # the dictionary's answer for each string looked up (None: no word), kept: questions repeat their words
-        self._seen: dict[str, tuple[int, str] | None] = {}
+        # (the process's, shared, over the default index)
+        self._seen: dict[str, tuple[int, str] | None] = {} if index is not None else _SHARED_SEEN
         self._cut: dict[str, list[tuple[int, int, str]]] = {}   # text → its words (spans)
         self._report_rx: re.Pattern | None = None
+        self._words: dict[str, str] = {}   # the file's words → their tag (the last of a word listed twice)
+        for w, tag in rules.words:
+            self._words[w] = tag
+        self._fixed_of: dict[tuple[str, str], Word | None] = {}   # (word, tag) → _fixed's answer
+        self._total_of: int | None = None
 
     @property
     def index(self) -> DictionaryIndex:
         if self._index is None:
-            self._index = DictionaryIndex()
+            self._index = _shared_index()
         return self._index
 
     def _entries(self, words: Iterable[str]) -> dict[str, tuple[int, str]]:
         """(frequency, tag) of the words the lexicon has: the dictionary's, with the file's words over them (a
         word the dictionary has keeps its frequency, only its tag changes: 问; a new one is cut whole where it
         stands: 财报, not 财 + 报上)."""
-        ws = list(words)
+        ws = words if isinstance(words, (set, frozenset)) else set(words)
         seen = self._seen
-        unseen = [w for w in ws if w not in seen]
+        found: dict[str, tuple[int, str]] = {}
+        unseen = []
+        for w in ws:
+            e = seen.get(w, _MISSING)   # (each word read once, from the cache or the index: another thread
+            if e is _MISSING:           # clearing the cache in between changes nothing)
+                unseen.append(w)
+            elif e is not None:
+                found[w] = e   # type: ignore[assignment]
         if unseen:
             got = self.index.lookup(unseen)
             if len(seen) > 200_000:
                 seen.clear()
             for w in unseen:
-                seen[w] = got.get(w)
-        found = {w: e for w in ws if (e := seen.get(w)) is not None}
-        for w, tag in self.rules.words:
-            if w in ws:
-                found[w] = (found[w][0] if w in found else NEW_WORD_FREQ, tag)
+                e = seen[w] = got.get(w)
+                if e is not None:
+                    found[w] = e
+        added = self._words
+        for w in (ws & added.keys()) if len(ws) < len(added) else [w for w in added if w in ws]:
+            found[w] = (found[w][0] if w in found else NEW_WORD_FREQ, added[w])
         return found
 
     def known(self, words: list[str]) -> set[str]:
@@ -99,9 +130,12 @@ class Lexicon:
 
     def _total(self) -> int:
         """The frequencies' total, the file's words added as jieba's add_word adds them."""
-        if self._added is None:
-            self._added = self._entries(w for w, _ in self.rules.words)
-        return (self.index.total + sum(f for f, _ in self._added.values())) or 1
+        if self._total_of is None:
+            self.index.open()   # (its total read: the words may all be known to the shared cache already)
+            if self._added is None:
+                self._added = self._entries(w for w, _ in self.rules.words)
+            self._total_of = (self.index.total + sum(f for f, _ in self._added.values())) or 1
+        return self._total_of
 
     def cut(self, text: str) -> list[tuple[str, str]]:
         """(word, part of speech) of a text, as jieba's posseg cuts it without its HMM."""
@@ -144,7 +178,16 @@ class Lexicon:
 
     def _fixed(self, word: str, pos: str) -> Word | None:
         """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
-        decides (filler in a frame that takes it, else meaning)."""
+        decides (filler in a frame that takes it, else meaning). (Kept per word and tag: a Word is frozen.)"""
+        key = (word, pos)
+        got = self._fixed_of.get(key, _MISSING)
+        if got is _MISSING:
+            if len(self._fixed_of) > 100_000:
+                self._fixed_of.clear()
+            got = self._fixed_of[key] = self._fixed_now(word, pos)
+        return got   # type: ignore[return-value]
+
+    def _fixed_now(self, word: str, pos: str) -> Word | None:
         r = self.rules
         if word in r.meaning:
             return Word(word, pos, True, "meaning")

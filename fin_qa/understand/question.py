@@ -177,10 +177,20 @@ class Understander:
         self.rules = catalog.question_rules
         self.llm_keywords = llm_keywords
         self.disclosures = {d.item: d for d in catalog.disclosures if d.kind in ("text", "yesno")}
+        self._mentions: dict[str, tuple[str, list[CompanyMatch], Years]] = {}   # question → mentions'
 
     def mentions(self, question: str) -> tuple[str, list[CompanyMatch], Years]:
         """The question normalized, the companies it names and its years: what understand reads first, for
-        the cost of a few lookups (no chat model asked)."""
+        the cost of a few lookups (no chat model asked). (The last questions' kept: a question is read by the
+        router's plan and by its understanding; a new list of the same matches each time.)"""
+        held = self._mentions.get(question)
+        if held is None:
+            if len(self._mentions) > 256:
+                self._mentions.clear()
+            held = self._mentions[question] = self._mentions_now(question)
+        return held[0], list(held[1]), held[2]
+
+    def _mentions_now(self, question: str) -> tuple[str, list[CompanyMatch], Years]:
         norm = normalize_question(question or "")
         chinese = bool(_CJK.search(norm))
         rules = self.config.frame
