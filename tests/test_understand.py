@@ -139,3 +139,26 @@ def test_fuzzy_company_ties_do_not_depend_on_the_hash_seed():
                            text=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout.strip()
             for seed in range(8)}
     assert len(seen) == 1 and seen != {""}, seen
+
+
+def test_fuzzy_candidates_are_the_counters_most_common():
+    """CompanyIndex._sharing (numpy's bincount) gives exactly Counter(...).most_common(200)'s names sharing two
+    bigrams or more, equals in the order first met — the fuzzy match's candidates, in the same order."""
+    from collections import Counter
+    from itertools import chain
+
+    from fin_qa.catalog.normalize import normalize_question
+    from fin_qa.store import Report
+    from fin_qa.understand.entities import CompanyIndex
+
+    names = ["四方科技集团股份有限公司", "惠威电声科技股份有限公司", "浙江海翔药业股份有限公司", "北方华锦化学工业股份有限公司",
+             "常柴股份有限公司", "金宇生物技术股份有限公司", "张家界旅游集团股份有限公司", "万科企业股份有限公司",
+             "四方精创资讯股份有限公司", "海翔化工有限公司", "华锦科技有限公司", "四维图新科技股份有限公司"]
+    reports = [Report(i, f"{600000 + i}:2019", str(600000 + i), 2019, n, n[:4]) for i, n in enumerate(names)]
+    ci = CompanyIndex(reports)
+    for q in ["四方科级2019年的营业收入是多少", "浙江海翔药业有限公司的净利润", "华锦化学工业2019年", "科技股份有限公司",
+              "万科企业", "四方维图"]:
+        qq = normalize_question(q)
+        grams = sorted({qq[i:i + 2] for i in range(len(qq) - 1)})
+        counts = Counter(chain.from_iterable(ci._by_gram.get(g, ()) for g in grams))
+        assert ci._sharing(grams) == [n for n, c in counts.most_common(200) if c >= 2], q

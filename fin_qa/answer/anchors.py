@@ -113,8 +113,8 @@ class ReportWords:
         (its sections, caption or header hold one of the `topics`: 存货 over 库存商品, 净利润 over a
         subsidiary's name) — the statements and 释义 tables aside."""
         keys = [k for k in (label_key(x) for x in topics) if len(k) >= 2]
-        if not keys:
-            return None
+        if not keys or report_id not in self.store.table_index.reports_having("tables"):
+            return None   # (a report of imported values only prints no table: no row of one is named)
         vocab, tables = self._words(report_id, rest)
         if not vocab:
             return None

@@ -1069,6 +1069,8 @@ class CellAnswerer:
         asked (the report's, and the years before it its tables print)."""
         when = When(years or (rep.year,), rep.year)
         store = self.v.source.store
+        if rep.id not in store.table_index.reports_having("tables"):
+            return None   # (a report of imported values only prints no table: no query of its words)
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
             return None
@@ -1119,8 +1121,8 @@ class CellAnswerer:
         else:
             rep, name, year, note = self.v.report(u)
             years = (year,) if year is not None else ()
-        if rep is None or rep.year != year:
-            return None, ""
+        if rep is None or rep.year != year or rep.id not in self.v.source.store.table_index.reports_having("tables"):
+            return None, ""   # (a report of imported values only prints no table)
         q = self.question_text(u)
         m = self.match(u, rep, q, years)
         if m is None:

@@ -10,12 +10,12 @@ Years: 2019年, 2019-2021年 / 2019至2021年, 2019和2020年, and 上年/去年
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
-from itertools import chain
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+import numpy as np
 from thefuzz import fuzz
 
 from ..catalog.frame_rules import CompanyNameRules
@@ -166,7 +166,7 @@ class CompanyIndex:
         # lexicon's filler), where a name needing a boundary before (after) it may start (end)
         self._asked_before = asked_before
         self._asked_after = asked_after
-        self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict
+        self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict (of these names)
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
@@ -238,10 +238,14 @@ class CompanyIndex:
             lengths[name[:2]].add(len(name))
         self._head_lengths: dict[str, tuple[int, ...]] = {h: tuple(sorted(ns, reverse=True)) for h, ns in lengths.items()}
         self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
+        self._gram_ids: dict[str, np.ndarray] | None = None       # (the same, as the names' numbers: _sharing)
+        self._gram_names: list[str] = []
+        self._first_seen: dict[str, int] = {}
         for name in self._names:
             # the fuzzy fallback scores registered names only: a short spoken form ("深圳机场") would win
             # partial-ratio scores against any question sharing a few characters
             if len(name) >= 3 and not name.isdigit() and name not in self._spoken:
+                self._first_seen.setdefault(name, len(self._first_seen))
                 for g in {name[i:i + 2] for i in range(len(name) - 1)}:
                     self._by_gram[g].append(name)
 
@@ -339,6 +343,26 @@ class CompanyIndex:
         self._fuzzy_made[text] = got
         return got
 
+    def _sharing(self, grams: list[str]) -> list[str]:
+        """The 200 names sharing most of the bigrams (two at least), names of equal count in the order first
+        met — Counter(names of each bigram in turn).most_common(200), counted with numpy's bincount over
+        the names' numbers (a common bigram such as 有限 lists thousands of names)."""
+        if self._gram_ids is None:
+            names = sorted({n for ns in self._by_gram.values() for n in ns}, key=lambda n: self._first_seen[n])
+            self._gram_names = names
+            at = {n: i for i, n in enumerate(names)}
+            self._gram_ids = {g: np.fromiter((at[n] for n in ns), dtype=np.int32, count=len(ns))
+                              for g, ns in self._by_gram.items()}
+        arrays = [self._gram_ids[g] for g in grams if g in self._gram_ids]
+        if not arrays:
+            return []
+        met = np.concatenate(arrays)
+        counts = np.bincount(met, minlength=len(self._gram_names))
+        ids, first = np.unique(met, return_index=True)
+        ids, first = ids[counts[ids] >= 2], first[counts[ids] >= 2]
+        order = np.lexsort((first, -counts[ids]))[:200]   # (most shared first; equals in the order first met)
+        return [self._gram_names[i] for i in ids[order]]
+
     def _fuzzy(self, text: str) -> CompanyMatch | None:
         q = normalize_question(text)
         # bigrams in a fixed order, so candidates of equal count keep one order: set order varies with
@@ -346,9 +370,8 @@ class CompanyIndex:
         # (counted in one pass, in the order names are first met; the 200 sharing most bigrams, at least
         # two, the first met first among equals: most_common is a stable sort's first 200)
         grams = sorted({q[i:i + 2] for i in range(len(q) - 1)})
-        counts = Counter(chain.from_iterable(self._by_gram.get(g, ()) for g in grams))
         best: tuple[int, int, str] | None = None
-        for name in [n for n, c in counts.most_common(200) if c >= 2]:
+        for name in self._sharing(grams):
             score = fuzz.partial_ratio(name, q)
             if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
                 best = (score, len(name), name)

@@ -59,6 +59,9 @@ class Word:
 # worker): the dictionary file is the same for all, and questions repeat their words
 _SHARED_INDEX: DictionaryIndex | None = None
 _SHARED_SEEN: dict[str, tuple[int, str] | None] = {}
+# the words of each text cut (spans), per lexicon rules' words over the default index: shared by every lexicon
+# of the process (a server's workers, the period views, a batch's routers), as the dictionary's answers are
+_SHARED_CUTS: dict[int, dict[str, list[tuple[int, int, str]]]] = {}
 _SHARED_LOCK = threading.Lock()
 _MISSING = object()
 
@@ -83,7 +86,9 @@ class Lexicon:
         # the dictionary's answer for each string looked up (None: no word), kept: questions repeat their words
         # (the process's, shared, over the default index)
         self._seen: dict[str, tuple[int, str] | None] = {} if index is not None else _SHARED_SEEN
-        self._cut: dict[str, list[tuple[int, int, str]]] = {}   # text → its words (spans)
+        # text → its words (spans): the same for every lexicon of the same words over the default index
+        self._cut: dict[str, list[tuple[int, int, str]]] = \
+            _SHARED_CUTS.setdefault(hash(rules.words), {}) if index is None else {}
         self._report_rx: re.Pattern | None = None
         self._words: dict[str, str] = {}   # the file's words → their tag (the last of a word listed twice)
         for w, tag in rules.words:
