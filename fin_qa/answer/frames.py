@@ -497,7 +497,10 @@ class FrameAnswerer:
         self._add = re.compile("|".join(map(re.escape, w.add))) if w.add else None
 
     def asks_each(self, u: Understanding) -> bool:
-        """Whether the question asks a value of every row of a group (各子公司, 前五名客户…分别, 各地区)."""
+        """Whether the question asks a value of every row of a group (各子公司, 前五名客户…分别, 各地区) — not of
+        one it names (全资子公司南通四方…的注册资本和净利润分别是多少)."""
+        if any(k == "entity" for k, _ in u.frame.unused):
+            return False
         text = content(norm(u.norm))
         return _EACH_SUB.search(u.norm) is not None or read_query(text, self.words, text).op == "list"
 
@@ -936,6 +939,8 @@ class FrameAnswerer:
         return ans
 
     def _ask(self, u, rep, year, text, query, last, last_frame, last_chosen, printed=False):
+        if query.op == "list" and any(k == "entity" for k, _ in u.frame.unused):
+            return None   # (a row named — 全资子公司南通四方… — is no group listed)
         if query.op == "share" and last is not None and last_frame is not None and last_chosen is not None \
                 and not self._rest(text, query, "", u):
             # "…哪类产品最高？占营业收入的比重是多少": the row of the ask before

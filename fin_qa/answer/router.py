@@ -202,7 +202,7 @@ class Router:
         if ans is None or self.reviewer.review(u, ans) is not None:
             return None
         self._context_of = (text, context_of(text, u))
-        ans.frame = frame_record(u)
+        ans.frame = frame_record(u, ans)
         return ans
 
     def follow(self, question: str | None, context: Context | None) -> Answer:
@@ -286,7 +286,7 @@ class Router:
             ans = declined(u, render(self.t, "review_declined", reason=reason, understood=understood(u)))
         ans.model_keywords = list(u.model_keywords)
         if u.chinese:
-            ans.frame = frame_record(u)
+            ans.frame = frame_record(u, ans)
         return u, ans
 
     def route(self, u: Understanding) -> Answer:
@@ -505,8 +505,9 @@ class Router:
 _TOOK_NAMES = {"company": "公司：", "year": "年份：", "item": "项目："}
 
 
-def frame_record(u: Understanding) -> dict:
-    """What was understood, for --json and batch records: company, years, items, formulas, the frame."""
+def frame_record(u: Understanding, ans: Answer | None = None) -> dict:
+    """What was understood, for --json and batch records: company, years, items, formulas, the frame; with the
+    answer, the left words its evidence prints are `printed` (read off the evidence), not `left`."""
     out: dict = {}
     if u.companies:
         c = u.companies[0].company
@@ -518,8 +519,15 @@ def frame_record(u: Understanding) -> dict:
     if u.formulas:
         out["formulas"] = list(u.formulas)
     out.update(u.frame.to_dict())
-    if u.left:
-        out["left"] = list(u.left)   # the words no slot, filler or neutral word accounts for
+    left = list(u.left)
+    if left and ans is not None and ans.answered:
+        unread = unprinted(left, ans)
+        printed = [w for w in left if w not in unread]
+        if printed:
+            out["printed"] = printed   # the words the answer's evidence prints (含税 of 现金红利总额（含税）)
+        left = unread
+    if left:
+        out["left"] = left   # the words no slot, filler, neutral word or the evidence accounts for
     if u.filler:
         out["filler"] = list(u.filler)   # the words taken as how the question is asked (the lexicon's)
     return out

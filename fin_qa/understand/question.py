@@ -236,6 +236,9 @@ class Understander:
             frame, rest = read_frame(rest, norm, rules, n_items, counted, cfg.unit, cfg.decimals)
             read_series(frame, years)
             if spelled is not None:
+                if frame.operation in ("change", "growth", "sum", "difference", "average"):
+                    # a change (or sum …) of a formula spelled out ("…的比例（A/B）较上年变动了多少"): not computed
+                    frame.unused.append(("operation", frame.operation_word or frame.operation))
                 frame.spelled, frame.spelled_text = (spelled[0], spelled[1]), spelled[3]
                 frame.operation, frame.operation_word = "spelled", spelled[3]
                 # words of its numerator or denominator no item took (平均, 期初, 乘以100): not computed as stated
