@@ -340,10 +340,17 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
     each = words.each.search(said or q) if words.each is not None and op is None and not add else None
     if each:
         # every row of a group asked (前五名客户的销售额分别是多少): listed, none ranked, counted or added
+        # the group asked: a word written right after 分/各/每 first (分地区 of "主营业务分地区的营业收入", not 业务
+        # of 主营业务), else the longest
+        best = (0, 0)
         for g in [*((s.name, s.asked) for s in words.sections), *((k.name, k.asked) for k in words.kinds)]:
-            w = _first(q, g[1])
-            if w and len(w) > len(group_word):
-                group, group_word = g[0], w
+            for w in g[1]:
+                at = q.find(w)
+                if at < 0:
+                    continue
+                rank = (2 if at > 0 and q[at - 1] in "分各每" else 1, len(w))
+                if rank > best:
+                    best, group, group_word = rank, g[0], w
         if group_word and group != "aging" and not aging_span(q):   # (1年以内和1至2年分别: rows named)
             op = "list"
             used.append(each.group(0))
@@ -621,7 +628,9 @@ class FrameAnswerer:
     def name_rows(self, f: Frame, query: Query, rest: str) -> Rows | None:
         """The rows of the frame the query runs over: the group's rows (a rank, a count), or the row the
         ask's words `rest` name — by its label, an alias (境外 → 出口), a range (1年以内, 硕士及以上)."""
-        rows = [r for r in f.rows if not r.total and not _GENERIC.match(r.key)
+        # (a list keeps a row of 其他: it is one of the group's rows, and a list missing it is wrong)
+        rows = [r for r in f.rows if not r.total and (not _GENERIC.match(r.key) or (
+                query.op == "list" and r.key in ("其他", "其它")))
                 and (query.group is None or query.group == f.kind or r.section == query.group)]
         if query.op in ("rank", "count", "list"):
             if query.group is None and f.sections:
