@@ -687,13 +687,7 @@ class Store:
         wanted = list(dict.fromkeys(words))
         unseen = [w for w in wanted if (report_id, w) not in held]
         if unseen:
-            read: dict[str, list[VocabEntry]] = {}
-            for k in range(0, len(unseen), 500):
-                part = unseen[k:k + 500]
-                for w, tid, r, c, kind in self.db.execute(
-                        f"SELECT word, table_id, row, col, kind FROM vocab WHERE report_id=? AND word IN "
-                        f"({','.join('?' * len(part))}) ORDER BY word, rowid", (report_id, *part)):
-                    read.setdefault(w, []).append(VocabEntry(tid, r, c, kind))
+            read = self._vocabulary_of_now(report_id, unseen)
             if len(held) > 200_000:
                 held.clear()
             for w in unseen:
