@@ -55,7 +55,9 @@ class DistributionAnswerer:
                                (TRANSFER, "distribution_transfer")):
             fact = got.get(item)
             if fact is not None and fact.number is not None:
-                parts.append(render(self.t, template, value=self.v.show(fact).rstrip("元股")))
+                # (（含税） as the plan's sentence says it, never added)
+                tax = {"tax": "（含税）" if "含税" in said else ""} if item == CASH else {}
+                parts.append(render(self.t, template, value=self.v.show(fact).rstrip("元股"), **tax))
                 evidence.append(fact_evidence(fact, self.v.show(fact)))
             elif _NONE[item].search(said):
                 parts.append(render(self.t, f"{template}_none"))

@@ -53,11 +53,12 @@ class FormulaAnswerer:
         expr = f"({_terms(num)}) / ({_terms(den)})"
         tree: tuple = ("/", _sum_tree(num), _sum_tree(den))
         # a share of items listed ("…之和占营业收入的比例") reads as a percent, as any share (_pair_formula)
-        share = _SHARE.search(u.frame.spelled_text) is not None and len(den) == 1
+        share = _SHARE.search(u.norm) is not None and len(den) == 1
         out = "percent" if u.percent or (named is not None and named.output == "percent") or (
             share and self.v.style != "finglm" and not u.ratio) else "ratio"
         name = named.name if named is not None else (
-            f"({_terms(num)})占{den[0]}的比例" if share else f"({_terms(num)})/({_terms(den)})").replace(" ", "")
+            (f"({_terms(num)})" if len(num) > 1 else _terms(num)) + f"占{den[0]}的比例" if share
+            else f"({_terms(num)})/({_terms(den)})").replace(" ", "")
         return Formula(name, (), inputs, expr, out, named.decimals if named is not None else 2, tree, "question", 0)
 
     def _binary_formula(self, u: Understanding) -> Formula:

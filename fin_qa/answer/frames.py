@@ -59,6 +59,12 @@ SETTINGS = FrameSettings()
 # a total row: 合计 alone, or a label ending in 合计/总计 (营业收入合计); "1年以内小计" is a bucket's subtotal
 _TOTAL = re.compile(r"^(?:合计|总计|小计|共计|总额)$|(?:合计|总计)$")
 _EACH = re.compile(r"分别|各自|各是|各为|各有")
+def _names_a_row(u: Understanding) -> bool:
+    """Whether the question names an organisation (a row: 全资子公司南通四方…有限公司) — not the group asked of
+    every row (各主要子公司, read as a name by its 公司)."""
+    return any(k == "entity" and not _EACH_SUB.search(w) for k, w in u.frame.unused)
+
+
 # the rows a table lists by rank (前五名客户, 前5大供应商): all of them
 _TOP_N = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?")
 # a value asked of each subsidiary (SubsidiaryAnswerer.each)
@@ -506,7 +512,7 @@ class FrameAnswerer:
     def asks_each(self, u: Understanding) -> bool:
         """Whether the question asks a value of every row of a group (各子公司, 前五名客户…分别, 各地区) — not of
         one it names (全资子公司南通四方…的注册资本和净利润分别是多少)."""
-        if any(k == "entity" for k, _ in u.frame.unused):
+        if _names_a_row(u):
             return False
         text = content(norm(u.norm))
         return _EACH_SUB.search(u.norm) is not None or read_query(text, self.words, text).op == "list"
@@ -816,7 +822,9 @@ class FrameAnswerer:
             first_n = _TOP_N.search("".join(query.words))
             n = first_n.group(0)[1:].rstrip("名大位家").translate(_CN) if first_n else ""
             whole = n.isdigit() and int(n) == len(read)   # (前五名 and five rows read: the list is whole)
-            if len(read) != len(rows.rows) or len(read) < 2 or (not whole and (self.continued(f) or self.fragment(f))):
+            if len(read) != len(rows.rows) or len(read) < 2 or (not whole and (self.continued(f) or self.fragment(f))) \
+                    or (n.isdigit() and not whole):
+                # (前三名 of a table of five: which three is the table's order, not read here)
                 return Result("list", [], [], None, "", declined="rows")
             return Result("list", [r for r, _ in read], [v for _, v in read], None,
                           "；".join(f"{_name(f, r)}：{_pct(f.cell(r.index, k), chosen.column)}" for r, _ in read))
@@ -948,7 +956,7 @@ class FrameAnswerer:
         return ans
 
     def _ask(self, u, rep, year, text, query, last, last_frame, last_chosen, printed=False):
-        if query.op == "list" and any(k == "entity" for k, _ in u.frame.unused):
+        if query.op == "list" and _names_a_row(u):
             return None   # (a row named — 全资子公司南通四方… — is no group listed)
         if query.op == "share" and last is not None and last_frame is not None and last_chosen is not None \
                 and not self._rest(text, query, "", u):
@@ -1415,6 +1423,8 @@ class SubsidiaryAnswerer:
             cols = [next((c for c in f.columns if c.key and any(w == c.key for w in a)), None) for a in wanted]
             if any(c is None for c in cols):
                 continue
+            if self.frames.continued(f) or self.frames.fragment(f):
+                return None   # (a table run over a page, or a part of one: the rows after the break not read)
             kind_col = next((c for c in f.columns if "类型" in c.key), None)
             rows = [r for r in f.rows if not r.total and (kind_col is None or "子公司" in f.cell(r.index, kind_col.index))]
             if not rows:
@@ -1429,8 +1439,7 @@ class SubsidiaryAnswerer:
                     cell = f.cell(r.index, col.index)
                     unit = unit_of(col.header) or t.unit or "元"
                     if not is_number(cell) or _CUT_NUMBER.search(cell):
-                        values.append(render(self.t, "subsidiary_each_unread"))
-                        continue
+                        return None   # (a number the layout cut, or none read: no list of them all)
                     page = t.pages[r.index] if r.index < len(t.pages) else t.page_start
                     values.append(cell + unit)
                     evidence.append(CellEvidence(where, name, _shown(col.header), cell + unit, page,

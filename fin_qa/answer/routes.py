@@ -6,9 +6,10 @@ sources a route reads — the subsidiaries, the frames (an operation over a tabl
 named as printed), the answerer of the question's rule type, a sentence stating a value — are each called at
 most once per ask (AskState memoises them), and every candidate answer is reviewed at most once.
 
-The router's vetoes are named too (VETOES): an ask listing several periods read from a column of each
-(every_period_read), a statement line the cells read in the other period's column (blank_line), a company's
-own value for a question that says more than it (unaccounted). Splitting a question per company or per
+The router's vetoes are named too (VETOES, the routes call them by name): an ask listing several periods read
+from a column of each (every_period_read), one row where every row of a group is asked (list_whole), a
+statement line the cells read in the other period's column (blank_line), a company's own value for a question
+that says more than it (unaccounted). Splitting a question per company or per
 period is the Planner's (understand/plan.py); the router only hands an ask here.
 """
 from __future__ import annotations
@@ -56,12 +57,30 @@ def _evidence_text(ans: Answer) -> str:
     parts: list[str] = []
     for e in ans.evidence:
         if isinstance(e, FactEvidence):
-            parts.append(e.printed_label or "")
+            parts.append(_clause_of(e))
         elif isinstance(e, CellEvidence):
             parts += [e.table, e.row, e.column]
         elif isinstance(e, PassageEvidence):
             parts += [e.heading, e.text]
     return content(norm("|".join(parts)))
+
+
+# a stop between the clauses of a sentence (a comma between digits is a thousands separator)
+_CLAUSE = re.compile(r"[，。；;：:！!？?]|,(?!\d{3})")
+
+
+def _clause_of(e: FactEvidence) -> str:
+    """What a fact's printed label says of its value: a row label whole; of a sentence (a key disclosure's
+    label is the sentence it was read from), only the clause printing the value ("预计拟派发现金红利
+    39,606,876.5元（含税）", not "本次转股后，公司的总股本为…" beside it); none when it is not found there."""
+    label = e.printed_label or ""
+    if len(label) <= 24 or not e.stored:
+        return label
+    number = e.stored.rstrip("0").rstrip(".") if "." in e.stored else e.stored
+    for clause in _CLAUSE.split(label):
+        if number and number in clause.replace(",", ""):
+            return clause
+    return ""
 
 
 def unprinted(words, ans: Answer) -> list[str]:
@@ -108,10 +127,12 @@ class AskState:
 # ------------------------------------------------------------------------------------------- the sources
 
 def _cell_kept(s: AskState) -> Answer | None:
-    """The cells' answer of the ask, unless the reviewer declines it (营业收入合计 for 营业外收入) or a period
-    it lists was read from no column of its kind."""
+    """The cells' answer of the ask, unless the reviewer declines it (营业收入合计 for 营业外收入), a period
+    it lists was read from no column of its kind, or it is one row where every row of a group is asked (各子公司
+    的净利润: one associate's row is no list)."""
     cell, _ = s.source("cells")
-    if cell is None or s.review(cell) is not None or not every_period_read(s, cell):
+    if cell is None or s.review(cell) is not None or not VETOES["every_period_read"](s, cell) \
+            or not VETOES["list_whole"](s, cell):
         return None
     return cell
 
@@ -127,6 +148,7 @@ SOURCES: dict[str, Callable[[AskState], Any]] = {
     "series": lambda s: s.router.route_kind(s.u, "series"),
     "kind": lambda s: s.router.route_kind(s.u, s.u.type),
     "stated": lambda s: s.router.stated.answer(s.u),
+    "asks_each": lambda s: s.router.frames.asks_each(s.u),
 }
 
 
@@ -154,6 +176,13 @@ def every_period_read(s: AskState, ans: Answer) -> bool:
     return True
 
 
+def list_whole(s: AskState, ans: Answer) -> bool:
+    """Whether an answer to a question asking every row of a group (frames.asks_each) gives several rows."""
+    if not s.source("asks_each"):
+        return True
+    return len({(e.table, e.row) for e in ans.evidence if isinstance(e, CellEvidence)}) >= 2
+
+
 def blank_line(s: AskState, cell: Answer) -> Answer | None:
     """The decline of a table's cell answering a statement line that is that line's other column (the
     router's blank_line): the statement printed the line blank in the year."""
@@ -166,11 +195,12 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
     return s.router.unaccounted(s.u, ans)
 
 
-VETOES: tuple[tuple[str, Callable[..., Any]], ...] = (
-    ("every_period_read", every_period_read),
-    ("blank_line", blank_line),
-    ("unaccounted", unaccounted),
-)
+VETOES: dict[str, Callable[..., Any]] = {
+    "every_period_read": every_period_read,
+    "list_whole": list_whole,
+    "blank_line": blank_line,
+    "unaccounted": unaccounted,
+}
 
 
 # ------------------------------------------------------------------------------------------- the routes
@@ -221,7 +251,7 @@ def _series(s: AskState) -> Answer | None:
     # the company's reports — never one table's row of numbers, nor one year's value
     if _series_asked(s):
         ans = s.source("series")
-        return unaccounted(s, ans) or ans
+        return VETOES["unaccounted"](s, ans) or ans
     series = s.u.frame.series or {}
     if series.get("kind") != "range":
         # 近三年 / 历年 on a path that reads no series (a ranking, a text fact): not one year's answer
@@ -236,7 +266,7 @@ def _cells_eligible(s: AskState) -> bool:
 def _blank(s: AskState) -> Answer | None:
     # a statement line's other column: the year's blank line is never the year before's number
     cell = s.cell
-    return blank_line(s, cell) if cell is not None else None
+    return VETOES["blank_line"](s, cell) if cell is not None else None
 
 
 def _frames_printed(s: AskState) -> Answer | None:
@@ -273,7 +303,7 @@ def _accounted(s: AskState) -> Answer | None:
     # declined — the row's cells, when they named it, answered above (an entity), or here (a column naming
     # it: 营业收入 | 南区 of a segment table)
     u, cell = s.u, s.cell
-    refused = unaccounted(s, s.source("kind"))
+    refused = VETOES["unaccounted"](s, s.source("kind"))
     if refused is None:
         return None
     cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
@@ -305,7 +335,7 @@ def _stated(s: AskState) -> Answer | None:
     # sentence quoted (an opening balance is read from a statement or a table's opening column, never from a
     # sentence: "2018年营业收入123,053.72万元" is no 年初 of 2019); one sentence's value answers no 各子公司
     stated = s.source("stated")
-    if stated is not None and not s.router.frames.asks_each(s.u):
+    if stated is not None and not s.source("asks_each"):
         return stated
     ans, u = s.source("kind"), s.u
     if ans.answered and ans.method.startswith("text") and not s.router.cells.unused_held(

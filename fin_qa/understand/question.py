@@ -276,8 +276,9 @@ class Understander:
             rest = mask(rest, pair.start(), pair.end())
             if frame.operation == "value":
                 frame.operation, frame.operation_word = "share", pair.group(0)
-            elif frame.operation != "share":
-                # a share of a sum or a difference ("A与B之和占C的比例"): two operations, not supported
+            elif frame.operation not in ("share", "spelled"):
+                # a share of a sum or a difference ("A与B之和占C的比例"): two operations, not supported (a share
+                # the question spells in a parenthesis — 占营业收入的比例（净利润/营业收入）— is the spelled one)
                 frame.unused.append(("operation", pair.group(0)))
             if n_items > 2 or (frame.each_year and len(years.explicit) < 2):
                 # "A和B(分别)占C的比例": a share each, not one A/B
@@ -411,8 +412,8 @@ class Understander:
         definition of the name before it (期间费用 here is these three, not the four of formulas/compound.yaml):
         its items alone are added. None unless two items or more are listed."""
         m = rules.spelled_share.search(text)
-        if m is None:
-            return None
+        if m is None or _EACH_ASKED.search(norm):
+            return None   # ("A和B分别占C的比例": a share each, not one of their sum)
         a = m.group("a")
         # the question's own definition: a parenthesis in group a, or right after the share ("…的比重（销售+管理+
         # 财务）"), listing items — or the heads of the parts of the compound item it names (销售 → 销售费用 of 期间费用)
@@ -422,6 +423,8 @@ class Understander:
             listed = self._items_listed(inner.group(1), rules) or self._parts_by_heads(inner.group(1), a)
             if len(listed) >= 2:
                 found_a = listed
+        if not found_a and not _SUM_SAID.search(m.group(0)):
+            return None   # (items listed with no 之和/合计 nor a parenthesis defining them: their sum is not asked)
         found_a = found_a or self._items_listed(a, rules)
         found_b = [k for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
         names = list(dict.fromkeys(k.name for k in found_a))
@@ -478,6 +481,9 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
     return rest
 
 
+# each of several asked (分别, 各): no sum of them; the words that ask their sum
+_EACH_ASKED = re.compile(r"分别|各自|各是|各为|各占")
+_SUM_SAID = re.compile(r"之和|合计|总和|加总|加起来|相加|共计|一共")
 # what may stand between two items of a list
 _LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及")
 # a parenthesis in a question: what it holds
