@@ -67,6 +67,7 @@ def _names_a_row(u: Understanding) -> bool:
 
 # the rows a table lists by rank (前五名客户, 前5大供应商): all of them
 _TOP_N = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?")
+_TOP_N_BEFORE = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?$")
 # a value asked of each subsidiary (SubsidiaryAnswerer.each)
 _EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
                        r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
@@ -346,17 +347,16 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
     each = words.each.search(said or q) if words.each is not None and op is None and not add else None
     if each:
         # every row of a group asked (前五名客户的销售额分别是多少): listed, none ranked, counted or added
-        # the group asked: a word written right after 分/各/每 first (分地区 of "主营业务分地区的营业收入", not 业务
-        # of 主营业务), else the longest
-        best = (0, 0)
+        # the group asked: a word written as a group — right after 分/各/每/所有/全部 or 前N名 (分地区 of "主营业务分
+        # 地区的营业收入", not 业务 of 主营业务; not 系列 of 专业音响系列 whose two items 分别 asks), the longest
+        best = 0
+        src = said or q   # (as the question says it: the ask words 各 / 分别 are taken out of q)
         for g in [*((s.name, s.asked) for s in words.sections), *((k.name, k.asked) for k in words.kinds)]:
             for w in g[1]:
-                at = q.find(w)
-                if at < 0:
-                    continue
-                rank = (2 if at > 0 and q[at - 1] in "分各每" else 1, len(w))
-                if rank > best:
-                    best, group, group_word = rank, g[0], w
+                at = src.find(w)
+                if at > 0 and len(w) > best and w in q and (
+                        src[at - 1] in "分各每" or src[:at].endswith(("所有", "全部")) or _TOP_N_BEFORE.search(src[:at])):
+                    best, group, group_word = len(w), g[0], w
         if group_word and group != "aging" and not aging_span(q):   # (1年以内和1至2年分别: rows named)
             op = "list"
             used.append(each.group(0))
