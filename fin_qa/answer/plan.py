@@ -155,9 +155,11 @@ class PlanExecutor:
         else:
             joint = "" if self.planner.starts_with_predicate(words) or fill.endswith("的") else "的"
             words = fill + joint + words
-        if prev.modifier and prev.modifier not in words and not self.planner.modifier(words):
-            # what narrowed the ask it takes its subject from narrows it too ("国外市场营业收入是多少？毛利率是
-            # 多少？同比下降了多少？": 国外市场's 毛利率)
+        if prev.modifier and not prev.answer.answered and prev.modifier not in words \
+                and not self.planner.modifier(words):
+            # what narrowed the ask it takes its subject from, and left it unanswered, narrows it too ("国外市场营业
+            # 收入是多少？毛利率是多少？同比下降了多少？": 国外市场's 毛利率 was not read, nor is its change) — never the
+            # company's own value in its place
             words = prev.modifier + words
         return self.planner.with_context(words, plan) + every
 
