@@ -167,6 +167,15 @@ def test_a_sentence_never_answers_what_narrows_it(router):
 
 # ------------------------------------------------------------------------------- point-in-time indicators
 
+def test_a_ratio_of_balances_at_two_dates(router):
+    ans = router.answer("四方科技2019年末和上年末的资产负债率分别是多少？")
+    assert "29.19%" in ans.answer and "19.79%" in ans.answer
+    ans = router.answer("张家界2016年末资产负债率是多少？期初是多少？")
+    assert "66.77%" in ans.answer and "29.78%" in ans.answer
+    # a flow's ratio has no 期初
+    assert not router.answer("张家界2016年期初的毛利率是多少？").answered
+
+
 def test_a_banks_indicators_at_the_year_end_before(bank_router):
     ans = bank_router.answer("平安银行2013年的拨备覆盖率是多少？上年末是多少？")
     assert ans.answered and not ans.partial and "201.06%" in ans.answer and "182.32%" in ans.answer

@@ -185,9 +185,11 @@ class Router:
             ans.question = str(question)
             return ans
         u, ans = self.answer_one(text, understood_text)
-        if not ans.answered and u.frame.operation == "value" and u.frame.unused and u.items \
+        if not ans.answered and u.frame.operation == "value" and u.frame.unused and (u.items or u.formulas) \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
-                and all(self.values.at_a_date(i) for i in u.items):
+                and all(self.values.at_a_date(i) for i in [*u.items, *(x for f in u.formulas for x in self._inputs_of(f))]):
+            # (a value read at a date — a balance, a bank's ratio, or a formula of balances: 资产负债率 — at two
+            # dates listed: an ask each)
             plan = self.planner.each_period(text) or plan
             if plan.compound:
                 ans = self.executor.run(plan)
