@@ -31,6 +31,8 @@ from .cells import content, norm, pairs
 from .review import CHANGE_COLUMN, NONE_VALUE, QUOTING, held
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
+# a row named by its rank (第一名供应商, 前五名客户, 最大的股东)
+_RANKED_ROW = re.compile(r"第[一二三四五六七八九十0-9]{1,2}(?:名|大|位)|前[一二三四五六七八九十0-9]{1,2}(?:名|大|位|家)|最大的|最高的")
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
 # a row label that is a name (a shareholder, a customer), not a year or a number
 _NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
@@ -141,7 +143,8 @@ class PlanExecutor:
         every = "".join(w for w in plan.every if w not in ask.words)
         if prev is None or not (ask.inherits or ask.reference):
             words = self.planner.strip_context(ask.words, plan)
-            if prev is not None and prev.modifier and not self.planner.modifier(words):
+            if prev is not None and prev.modifier and not self.planner.modifier(words) and not _RANKED_ROW.search(words):
+                # (a row named by its rank — 第一名供应商 — is the ask's own subject, narrowed by nothing before)
                 # "金宇保灵生物药品有限公司净利润多少？营业收入多少？": the subsidiary's, never the company's
                 ask.narrowed = prev.modifier
                 return self.planner.with_context(prev.modifier + words, plan) + every
