@@ -147,9 +147,10 @@ def test_short_words_and_compound_items(und):
     assert und.understand("四方科技2019年期间费用是多少").items == ["期间费用"]
     assert und.understand("四方科技2019年毛利是多少").items == ["毛利"]
     assert und.understand("四方科技2019年扣非净利润是多少").items == ["扣除非经常性损益后的净利润"]
-    # an item word inside a longer text-topic word belongs to the topic
+    # an item word inside a longer text-topic word belongs to the topic; a plan asked is a distribution question
+    # (its figures and its sentence: answer/distribution.py, issue 45)
     u = und.understand("四方科技2019年利润分配预案是什么")
-    assert u.type == "text" and not u.items
+    assert u.type == "distribution" and not u.items
 
 
 # ------------------------------------------------------------------------------------ company names
@@ -315,11 +316,10 @@ def test_issue_table_on_real_reports(shared_store, q, must):
     "四方科技2019年用净利润除以平均净资产计算的净资产收益率是多少",
     "四方科技2019年用净利润乘以100除以营业收入是多少",
     "四方科技2019年营业收入减去营业成本再减去销售费用是多少",
-    "四方科技2019年销售费用与管理费用之和占营业收入的比例",
     "四方科技2019年销售费用和管理费用分别占营业收入的比例",
     # a named formula with a period or a change it does not compute
-    "四方科技2019年毛利率较上年提高了多少",
-    "四方科技2019年期初资产负债率是多少",
+    "四方科技2019年期初毛利率是多少",
+    "四方科技2019年毛利率较上年增长率是多少（毛利率/上年毛利率-1）",
     # a value measured against another, a yes/no over a value, a modifier, a part of the year
     "四方科技2019年营业收入是上年的多少",
     "四方科技2019年营业收入有没有超过30亿元",
@@ -329,6 +329,26 @@ def test_issue_table_on_real_reports(shared_store, q, must):
     "四方科技2018年和2019年营业收入同比增长率分别是多少",
 ])
 def test_what_cannot_be_computed_as_asked_is_declined(shared_store, q):
+    _declined(shared_store, q)
+
+
+@needs_shared
+@pytest.mark.parametrize("q, value", [
+    # computed since issue 45: a share of a sum asked (之和), a formula's change in percentage points, a formula
+    # of balances at 期初
+    ("四方科技2019年销售费用与管理费用之和占营业收入的比例", "7.17%"),
+    ("四方科技2019年毛利率较上年提高了多少", "3.59个百分点"),
+    ("四方科技2019年期初资产负债率是多少", "19.79%"),
+])
+def test_what_issue_45_computes(shared_store, q, value):
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    a = Router(FactSource(shared_store), CATALOG).answer(q)
+    assert a.answered and value in a.answer, a.answer
+
+
+def _declined(shared_store, q):
     a = Router(FactSource(shared_store), CATALOG).answer(q)
     assert not a.found and a.method in ("declined", "not_found"), a.answer
 
