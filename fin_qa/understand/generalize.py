@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from thefuzz import fuzz, process
 
+from ..numbers import cn_number
+
 
 @dataclass(frozen=True)
 class Generalized:
@@ -24,6 +26,20 @@ class Generalized:
 
 _RATE = re.compile(r"(?:率|比|比例|比重|占比)$")
 _AMOUNT = re.compile(r"(?:额|金额|余额|总额)$")
+
+
+# the numbers a phrase says (10 of 每10股派息, 2 of 一至2年): a phrase and a question's words saying different
+# ones never mean the same
+_NUMBER = re.compile(r"\d+(?:\.\d+)?|[零一二两三四五六七八九十百千]+")
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers a text says, as digits (十 of 每十股 is 10), in order."""
+    out = []
+    for m in _NUMBER.findall(text):
+        n = cn_number(m)
+        out.append(format(n.normalize(), 'f') if n is not None else m)
+    return out
 
 
 def _measure(words: str) -> str | None:
@@ -70,6 +86,8 @@ class Generalizer:
                 continue
             if any(w in phrase and w not in keyword for w in self.meaning_words):
                 continue   # "非经常性损益" is not 扣除非经常性损益后的净利润: 扣除 changes what it means
+            if _numbers(phrase) != _numbers(keyword):
+                continue   # "每股派息" is not 每10股派息: a number in one and not the other counts otherwise
             if _measure(phrase) and _measure(keyword) and _measure(phrase) != _measure(keyword):
                 continue   # "不良贷款余额" is not 不良贷款率: an amount is never a rate, nor a rate an amount
             if self._names_more(phrase, keyword):
