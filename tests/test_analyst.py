@@ -128,6 +128,8 @@ def test_how_the_profit_is_distributed(router):
     assert "466712809.50" in plain(ans.answer) and "第2页" in ans.answer
     ans = router.answer("四方科技2019年的利润分配方案是什么？")
     assert "每10股以资本公积金转增4.8股" in ans.answer and "1.88元" in ans.answer
+    # a figure per 10 shares answers no question of one share
+    assert not router.answer("四方科技2019年每股派息多少？").answered
     # a qualifier printed in another clause of the plan's sentence (本次转股后…) is no qualifier of the value
     assert not router.answer("四方科技2019年转股后的现金红利总额是多少？").answered
 

@@ -309,6 +309,34 @@ def numbers_in_the_evidence(rv: Reviewer, u: Understanding, ans: Answer) -> str 
     return None
 
 
+# the shares a per-share figure is of (每股 of 每股派息, 每10股 of 每10股派息数): 1 where no number is written
+_PER_SHARES = re.compile(r"每\s*([0-9一二三四五六七八九十]*)\s*股")
+
+
+def _per_shares(text: str) -> set[str]:
+    return {("10" if n == "十" else n) or "1" for n in _PER_SHARES.findall(text)}
+
+
+def per_share_basis(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A figure per 10 shares (每10股派息数 1.88元) answers no question of one share (每股派息), nor the other way:
+    the shares the question's 每…股 counts are those of the evidence's."""
+    asked = _per_shares(u.norm)
+    if not asked:
+        return None
+    printed: set[str] = set()
+    for e in ans.evidence:
+        if isinstance(e, CellEvidence):
+            printed |= _per_shares(f"{e.row}{e.column}")
+        elif isinstance(e, FactEvidence):
+            printed |= _per_shares(e.item)
+        elif isinstance(e, PassageEvidence):
+            printed |= _per_shares(re.sub(r"\s+", "", e.text))
+    if printed and not printed & asked:
+        return render(rv.t, "review_per_share", asked="、".join(f"每{n}股" if n != "1" else "每股" for n in sorted(asked)),
+                      given="、".join(f"每{n}股" if n != "1" else "每股" for n in sorted(printed)))
+    return None
+
+
 # the checks, in the order they run
 CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]], ...] = (
     ("yes_no_answered", yes_no_answered),
@@ -325,6 +353,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("quoted_rows_speak_of_the_words_left", quoted_rows_speak_of_the_words_left),
     ("fact_of_the_year_asked", fact_of_the_year_asked),
     ("numbers_in_the_evidence", numbers_in_the_evidence),
+    ("per_share_basis", per_share_basis),
 )
 
 
