@@ -66,6 +66,8 @@ def test_a_qualifier_chooses_the_row_printing_it(router):
 def test_a_qualifier_nothing_prints_still_declines(router):
     ans = router.answer("四方科技2019年境外审计机构的报酬是多少？")
     assert not ans.answered and "境外" in ans.answer
+    # a negation no cell prints turns the row into its complement: never the 境内 row for 非境内
+    assert not router.answer("四方科技2019年非境内会计师事务所报酬是多少？").answered
 
 
 # ------------------------------------------------------------------------------- every ask answered

@@ -68,6 +68,7 @@ _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # (总额 / 总和 only where the ask ends: 年度采购总额 of "占年度采购总额比例" names a column, not a total row)
+_NEGATION = ("非", "除")   # one-character words that turn what follows into its complement
 _BRACKETED = re.compile(r"[(（]\s*(\d[\d,]*(?:\.\d+)?)\s*[)）]")
 _TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|(?:总额|总和)(?=$|[和及与、]))")
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
@@ -907,6 +908,8 @@ class CellAnswerer:
                 continue   # an ask no slot read: the cells and sentences meet every ask on their own
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
+                if w in _NEGATION and not any(w in p for p in held):
+                    return False   # (非境内: a negation no cell prints turns the row it names into another)
                 if len(w) < 2 or w in self.w.appositives or w in self.w.ask_words:
                     continue   # "分别": an ask word asks nothing of the cells
                 marks = cover(w, held)
