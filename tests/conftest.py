@@ -33,17 +33,23 @@ needs_shared = pytest.mark.skipif(
 )
 
 
+def ingested_store(tmp_path_factory, name: str, paths: list[Path], workers: int = 2):
+    """(a real SQLite store in a new folder `name`, the ingest summary) of these paths, none failed."""
+    from fin_qa.ingest.pipeline import ingest
+    from fin_qa.store import Store
+
+    store = Store(tmp_path_factory.mktemp(name))
+    summary = ingest(paths, store, CATALOG, workers=workers)
+    assert summary.count("failed") == 0, [o.detail for o in summary.outcomes if o.status == "failed"]
+    return store, summary
+
+
 @pytest.fixture(scope="session")
 def shared_store(tmp_path_factory):
     """All shared reports ingested once into a real SQLite store."""
     if not REPORTS.is_dir():
         pytest.skip("../shared/data/reports is absent")
-    from fin_qa.ingest.pipeline import ingest
-    from fin_qa.store import Store
-
-    store = Store(tmp_path_factory.mktemp("shared_store"))
-    summary = ingest([REPORTS], store, CATALOG, workers=2)
-    assert summary.count("failed") == 0, [o.detail for o in summary.outcomes if o.status == "failed"]
+    store, _ = ingested_store(tmp_path_factory, "shared_store", [REPORTS])
     yield store
     store.close()
 
@@ -53,12 +59,7 @@ def all_store(tmp_path_factory):
     """The shared reports and reports_more ingested once (through the CLI's ingest) into a real store."""
     if not (REPORTS.is_dir() and MORE.is_dir()):
         pytest.skip("../shared/data/reports or reports_more is absent")
-    from fin_qa.ingest.pipeline import ingest
-    from fin_qa.store import Store
-
-    store = Store(tmp_path_factory.mktemp("all_store"))
-    summary = ingest([REPORTS, MORE], store, CATALOG, workers=2)
-    assert summary.count("failed") == 0, [o.detail for o in summary.outcomes if o.status == "failed"]
+    store, summary = ingested_store(tmp_path_factory, "all_store", [REPORTS, MORE])
     yield store, summary
     store.close()
 

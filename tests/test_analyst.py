@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from conftest import CATALOG, ROOT, SHARED
+from conftest import CATALOG, ROOT, SHARED, ingested_store
 from fin_qa.answer import review
 from fin_qa.answer.facts import FactSource
 from fin_qa.answer.model import Answer, PassageEvidence
@@ -35,11 +35,7 @@ def router(all_store):
 def bank_router(tmp_path_factory):
     if not BANK.is_file():
         pytest.skip("../shared/data/corpus (平安银行 2013) is absent")
-    from fin_qa.ingest.pipeline import ingest
-    from fin_qa.store import Store
-
-    store = Store(tmp_path_factory.mktemp("bank"))
-    summary = ingest([BANK], store, CATALOG, workers=1)
+    store, summary = ingested_store(tmp_path_factory, "bank", [BANK], workers=1)
     assert summary.count("ingested") == 1, [o.detail for o in summary.outcomes]
     yield Router(FactSource(store), CATALOG)
     store.close()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import re
 
+from ..store import Report
 from ..understand.question import Understanding
+from .facts import Fact
 from .compose import render
 from .lookup import not_found
 from .model import Answer, Evidence, FactEvidence
@@ -28,14 +30,19 @@ class DistributionAnswerer:
         self.v = values
         self.t = values.t
 
+    def _plan(self, rep: Report) -> tuple[dict[str, Fact], Fact | None]:
+        """The plan's facts of a report, and the one whose label is the plan's sentence (None: none printed)."""
+        got = self.v.source.facts(rep, list(ITEMS), "current")
+        return got, next((got[i] for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
+
     def says_none(self, u: Understanding) -> bool:
         """Whether the report's plan says that none of what is asked is given (每10股派多少 of a plan that 不派发
         现金红利): its sentence says so, or its 是否派发现金红利 fact is 否 for the cash asked."""
         rep = self.v.report(u)[0]
         if rep is None:
             return False
-        got = self.v.source.facts(rep, list(ITEMS), "current")
-        said = next((got[i].label or "" for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), "")
+        got, sentence = self._plan(rep)
+        said = (sentence.label or "") if sentence is not None else ""
         no_cash = _NONE[CASH].search(said) is not None or (PAYS in got and got[PAYS].value == "否")
         return bool(u.items) and all(
             (no_cash if i in (CASH, TOTAL, PAYS) else _NONE[i].search(said) is not None) for i in u.items)
@@ -44,8 +51,7 @@ class DistributionAnswerer:
         rep, name, year, note = self.v.report(u)
         if rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year or ""))
-        got = self.v.source.facts(rep, list(ITEMS), "current")
-        sentence = next((got[i] for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
+        got, sentence = self._plan(rep)
         said = (sentence.label or "") if sentence is not None else ""
         if not got or sentence is None:
             return not_found(u, render(self.t, "distribution_none", company=name, year=year))

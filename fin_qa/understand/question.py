@@ -214,6 +214,7 @@ class Understander:
                 companies = [hit]
                 masked_text = masked_text.replace(hit.text, "#" * len(hit.text))
         keywords, key_text = self.matcher.find(masked_text) if chinese else ([], "")
+        formulas_named = {k.name for k in keywords if k.kind == "formula"}   # (before the topics take theirs)
         topics = self.topics.find(masked_text) if chinese else []
         if topics:
             # an item word inside a longer topic word is the topic's ("利润" in 利润分配预案, "收入" in 收入构成)
@@ -226,7 +227,7 @@ class Understander:
             rest = mask_phrase(rest, k.text)
         if rules is not None and keywords:
             rest = _scope_before_item(masked_text, rest, rules)
-        spelled = self._spelled(masked_text, norm, rules) if chinese and rules else None
+        spelled = self._spelled(masked_text, norm, rules, len(formulas_named) > 1) if chinese and rules else None
         if spelled is not None:
             rest = mask(rest, *spelled[2])
         n_items = len({k.name for k in keywords if k.kind == "item"})
@@ -367,12 +368,12 @@ class Understander:
             out += [("ask", x) for w in left if len(w) >= 2 for x in self._content(w) if len(x) >= 2]
         return out
 
-    def _spelled(self, text: str, norm: str, rules) -> tuple[list[str], list[str], tuple[int, int], str,
-                                                           list[tuple[str, str]]] | None:
+    def _spelled(self, text: str, norm: str, rules, several: bool = False) -> tuple[
+            list[str], list[str], tuple[int, int], str, list[tuple[str, str]]] | None:
         """A formula the question spells out: (numerator terms, denominator terms, span, words, unused cues
-        in its numerator or denominator — 平均净资产 is not 净资产). A term is an item name, "-" before it
+        in its numerator or denominator — 平均净资产 is not 净资产); `several`: the question names two formulas
+        or more (then a parenthesis defines one of them, not the ask). A term is an item name, "-" before it
         where the question subtracts it ("(流动资产-存货)/流动负债", "流动资产减去存货"): computed as written."""
-        several = len({k.name for k in self.matcher.find(text)[0] if k.kind == "formula"}) > 1
         for rx in rules.spelled:
             for m in rx.finditer(text):
                 if several and m.group(0)[:1] in "(（":
