@@ -76,6 +76,9 @@ _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|�
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
 _CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
 _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举")
+# a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
+# question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
+_DIMENSION = re.compile(r"[分按](?!别|红|配|析|拆|部|之|成|期|摊|类)([\u4e00-\u9fff]{2})")
 _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
@@ -635,12 +638,22 @@ class CellAnswerer:
         def held(words: str) -> float:
             ref = pairs(words)
             return sum(sum(x or f for x, f in zip(cover(a, ref), m)) for a, m in zip(asks, free)) / sum(map(len, asks))
-        if held(title) < EXPLAINED:
+        if held(title) < EXPLAINED or self._other_dimension(t, q):
             return [], 0.0
         if ranked and min(ranks) < len(body):
             body = body[:min(ranks)]   # "前十名股东中持股最多的前三家": the first rows of a ranked table
         # its own caption and header first (公司前5名供应商资料 before the section 主要销售客户和主要供应商情况)
         return body, held(own) + held(title) / 10
+
+    @staticmethod
+    def _other_dimension(t: TableRecord, q: str) -> bool:
+        """The table lists its rows by one dimension (its first column 分行业) and the question asks another
+        (分地区的营业收入各是多少): not its list, however much of the rest its caption holds."""
+        head = _DIMENSION.fullmatch(re.sub(r"\s+", "", t.header[0] if t.header else "")[:3])
+        if head is None:
+            return False
+        asked = {m.group(1) for m in _DIMENSION.finditer(q)}
+        return bool(asked) and head.group(1) not in asked
 
     def _list_marks(self, ask: str, ranked: bool) -> list[bool]:
         """An ask's characters a list's table need not hold: neutral words, the list's words (都是谁,

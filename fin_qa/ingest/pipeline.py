@@ -405,7 +405,8 @@ def _num(value: str) -> float | None:
 # 22: a filing is (company, period, kind) — quarterly and half-year reports and summaries keyed by their period;
 #     an interim 主要会计数据 read by its column words (本报告期, 年初至报告期末, 上年同期, 本报告期末, 上年度末).
 # 23: a cash dividend written 派发现金分红 (每10股派发现金分红69.57元) read as the plan's cash per 10 shares.
-PARSER_VERSION = 23
+# 24: a table whose body repeats its header under another first word (分产品 …, 分地区 …) split into its parts.
+PARSER_VERSION = 24
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);

@@ -59,6 +59,7 @@ class Table:
     bands: list[tuple[float, float]] = field(default_factory=list)   # its columns' x ranges (a PDF's)
     block: list[Row] = field(default_factory=list)                   # the rows it was read from
     trail: list[Row] = field(default_factory=list)   # one-cell label lines after it at the page's foot (分行业)
+    section_page: int | None = None   # a part of a table read as one (_parts): the page its lines are on
 
     @property
     def width(self) -> int:
@@ -765,7 +766,48 @@ def extract_tables(doc: Document) -> list[Table]:
                 # the columns of the header above
                 t.header = list(out[-1].header)
             out.append(t)
-    return out
+    return [part for t in out for part in _parts(t)]
+
+
+def _same_words(a: str, b: str) -> bool:
+    return bool(a) and re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
+
+
+def _repeats_header(header: list[str], row: list[str]) -> bool:
+    """A body row of words only that prints at least half of the header's column names again (two at the
+    least): the header of the next part of the table (分行业 … then 分地区 | 营业收入 | 营业成本 …)."""
+    if any(is_number(c) for c in row) or not row or not row[0]:
+        return False
+    named = [(h, c) for h, c in zip(header[1:], row[1:]) if h]
+    same = sum(_same_words(h, c) for h, c in named)
+    return same >= 2 and 2 * same >= len(named)
+
+
+def _parts(t: Table) -> list[Table]:
+    """A table read as one whose body repeats its header: a row naming the same columns under another
+    first word (分产品 …, 分地区 …) starts a table of its own under that row as its header (a table of
+    主营业务分行业/分产品/分地区 set as one grid, or joined across a page); the same header again (its
+    first word too) is dropped, a repeat across a page break."""
+    cuts = [k for k, r in enumerate(t.rows) if k and _repeats_header(t.header, r)]
+    if not cuts:
+        return [t]
+    parts: list[Table] = []
+    start, header, caption = 0, t.header, t.caption
+    for k in [*cuts, len(t.rows)]:
+        body, pages = t.rows[start:k], t.pages[start:k]
+        if body and any(is_number(c) for r in body for c in r):
+            if parts and _same_words(header[0], parts[-1].header[0]):
+                parts[-1].rows += body
+                parts[-1].pages += pages
+                parts[-1].page_end = max(parts[-1].page_end, pages[-1] if pages else t.page_end)
+            else:
+                first = pages[0] if pages else t.page_start
+                parts.append(Table(first, pages[-1] if pages else t.page_end, caption, t.unit, list(header),
+                                   list(body), list(pages), t.lines,
+                                   bands=t.bands, section_page=t.section_page or t.page_start))
+        if k < len(t.rows):
+            start, header, caption = k + 1, t.rows[k], t.rows[k][0]
+    return parts or [t]
 
 
 def _header_only(t: Table) -> bool:
@@ -793,9 +835,10 @@ def table_records(tables: list[Table], sections: list) -> list[dict]:
     out = []
     last = 0
     for t in tables:
-        sid = next((where[(t.page_start, _key(x))] for x in t.lines if (t.page_start, _key(x)) in where), None)
+        page = t.section_page or t.page_start
+        sid = next((where[(page, _key(x))] for x in t.lines if (page, _key(x)) in where), None)
         if sid is None:
-            sid = on_page.get(t.page_start, last)
+            sid = on_page.get(page, last)
         last = sid
         sec = by_sid.get(sid)
         out.append({"section": sid, "path": sec.path if sec else [], "caption": t.caption, "unit": t.unit,
