@@ -608,13 +608,16 @@ class CellAnswerer:
             return None
         n = int(m.group(1) or m.group(2) or 1)
         phrase = m.group(0) + noun
+        body = [i for i, row in enumerate(t.rows) if not any(core(c) in ("合计", "小计", "总计") for c in row)]
         for i, row in enumerate(t.rows):
             first = [core(c) for c in row[:2]]
-            if str(n) in first[:1] or f"第{n}名" in first or any(x.endswith(str(n)) and not x.isdigit() and len(x) <= 4
-                                                                 for x in first):
+            if f"第{n}名" in first:
                 return i, phrase
-        if re.search(r"前\d+|序号|股东名称", context):
-            body = [i for i, row in enumerate(t.rows) if not any(core(c) in ("合计", "小计", "总计") for c in row)]
+            if len(body) < 2:
+                continue   # one row numbered 1 ranks nothing (前五名客户中的新增客户 listed alone: 序号 1)
+            if str(n) in first[:1] or any(x.endswith(str(n)) and not x.isdigit() and len(x) <= 4 for x in first):
+                return i, phrase
+        if re.search(r"前\d+|序号|股东名称", context) and len(body) >= 2:
             return (body[n - 1], phrase) if len(body) >= n else None
         return None
 
