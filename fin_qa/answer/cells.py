@@ -884,7 +884,9 @@ class CellAnswerer:
     def _head_pairs(self, prep: _Prepared, k: int) -> frozenset[str]:
         got = prep.head_pairs.get(k)
         if got is None:
-            got = prep.head_pairs[k] = frozenset(pairs(self.label_text(prep.table.header[k])))
+            # (its words in parentheses too, as a row's: "现金分红金额（含税）" prints 含税)
+            h = prep.table.header[k]
+            got = prep.head_pairs[k] = frozenset(pairs(self.label_text(h)) | pairs(content(self.spell(norm(h)))))
         return got
 
     @staticmethod

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..numbers import to_yuan
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
@@ -313,13 +315,52 @@ def _accounted(s: AskState) -> Answer | None:
 
 
 def _cell_over_kind(s: AskState) -> Answer | None:
-    # the row's cells where the type's answerer found nothing, quoted text, or computed a share ad hoc (a share
+    # the row's cells where the type's answerer found nothing, quoted text (a text item's passage: the row
+    # "现金分红金额（含税，人民币百万元）" of a table, not a sentence listing three years), or computed a share ad hoc (a share
     # the report prints — "现金分红金额占…净利润的比率 37.85%" — is read, not computed)
     cell, ans, u = s.cell, s.source("kind"), s.u
-    if cell is not None and (not ans.found or (s.kind == "text" and ans.method.startswith("text"))
+    if cell is not None and (not ans.found or ans.method.startswith("text")
                              or (ans.method == "formula" and not u.formulas and u.frame.operation == "share")):
         return cell
     return None
+
+
+def _amount(value: str) -> Decimal | None:
+    """An evidence's value as printed ("7,693,417千元", "7,693,418,000.00元") in 元."""
+    m = _PRINTED.fullmatch(value.replace(",", "").strip())
+    if m is None:
+        return None
+    return to_yuan(Decimal(m.group(1)), m.group(2) or "元")
+
+
+def _step(value: str) -> Decimal:
+    """The 元 of one unit of the value's last printed digit (1,000 for 千元 printed whole, 0.01 for 元.00)."""
+    m = _PRINTED.fullmatch(value.replace(",", "").strip())
+    if m is None:
+        return Decimal(0)
+    places = len(m.group(1).partition(".")[2])
+    return to_yuan(Decimal(1).scaleb(-places), m.group(2) or "元")
+
+
+_PRINTED = re.compile(r"(-?\d+(?:\.\d+)?)((?:千|万|百万|亿)?元)?")
+
+
+def _printed_total(s: AskState) -> Answer | None:
+    # a compound item computed from the statements (非经常性损益 = 归母净利润 − 扣非净利润) that the report
+    # prints as a table's total too: the printed total, cited where it stands, when it is the computed value
+    # within the rounding of its unit (7,693,417千元 against 7,693,418,000元) — never a total that is not
+    cell, ans = s.cell, s.source("kind")
+    if cell is None or not ans.answered or len(ans.evidence) != 1:
+        return None
+    e = ans.evidence[0]
+    cells = [c for c in cell.evidence if isinstance(c, CellEvidence)]
+    if not isinstance(e, FactEvidence) or e.item not in s.router.values.formulas.derived \
+            or s.router.values.info(e.item).statement != "组合项目" or len(cells) != 1:
+        return None
+    computed, printed = _amount(e.value), _amount(cells[0].value)
+    if computed is None or printed is None:
+        return None
+    return cell if abs(computed - printed) <= max(_step(cells[0].value), _step(e.value)) else None
 
 
 def _stated_asked(s: AskState) -> bool:
@@ -367,6 +408,7 @@ ROUTES: tuple[Route, ...] = (
     Route("name_row", _cells_eligible, _name_row),
     Route("unaccounted", lambda s: True, _accounted),
     Route("cell_over_kind", _cells_eligible, _cell_over_kind),
+    Route("printed_total", _cells_eligible, _printed_total),
     Route("stated", _stated_asked, _stated),
     Route("kind", lambda s: True, lambda s: s.source("kind")),
 )
