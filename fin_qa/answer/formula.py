@@ -5,6 +5,7 @@ denominator is said, never guessed."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..catalog.formulas import Formula, Input
 from ..understand.question import Understanding
@@ -134,6 +135,13 @@ class FormulaAnswerer:
             return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence), shown=fv.shown)
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
         shown = (fv.shown or "") + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
+        if f.file == "question" and f.output == "ratio" and not u.ratio and u.decimals is None \
+                and self.v.style != "finglm" and re.fullmatch(r"-?0\.\d+", shown):
+            # "(研发费用+管理费用)/营业收入": a quotient under 1 also as the percent it is (0.30 is 30.14%)
+            pct = self.v.formula_value(replace(f, output="percent"), rep, None, reported=False,
+                                       unit=u.frame.unit, column=column).shown
+            if pct:
+                shown += f"（{pct}）"
         text = render(self.t, "formula", company=name, year=year, name=f.name, value=shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
