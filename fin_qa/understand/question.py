@@ -153,6 +153,14 @@ def _stands_alone(text: str, phrase: str, rules) -> bool:
     return i <= 0 or rules.bare_before.match(text, i - 1) is not None
 
 
+# the employees' category tables (every employee counted) and what joins a group of people to a category
+# asked of it ("研发人员中硕士")
+_CATEGORY_TABLES = ("教育程度", "专业构成")
+_POPULATION_GAP = re.compile(r"(?:当中|之中|中|里面?|内)?的?")
+# the words before a group a question asks every row of (各学历的人数, 每个地区)
+_GROUP_WORDS = ("各", "每")
+
+
 class Understander:
     """Builds Understandings from the catalog's vocabulary, formulas, topics and rules, and the names of
     the reports the store knows. `llm_keywords` (understand/llm_keywords.py) is set when a chat model
@@ -244,6 +252,7 @@ class Understander:
                 frame.operation, frame.operation_word = "spelled", spelled[3]
                 # words of its numerator or denominator no item took (平均, 期初, 乘以100): not computed as stated
                 frame.unused += spelled[4]
+        frame.unused += self._population_scoped(phrase_key(masked_text), keywords)
         generalized: list[Generalized] = []
         if chinese and not keywords:
             # the residue after every slot's words are taken: 期初/万元/增长 are not read as item words
@@ -333,6 +342,22 @@ class Understander:
                              company_unnamed=unnamed, rest=rest if chinese else "", residue=self._left,
                              filler=filler)
 
+    def _population_scoped(self, text: str, keywords: list[Keyword]) -> list[tuple[str, str]]:
+        """A category of the employees' tables asked of another group of people ("研发人员中硕士学历的人数",
+        "销售人员里本科的有多少"): those tables count every employee, so the group's words stay unused (the
+        answer declines rather than give the company's 硕士 as the 研发人员's)."""
+        out: list[tuple[str, str]] = []
+        items = sorted((k for k in keywords if k.kind == "item"), key=lambda k: k.start)
+        for a, b in zip(items, items[1:]):
+            ia, ib = self.vocab.items.get(a.name), self.vocab.items.get(b.name)
+            if ia is None or ib is None or ia.kind != "count" or ib.statement not in _CATEGORY_TABLES \
+                    or ia.statement in (ib.statement, "员工情况"):
+                continue
+            gap = text[a.start + len(a.text):b.start]
+            if _POPULATION_GAP.fullmatch(gap):
+                out.append(("scope", a.text + gap))
+        return out
+
     def _left(self, text: str) -> list[str]:
         """The words of a question's unused text (its used characters '#') that are neither filler nor
         neutral (rules/understanding.yaml `neutral_spans`, `neutral`: 结果需要, 记得要, 精确到 … said to the
@@ -340,8 +365,10 @@ class Understander:
         for rx in self.config.neutral_spans:
             text = rx.sub(" ", text)
         pieces = self.generalizer.residue(text)
+        # a word naming the group asked (各学历, 每类产品) is never an item's tail: not neutral
+        grouped = {w for w in pieces if any(g + w in text for g in _GROUP_WORDS)}
         for rx in self.config.neutral:
-            pieces = [p for w in pieces for p in rx.sub(" ", w).split()]
+            pieces = [p for w in pieces for p in ([w] if w in grouped else rx.sub(" ", w).split())]
         return [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
 
     def _content(self, piece: str) -> list[str]:
