@@ -314,6 +314,12 @@ def _values_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
     if r.answer.answered and r.answer.method in ("change", "items") and \
             any(isinstance(e, FactEvidence) and e.period == "previous" for e in r.answer.evidence):
         return _rates_of(r)
+    if r.answer.method == "formula" and r.answer.answered and r.answer.shown and r.answer.evidence:
+        # a formula's one value ("资产负债率谁更高"): its result, named by the formula asked
+        num = _number(r.answer.shown)
+        u = r.understanding
+        name = u.formulas[0] if u is not None and u.formulas else ""
+        return [(name, num[0], r.answer.shown, r.answer.evidence[0])] if num is not None and name else []
     if r.answer.method not in ("lookup", *TABLE_METHODS, "items", "stated") or not r.answer.answered:
         return []
     out: dict[str, tuple[str, Decimal, str, Evidence]] = {}
