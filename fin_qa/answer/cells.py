@@ -1185,6 +1185,8 @@ class CellAnswerer:
                 # a rate's or a count's column never takes the table's 元 (研发人员数量, 持股数量)
                 unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
                                                   or _COUNT.search(core(column) or core(label)) else t.unit)
+                if not is_number(value):
+                    unit = None   # words ("减少 1.11个百分点", "不适用") take no unit
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \
                     ("%" if unit == "%" and not value.endswith("%") else "")
                 if u.unit is not None and is_number(value) and unit not in _OTHER_UNITS and not value.endswith("%") \

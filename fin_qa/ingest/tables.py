@@ -766,7 +766,12 @@ def extract_tables(doc: Document) -> list[Table]:
                 # the columns of the header above
                 t.header = list(out[-1].header)
             out.append(t)
-    return [part for t in out for part in _parts(t)]
+    parts = [part for t in out for part in _parts(t)]
+    for above, t in zip(parts, parts[1:]):
+        if t.unit is None and above.unit and t.page_start - above.page_end <= 1 and len(t.header) == len(above.header) \
+                and _repeats_header(above.header, t.header):
+            t.unit = above.unit   # the next part of one grid (分地区 under 分行业's 单位：元): the unit line above
+    return parts
 
 
 def _same_words(a: str, b: str) -> bool:
