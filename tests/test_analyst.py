@@ -267,6 +267,39 @@ def test_a_quotient_spelled_under_one_also_as_a_percent(corpus_router):
     assert "30.14%" not in corpus_router.answer("迈普医学2024年（研发费用+管理费用）/营业收入是多少？保留4位小数").answer
 
 
+def test_a_category_of_another_group_of_people_is_not_the_companys(router, corpus_router):
+    # the 教育程度 table counts every employee: its 硕士 are not the 研发人员's (成都先导 prints 79 博士 among its
+    # 研发人员 and 82 among all); a group asked (各学历) is never dropped as an item's tail
+    for q in ("四方科技2019年研发人员中硕士学历的有多少人？", "四方科技2019年研发人员的硕士人数是多少？",
+              "四方科技2019年研发人员各学历的人数分别是多少？"):
+        ans = router.answer(q)
+        assert not ans.answered and "172" not in ans.answer and "14人" not in ans.answer, (q, ans.answer)
+    ans = corpus_router.answer("成都先导2024年研发人员中博士有多少人？")
+    assert "82" not in ans.answer, ans.answer
+    # two counts listed are two asks
+    ans = router.answer("四方科技2019年研发人员数量和硕士人数分别是多少？")
+    assert ans.answered and "172" in ans.answer and "14" in ans.answer
+
+
+@pytest.mark.parametrize("q, winner", [("四方科技和海翔药业2019年的资产负债率谁更高？", "四方科技"),
+                                       ("四方科技和海翔药业2019年的销售费用率哪个高？", "四方科技"),
+                                       ("四方科技和海翔药业2019年的营业收入谁高？", "海翔药业")])
+def test_companies_compared_by_a_formula_or_an_item(router, q, winner):
+    ans = router.answer(q)
+    last = ans.answer.strip().splitlines()[-1]
+    assert ans.answered and "无法比较" not in ans.answer and last.startswith(f"（3）{winner}"), ans.answer
+
+
+def test_which_is_not_read_in_how_much(router):
+    ans = router.answer("四方科技和海翔药业2019年谁的营业收入是多少？")
+    assert "更少" not in ans.answer and "更多" not in ans.answer, ans.answer
+
+
+def test_a_list_of_a_tables_part_says_its_unit(router):
+    ans = router.answer("生物股份2020年主营业务分地区的营业收入各是多少？")
+    assert "1,565,407,816.19元" in ans.answer and "个百分点%" not in ans.answer, ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong
