@@ -79,6 +79,7 @@ _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁
 # a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
 # question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
 _DIMENSION = re.compile(r"[分按](?!别|红|配|析|拆|部|之|成|期|摊|类)([\u4e00-\u9fff]{2})")
+_PARENTHESIS = re.compile(r"[(（]([^()（）]+)[)）]")
 _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
@@ -884,9 +885,12 @@ class CellAnswerer:
     def _head_pairs(self, prep: _Prepared, k: int) -> frozenset[str]:
         got = prep.head_pairs.get(k)
         if got is None:
-            # (its words in parentheses too, as a row's: "现金分红金额（含税）" prints 含税)
+            # (its words in parentheses too: "现金分红金额（含税）" prints 含税 — not its dates or numbers: the 12月
+            # of "第四季度（10-12月份）" is no month of its own)
             h = prep.table.header[k]
-            got = prep.head_pairs[k] = frozenset(pairs(self.label_text(h)) | pairs(content(self.spell(norm(h)))))
+            said = [pairs(content(self.spell(norm(m.group(1))))) for m in _PARENTHESIS.finditer(h)
+                    if not re.search(r"\d", m.group(1))]
+            got = prep.head_pairs[k] = frozenset(pairs(self.label_text(h)).union(*said))
         return got
 
     @staticmethod
