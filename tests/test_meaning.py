@@ -10,6 +10,7 @@ p.63, 净利润 129,465,020.68 on p.64, 经营活动产生的现金流量净额 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pytest
@@ -213,6 +214,28 @@ def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):
     problems, _ = Catalog.check(root)
     line = next(i for i, l in enumerate(text.splitlines(), 1) if l.startswith("ratio:"))
     assert any(p.startswith(f"{path}:{line}:") and "Python warns" in p and "nested set" in p for p in problems), problems
+
+
+def test_the_frames_period_words_are_the_lexicons(tmp_path):
+    """The period words are listed once (rules/lexicon.yaml period_words): the frame's periods and the patterns
+    naming them ({opening}, {previous} … of understanding.yaml) read them; a word added there is read everywhere,
+    and the lexicon without them is a problem of the understanding's rules."""
+    assert [k for k, _ in CATALOG.lexicon.period_words] == ["opening", "closing", "previous", "current"]
+    frame = CATALOG.understanding.frame
+    assert dict(frame.periods)["opening"].search("2019年上年末的货币资金")
+    assert frame.base.search("较上年同期增长") and frame.relative.search("是年初的多少")
+    root = tmp_path / "rules_copy"
+    for d in ("rules", "formulas", "keyword_tables", "es_mappings"):
+        shutil.copytree(ROOT / d, root / d)
+    path = root / "rules" / "lexicon.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("  opening: ['#初', ", "  opening: ['#初', 建账日, ", 1), encoding="utf-8")
+    edited = Catalog.load(root).understanding.frame
+    assert dict(edited.periods)["opening"].search("建账日的货币资金") and edited.base.search("较建账日增长")
+    assert not dict(frame.periods)["opening"].search("建账日的货币资金")
+    path.write_text(re.sub(r"(?m)^period_words:\n(?:  .*\n)+", "", text), encoding="utf-8")
+    problems, _ = Catalog.check(root)
+    assert any("period_words" in p for p in problems), problems
 
 
 # ------------------------------------------------------------------------------------------- understanding

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lexicon import period_pattern
 from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
@@ -90,8 +91,18 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
     return sec
 
 
-def load_frame_rules(path: Path, data: LDict) -> FrameRules:
-    top = ("years", "each_year", "trend", "periods", "base", "operations", "spelled", "scope", "approx",
+def _with_periods(text: object, periods: dict[str, str]) -> object:
+    """A pattern naming the lexicon's period words ({opening}, {closing}, {previous}, {current}) with them
+    written in (each list a group of its alternatives)."""
+    if not isinstance(text, str):
+        return text
+    for kind, rx in periods.items():
+        text = text.replace("{" + kind + "}", f"(?:{rx})")
+    return text
+
+
+def load_frame_rules(path: Path, data: LDict, period_words: dict[str, tuple[str, ...]]) -> FrameRules:
+    top = ("years", "each_year", "trend", "base", "operations", "spelled", "scope", "approx",
            "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask",
            "spelled_share", "listed_heads")
     frame = _section(path, data, "frame", top, top)
@@ -100,7 +111,9 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         return sec.key_lines.get(key, line_of(sec))
 
     years = _section(path, frame, "years", ("short", "chinese"), ("short", "chinese"))
-    periods = _section(path, frame, "periods", PERIODS, PERIODS)
+    periods = {p: period_pattern(period_words[p]) for p in PERIODS}   # (rules/lexicon.yaml period_words)
+    for key in ("base", "relative", "restated"):
+        frame[key] = _with_periods(frame[key], periods)
     ops = _section(path, frame, "operations", OPERATIONS, OPERATIONS)
     scope = _section(path, frame, "scope", SCOPES, SCOPES)
     cues = _section(path, frame, "cues", CUE_SLOTS, CUE_SLOTS)
@@ -112,7 +125,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         year_chinese=_rx(path, line(years, "chinese"), "frame.years.chinese", years["chinese"], 1),
         each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
         trend=_rx(path, line(frame, "trend"), "frame.trend", frame["trend"]),
-        periods=[(p, _rx(path, line(periods, p), f"frame.periods.{p}", periods[p])) for p in PERIODS],
+        periods=[(p, _rx(path, line(frame, "base"), f"period_words.{p}", periods[p])) for p in PERIODS],
         base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),
         operations={k: _rx(path, line(ops, k), f"frame.operations.{k}", ops[k]) for k in OPERATIONS},
         spelled=[_rx(path, line_of(spelled, line(frame, "spelled")), "frame.spelled", s, names=("a", "b"))
@@ -129,7 +142,7 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         relative=_rx(path, line(frame, "relative"), "frame.relative", frame["relative"]),
         restated=_rx(path, line(frame, "restated"), "frame.restated", frame["restated"]),
         unit_bare=_rx(path, line(frame, "unit_bare"), "frame.unit_bare", frame["unit_bare"], 1),
-        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
+        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", _with_periods(cues[c], periods))) for c in CUE_SLOTS],
         bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),
         bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
         bare_after=_rx(path, line(frame, "bare_after"), "frame.bare_after", frame["bare_after"]),

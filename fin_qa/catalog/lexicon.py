@@ -19,10 +19,11 @@ POS_TAGS = frozenset(
     "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
-_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning",
+_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words",
          "table_ask", "table_neutral", "table_periods", "column_periods", "description", "residue_filler",
          "left_neutral", "left_neutral_spans", "search_filler", "both_ways")
 TABLE_PERIODS = ("current", "previous", "change")
+PERIOD_KINDS = ("opening", "closing", "previous", "current")
 COLUMN_PERIODS = ("opening", "closing", "current", "previous")
 
 
@@ -39,6 +40,8 @@ class LexiconRules:
     # the other readers' lists (see the module docstring)
     table_ask: tuple[str, ...] = ()
     table_neutral: tuple[str, ...] = ()
+    # the question's period words by kind (opening, closing, previous, current), in order (the frame's)
+    period_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
     table_periods: tuple[tuple[str, tuple[str, ...]], ...] = ()
     column_periods: tuple[tuple[str, tuple[str, ...]], ...] = ()
     description: tuple[str, ...] = ()
@@ -97,6 +100,26 @@ def _periods(path: Path, data: LDict, key: str, names: tuple[str, ...]) -> tuple
             raise RuleError(path, value.key_lines.get(name, line), f"{key}.{name}: a list of words")
         out.append((name, tuple(str(w) for w in words)))
     return tuple(out)
+
+
+def load_period_words(path: Path) -> dict[str, tuple[str, ...]]:
+    """The period words of rules/lexicon.yaml (period_words), by kind — for the frame's patterns
+    (rules/understanding.yaml) that name them; a kind missing or empty is a file:line problem."""
+    if not path.is_file():
+        raise RuleError(path, 1, "missing: the period words (period_words) of the question's frame are read here")
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict):
+        raise RuleError(path, line_of(data), f"expected a mapping: {', '.join(_KEYS)}")
+    words = dict(_periods(path, data, "period_words", PERIOD_KINDS))
+    for kind in PERIOD_KINDS:
+        if not words.get(kind):
+            raise RuleError(path, data.key_lines.get("period_words", 1), f"period_words.{kind}: a list of words")
+    return words
+
+
+def period_pattern(words: tuple[str, ...]) -> str:
+    """A regex alternation of period words, in their order; '#X' is X right after the masked year."""
+    return "|".join(f"(?<=#){re.escape(w[1:])}" if w.startswith("#") else re.escape(w) for w in words)
 
 
 def _both_ways(path: Path, data: LDict, meaning: set[str], others: dict[str, set[str]]) -> None:
@@ -167,6 +190,7 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
                         frozenset(lists["filler"]), frozenset(lists["meaning"]),
                         tuple(sorted(table["table_ask"], key=len, reverse=True)),
                         tuple(sorted(table["table_neutral"], key=len, reverse=True)),
+                        _periods(path, data, "period_words", PERIOD_KINDS),
                         _periods(path, data, "table_periods", TABLE_PERIODS),
                         _periods(path, data, "column_periods", COLUMN_PERIODS),
                         tuple(table["description"]), tuple(rx.pattern for rx in residue), tuple(neutral),
