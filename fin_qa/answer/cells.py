@@ -75,11 +75,12 @@ _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|�
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
 _CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
-_LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举")
+_LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举|每一?[家位名]")
 # a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
 # question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
 _DIMENSION = re.compile(r"[分按](?!别|红|配|析|拆|部|之|成|期|摊|类)([\u4e00-\u9fff]{2})")
 _PARENTHESIS = re.compile(r"[(（]([^()（）]+)[)）]")
+_LINE_OF_BUSINESS = re.compile(r"业务|板块")   # after a row's label: that row as a line of business
 _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
@@ -795,6 +796,9 @@ class CellAnswerer:
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
+        for m in _LINE_OF_BUSINESS.finditer(ask):
+            if m.start() and label[m.start() - 1]:
+                taken[m.start():m.end()] = [True] * (m.end() - m.start())   # "国外业务": the row 国外 as a business
         value_cols = self._value_columns(t, r, key_cols, text)
         if not value_cols:
             return None
@@ -925,16 +929,23 @@ class CellAnswerer:
         """Whether every meaning-bearing word the question's frame left unused (frame.unused: 境外, 子公司,
         是上年的多少 …) is held by these character pairs (the cells' labels, headers and title; a sentence's
         words) — or names what a row is (an appositive: 子公司, 股东); only the cues of `kinds` if given."""
+        last = ""   # the word held just before ("国外" of "国外业务", the two read apart)
         for kind, word in u.frame.unused:
             if kinds and kind not in kinds or kind == "ask":
                 continue   # an ask no slot read: the cells and sentences meet every ask on their own
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
+                if last and _LINE_OF_BUSINESS.fullmatch(w) and last + w in content(norm(u.norm)):
+                    continue   # the row held, as a line of business
+                last = w
                 if w in _NEGATION and not any(w in p for p in held):
                     return False   # (非境内: a negation no cell prints turns the row it names into another)
                 if len(w) < 2 or w in self.w.appositives or w in self.w.ask_words:
                     continue   # "分别": an ask word asks nothing of the cells
                 marks = cover(w, held)
+                for m in _LINE_OF_BUSINESS.finditer(w):
+                    if m.start() and marks[m.start() - 1]:
+                        marks[m.start():m.end()] = [True] * (m.end() - m.start())   # "国外业务" of the row 国外
                 if kind == "entity":
                     # the words before a name saying what it is ("从第一大供应商中国兵器工业集团") ask nothing
                     cut = max((w.rfind(a) + len(a) for a in self.w.appositives if a in w), default=0)

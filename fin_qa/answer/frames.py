@@ -1089,6 +1089,10 @@ class FrameAnswerer:
         held = sorted({x for x in labels if len(x) >= 3 and x in rest}, key=len, reverse=True)
         if held:
             rest = re.sub("|".join(map(re.escape, held)), keep, rest)
+        if labels:
+            # a row named as a line of business ("国外业务", "海外业务", "冷冻设备板块"): 业务/板块 says the row is one
+            said = "|".join(map(re.escape, sorted({a for g in self.words.aliases for a in g}, key=len, reverse=True)))
+            rest = re.sub(rf"(\x02{'|' + said if said else ''})(?:业务|板块)", r"\1", rest)
         if group_words:
             # the group's words ("哪个地区", "两个行业", "产品系列"), with a count before them
             group = "|".join(map(re.escape, sorted(group_words, key=len, reverse=True)))
