@@ -77,7 +77,14 @@ class LookupAnswerer:
         for kind, item in asked:
             if kind == "formula":
                 fm = self.v.formulas.get(item)
-                fv = self.v.formula_value(fm, rep, u.decimals) if fm is not None and rep.year == year else None
+                if opening:
+                    # 上年末 of a value computed from balances (流动比率): over the opening column, never the
+                    # year's own value under its name; a flow in it has none (missing)
+                    fv = self.v.formula_value(fm, rep, u.decimals, reported=False, column="previous") \
+                        if fm is not None and rep.year == year and all(self.v.at_a_date(i.item)
+                                                                      for i in fm.inputs.values()) else None
+                else:
+                    fv = self.v.formula_value(fm, rep, u.decimals) if fm is not None and rep.year == year else None
                 if fv is None or fv.problem or fv.shown is None:
                     missing.append(item)
                     continue
