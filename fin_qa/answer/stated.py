@@ -50,6 +50,10 @@ PASSAGES = 5          # sections searched
 EXPLAINED = 0.75
 
 
+_INTERIM = re.compile(r"中期|半年度|季度")   # a sentence of an interim period's figures …
+_ANNUAL = re.compile(r"年度(?!股东)|年末")    # … or of the year's
+
+
 @dataclass
 class Stated:
     ask: str
@@ -154,6 +158,9 @@ class StatedAnswerer:
                 contexts.append(best_context)
         if not found:
             return None
+        read_for = [(id(st.unit_page), st.value) for st in found.values()]
+        if len(set(read_for)) < len(read_for):
+            return None   # one number of a sentence read for two asks (每10股派 and 合计派发: 239.57 twice)
         around = set().union(*contexts)
         for ask in asks:
             if ask not in found:
@@ -175,6 +182,12 @@ class StatedAnswerer:
         if years and year not in years:
             return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
         named_year = year in {int(y) for y in _YEAR.findall(text)}
+        for t in ([] if _INTERIM.search(ask) else [text] + [norm(b.text) for b in reversed(before)]):
+            said = _INTERIM.search(t) or _ANNUAL.search(t)
+            if said:
+                if _INTERIM.fullmatch(said.group(0)):
+                    return []   # "《2025年中期利润分配方案》…每10股派239.57元": an interim period's, not the year's
+                break
         rate = bool(_RATE.search(ask))
         context: set[str] | None = None
         out = []
@@ -184,6 +197,8 @@ class StatedAnswerer:
                 continue
             if not unit_word and _DATE_PART.match(text, m.end()):
                 continue   # a part of a date (2012年12月26日) states no value
+            if not unit_word and not rate and not text[m.end():].strip():
+                continue   # the sentence cut after its number ("合计派发现金红利 300.01" / "亿元" on the next line)
             start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             lead = content(text[start:m.start()])
             end = _CLAUSE.search(text, m.end())
@@ -202,7 +217,10 @@ class StatedAnswerer:
             if held < EXPLAINED * len(ask):
                 continue
             value = num.replace("−", "-")
-            out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), named_year, -rank,
+            # (then the number whose own clause says most of the ask: "合计拟派发现金红利35,032,568,759.73元",
+            # not the "每股派发现金红利27.993元" before it in the sentence)
+            said = sum(cover(ask, pairs(lead)))
+            out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), said, named_year, -rank,
                                                                      len(head), -unit.order), context | pairs(lead + tail)))
         return out
 
