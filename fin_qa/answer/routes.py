@@ -24,8 +24,9 @@ from ..numbers import to_yuan
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
-from .model import Answer, CellEvidence, FactEvidence, PassageEvidence
+from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
 from .cells import content, norm, pairs
+from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
 if TYPE_CHECKING:
     from .router import Router
@@ -387,6 +388,33 @@ def _stated(s: AskState) -> Answer | None:
     return None
 
 
+def _distribution(s: AskState) -> Answer | None:
+    # the plan's figures (answer/distribution.py) and, where its key disclosures hold no cash total, the total
+    # the report prints in its table of the plan ("现金分红金额（含税） 22,385,229.00"), read as its own ask
+    ans = s.source("kind")
+    if not ans.answered or any(isinstance(e, FactEvidence) and e.item == DISTRIBUTION_TOTAL for e in ans.evidence):
+        return ans
+    u = s.u
+    if not u.companies or u.years.asked is None or "。原文" not in ans.answer:
+        return ans
+    _, total = s.router.answer_one(f"{u.companies[0].text}{u.years.asked}年{_TOTAL_ASK}")
+    values = [e for e in total.evidence if isinstance(e, (CellEvidence, FactEvidence))]
+    if not total.answered or total.method not in (*TABLE_METHODS, "lookup") or len(values) != 1 \
+            or re.search(r"[0-9]", values[0].value) is None:
+        return ans
+    said = render(s.router.t, "distribution_total", value=values[0].value)
+    text = ans.answer.replace("。原文", f"；{said}（{_where(values[0])}）。原文", 1)
+    return Answer(ans.question, text, ans.type, ans.method, [*ans.evidence, values[0]])
+
+
+# the plan's cash total asked on its own (a distribution answer whose disclosures hold none)
+_TOTAL_ASK = "现金分红金额（含税）是多少？"
+
+
+def _where(e: CellEvidence | FactEvidence) -> str:
+    return f"第{e.page}页" if e.page else "年报"
+
+
 @dataclass(frozen=True)
 class Route:
     name: str
@@ -410,6 +438,7 @@ ROUTES: tuple[Route, ...] = (
     Route("cell_over_kind", _cells_eligible, _cell_over_kind),
     Route("printed_total", _cells_eligible, _printed_total),
     Route("stated", _stated_asked, _stated),
+    Route("distribution", lambda s: s.kind == "distribution", _distribution),
     Route("kind", lambda s: True, lambda s: s.source("kind")),
 )
 
