@@ -204,7 +204,8 @@ def test_a_refusal_shows_no_number_it_did_not_read():
 # ------------------------------------------------------------------------------- reports of the corpus
 
 CORPUS_FILES = {"茅台": "600519_贵州茅台_2025.pdf", "宁德": "300750_宁德时代_2025.pdf", "先导": "688222_成都先导_2024.pdf",
-                "宝信": "report1.pdf", "百克": "report3.pdf", "深发展": "report4.pdf", "迈普": "301033_迈普医学_2024.pdf"}
+                "宝信": "report1.pdf", "百克": "report3.pdf", "深发展": "report4.pdf", "迈普": "301033_迈普医学_2024.pdf",
+                "昭衍": "603127_昭衍新药_2024.pdf", "深振业": "000006_深振业A_2010.pdf"}
 
 
 @pytest.fixture(scope="module")
@@ -298,6 +299,47 @@ def test_which_is_not_read_in_how_much(router):
 def test_a_list_of_a_tables_part_says_its_unit(router):
     ans = router.answer("生物股份2020年主营业务分地区的营业收入各是多少？")
     assert "1,565,407,816.19元" in ans.answer and "个百分点%" not in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("q, numbers", [
+    ("深振业2010年营业总收入多少？比09年增加了多少，增幅多少？", ["2338734540.68", "489498726.96", "26.47%"]),
+    ("迈普医学24年归母净利润是多少，和23年比增加了多少，增幅多少？", ["78854230.23", "37976840.07", "92.90%"])])
+def test_a_change_against_a_year_written_short(corpus_router, q, numbers):
+    # 比09年 / 和23年比: the year compared against, the question's own year still asked (never 2009 against 2008)
+    ans = corpus_router.answer(q)
+    text = plain(ans.answer)
+    assert ans.answered and all(n in text for n in numbers), ans.answer
+    assert "2008年" not in ans.answer and "2022年" not in ans.answer
+
+
+def test_ratios_listed_at_the_year_end_before(corpus_router):
+    ans = corpus_router.answer("宁德时代2025年末的流动比率和速动比率是多少？上年末分别是多少？")
+    second = ans.answer.splitlines()[1]
+    assert "1.61" in second and "1.42" in second and "1.60" not in second, ans.answer
+
+
+def test_one_number_of_a_sentence_answers_one_ask(corpus_router):
+    # 每10股派 and 合计派发 of one sentence are two numbers, and an interim plan's (《2025年中期利润分配方案》) no
+    # answer of the year's
+    ans = corpus_router.answer("贵州茅台2025年年度分红每10股派多少？合计拟派多少现金红利？")
+    assert "35032568759.73" in plain(ans.answer) and "239.57" not in ans.answer, ans.answer
+    assert "现金红利：27.993" not in ans.answer and "现金红利：300.01" not in ans.answer
+
+
+def test_the_plans_cash_total_from_its_table(corpus_router):
+    ans = corpus_router.answer("昭衍新药2024年分红预案如何？")
+    assert ans.answered and "0.3" in ans.answer and "22385229.00" in plain(ans.answer), ans.answer
+
+
+def test_every_row_asked_with_每家(corpus_router):
+    ans = corpus_router.answer("昭衍新药2024年前五名客户每家的销售金额是多少？")
+    text = plain(ans.answer)
+    assert all(n in text for n in ("57857924.72", "56155085.63", "44009392.36", "40196413.68", "39230180.54")), text
+
+
+def test_a_row_named_as_a_line_of_business(router):
+    ans = router.answer("生物股份2020年国外业务的营业收入是多少元？")
+    assert ans.answered and "1909762.50" in plain(ans.answer), ans.answer
 
 
 # ------------------------------------------------------------------------------- the question set
