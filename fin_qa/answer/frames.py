@@ -471,6 +471,11 @@ class Result:
     declined: str = ""        # why it gives nothing
 
 
+# a column header's year and period words ("2008年利息支出", "本期发生额"): what is left names its measure
+_ENUMERATOR = re.compile(r"^[\d一二三四五六七八九十]+")
+_YEAR_WORDS = re.compile(r"(?:19|20)\d\d年?度?|\d{1,2}月\d{1,2}日|本期|上期|期末|期初|年末|年初|发生额|余额|金额")
+
+
 class FrameAnswerer:
     """Asks over a report's tables answered by frame queries (see the module's head)."""
 
@@ -1057,6 +1062,8 @@ class FrameAnswerer:
             left = _without(left, query.whole)
             if len(_apart(left, pairs(f.title) | pairs(chosen.column.key)).replace("|", "")) > self.s.unexplained:
                 continue
+            if self._unasked_measure(f, chosen, u, rows):
+                continue   # the table measures another item than asked (利息支出 of 零售存款)
             if rows.how == "declined":
                 result = Result("sum", [], [], None, "", declined="range")
             else:
@@ -1067,6 +1074,21 @@ class FrameAnswerer:
                 continue
             return f, chosen, result, self._said(u, f, query, chosen, result, rows, year)
         return None
+
+    def _unasked_measure(self, f: Frame, chosen: Chosen, u: Understanding, rows: Rows) -> bool:
+        """Whether the table measures an item of its own that the question does not ask: its title (（1）利息净收入)
+        or, read for want of a column named, its column ("2008年利息支出") — for "零售存款占存款总额的比重" the
+        deposits' interest is not the deposits."""
+        if self.items is None or not u.items:
+            return False
+        measures = [_ENUMERATOR.sub("", content(norm(f.table.path[-1] if f.table.path else "")))]
+        if not chosen.explained:
+            measures.append(_YEAR_WORDS.sub("", chosen.column.key))
+        for measure in measures:
+            item = self.items.canonical(measure) if len(measure) >= 2 else None
+            if item is not None and item not in u.items and not any(item in (r.key, r.full) for r in rows.rows):
+                return True
+        return False
 
     def _rest(self, text: str, query: Query, title: str, u: Understanding, items: Sequence[str] = (),
               labels: Sequence[str] = ()) -> str:
