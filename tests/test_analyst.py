@@ -342,6 +342,23 @@ def test_a_row_named_as_a_line_of_business(router):
     assert ans.answered and "1909762.50" in plain(ans.answer), ans.answer
 
 
+def test_a_share_is_not_read_from_a_table_of_another_measure(corpus_router):
+    # the interest paid on 零售存款 (客户存款利息支出, （1）利息净收入) is no share of the deposits themselves
+    ans = corpus_router.answer("深发展A 2008年末零售存款占存款总额的比重是多少？")
+    assert "12.68%" not in ans.answer and "13.85%" not in ans.answer, ans.answer
+
+
+def test_every_item_compared_across_years(tmp_path_factory):
+    path = SHARED / "data" / "reports" / "2020-03-26__中国邮政储蓄银行股份有限公司__601658__邮储银行__2019年__年度报告.txt"
+    if not path.is_file():
+        pytest.skip("../shared/data/reports (邮储银行 2019) is absent")
+    store, _ = ingested_store(tmp_path_factory, "psbc", [path], workers=1)
+    ans = Router(FactSource(store), CATALOG).answer("邮储银行2019年末集团资本充足率和一级资本充足率各是多少？与2018年末相比呢？")
+    for v in ("13.52%", "10.87%", "13.76%", "10.88%"):
+        assert v in ans.answer, (v, ans.answer)
+    store.close()
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong
