@@ -183,9 +183,9 @@ class StatedAnswerer:
             return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
         named_year = year in {int(y) for y in _YEAR.findall(text)}
         for t in ([] if _INTERIM.search(ask) else [text] + [norm(b.text) for b in reversed(before)]):
-            said = _INTERIM.search(t) or _ANNUAL.search(t)
-            if said:
-                if _INTERIM.fullmatch(said.group(0)):
+            period = _INTERIM.search(t) or _ANNUAL.search(t)
+            if period:
+                if _INTERIM.fullmatch(period.group(0)):
                     return []   # "《2025年中期利润分配方案》…每10股派239.57元": an interim period's, not the year's
                 break
         rate = bool(_RATE.search(ask))
