@@ -394,7 +394,7 @@ def test_positive_accounting_holds_over_every_question_set(router):
     number (a statement line, a formula, a change — text facts such as 会计师事务所名称 aside) leaves no word
     unaccounted for (`left`, which --json shows)."""
     from fin_qa.answer.router import COMPANY_VALUES, frame_record
-    from fin_qa.answer.routes import unprinted
+    from fin_qa.answer.routes import text_items, unprinted
 
     questions = []
     for f in sorted(DATA.glob("*.jsonl")):
@@ -406,7 +406,7 @@ def test_positive_accounting_holds_over_every_question_set(router):
             if a.kind != "value":
                 continue
             u, ans = router.answer_one(a.text or a.words)
-            if ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and not router.text_items(u):
+            if ans.found and ans.method in COMPANY_VALUES and u.shape == "value" and not text_items(router, u):
                 answered += 1
                 # (a word the answer's evidence prints is accounted for by it: 现金红利 of 每10股派发…现金红利)
                 assert not unprinted(u.left, ans) and "left" not in frame_record(u, ans), (q, u.left, ans.answer)

@@ -295,59 +295,6 @@ class Router:
         """One ask routed by the declared policy (answer/routes.py ROUTES)."""
         return routes.route(self, u)
 
-    def row_prints(self, cell: Answer, words) -> bool:
-        """Whether the rows and columns of a cell answer print every one of the words (spelled as the cells
-        spell them: 年度报酬 → 报酬)."""
-        cells = [e for e in cell.evidence if isinstance(e, CellEvidence)]
-        printed = self.cells.spell(content(norm("|".join(f"{e.row}|{e.column}" for e in cells))))
-        return bool(cells) and all(self.cells.spell(content(norm(w))) in printed for w in words)
-
-    def blank_line(self, u: Understanding, cell: Answer) -> str | None:
-        """What to say when a table's cell answering a statement line is that line's other column: the
-        statement read the line on the cell's page with a previous-period value only, the year's cell left
-        blank (a report with no financing in the year prints 筹资活动产生的现金流量净额 blank) — its number is
-        the year before's, never the year's. None when it is not."""
-        cells = [e for e in cell.evidence if isinstance(e, CellEvidence) and e.report and e.page]
-        for item in u.items:
-            if self.values.info(item).statement not in STATEMENT_NAMES:
-                continue
-            for e in cells:
-                rid = self.source.store.report_id(e.report or "")
-                if rid is None or self.source.store.report_facts(rid, [item], "current"):
-                    continue
-                number = parse_number(re.sub(r"[^\d,.\-()（）]", "", e.cell or e.value))
-                before = [f for f in self.source.store.report_facts(rid, [item], "previous")
-                          if f.statement in STATEMENT_NAMES and (f.page == e.page or (
-                              number is not None and parse_number(f.value) == number))]
-                if before:
-                    return render(self.t, "blank_line", item=item, statement=before[0].statement,
-                                  page=before[0].page)
-        return None
-
-    def text_items(self, u: Understanding) -> bool:
-        """Whether every item asked is a text fact (法定代表人, 会计师事务所名称, 审计意见类型), or none is
-        (a formula's own words: 资产负债率)."""
-        return all(self.values.info(i).kind == "text" for i in u.items)
-
-    def unaccounted(self, u: Understanding, ans: Answer) -> Answer | None:
-        """The decline of a company's own value (a statement line, a formula, a change) answering a question
-        that says more than it: a row of the report's tables named by words no slot used (库存商品 in
-        "存货中库存商品的账面余额": answer/anchors.py), or a word that is no slot, filler or neutral word
-        (positive accounting: "最大的客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
-        if not (ans.answered and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
-            return None
-        rep = self.values.report(u)[0]
-        topics = (*u.items, *u.item_words.values(), *u.formulas)
-        where = self.report_words.named_row(rep.id, u.rest, topics) if rep is not None else None
-        if where is not None:
-            return declined(u, render(self.t, "report_row", word=where.word, table=where.caption, page=where.page,
-                                      understood=understood(u)))
-        left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
-        if left and not self.text_items(u) and not u.model_keywords:
-            # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
-            return declined(u, render(self.t, "declined", words=cue_words(left), understood=understood(u)))
-        return None
-
     def route_kind(self, u: Understanding, kind: str) -> Answer:
         """The answer of the answerer of a rule type (rules/question_types.yaml), with what it declares it
         implements (operations, periods) and the key disclosures' paths."""

@@ -20,11 +20,11 @@ from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..numbers import to_yuan
+from ..numbers import parse_number, to_yuan
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
-from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
+from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
 from .cells import content, norm, pairs
 from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
@@ -187,15 +187,63 @@ def list_whole(s: AskState, ans: Answer) -> bool:
 
 
 def blank_line(s: AskState, cell: Answer) -> Answer | None:
-    """The decline of a table's cell answering a statement line that is that line's other column (the
-    router's blank_line): the statement printed the line blank in the year."""
-    reason = s.router.blank_line(s.u, cell)
-    return declined(s.u, reason) if reason is not None else None
+    """The decline of a table's cell answering a statement line that is that line's other column: the
+    statement read the line on the cell's page with a previous-period value only, the year's cell left blank
+    (a report with no financing in the year prints 筹资活动产生的现金流量净额 blank) — its number is the year
+    before's, never the year's."""
+    router, u = s.router, s.u
+    store = router.source.store
+    cells = [e for e in cell.evidence if isinstance(e, CellEvidence) and e.report and e.page]
+    for item in u.items:
+        if router.values.info(item).statement not in STATEMENT_NAMES:
+            continue
+        for e in cells:
+            rid = store.report_id(e.report or "")
+            if rid is None or store.report_facts(rid, [item], "current"):
+                continue
+            number = parse_number(re.sub(r"[^\d,.\-()（）]", "", e.cell or e.value))
+            before = [f for f in store.report_facts(rid, [item], "previous")
+                      if f.statement in STATEMENT_NAMES and (f.page == e.page or (
+                          number is not None and parse_number(f.value) == number))]
+            if before:
+                return declined(u, render(router.t, "blank_line", item=item, statement=before[0].statement,
+                                          page=before[0].page))
+    return None
 
 
 def unaccounted(s: AskState, ans: Answer) -> Answer | None:
-    """The decline of a company's own value answering a question that says more than it (Router.unaccounted)."""
-    return s.router.unaccounted(s.u, ans)
+    """The decline of a company's own value (a statement line, a formula, a change) answering a question that
+    says more than it: a row of the report's tables named by words no slot used (库存商品 in "存货中库存商品的账面
+    余额": answer/anchors.py), or a word that is no slot, filler or neutral word (positive accounting: "最大的
+    客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
+    router, u = s.router, s.u
+    if not (ans.answered and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
+        return None
+    rep = router.values.report(u)[0]
+    topics = (*u.items, *u.item_words.values(), *u.formulas)
+    where = router.report_words.named_row(rep.id, u.rest, topics) if rep is not None else None
+    if where is not None:
+        return declined(u, render(router.t, "report_row", word=where.word, table=where.caption, page=where.page,
+                                  understood=understood(u)))
+    left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
+    if left and not text_items(router, u) and not u.model_keywords:
+        # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
+        return declined(u, render(router.t, "declined", words=cue_words(left), understood=understood(u)))
+    return None
+
+
+def text_items(router: "Router", u: Understanding) -> bool:
+    """Whether every item asked is a text fact (法定代表人, 会计师事务所名称, 审计意见类型), or none is (a
+    formula's own words: 资产负债率)."""
+    return all(router.values.info(i).kind == "text" for i in u.items)
+
+
+def row_prints(router: "Router", cell: Answer, words) -> bool:
+    """Whether the rows and columns of a cell answer print every one of the words (spelled as the cells spell
+    them: 年度报酬 → 报酬)."""
+    cells = [e for e in cell.evidence if isinstance(e, CellEvidence)]
+    printed = router.cells.spell(content(norm("|".join(f"{e.row}|{e.column}" for e in cells))))
+    return bool(cells) and all(router.cells.spell(content(norm(w))) in printed for w in words)
 
 
 VETOES: dict[str, Callable[..., Any]] = {
@@ -246,7 +294,7 @@ def _frames(s: AskState) -> Answer | None:
 def _series_asked(s: AskState) -> bool:
     u = s.u
     return (s.kind in SERIES_KINDS or (s.kind == "compare" and bool(u.frame.trend))) and bool(u.items or u.formulas) \
-        and u.shape != "yes_no" and not (u.items and s.router.text_items(u))
+        and u.shape != "yes_no" and not (u.items and text_items(s.router, u))
 
 
 def _series(s: AskState) -> Answer | None:
@@ -293,10 +341,10 @@ def _name_row(s: AskState) -> Answer | None:
     # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称), a row
     # printing those words (境内会计师事务所报酬): the row's cells, not the firm's name
     u, cell = s.u, s.cell
-    if cell is None or not cell.answered or not u.left or not u.items or not s.router.text_items(u):
+    if cell is None or not cell.answered or not u.left or not u.items or not text_items(s.router, u):
         return None
     ans = s.source("kind")
-    if ans.answered and unprinted(u.left, ans) and s.router.row_prints(cell, u.left):
+    if ans.answered and unprinted(u.left, ans) and row_prints(s.router, cell, u.left):
         return cell
     return None
 
