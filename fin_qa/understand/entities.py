@@ -10,7 +10,6 @@ Years: 2019年, 2019-2021年 / 2019至2021年, 2019和2020年, and 上年/去年
 from __future__ import annotations
 
 import re
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -35,11 +34,6 @@ class Company:
 
 
 _UNKNOWN = object()   # (no verdict kept for a text yet)
-# fuzzy's verdicts (text → (name, company key, score) or None) and the bigrams' name numbers (_sharing), shared
-# by every CompanyIndex of the process over the same names and rules (each router of a batch, each period's
-# view, each round of a benchmark): what they are matched against is the same, so the verdicts are
-_SHARED_FUZZY: dict[tuple, tuple[dict[str, tuple[str, str, int] | None], dict]] = {}
-_FUZZY_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -172,8 +166,7 @@ class CompanyIndex:
         # lexicon's filler), where a name needing a boundary before (after) it may start (end)
         self._asked_before = asked_before
         self._asked_after = asked_after
-        # text → fuzzy's verdict (of these names): (name, company key, score), or None; shared (_SHARED_FUZZY)
-        self._fuzzy_made: dict[str, tuple[str, str, int] | None] | None = None
+        self._fuzzy_made: dict[str, CompanyMatch | None] = {}   # text → fuzzy's verdict (of these names)
         self.companies: dict[str, Company] = {}
         self._names: dict[str, set[str]] = defaultdict(set)      # variant → company keys
         spoken: dict[str, set[str]] = defaultdict(set)
@@ -247,7 +240,6 @@ class CompanyIndex:
         self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
         self._gram_ids: dict[str, np.ndarray] | None = None       # (the same, as the names' numbers: _sharing)
         self._gram_names: list[str] = []
-        self._gram_shared: dict = {}   # (the process's, for these names: _shared_fuzzy)
         self._first_seen: dict[str, int] = {}
         for name in self._names:
             # the fuzzy fallback scores registered names only: a short spoken form ("深圳机场") would win
@@ -340,57 +332,27 @@ class CompanyIndex:
 
     def fuzzy(self, question: str, candidates_text: str | None = None) -> CompanyMatch | None:
         """The best thefuzz match of a name against the question, above the threshold (slow path: a few
-        milliseconds; its verdict kept for the text, as the names it is matched against are fixed — shared
-        by every index of the same names and rules in the process)."""
+        milliseconds; its verdict kept for the text, as the names it is matched against are fixed)."""
         text = candidates_text or question
-        made = self._fuzzy_made
-        if made is None:
-            made = self._fuzzy_made = self._shared_fuzzy()
-        held = made.get(text, _UNKNOWN)
-        got: tuple[str, str, int] | None
-        if held is _UNKNOWN:
-            got = self._fuzzy(text)
-            if len(made) >= 4096:
-                made.clear()
-            made[text] = got
-        else:
-            got = held   # type: ignore[assignment]   # (a verdict, not the marker)
-        if got is None:
-            return None
-        name, key, score = got
-        return CompanyMatch(self.companies[key], name, -1, -1, score)
-
-    def _shared_fuzzy(self) -> dict[str, tuple[str, str, int] | None]:
-        """The verdicts of the process's indexes of these names and rules (what _fuzzy reads: the names
-        scored, in the order first met, their companies and full names, the threshold, the name rules);
-        the bigrams' name numbers (_sharing) with them."""
-        r = self._rules
-        what = (self.fuzzy_threshold, tuple((n, tuple(sorted(self._names[n]))) for n in self._first_seen),
-                tuple((k, c.full_name) for k, c in self.companies.items()), self._boundary,
-                None if r is None else (r.legal_forms, r.regions, r.trade_words, r.share_suffixes, r.min_chars,
-                                        r.boundary))
-        with _FUZZY_LOCK:
-            held = _SHARED_FUZZY.get(what)
-            if held is None:
-                if len(_SHARED_FUZZY) >= 8:
-                    _SHARED_FUZZY.clear()   # (a store whose names changed: the old verdicts are no one's)
-                held = _SHARED_FUZZY[what] = ({}, {})
-        self._gram_shared = held[1]
-        return held[0]
+        got = self._fuzzy_made.get(text, _UNKNOWN)
+        if got is not _UNKNOWN:
+            return got   # type: ignore[return-value]   # (a verdict, not the marker)
+        got = self._fuzzy(text)
+        if len(self._fuzzy_made) >= 4096:
+            self._fuzzy_made.clear()
+        self._fuzzy_made[text] = got
+        return got
 
     def _sharing(self, grams: list[str]) -> list[str]:
         """The 200 names sharing most of the bigrams (two at least), names of equal count in the order first
         met — Counter(names of each bigram in turn).most_common(200), counted with numpy's bincount over
         the names' numbers (a common bigram such as 有限 lists thousands of names)."""
         if self._gram_ids is None:
-            shared = self._gram_shared
-            if "ids" not in shared:   # (made once for the process's indexes of these names: _shared_fuzzy)
-                names = sorted({n for ns in self._by_gram.values() for n in ns}, key=lambda n: self._first_seen[n])
-                at = {n: i for i, n in enumerate(names)}
-                shared["ids"] = {g: np.fromiter((at[n] for n in ns), dtype=np.int32, count=len(ns))
-                                 for g, ns in self._by_gram.items()}
-                shared["names"] = names
-            self._gram_ids, self._gram_names = shared["ids"], shared["names"]
+            names = sorted({n for ns in self._by_gram.values() for n in ns}, key=lambda n: self._first_seen[n])
+            self._gram_names = names
+            at = {n: i for i, n in enumerate(names)}
+            self._gram_ids = {g: np.fromiter((at[n] for n in ns), dtype=np.int32, count=len(ns))
+                              for g, ns in self._by_gram.items()}
         arrays = [self._gram_ids[g] for g in grams if g in self._gram_ids]
         if not arrays:
             return []
@@ -401,8 +363,7 @@ class CompanyIndex:
         order = np.lexsort((first, -counts[ids]))[:200]   # (most shared first; equals in the order first met)
         return [self._gram_names[i] for i in ids[order]]
 
-    def _fuzzy(self, text: str) -> tuple[str, str, int] | None:
-        """fuzzy's verdict: (the name matched, its company's key, the score), or None."""
+    def _fuzzy(self, text: str) -> CompanyMatch | None:
         q = normalize_question(text)
         # bigrams in a fixed order, so candidates of equal count keep one order: set order varies with
         # the hash seed, and two names of equal score must not win by chance from one run to the next
@@ -423,7 +384,7 @@ class CompanyIndex:
         c = self.companies[key]
         if self._rules is None:
             m = SequenceMatcher(None, best[2], q, autojunk=False).find_longest_match(0, len(best[2]), 0, len(q))
-            return (best[2], key, best[0]) if m.size >= max(3, (len(best[2]) + 2) // 3) else None
+            return CompanyMatch(c, best[2], -1, -1, best[0]) if m.size >= max(3, (len(best[2]) + 2) // 3) else None
         core = self._core(c.full_name or best[2])
         q = q.replace("(", "").replace(")", "")   # 学大(厦门)教育 is 学大厦门教育
         start = q.find(core[:2]) if len(core) >= 3 else -1
@@ -439,7 +400,7 @@ class CompanyIndex:
                    or self._boundary.fullmatch(q, start - 1, start) is not None)
         if not bounded and not before.endswith(tuple(self._rules.regions)):
             return None
-        return best[2], key, best[0]
+        return CompanyMatch(self.companies[key], best[2], -1, -1, best[0])
 
 
 # ---------------------------------------------------------------------------------------- years
