@@ -132,6 +132,7 @@ def core(label: str) -> str:
     return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
 
 
+@lru_cache(maxsize=_CACHED)
 def content(text: str) -> str:
     """The characters compared: CJK, latin letters, digits and %; no 的, punctuation or spaces."""
     return _NOT_CONTENT.sub("", text.replace("的", ""))
@@ -206,6 +207,7 @@ class _RowName(NamedTuple):
     neutral_ok: bool         # its neutral words alone would cover it
     floor: int               # the fewest of its pairs a question must hold to cover enough of it (each
                              # covers two characters at most, its neutral words the rest: _fuzzy_floor)
+    keys: frozenset[str]     # the pairs a question must hold one of to name it (_Prepared.by_pair)
 
 
 class _Asked(NamedTuple):
@@ -232,6 +234,7 @@ class _LabelName(NamedTuple):
     pairs: frozenset[str]
     neutral_ok: bool
     floor: int
+    keys: frozenset[str]     # its whole's and label's first pairs and its pairs (_RowName.keys without joined)
 
 
 class _Prepared(NamedTuple):
@@ -400,11 +403,7 @@ class CellAnswerer:
         names = self._row_names(t)
         by_pair: dict[str, list[int]] = {}
         for n, x in enumerate(names):
-            # what a question must hold for the name to be named: its first pair (every way of naming it
-            # whole: joined, whole, label or base, which starts as the label does), or for an
-            # approximate name any pair of its base
-            keys = {w[:2] for w in (x.joined, x.whole, x.label) if len(w) >= 2} | set(x.pairs)
-            for key in keys:
+            for key in x.keys:
                 by_pair.setdefault(key, []).append(n)
         prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
                          labelled, by_pair,
@@ -435,7 +434,7 @@ class CellAnswerer:
                     joined = ""
                 out.append(_RowName(i, numbered[i], cell, c, own.base, above + cell if joined else "", joined,
                                     own.name, own.whole, own.fuzzy, own.neutral, own.pairs, own.neutral_ok,
-                                    own.floor))
+                                    own.floor, own.keys | {joined[:2]} if joined else own.keys))
         return out
 
     def _cell_name(self, cell: str) -> _LabelName | None:
@@ -458,8 +457,13 @@ class CellAnswerer:
         base = self._base(c, 3)
         fuzzy = len(base) >= 4 and not _NAME.search(c)
         neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
-        out = _LabelName(c, name, whole, base, fuzzy, neutral, frozenset(pairs(base)) if fuzzy else frozenset(),
-                         fuzzy and _fuzzy_ok(list(neutral)), _fuzzy_floor(base, neutral) if fuzzy else 0)
+        own = frozenset(pairs(base)) if fuzzy else frozenset()
+        # what a question must hold for the name to be named: its first pair (every way of naming it whole:
+        # joined — added per row —, whole, label or base, which starts as the label does), or for an
+        # approximate name any pair of its base
+        keys = frozenset({w[:2] for w in (whole, c) if len(w) >= 2}) | own
+        out = _LabelName(c, name, whole, base, fuzzy, neutral, own, fuzzy and _fuzzy_ok(list(neutral)),
+                         _fuzzy_floor(base, neutral) if fuzzy else 0, keys)
         self._cell_names[cell] = out
         return out
 

