@@ -197,8 +197,8 @@ class StatedAnswerer:
                 continue
             if not unit_word and _DATE_PART.match(text, m.end()):
                 continue   # a part of a date (2012年12月26日) states no value
-            if not unit_word and not rate and not text[m.end():].strip():
-                continue   # the sentence cut after its number ("合计派发现金红利 300.01" / "亿元" on the next line)
+            if not unit_word and not rate and "." in num and not text[m.end():].strip():
+                continue   # the sentence cut after its amount ("合计派发现金红利 300.01" / "亿元" on the next line)
             start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             lead = content(text[start:m.start()])
             end = _CLAUSE.search(text, m.end())
