@@ -135,7 +135,7 @@ def _cell_kept(s: AskState) -> Answer | None:
     的净利润: one associate's row is no list)."""
     cell, _ = s.source("cells")
     if cell is None or s.review(cell) is not None or not VETOES["every_period_read"](s, cell) \
-            or not VETOES["list_whole"](s, cell):
+            or not VETOES["list_whole"](s, cell) or not VETOES["each_read"](s, cell):
         return None
     return cell
 
@@ -184,6 +184,24 @@ def list_whole(s: AskState, ans: Answer) -> bool:
     if not s.source("asks_each"):
         return True
     return len({(e.table, e.row) for e in ans.evidence if isinstance(e, CellEvidence)}) >= 2
+
+
+def each_read(s: AskState, ans: Answer) -> bool:
+    """Whether a cell answer to a question asking several things each (分别, 各自) reads each: more than one
+    value, or its one row or column names every item asked ("计入当期损益的政府补助和非经常性损益合计分别是多少":
+    the 政府补助 row alone, under a title naming 非经常性损益, leaves the total unread)."""
+    if not _EACH_ASKED.search(s.u.norm) or not s.u.items:
+        return True
+    cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+    if len({(e.table, e.row, e.column) for e in cells}) != 1:
+        return True
+    spell = s.router.cells.spell
+    printed = spell(content(norm(f"{cells[0].row}|{cells[0].column}")))
+    return all(spell(content(norm(s.u.item_words.get(i) or i))) in printed or spell(content(norm(i))) in printed
+               for i in s.u.items)
+
+
+_EACH_ASKED = re.compile(r"分别|各自")
 
 
 def blank_line(s: AskState, cell: Answer) -> Answer | None:
@@ -249,6 +267,7 @@ def row_prints(router: "Router", cell: Answer, words) -> bool:
 VETOES: dict[str, Callable[..., Any]] = {
     "every_period_read": every_period_read,
     "list_whole": list_whole,
+    "each_read": each_read,
     "blank_line": blank_line,
     "unaccounted": unaccounted,
 }
