@@ -143,8 +143,10 @@ class PlanExecutor:
         every = "".join(w for w in plan.every if w not in ask.words)
         if prev is None or not (ask.inherits or ask.reference):
             words = self.planner.strip_context(ask.words, plan)
-            if prev is not None and prev.modifier and not self.planner.modifier(words) and not _RANKED_ROW.search(words):
-                # (a row named by its rank — 第一名供应商 — is the ask's own subject, narrowed by nothing before)
+            if prev is not None and prev.modifier and not self.planner.modifier(words) and not _RANKED_ROW.search(words) \
+                    and not self.planner.opens_anew(ask.words):
+                # (a row named by its rank — 第一名供应商 — is the ask's own subject, narrowed by nothing before; an
+                # ask opened by a connective — "同时，非经常性损益合计金额是多少" — asks of the company anew)
                 # "金宇保灵生物药品有限公司净利润多少？营业收入多少？": the subsidiary's, never the company's
                 ask.narrowed = prev.modifier
                 return self.planner.with_context(prev.modifier + words, plan) + every

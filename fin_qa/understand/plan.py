@@ -280,6 +280,12 @@ class Planner:
         head = ("" if has_company else plan.company) + ("" if has_year else years)
         return head + words if head and not words.startswith(head) else words
 
+    def opens_anew(self, words: str) -> bool:
+        """Whether an ask opens with a connective ("同时，…", "另外，…", rules/plan.yaml `connective`): a new
+        ask of the company, not narrowed by the row the ask before named."""
+        assert self.rules is not None
+        return bool(self.rules.connective.match(words.lstrip("，, ")))
+
     def starts_with_predicate(self, words: str) -> bool:
         """Whether an ask's words (its context taken out) start with a predicate: no subject of their own."""
         assert self.rules is not None
