@@ -359,6 +359,25 @@ def test_every_item_compared_across_years(tmp_path_factory):
     store.close()
 
 
+def test_a_count_stated_without_its_unit_is_read(bank_router):
+    # "正式员工中，业务人员 18,430" (人 on the next line): a whole count is read; an amount cut from its unit
+    # ("合计派发现金红利 300.01" / 亿元) is not
+    ans = bank_router.answer("平安银行2013年正式员工中业务人员有多少人？")
+    assert ans.answered and "18430" in plain(ans.answer), ans.answer
+
+
+def test_one_row_does_not_answer_two_things_asked_each(router):
+    ans = router.answer("生物股份2020年计入当期损益的政府补助和非经常性损益合计分别是多少？")
+    assert not (ans.answered and "19725658.46" in plain(ans.answer) and "14007253.75" not in plain(ans.answer)), \
+        ans.answer
+
+
+def test_an_ask_opened_anew_is_not_narrowed_by_the_row_before(router):
+    ans = router.answer("生物股份2020年生物制药行业营业收入多少？毛利率是多少？同时，非经常性损益合计金额是多少？")
+    text = plain(ans.answer)
+    assert not ans.partial and all(n in text for n in ("1517535227.34", "62.95%", "14007253.75")), ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong
