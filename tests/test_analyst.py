@@ -378,6 +378,12 @@ def test_an_ask_opened_anew_is_not_narrowed_by_the_row_before(router):
     assert not ans.partial and all(n in text for n in ("1517535227.34", "62.95%", "14007253.75")), ans.answer
 
 
+def test_main_business_income_is_not_the_revenue(router):
+    # 主营业务收入 is the report's own row (1,135,639,368.05), never 营业收入 (1,175,301,034.32) by a close spelling
+    ans = router.answer("四方科技2019年主营业务收入是多少？")
+    assert "1135639368.05" in plain(ans.answer) and "1175301034.32" not in plain(ans.answer), ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong

@@ -123,6 +123,10 @@ def test_the_dictionary_index_is_built_once_whole(tmp_path):
     assert files[0].stat().st_mode & 0o044 == 0o044             # (readable by the other users of a shared cache)
     again = DictionaryIndex(folder=tmp_path / "lex")
     assert again.lookup(["记载"]) == {"记载": idx.lookup(["记载"])["记载"]} and again.total == idx.total > 0
+    # the beginnings of words are there too, marked as no word: a reader extends a string only while it begins one
+    from fin_qa.store.dictionary import PREFIX
+    got = idx.lookup(["中华人民共", "中华人民共和国", "共和国人民"])
+    assert got["中华人民共"] == (0, PREFIX) and got["中华人民共和国"][1] == "ns" and "共和国人民" not in got
 
 
 @pytest.mark.parametrize("damage", [b"", b"SQLite format 3\x00" + b"\x00" * 80, b"not a database at all"])

@@ -13,7 +13,8 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-_FORMAT = 1             # the index's layout: a new one is built when it changes
+_FORMAT = 2             # the index's layout: a new one is built when it changes (2: with the words' prefixes)
+PREFIX = ""             # the tag of an entry that is only the beginning of longer words (frequency 0)
 
 
 def dictionary_file() -> Path:
@@ -64,8 +65,12 @@ class DictionaryIndex:
 
     def _fill(self, db: sqlite3.Connection) -> None:
         rows, total = self._rows()
+        # every beginning of a word that is no word itself, tagged PREFIX: a reader extends a string only while
+        # it begins some word (jieba's prefix dictionary), looking up a few of a text's substrings, not all
+        prefixes = {w[:k] for w in rows for k in range(1, len(w))} - rows.keys()
         db.execute("CREATE TABLE words (word TEXT PRIMARY KEY, freq INTEGER, tag TEXT) WITHOUT ROWID")
         db.executemany("INSERT INTO words VALUES (?, ?, ?)", ((w, f, t) for w, (f, t) in rows.items()))
+        db.executemany("INSERT INTO words VALUES (?, 0, ?)", ((p, PREFIX) for p in prefixes))
         db.execute("CREATE TABLE meta (total INTEGER)")
         db.execute("INSERT INTO meta VALUES (?)", (total,))
         db.commit()
@@ -116,7 +121,8 @@ class DictionaryIndex:
         return self._db
 
     def lookup(self, words: Iterable[str]) -> dict[str, tuple[int, str]]:
-        """The dictionary's (frequency, tag) of each of the words it has."""
+        """The dictionary's (frequency, tag) of each of the words it has, and (0, PREFIX) of each string that is
+        only the beginning of some words."""
         db = self.open()
         ws = list(dict.fromkeys(words))
         out: dict[str, tuple[int, str]] = {}

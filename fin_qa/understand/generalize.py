@@ -95,8 +95,9 @@ class Generalizer:
         for phrase, score in hits:
             if score < self.threshold:
                 continue
-            if any(w in phrase and w not in keyword for w in self.meaning_words):
-                continue   # "非经常性损益" is not 扣除非经常性损益后的净利润: 扣除 changes what it means
+            if any((w in phrase) != (w in keyword) for w in self.meaning_words):
+                continue   # "非经常性损益" is not 扣除非经常性损益后的净利润, nor 主营业务收入 营业收入: the word
+                # one of them says and the other does not changes what it means
             if _numbers(phrase) != _numbers(keyword):
                 continue   # "每股派息" is not 每10股派息: a number in one and not the other counts otherwise
             if _measure(phrase) and _measure(keyword) and _measure(phrase) != _measure(keyword):

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..catalog.lexicon import LexiconRules
-from ..store.dictionary import DictionaryIndex
+from ..store.dictionary import PREFIX, DictionaryIndex
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 USED = "#"   # a character a slot took (understand/frame.py's mark)
@@ -93,6 +93,8 @@ class Lexicon:
         self._words: dict[str, str] = {}   # the file's words → their tag (the last of a word listed twice)
         for w, tag in rules.words:
             self._words[w] = tag
+        # (their beginnings: a string is extended while it begins a word, of the dictionary's or the file's)
+        self._added_prefixes = {w[:k] for w in self._words for k in range(1, len(w))}
         self._fixed_of: dict[tuple[str, str], Word | None] = {}   # (word, tag) → _fixed's answer
         self._total_of: int | None = None
 
@@ -126,7 +128,10 @@ class Lexicon:
                     found[w] = e
         added = self._words
         for w in (ws & added.keys()) if len(ws) < len(added) else [w for w in added if w in ws]:
-            found[w] = (found[w][0] if w in found else NEW_WORD_FREQ, added[w])
+            e = found.get(w)
+            found[w] = (e[0] if e is not None and e[1] != PREFIX else NEW_WORD_FREQ, added[w])
+        for w in ws & self._added_prefixes:
+            found.setdefault(w, (0, PREFIX))   # (the beginning of a word the file adds: 财 of 财报)
         return found
 
     def known(self, words: list[str]) -> set[str]:
@@ -165,8 +170,7 @@ class Lexicon:
                 out.append((at, m.end(), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
                 continue
             n = len(run)
-            subs = {run[i:j] for i in range(n) for j in range(i + 1, min(n, i + MAX_WORD) + 1)}
-            known = self._entries(subs)
+            known = self._words_of(run)
             logtotal = math.log(self._total())
             route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
             for i in range(n - 1, -1, -1):
@@ -180,6 +184,27 @@ class Lexicon:
                 out.append((at + i, at + j, known[w][1] if w in known else "x"))
                 i = j
         return out
+
+    def _words_of(self, run: str) -> dict[str, tuple[int, str]]:
+        """The words of the dictionary (and the file's) among a run's substrings, with their (frequency, tag):
+        each start's strings extended one character at a time while they begin some word (the index's
+        prefixes), one lookup for each length — the same words as looking up every substring."""
+        n = len(run)
+        words: dict[str, tuple[int, str]] = {}
+        frontier = [(i, i + 1) for i in range(n)]
+        while frontier:
+            got = self._entries({run[i:j] for i, j in frontier})
+            longer = []
+            for i, j in frontier:
+                e = got.get(run[i:j])
+                if e is None:
+                    continue
+                if e[1] != PREFIX:
+                    words[run[i:j]] = e
+                if j < n and j - i < MAX_WORD:
+                    longer.append((i, j + 1))
+            frontier = longer
+        return words
 
     def _fixed(self, word: str, pos: str) -> Word | None:
         """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
