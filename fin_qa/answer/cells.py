@@ -1132,7 +1132,14 @@ class CellAnswerer:
             if self._skip(t):
                 continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
             m = self._table(self._prepared(t), q, asked, asks, qb, when, items)
-            if m is not None and (best is None or m.score > best.score):
+            if m is None:
+                continue
+            if best is not None and _same_shape(m, best):
+                # the same row under the same header in two tables: the consolidated notes come before the
+                # parent company's (营业收入和营业成本 of the group, then of the parent): the first printed
+                if m.table.page_start < best.table.page_start:
+                    best = m
+            elif best is None or m.score > best.score:
                 best = m
         return best
 
@@ -1251,6 +1258,16 @@ _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
 _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
+
+
+def _same_shape(a: CellMatch, b: CellMatch) -> bool:
+    """Two matches of the same row label under the same header words (a note printed for the group and again
+    for the parent company)."""
+    def shape(m: CellMatch) -> tuple:
+        # (the header's words, wherever the layout set them: "单位：元 上期发生额 收入 | 币种：人民币 成本")
+        return ("".join(sorted(re.sub(r"\s|单位[:：][^|]*?元|币种[:：]人民币", "", "".join(m.table.header)))),
+                tuple(re.sub(r"\s", "", m.table.rows[r][0] if m.table.rows[r] else "") for r in m.rows))
+    return a.table.id != b.table.id and shape(a) == shape(b)
 
 
 def _unmask_names(text: str, masked: str) -> str:
