@@ -57,7 +57,8 @@ from .model import Answer, CellEvidence
 from .values import Values
 
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
-_UNIT = re.compile(r"[（(]\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
+# a label's unit in its parenthesis, after other words of it too ("现金分红金额（含税，人民币百万元）")
+_UNIT = re.compile(r"[（(](?:[^()（）]*?[，,、;；]\s*)?\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
 _ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
