@@ -76,10 +76,11 @@ _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|�
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
 _CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
-_LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举|每一?[家位名]")
+_LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举|每一?家")
 # a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
 # question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
-_DIMENSION = re.compile(r"[分按](?!别|红|配|析|拆|部|之|成|期|摊|类)([\u4e00-\u9fff]{2})")
+# (the dimensions of keyword_tables/frames.yaml `sections`, said after 分 or 按)
+_DIMENSION = re.compile(r"[分按](行业|产品|业务|地区|区域|销售模式|渠道|模式)")
 _PARENTHESIS = re.compile(r"[(（]([^()（）]+)[)）]")
 _LINE_OF_BUSINESS = re.compile(r"业务|板块")   # after a row's label: that row as a line of business
 _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
@@ -659,7 +660,7 @@ class CellAnswerer:
     def _other_dimension(t: TableRecord, q: str) -> bool:
         """The table lists its rows by one dimension (its first column 分行业) and the question asks another
         (分地区的营业收入各是多少): not its list, however much of the rest its caption holds."""
-        head = _DIMENSION.fullmatch(re.sub(r"\s+", "", t.header[0] if t.header else "")[:3])
+        head = _DIMENSION.fullmatch(re.sub(r"\s+", "", t.header[0] if t.header else ""))
         if head is None:
             return False
         asked = {m.group(1) for m in _DIMENSION.finditer(q)}
