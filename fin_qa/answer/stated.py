@@ -50,8 +50,11 @@ PASSAGES = 5          # sections searched
 EXPLAINED = 0.75
 
 
+# the words that make an item another one (其他业务收入 is not 主营业务收入): a clause stating the item's value
+# says them
+_QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|海外|母公司|扣非|扣除非经常性损益")
 _INTERIM = re.compile(r"中期|半年度|季度")   # a sentence of an interim period's figures …
-_ANNUAL = re.compile(r"年度(?!股东)|年末")    # … or of the year's
+_PERIOD_WORD = re.compile(r"中期|半年度|季度|年度(?!股东)|年末")   # … or of the year's
 
 
 @dataclass
@@ -182,12 +185,8 @@ class StatedAnswerer:
         if years and year not in years:
             return []   # "2011年度分红派息方案为：…每10股派现金人民币1.3元": another year's value
         named_year = year in {int(y) for y in _YEAR.findall(text)}
-        for t in ([] if _INTERIM.search(ask) else [text] + [norm(b.text) for b in reversed(before)]):
-            period = _INTERIM.search(t) or _ANNUAL.search(t)
-            if period:
-                if _INTERIM.fullmatch(period.group(0)):
-                    return []   # "《2025年中期利润分配方案》…每10股派239.57元": an interim period's, not the year's
-                break
+        interim_asked = bool(_INTERIM.search(ask))
+        earlier = [norm(b.text) for b in reversed(before)]
         rate = bool(_RATE.search(ask))
         context: set[str] | None = None
         out = []
@@ -195,6 +194,8 @@ class StatedAnswerer:
             num, unit_word = m.group("num"), m.group("unit") or ""
             if parse_number(num.replace("−", "-")) is None or (rate != (unit_word == "%")):
                 continue
+            if not interim_asked and _of_interim(text[:m.start()], earlier):
+                continue   # "《2025年中期利润分配方案》…每10股派239.57元": an interim period's, not the year's
             if not unit_word and _DATE_PART.match(text, m.end()):
                 continue   # a part of a date (2012年12月26日) states no value
             if not unit_word and not rate and "." in num and not text[m.end():].strip():
@@ -208,6 +209,8 @@ class StatedAnswerer:
             after = tail.startswith(("为", "作为")) and content(tail).lstrip("为作").startswith(head[-HEAD:])
             if at is None and not after:
                 continue
+            if any(w not in lead + tail for w in _QUALIFIER.findall(ask)):
+                continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
             if context is None:
                 context = _context(unit, before, heading)
@@ -223,6 +226,16 @@ class StatedAnswerer:
             out.append(Stated(ask, value, unit_word, unit_word, unit, (round(held / len(ask), 3), said, named_year, -rank,
                                                                      len(head), -unit.order), context | pairs(lead + tail)))
         return out
+
+
+def _of_interim(lead: str, earlier: list[str]) -> bool:
+    """Whether the period word nearest before a number (in its sentence before it, else the nearest sentence
+    before naming one) is an interim period's (中期, 半年度, 季度), not the year's (年度, 年末)."""
+    for t in [lead, *earlier]:
+        said = _PERIOD_WORD.findall(t)
+        if said:
+            return _INTERIM.fullmatch(said[-1]) is not None
+    return False
 
 
 def _of_months(months: set[int], text: str, before: list[Unit]) -> bool:
