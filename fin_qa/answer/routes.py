@@ -467,8 +467,8 @@ def _distribution(s: AskState) -> Answer | None:
     _, total = s.router.answer_one(f"{u.companies[0].text}{u.years.asked}年{_TOTAL_ASK}")
     values = [e for e in total.evidence if isinstance(e, (CellEvidence, FactEvidence))]
     if not total.answered or total.method not in (*TABLE_METHODS, "lookup") or len(values) != 1 \
-            or re.search(r"[0-9]", values[0].value) is None:
-        return ans
+            or re.search(r"[0-9][,.0-9]*\s*(?:千|万|百万|亿)?元$", values[0].value) is None:
+        return ans   # (a figure without its unit — 9,326 of a row saying 人民币百万元 — is left out)
     said = render(s.router.t, "distribution_total", value=values[0].value)
     text = ans.answer.replace("。原文", f"；{said}（{_where(values[0])}）。原文", 1)
     return Answer(ans.question, text, ans.type, ans.method, [*ans.evidence, values[0]])
