@@ -136,8 +136,10 @@ class FormulaAnswerer:
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
         shown = (fv.shown or "") + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
         if f.file == "question" and f.output == "ratio" and not u.ratio and u.decimals is None \
-                and self.v.style != "finglm" and re.fullmatch(r"-?0\.\d+", shown):
-            # "(研发费用+管理费用)/营业收入": a quotient under 1 also as the percent it is (0.30 is 30.14%)
+                and self.v.style != "finglm" and re.fullmatch(r"-?0\.\d+", shown) and all(
+                    self.v.info(i.item).kind == "amount" and "股本" not in i.item for i in f.inputs.values()):
+            # "(研发费用+管理费用)/营业收入": a quotient of amounts under 1 also as the percent it is (0.30 is
+            # 30.14%) — never one over the share capital (净利润/股本: 元 a share)
             pct = self.v.formula_value(replace(f, output="percent"), rep, None, reported=False,
                                        unit=u.frame.unit, column=column).shown
             if pct:
