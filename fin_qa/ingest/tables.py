@@ -769,9 +769,14 @@ def extract_tables(doc: Document) -> list[Table]:
     parts = [part for t in out for part in _parts(t)]
     for above, t in zip(parts, parts[1:]):
         if t.unit is None and above.unit and t.page_start - above.page_end <= 1 and len(t.header) == len(above.header) \
+                and all(_SEGMENT_HEAD.match(re.sub(r"\s+", "", x.header[0] if x.header else "")) for x in (t, above)) \
                 and _repeats_header(above.header, t.header):
-            t.unit = above.unit   # the next part of one grid (分地区 under 分行业's 单位：元): the unit line above
+            # the next part of one grid of segments (分地区 under 分行业's 单位：元): the unit line above
+            t.unit = above.unit
     return parts
+
+
+_SEGMENT_HEAD = re.compile(r"^[分按][\u4e00-\u9fff]{2,4}$")   # a grid's part named by its dimension (分地区)
 
 
 def _same_words(a: str, b: str) -> bool:
