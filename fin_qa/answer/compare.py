@@ -65,7 +65,8 @@ class CompareAnswerer:
         if missing:
             texts.append(render(self.t, "not_found_value", company=name, year="、".join(map(str, years)),
                                 item="、".join(missing)))
-        return Answer(u.question, "".join(texts), u.finglm_type(), "compare", list[Evidence](evidence),
+        return Answer(u.question, "；".join(t.rstrip("。") for t in texts) + "。", u.finglm_type(), "compare",
+                      list[Evidence](evidence),
                       found=not missing, partial=missing)
 
 
