@@ -384,6 +384,26 @@ def test_main_business_income_is_not_the_revenue(router):
     assert "1135639368.05" in plain(ans.answer) and "1175301034.32" not in plain(ans.answer), ans.answer
 
 
+def test_the_groups_note_before_the_parents(router):
+    # 营业收入和营业成本 is printed for the group (p.158) and again for the parent company (p.192) under the same
+    # header: the group's, the first printed (the parent's 13,417,370.45 is no answer of the company's)
+    ans = router.answer("生物股份2020年主营业务收入是多少？")
+    assert "1567317578.69" in plain(ans.answer) and "13417370.45" not in plain(ans.answer), ans.answer
+    ans = router.answer("生物股份2020年主营业务成本是多少？")
+    assert "604657994.55" in plain(ans.answer) and "8827186.01" not in plain(ans.answer), ans.answer
+
+
+def test_a_sentence_of_another_qualified_item_states_no_value(router):
+    # "公司实现主营业务收入 156,732 万元" states no 其他业务收入
+    ans = router.answer("生物股份2020年其他业务收入是多少？")
+    assert "156732" not in plain(ans.answer) and "1567317578.69" not in plain(ans.answer), ans.answer
+
+
+def test_a_quotient_over_the_share_capital_is_no_percent(router):
+    ans = router.answer("四方科技2019年归属于母公司股东的净利润除以总股本是多少")
+    assert ans.answered and "%" not in ans.answer.split("。")[0], ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong
