@@ -404,6 +404,13 @@ def test_a_quotient_over_the_share_capital_is_no_percent(router):
     assert ans.answered and "%" not in ans.answer.split("。")[0], ans.answer
 
 
+def test_a_total_is_no_figure_per_share(router):
+    # "每10股派多少？合计派多少钱？": the second ask inherits 每10股派, and its 合计 is never the 3元 per 10 shares
+    ans = router.answer("海翔药业2019年每10股派多少？合计派多少钱？")
+    second = ans.answer.splitlines()[1] if len(ans.answer.splitlines()) > 1 else ""
+    assert "3元" in ans.answer.splitlines()[0] and "是3元" not in second, ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong

@@ -153,6 +153,8 @@ def _stands_alone(text: str, phrase: str, rules) -> bool:
     return i <= 0 or rules.bare_before.match(text, i - 1) is not None
 
 
+# the words of a total (合计派多少, 共计派发, 总额)
+_TOTAL_WORD = re.compile(r"合计|共计|总计|一共|总共|总额|总金额")
 # the employees' category tables (every employee counted) and what joins a group of people to a category
 # asked of it ("研发人员中硕士")
 _CATEGORY_TABLES = ("教育程度", "专业构成")
@@ -253,6 +255,7 @@ class Understander:
                 # words of its numerator or denominator no item took (平均, 期初, 乘以100): not computed as stated
                 frame.unused += spelled[4]
         frame.unused += self._population_scoped(phrase_key(masked_text), keywords)
+        frame.unused += self._total_of_per_share(masked_text, keywords)
         generalized: list[Generalized] = []
         if chinese and not keywords:
             # the residue after every slot's words are taken: 期初/万元/增长 are not read as item words
@@ -357,6 +360,24 @@ class Understander:
             if _POPULATION_GAP.fullmatch(gap):
                 out.append(("scope", a.text + gap))
         return out
+
+    def _total_of_per_share(self, text: str, keywords: list[Keyword]) -> list[tuple[str, str]]:
+        """A total asked of a figure per share ("每10股派的合计派多少钱", "每股收益合计"): a total is no figure per
+        share, so the total's word stays unused (never the 2.13元 per 10 shares for the 93亿元 paid)."""
+        per_share = [k for k in keywords if k.kind == "item" and (info := self.vocab.items.get(k.name)) is not None
+                     and info.kind == "per_share"]
+        if not per_share:
+            return []
+        for clause in _CLAUSE.finditer(phrase_key(text)):
+            rest = clause.group()
+            if not any(k.text in rest for k in per_share):
+                continue   # (a total in a clause of its own asks of its own item: "…？现金分红总额多少？")
+            for k in sorted(keywords, key=lambda k: -len(k.text)):
+                rest = rest.replace(k.text, "#" * len(k.text))   # (an item's own words: 现金分红总额)
+            m = _TOTAL_WORD.search(rest)
+            if m:
+                return [("operation", m.group(0))]
+        return []
 
     def _left(self, text: str) -> list[str]:
         """The words of a question's unused text (its used characters '#') that are neither filler nor
