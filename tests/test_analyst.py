@@ -411,6 +411,19 @@ def test_a_total_is_no_figure_per_share(router):
     assert "3元" in ans.answer.splitlines()[0] and "是3元" not in second, ans.answer
 
 
+@pytest.mark.parametrize("q, share", [("四方科技2019年销售费用加管理费用占营业收入的比例？", "(销售费用+管理费用)"),
+                                      ("生物股份2020年销售、管理、财务三项费用合计占营业收入多少？", "24.06%")])
+def test_a_share_asked_in_plain_words(router, q, share):
+    # 加 adds the items it joins; "占营业收入多少" asks a share as "…的比例" does; 三项费用合计 is 三费 itself
+    ans = router.answer(q)
+    assert ans.answered and share in ans.answer and "%" in ans.answer, ans.answer
+
+
+def test_a_compound_item_listed_with_its_parts_is_not_added_twice(router):
+    ans = router.answer("张家界2016年销售费用、管理费用、财务费用三项费用合计多少？")
+    assert "254438947.48" not in plain(ans.answer) and "127219473.74" in plain(ans.answer), ans.answer
+
+
 # ------------------------------------------------------------------------------- the question set
 
 # the set's questions answered wrong when it was measured (docs/benchmarks.md), each with why: a new wrong

@@ -532,9 +532,9 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
 
 # each of several asked (分别, 各): no sum of them; the words that ask their sum
 _EACH_ASKED = re.compile(r"分别|各自|各是|各为|各占")
-_SUM_SAID = re.compile(r"之和|合计|总和|加总|加起来|相加|共计|一共")
+_SUM_SAID = re.compile(r"之和|合计|总和|加总|加起来|相加|共计|一共|(?<=[\u4e00-\u9fff])加上?(?=[\u4e00-\u9fff])")
 # what may stand between two items of a list
-_LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及")
+_LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及|加上?")
 # a parenthesis in a question: what it holds
 _PARENTHESIS = re.compile(r"[(（]([^()（）]+)(?:[)）]|$)")
 # what subtracts the term after it in a spelled formula
