@@ -802,9 +802,7 @@ class CellAnswerer:
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
-        for m in _LINE_OF_BUSINESS.finditer(ask):
-            if m.start() and label[m.start() - 1]:
-                taken[m.start():m.end()] = [True] * (m.end() - m.start())   # "国外业务": the row 国外 as a business
+        _as_business(ask, label, taken)   # "国外业务": the row 国外 as a business
         value_cols = self._value_columns(t, r, key_cols, text)
         if not value_cols:
             return None
@@ -949,9 +947,7 @@ class CellAnswerer:
                 if len(w) < 2 or w in self.w.appositives or w in self.w.ask_words:
                     continue   # "分别": an ask word asks nothing of the cells
                 marks = cover(w, held)
-                for m in _LINE_OF_BUSINESS.finditer(w):
-                    if m.start() and marks[m.start() - 1]:
-                        marks[m.start():m.end()] = [True] * (m.end() - m.start())   # "国外业务" of the row 国外
+                _as_business(w, marks, marks)   # "国外业务" of the row 国外
                 if kind == "entity":
                     # the words before a name saying what it is ("从第一大供应商中国兵器工业集团") ask nothing
                     cut = max((w.rfind(a) + len(a) for a in self.w.appositives if a in w), default=0)
@@ -1260,6 +1256,13 @@ _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
 _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
+
+
+def _as_business(text: str, held: list[bool], marks: list[bool]) -> None:
+    """Marks 业务/板块 right after a held character of `text` (the row 国外 of "国外业务" as a line of business)."""
+    for m in _LINE_OF_BUSINESS.finditer(text):
+        if m.start() and held[m.start() - 1]:
+            marks[m.start():m.end()] = [True] * (m.end() - m.start())
 
 
 def _same_shape(a: CellMatch, b: CellMatch) -> bool:
