@@ -393,21 +393,15 @@ def _cell_over_kind(s: AskState) -> Answer | None:
     return None
 
 
-def _amount(value: str) -> Decimal | None:
-    """An evidence's value as printed ("7,693,417千元", "7,693,418,000.00元") in 元."""
+def _printed(value: str) -> tuple[Decimal, Decimal] | None:
+    """An evidence's value as printed ("7,693,417千元", "7,693,418,000.00元"): in 元, the 元 of one unit of its
+    last printed digit (1,000 for 千元 printed whole, 0.01 for 元.00)."""
     m = _PRINTED.fullmatch(value.replace(",", "").strip())
     if m is None:
         return None
-    return to_yuan(Decimal(m.group(1)), m.group(2) or "元")
-
-
-def _step(value: str) -> Decimal:
-    """The 元 of one unit of the value's last printed digit (1,000 for 千元 printed whole, 0.01 for 元.00)."""
-    m = _PRINTED.fullmatch(value.replace(",", "").strip())
-    if m is None:
-        return Decimal(0)
+    unit = m.group(2) or "元"
     places = len(m.group(1).partition(".")[2])
-    return to_yuan(Decimal(1).scaleb(-places), m.group(2) or "元")
+    return to_yuan(Decimal(m.group(1)), unit), to_yuan(Decimal(1).scaleb(-places), unit)
 
 
 _PRINTED = re.compile(r"(-?\d+(?:\.\d+)?)((?:千|万|百万|亿)?元)?")
@@ -425,10 +419,10 @@ def _printed_total(s: AskState) -> Answer | None:
     if not isinstance(e, FactEvidence) or e.item not in s.router.values.formulas.derived \
             or s.router.values.info(e.item).statement != "组合项目" or len(cells) != 1:
         return None
-    computed, printed = _amount(e.value), _amount(cells[0].value)
+    computed, printed = _printed(e.value), _printed(cells[0].value)
     if computed is None or printed is None:
         return None
-    return cell if abs(computed - printed) <= max(_step(cells[0].value), _step(e.value)) else None
+    return cell if abs(computed[0] - printed[0]) <= max(computed[1], printed[1]) else None
 
 
 def _stated_asked(s: AskState) -> bool:
