@@ -492,6 +492,8 @@ class FrameAnswerer:
         self._fragment: dict[int, bool] = {}
         self._statements: dict[int, bool] = {}
         self._answers: dict[tuple[str, str, bool], Answer | None] = {}   # (question, its words, printed) → answer
+        self._found: dict[tuple[int, str, str], Found] = {}   # find_tables' (report, ask, query) → frames
+        self._found_state: tuple[int, int] | None = None     # (the store's state they were found in)
         self._measures = {kd.name: kd.measure for kd in words.kinds}
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
@@ -547,7 +549,21 @@ class FrameAnswerer:
 
     # ---- step 1
     def find_tables(self, rep: Report, ask: str, query: Query) -> Found:
-        """The report's tables whose words the ask holds, as frames of the group asked (a section or kind)."""
+        """The report's tables whose words the ask holds, as frames of the group asked (a section or kind);
+        kept while the store stays the same (the router tries an ask as found, then as printed)."""
+        state = self.v.source.store.state()
+        if state != self._found_state:
+            self._found_state = state
+            self._found.clear()
+        key = (rep.id, ask, repr(query))
+        got = self._found.get(key)
+        if got is None:
+            if len(self._found) > 1024:
+                self._found.clear()
+            got = self._found[key] = self._find_tables(rep, ask, query)
+        return got
+
+    def _find_tables(self, rep: Report, ask: str, query: Query) -> Found:
         store = self.v.source.store
         words = [w for w in dict.fromkeys(tokens(ask)) if len(w) >= 2]
         # the labels an alias of the ask stands for (境外 → 出口, 国内 → 内销) first
@@ -1400,7 +1416,7 @@ class SubsidiaryAnswerer:
             # 主要控股参股公司 is headed by it
             key = content(norm(name))
             if key not in found and any(rid == rep.id and _SUB_TOPIC.search(path) and "子公司" in text
-                                        for rid, path, text, _ in store.naming(name, 200)):
+                                        for rid, path, text, _ in store.naming(name, 200, rep.id)):
                 add(name, alias)   # (its section says it is a 子公司; an associate's says 参股 only)
         self._subs[rep.id] = list(found.values())
         return self._subs[rep.id]
@@ -1609,7 +1625,7 @@ class SubsidiaryAnswerer:
                 out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _shown(col.header)))
             return out
         # its own section, headed by its name: (where it is, text, page)
-        sections = [(_heading(path, -2), text, page) for rid, path, text, page in store.naming(sub.name)
+        sections = [(_heading(path, -2), text, page) for rid, path, text, page in store.naming(sub.name, 50, rep.id)
                     if rid == rep.id and sub.name in content(norm(_heading(path, -1)))]
         # a paragraph of its own under 主要控股参股公司 ("（1）金宇保灵生物药品有限公司为公司全资子公司，…净利润
         # 30,062 万元。"): from its name to the next paragraph's number

@@ -13,7 +13,7 @@ from typing import Protocol
 from ..catalog import Catalog
 from ..catalog.normalize import normalize_question
 from ..catalog.vocabulary import DISCLOSURES
-from ..check import CheckResult, doubts
+from ..check import CheckResult, doubtable, doubts
 from ..numbers import parse_number
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
@@ -145,8 +145,9 @@ class Router:
         read: the consolidated statements, or the parent's)."""
         scope = "parent" if (ans.frame or {}).get("scope") == "parent" else "consolidated"
         named: dict[int, tuple[CheckResult, list[str]]] = {}
+        nameable = doubtable(self.catalog.checks)
         for e in ans.evidence:
-            if not isinstance(e, FactEvidence) or not e.report or e.company is not None:
+            if not isinstance(e, FactEvidence) or not e.report or e.company is not None or e.item not in nameable:
                 continue
             if e.report not in self._doubts:
                 rid = self.source.store.report_id(e.report)

@@ -149,7 +149,7 @@ class Store:
         self.path = self.dir / DB_NAME
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
-        self._naming: dict[tuple[str, int], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
+        self._naming: dict[tuple[str, int, int | None], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
         self._naming_state: tuple[int, int] | None = None   # (the store's state they were read in)
         self._vocab_of: dict[tuple[int, str], tuple[VocabEntry, ...]] = {}   # vocabulary_of's, held
         self._vocab_state: tuple[int, int] | None = None
@@ -913,9 +913,10 @@ class Store:
             " ORDER BY id", (report_id, *section_ids)).fetchall()
         return [ChunkText(r[0], _path(r[1]), r[2], r[3], r[4]) for r in rows]
 
-    def naming(self, name: str, limit: int = 50) -> list[tuple[int, str, str, int | None]]:
+    def naming(self, name: str, limit: int = 50, report_id: int | None = None) -> list[tuple[int, str, str, int | None]]:
         """The chunks whose heading path names `name` (a subsidiary's registered name), as (report id,
-        path, text, page), and the tables whose rows do (text: their rows), report by report."""
+        path, text, page), and the tables whose rows do (text: their rows), report by report; with
+        `report_id`, that report's only (read through its index, not a scan of the store)."""
         # (its characters in order, anything between: a name printed with its brackets or spaces —
         # 四方星（上海）冷链科技有限公司 — is found by its words alone)
         # (a scan of every chunk's path and every table's rows, tens of ms on a store of a few dozen reports:
@@ -924,17 +925,20 @@ class Store:
         if state != self._naming_state:
             self._naming_state = state
             self._naming.clear()
-        got = self._naming.get((name, limit))
+        key = (name, limit, report_id)
+        got = self._naming.get(key)
         if got is None:
             like = "%" + "%".join(name) + "%"
-            rows = self.db.execute("SELECT report_id, path, text, page_start FROM chunks WHERE path LIKE ? LIMIT ?",
-                                   (like, limit)).fetchall()
-            rows += self.db.execute("SELECT report_id, path, rows, page_start FROM tables WHERE rows LIKE ? LIMIT ?",
-                                    (like, limit)).fetchall()
+            of = "" if report_id is None else "report_id=? AND "
+            args: tuple = (like, limit) if report_id is None else (report_id, like, limit)
+            rows = self.db.execute(f"SELECT report_id, path, text, page_start FROM chunks WHERE {of}path LIKE ? LIMIT ?",
+                                   args).fetchall()
+            rows += self.db.execute(f"SELECT report_id, path, rows, page_start FROM tables WHERE {of}rows LIKE ? LIMIT ?",
+                                    args).fetchall()
             got = [(r[0], r[1] or "", r[2] or "", r[3]) for r in rows]
             if len(self._naming) > 4096:
                 self._naming.clear()
-            self._naming[(name, limit)] = got
+            self._naming[key] = got
         return list(got)
 
     def chunks_headed(self, report_id: int, words: Sequence[str]) -> list[ChunkText]:
