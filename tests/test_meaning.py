@@ -242,6 +242,29 @@ def test_the_frames_period_words_are_the_lexicons(tmp_path):
     assert any("period_words" in p for p in problems), problems
 
 
+def test_the_each_words_are_the_lexicons(tmp_path):
+    """The words asking each of several are listed once (rules/lexicon.yaml each_words): the frame's each_year
+    and each_asked, the planner's each and subject_tail and the frames' each read them; a word added there is
+    read by all of them, and a rule file naming {each} beside a lexicon without the list is a problem."""
+    c = CATALOG
+    for rx in (c.understanding.frame.each_asked, c.understanding.frame.each_year, c.plan.each, c.frames.each):
+        assert rx.search("营业收入和净利润分别是多少") and not rx.search("营业收入和净利润逐一是多少")
+    root = tmp_path / "rules_copy"
+    for d in ("rules", "formulas", "keyword_tables", "es_mappings"):
+        shutil.copytree(ROOT / d, root / d)
+    path = root / "rules" / "lexicon.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("each_words: [分别, 各自]", "each_words: [分别, 各自, 逐一]", 1), encoding="utf-8")
+    edited = Catalog.load(root)
+    for rx in (edited.understanding.frame.each_asked, edited.understanding.frame.each_year, edited.plan.each,
+               edited.frames.each):
+        assert rx.search("营业收入和净利润逐一是多少")
+    assert edited.plan.subject_tail.search("逐一是多少")
+    path.write_text(re.sub(r"(?m)^each_words:.*\n", "", text), encoding="utf-8")
+    problems, _ = Catalog.check(root)
+    assert any("each_words" in p for p in problems), problems
+
+
 # ------------------------------------------------------------------------------------------- understanding
 
 def test_a_clause_asked_with_filler_asks_nothing_more(und):

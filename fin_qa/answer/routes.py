@@ -190,7 +190,8 @@ def each_read(s: AskState, ans: Answer) -> bool:
     """Whether a cell answer to a question asking several things each (分别, 各自) reads each: more than one
     value, or its one row or column names every item asked ("计入当期损益的政府补助和非经常性损益合计分别是多少":
     the 政府补助 row alone, under a title naming 非经常性损益, leaves the total unread)."""
-    if not _EACH_ASKED.search(s.u.norm) or not s.u.items:
+    frame = s.router.understander.config.frame
+    if frame is None or not frame.each_asked.search(s.u.norm) or not s.u.items:
         return True
     cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
     if len({(e.table, e.row, e.column) for e in cells}) != 1:
@@ -199,9 +200,6 @@ def each_read(s: AskState, ans: Answer) -> bool:
     printed = spell(content(norm(f"{cells[0].row}|{cells[0].column}")))
     return all(spell(content(norm(s.u.item_words.get(i) or i))) in printed or spell(content(norm(i))) in printed
                for i in s.u.items)
-
-
-_EACH_ASKED = re.compile(r"分别|各自")
 
 
 def blank_line(s: AskState, cell: Answer) -> Answer | None:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lexicon import period_pattern
+from .lexicon import with_named
 from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
@@ -22,6 +22,7 @@ class FrameRules:
     year_short: re.Pattern
     year_chinese: re.Pattern
     each_year: re.Pattern
+    each_asked: re.Pattern                         # several asked each (分别, 各是): no sum of them
     trend: re.Pattern
     periods: list[tuple[str, re.Pattern]]          # (period, cue) in file order
     base: re.Pattern
@@ -91,29 +92,19 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
     return sec
 
 
-def _with_periods(text: object, periods: dict[str, str]) -> object:
-    """A pattern naming the lexicon's period words ({opening}, {closing}, {previous}, {current}) with them
-    written in (each list a group of its alternatives)."""
-    if not isinstance(text, str):
-        return text
-    for kind, rx in periods.items():
-        text = text.replace("{" + kind + "}", f"(?:{rx})")
-    return text
-
-
-def load_frame_rules(path: Path, data: LDict, period_words: dict[str, tuple[str, ...]]) -> FrameRules:
+def load_frame_rules(path: Path, data: LDict, named: dict[str, str]) -> FrameRules:
     top = ("years", "each_year", "trend", "base", "operations", "spelled", "scope", "approx",
            "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask",
-           "spelled_share", "listed_heads")
+           "spelled_share", "listed_heads", "each_asked")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
         return sec.key_lines.get(key, line_of(sec))
 
     years = _section(path, frame, "years", ("short", "chinese"), ("short", "chinese"))
-    periods = {p: period_pattern(period_words[p]) for p in PERIODS}   # (rules/lexicon.yaml period_words)
-    for key in ("base", "relative", "restated"):
-        frame[key] = _with_periods(frame[key], periods)
+    periods = {p: named[p] for p in PERIODS}   # (rules/lexicon.yaml period_words, each_words: {opening}, {each})
+    for key in ("base", "relative", "restated", "each_year", "each_asked"):
+        frame[key] = with_named(frame[key], named)
     ops = _section(path, frame, "operations", OPERATIONS, OPERATIONS)
     scope = _section(path, frame, "scope", SCOPES, SCOPES)
     cues = _section(path, frame, "cues", CUE_SLOTS, CUE_SLOTS)
@@ -124,6 +115,7 @@ def load_frame_rules(path: Path, data: LDict, period_words: dict[str, tuple[str,
         year_short=_rx(path, line(years, "short"), "frame.years.short", years["short"], 1),
         year_chinese=_rx(path, line(years, "chinese"), "frame.years.chinese", years["chinese"], 1),
         each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
+        each_asked=_rx(path, line(frame, "each_asked"), "frame.each_asked", frame["each_asked"]),
         trend=_rx(path, line(frame, "trend"), "frame.trend", frame["trend"]),
         periods=[(p, _rx(path, line(frame, "base"), f"period_words.{p}", periods[p])) for p in PERIODS],
         base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),
@@ -142,7 +134,7 @@ def load_frame_rules(path: Path, data: LDict, period_words: dict[str, tuple[str,
         relative=_rx(path, line(frame, "relative"), "frame.relative", frame["relative"]),
         restated=_rx(path, line(frame, "restated"), "frame.restated", frame["restated"]),
         unit_bare=_rx(path, line(frame, "unit_bare"), "frame.unit_bare", frame["unit_bare"], 1),
-        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", _with_periods(cues[c], periods))) for c in CUE_SLOTS],
+        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", with_named(cues[c], named))) for c in CUE_SLOTS],
         bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),
         bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
         bare_after=_rx(path, line(frame, "bare_after"), "frame.bare_after", frame["bare_after"]),

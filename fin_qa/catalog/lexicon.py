@@ -19,7 +19,7 @@ POS_TAGS = frozenset(
     "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
-_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words",
+_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words", "each_words",
          "table_ask", "table_neutral", "table_periods", "column_periods", "description", "residue_filler",
          "left_neutral", "left_neutral_spans", "search_filler", "both_ways")
 TABLE_PERIODS = ("current", "previous", "change")
@@ -105,8 +105,20 @@ def _periods(path: Path, data: LDict, key: str, names: tuple[str, ...]) -> tuple
 def load_period_words(path: Path) -> dict[str, tuple[str, ...]]:
     """The period words of rules/lexicon.yaml (period_words), by kind — for the frame's patterns
     (rules/understanding.yaml) that name them; a kind missing or empty is a file:line problem."""
+    return {k: v for k, v in load_named_words(path).items() if k in PERIOD_KINDS}
+
+
+def load_named_words(path: Path) -> dict[str, tuple[str, ...]]:
+    """The word lists of rules/lexicon.yaml that the other rule files name in their patterns: the period
+    words by kind ({opening}, {closing}, {previous}, {current}) and the words asking each of several
+    ({each}); a list missing or empty is a file:line problem. (Kept per file and its change time: three
+    rule files read them.)"""
+    key = (str(path), path.stat().st_mtime_ns if path.is_file() else None)
+    got = _NAMED.get(key)
+    if got is not None:
+        return got
     if not path.is_file():
-        raise RuleError(path, 1, "missing: the period words (period_words) of the question's frame are read here")
+        raise RuleError(path, 1, "missing: the period words (period_words) and each_words of the rules' patterns are read here")
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):
         raise RuleError(path, line_of(data), f"expected a mapping: {', '.join(_KEYS)}")
@@ -114,12 +126,50 @@ def load_period_words(path: Path) -> dict[str, tuple[str, ...]]:
     for kind in PERIOD_KINDS:
         if not words.get(kind):
             raise RuleError(path, data.key_lines.get("period_words", 1), f"period_words.{kind}: a list of words")
+    words["each"] = tuple(_words(path, data, "each_words"))
+    if not words["each"]:
+        raise RuleError(path, data.key_lines.get("each_words", 1), "each_words: a list of words")
+    _NAMED.clear()
+    _NAMED[key] = words
     return words
+
+
+_NAMED: dict[tuple[str, int | None], dict[str, tuple[str, ...]]] = {}
 
 
 def period_pattern(words: tuple[str, ...]) -> str:
     """A regex alternation of period words, in their order; '#X' is X right after the masked year."""
     return "|".join(f"(?<=#){re.escape(w[1:])}" if w.startswith("#") else re.escape(w) for w in words)
+
+
+def with_named(text: object, patterns: dict[str, str]) -> object:
+    """A pattern naming the lexicon's word lists ({opening}, {each} …) with them written in (each list a group
+    of its alternatives); anything but a string as it is."""
+    if not isinstance(text, str) or "{" not in text:
+        return text
+    for name, rx in patterns.items():
+        text = text.replace("{" + name + "}", f"(?:{rx})")
+    return text
+
+
+def named_patterns(path: Path) -> dict[str, str]:
+    """{name: alternation} of the lexicon's named word lists (load_named_words), for with_named."""
+    return {name: period_pattern(words) for name, words in load_named_words(path).items()}
+
+
+_NAMES = re.compile(r"\{(" + "|".join((*PERIOD_KINDS, "each")) + r")\}")
+
+
+def named_in(rules: Path, line: int, key: str, text: object) -> object:
+    """A pattern of a rule file (`rules`, at `line` of its key) with the lexicon's word lists it names
+    written in, read from the lexicon.yaml beside it — which must be there when it names one."""
+    if not isinstance(text, str) or _NAMES.search(text) is None:
+        return text
+    lexicon = rules.parent / "lexicon.yaml"
+    if not lexicon.is_file():
+        raise RuleError(rules, line, f"{key}: names {{{_NAMES.search(text).group(1)}}}, a word list of "
+                                     f"{lexicon}, which is missing")
+    return with_named(text, named_patterns(lexicon))
 
 
 def _both_ways(path: Path, data: LDict, meaning: set[str], others: dict[str, set[str]]) -> None:

@@ -461,7 +461,7 @@ class Understander:
         definition of the name before it (期间费用 here is these three, not the four of formulas/compound.yaml):
         its items alone are added. None unless two items or more are listed."""
         m = rules.spelled_share.search(text)
-        if m is None or _EACH_ASKED.search(norm):
+        if m is None or rules.each_asked.search(norm):
             return None   # ("A和B分别占C的比例": a share each, not one of their sum)
         a = m.group("a")
         # the question's own definition: a parenthesis in group a, or right after the share ("…的比重（销售+管理+
@@ -530,8 +530,7 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
     return rest
 
 
-# each of several asked (分别, 各): no sum of them; the words that ask their sum
-_EACH_ASKED = re.compile(r"分别|各自|各是|各为|各占")
+# the words that ask a sum of several (each of them asked, 分别/各是: rules/understanding.yaml frame.each_asked)
 _SUM_SAID = re.compile(r"之和|合计|总和|加总|加起来|相加|共计|一共|(?<=[\u4e00-\u9fff])加上?(?=[\u4e00-\u9fff])")
 # what may stand between two items of a list
 _LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及|加上?")
