@@ -368,13 +368,7 @@ def filing_label(r: dict[str, Any]) -> str:
 def doubtable(rules: CheckRules) -> frozenset[str]:
     """The items a doubt can name: an identity's, or a summary line's (what `doubts` keys by; a value of any
     other item has no doubt to look for)."""
-    held = _DOUBTABLE.get(id(rules))
-    if held is None or held[0] is not rules:
-        held = _DOUBTABLE[id(rules)] = (rules, frozenset({i for c in rules.checks for i in c.items} | set(rules.summary)))
-    return held[1]
-
-
-_DOUBTABLE: dict[int, tuple[CheckRules, frozenset[str]]] = {}
+    return frozenset({i for c in rules.checks for i in c.items} | set(rules.summary))
 
 
 def doubts(store: Store, report_id: int, rules: CheckRules) -> dict[tuple[str, str, str], CheckResult]:

@@ -175,3 +175,22 @@ def test_an_answer_on_a_figure_its_report_contradicts_says_so(sample_store, tmp_
     ans = Router(FactSource(store), CATALOG).answer("星河精密2021年的净利润是多少？")
     assert "不一致" not in ans.answer
     store.close()
+
+
+def test_every_doubt_names_an_item_the_router_looks_up(sample_store, tmp_path):
+    """The router looks for doubts only of the items a check can name (check.doubtable): every key `doubts`
+    gives — each failed identity, bound and summary line, of both scopes and periods — names one of them."""
+    import shutil
+
+    from fin_qa.check import doubtable, doubts
+    from fin_qa.store import Store
+
+    shutil.copytree(sample_store.dir, tmp_path / "store")
+    store = Store(tmp_path / "store")
+    rid = next(r["id"] for r in store.reports() if r["short_name"] == "星河精密")
+    for item in ("营业收入", "货币资金", "资产总计"):   # (figures broken so that checks of each kind fail)
+        store.db.execute("UPDATE facts SET value=value*3, num=num*3 WHERE report_id=? AND item=?", (rid, item))
+    store.db.commit()
+    got = doubts(store, rid, CATALOG.checks)
+    assert got and {item for _, item, _ in got} <= doubtable(CATALOG.checks), got.keys()
+    store.close()

@@ -262,7 +262,14 @@ def test_the_each_words_are_the_lexicons(tmp_path):
     assert edited.plan.subject_tail.search("逐一是多少")
     path.write_text(re.sub(r"(?m)^each_words:.*\n", "", text), encoding="utf-8")
     problems, _ = Catalog.check(root)
-    assert any("each_words" in p for p in problems), problems
+    # (each file naming {each} says so at the pattern's own line)
+    for name in ("understanding.yaml", "plan.yaml", "frames.yaml"):
+        assert any(name in p and "each_words" in p and "{each}" in p for p in problems), problems
+    path.write_text(text, encoding="utf-8")
+    plan = root / "rules" / "plan.yaml"
+    plan.write_text(plan.read_text(encoding="utf-8").replace("each: '{each}|", "each: '{eachh}|", 1), encoding="utf-8")
+    problems, _ = Catalog.check(root)
+    assert any("plan.yaml" in p and "{eachh} is no word list" in p for p in problems), problems
 
 
 # ------------------------------------------------------------------------------------------- understanding

@@ -423,3 +423,15 @@ def test_store_package_keeps_its_public_names():
     for name in ("Store", "ReportMeta", "FactRow", "DB_NAME", "Report"):
         assert hasattr(store, name)
     assert DB_NAME == "fin_qa.sqlite" and Store.__module__ == "fin_qa.store.store"
+
+
+def test_a_name_looked_up_in_one_report_is_what_the_store_wide_scan_finds_there(all_store):
+    """Store.naming with a report: the rows of that report (chunks, then tables, in the store's order) that the
+    scan of the whole store finds, its limit counted within the report — read through the report's index."""
+    store, _ = all_store
+    name = "有限公司"   # (printed in every report: most rows of the store-wide scan are other reports')
+    everywhere = store.naming(name, 10**6)
+    for rid in sorted({r[0] for r in everywhere})[:3]:
+        assert store.naming(name, 10**6, rid) == [r for r in everywhere if r[0] == rid]
+        few = store.naming(name, 2, rid)
+        assert 0 < len(few) <= 4 and all(r[0] == rid for r in few)

@@ -116,6 +116,7 @@ class Router:
                                  self._inputs_of, self._in_report)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
+        self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
         # questions naming a period within a year (第三季度, 上半年 …: answer/periods.py), over views of this
         # source whose routers answer no period of their own
         self.periods = PeriodAnswerer(
@@ -145,7 +146,7 @@ class Router:
         read: the consolidated statements, or the parent's)."""
         scope = "parent" if (ans.frame or {}).get("scope") == "parent" else "consolidated"
         named: dict[int, tuple[CheckResult, list[str]]] = {}
-        nameable = doubtable(self.catalog.checks)
+        nameable = self._doubtable
         for e in ans.evidence:
             if not isinstance(e, FactEvidence) or not e.report or e.company is not None or e.item not in nameable:
                 continue

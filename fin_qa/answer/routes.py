@@ -187,7 +187,8 @@ def list_whole(s: AskState, ans: Answer) -> bool:
 
 
 def each_read(s: AskState, ans: Answer) -> bool:
-    """Whether a cell answer to a question asking several things each (分别, 各自) reads each: more than one
+    """Whether a cell answer to a question asking several things each (rules/understanding.yaml frame.each_asked:
+    分别, 各自, 各是, 各为, 各占) reads each: more than one
     value, or its one row or column names every item asked ("计入当期损益的政府补助和非经常性损益合计分别是多少":
     the 政府补助 row alone, under a title naming 非经常性损益, leaves the total unread)."""
     frame = s.router.understander.config.frame

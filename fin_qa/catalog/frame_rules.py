@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lexicon import with_named
 from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
@@ -92,7 +91,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
     return sec
 
 
-def load_frame_rules(path: Path, data: LDict, named: dict[str, str]) -> FrameRules:
+def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "trend", "base", "operations", "spelled", "scope", "approx",
            "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask",
            "spelled_share", "listed_heads", "each_asked")
@@ -102,9 +101,7 @@ def load_frame_rules(path: Path, data: LDict, named: dict[str, str]) -> FrameRul
         return sec.key_lines.get(key, line_of(sec))
 
     years = _section(path, frame, "years", ("short", "chinese"), ("short", "chinese"))
-    periods = {p: named[p] for p in PERIODS}   # (rules/lexicon.yaml period_words, each_words: {opening}, {each})
-    for key in ("base", "relative", "restated", "each_year", "each_asked"):
-        frame[key] = with_named(frame[key], named)
+    # (a pattern names the lexicon's word lists — {opening}, {each} … —, written in as it compiles: rule_regex)
     ops = _section(path, frame, "operations", OPERATIONS, OPERATIONS)
     scope = _section(path, frame, "scope", SCOPES, SCOPES)
     cues = _section(path, frame, "cues", CUE_SLOTS, CUE_SLOTS)
@@ -117,7 +114,7 @@ def load_frame_rules(path: Path, data: LDict, named: dict[str, str]) -> FrameRul
         each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
         each_asked=_rx(path, line(frame, "each_asked"), "frame.each_asked", frame["each_asked"]),
         trend=_rx(path, line(frame, "trend"), "frame.trend", frame["trend"]),
-        periods=[(p, _rx(path, line(frame, "base"), f"period_words.{p}", periods[p])) for p in PERIODS],
+        periods=[(p, _rx(path, line(frame, "base"), f"period_words.{p}", "{" + p + "}")) for p in PERIODS],
         base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),
         operations={k: _rx(path, line(ops, k), f"frame.operations.{k}", ops[k]) for k in OPERATIONS},
         spelled=[_rx(path, line_of(spelled, line(frame, "spelled")), "frame.spelled", s, names=("a", "b"))
@@ -134,7 +131,7 @@ def load_frame_rules(path: Path, data: LDict, named: dict[str, str]) -> FrameRul
         relative=_rx(path, line(frame, "relative"), "frame.relative", frame["relative"]),
         restated=_rx(path, line(frame, "restated"), "frame.restated", frame["restated"]),
         unit_bare=_rx(path, line(frame, "unit_bare"), "frame.unit_bare", frame["unit_bare"], 1),
-        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", with_named(cues[c], named))) for c in CUE_SLOTS],
+        cues=[(c, _rx(path, line(cues, c), f"frame.cues.{c}", cues[c])) for c in CUE_SLOTS],
         bare_words=_word_list(path, line(frame, "bare_words"), "frame.bare_words", frame["bare_words"]),
         bare_before=_rx(path, line(frame, "bare_before"), "frame.bare_before", frame["bare_before"]),
         bare_after=_rx(path, line(frame, "bare_after"), "frame.bare_after", frame["bare_after"]),

@@ -102,39 +102,39 @@ def _periods(path: Path, data: LDict, key: str, names: tuple[str, ...]) -> tuple
     return tuple(out)
 
 
-def load_period_words(path: Path) -> dict[str, tuple[str, ...]]:
-    """The period words of rules/lexicon.yaml (period_words), by kind — for the frame's patterns
-    (rules/understanding.yaml) that name them; a kind missing or empty is a file:line problem."""
-    return {k: v for k, v in load_named_words(path).items() if k in PERIOD_KINDS}
+NAMED = (*PERIOD_KINDS, "each")   # the word lists the rule files name in their patterns: {opening} … {each}
 
 
 def load_named_words(path: Path) -> dict[str, tuple[str, ...]]:
-    """The word lists of rules/lexicon.yaml that the other rule files name in their patterns: the period
-    words by kind ({opening}, {closing}, {previous}, {current}) and the words asking each of several
-    ({each}); a list missing or empty is a file:line problem. (Kept per file and its change time: three
-    rule files read them.)"""
-    key = (str(path), path.stat().st_mtime_ns if path.is_file() else None)
+    """The word lists of rules/lexicon.yaml that the other rule files name in their patterns (NAMED): the
+    period words by kind ({opening}, {closing}, {previous}, {current}) and the words asking each of several
+    ({each}); a list missing or empty is a file:line problem. (Kept for the file's text: three rule files
+    read them as the catalog loads.)"""
+    if not path.is_file():
+        raise RuleError(path, 1, "missing: the word lists the rules' patterns name ({opening} … {each}) are read here")
+    raw = path.read_bytes()
+    key = (str(path), raw)
     got = _NAMED.get(key)
     if got is not None:
         return got
-    if not path.is_file():
-        raise RuleError(path, 1, "missing: the period words (period_words) and each_words of the rules' patterns are read here")
     data = load_rules_yaml(path)
     if not isinstance(data, LDict):
         raise RuleError(path, line_of(data), f"expected a mapping: {', '.join(_KEYS)}")
     words = dict(_periods(path, data, "period_words", PERIOD_KINDS))
     for kind in PERIOD_KINDS:
         if not words.get(kind):
-            raise RuleError(path, data.key_lines.get("period_words", 1), f"period_words.{kind}: a list of words")
+            raise RuleError(path, data.key_lines.get("period_words", 1), f"period_words.{kind}: missing or empty — "
+                            f"the list of {kind} words the rules' patterns name {{{kind}}}")
     words["each"] = tuple(_words(path, data, "each_words"))
     if not words["each"]:
-        raise RuleError(path, data.key_lines.get("each_words", 1), "each_words: a list of words")
+        raise RuleError(path, data.key_lines.get("each_words", 1), "each_words: missing or empty — the words "
+                        "asking each of several (分别, 各自) that the rules' patterns name {each}")
     _NAMED.clear()
     _NAMED[key] = words
     return words
 
 
-_NAMED: dict[tuple[str, int | None], dict[str, tuple[str, ...]]] = {}
+_NAMED: dict[tuple[str, bytes], dict[str, tuple[str, ...]]] = {}
 
 
 def period_pattern(words: tuple[str, ...]) -> str:
@@ -157,19 +157,28 @@ def named_patterns(path: Path) -> dict[str, str]:
     return {name: period_pattern(words) for name, words in load_named_words(path).items()}
 
 
-_NAMES = re.compile(r"\{(" + "|".join((*PERIOD_KINDS, "each")) + r")\}")
+_NAME = re.compile(r"\{([a-z_]+)\}")
 
 
 def named_in(rules: Path, line: int, key: str, text: object) -> object:
     """A pattern of a rule file (`rules`, at `line` of its key) with the lexicon's word lists it names
-    written in, read from the lexicon.yaml beside it — which must be there when it names one."""
-    if not isinstance(text, str) or _NAMES.search(text) is None:
+    written in, read from the lexicon.yaml beside it; a name that is no list of it ({eachh}), or a list the
+    lexicon lacks, is a problem at the pattern's own line."""
+    if not isinstance(text, str):
         return text
+    names = [m.group(1) for m in _NAME.finditer(text)]
+    if not names:
+        return text
+    unknown = [n for n in names if n not in NAMED]
+    if unknown:
+        raise RuleError(rules, line, f"{key}: {{{unknown[0]}}} is no word list of lexicon.yaml (it names "
+                                     f"{', '.join('{' + n + '}' for n in NAMED)})")
     lexicon = rules.parent / "lexicon.yaml"
-    if not lexicon.is_file():
-        raise RuleError(rules, line, f"{key}: names {{{_NAMES.search(text).group(1)}}}, a word list of "
-                                     f"{lexicon}, which is missing")
-    return with_named(text, named_patterns(lexicon))
+    try:
+        patterns = named_patterns(lexicon)
+    except RuleError as exc:
+        raise RuleError(rules, line, f"{key}: names {{{names[0]}}}, which {lexicon.name} cannot give: {exc}") from None
+    return with_named(text, patterns)
 
 
 def _both_ways(path: Path, data: LDict, meaning: set[str], others: dict[str, set[str]]) -> None:

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .frame_rules import _rx, _word_list
-from .lexicon import named_in
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
@@ -57,7 +56,7 @@ def load_plan_rules(path: Path) -> PlanRules | None:
         line = data.key_lines.get(key, line_of(data))
         if key not in data:
             raise RuleError(path, line, f"missing `{key}:` (see the shipped plan.yaml)")
-        regexes[key] = _rx(path, line, key, named_in(path, line, key, data[key]), names=_GROUPS.get(key, ()))
+        regexes[key] = _rx(path, line, key, data[key], names=_GROUPS.get(key, ()))
     words = {key: _word_list(path, data.key_lines.get(key, line_of(data)), key, data.get(key))
              for key in ("higher", "lower")}
     return PlanRules(**regexes, **words)  # type: ignore[arg-type]  # the keys are the fields, by name

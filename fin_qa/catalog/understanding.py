@@ -5,7 +5,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .lexicon import named_patterns
 from .frame_rules import CompanyNameRules, FrameRules, load_company_names, load_frame_rules
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
 
@@ -168,7 +167,7 @@ def load_understanding_config(path: Path) -> UnderstandingConfig:
         cfg.statistics = _statistics(path, stats)
     if "frame" not in data:
         raise RuleError(path, 1, "missing frame (see the shipped understanding.yaml)")
-    # (the frame's period words are the lexicon's: rules/lexicon.yaml beside this file)
-    cfg.frame = load_frame_rules(path, data, named_patterns(path.parent / "lexicon.yaml"))
+    # (the frame's period words are the lexicon's: rules/lexicon.yaml beside this file, named {opening} …)
+    cfg.frame = load_frame_rules(path, data)
     cfg.company_names = load_company_names(path, data)
     return cfg
