@@ -220,6 +220,15 @@ def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):
     assert any(p.startswith(f"{path}:{line}:") and "Python warns" in p and "nested set" in p for p in problems), problems
 
 
+def _lexicon_copy(tmp_path):
+    """A copy of the shipped rules to edit: its root, its lexicon.yaml and that file's text."""
+    root = tmp_path / "rules_copy"
+    for d in ("rules", "formulas", "keyword_tables", "es_mappings"):
+        shutil.copytree(ROOT / d, root / d)
+    path = root / "rules" / "lexicon.yaml"
+    return root, path, path.read_text(encoding="utf-8")
+
+
 def test_the_frames_period_words_are_the_lexicons(tmp_path):
     """The period words are listed once (rules/lexicon.yaml period_words): the frame's periods and the patterns
     naming them ({opening}, {previous} … of understanding.yaml) read them; a word added there is read everywhere,
@@ -228,11 +237,7 @@ def test_the_frames_period_words_are_the_lexicons(tmp_path):
     frame = CATALOG.understanding.frame
     assert dict(frame.periods)["opening"].search("2019年上年末的货币资金")
     assert frame.base.search("较上年同期增长") and frame.relative.search("是年初的多少")
-    root = tmp_path / "rules_copy"
-    for d in ("rules", "formulas", "keyword_tables", "es_mappings"):
-        shutil.copytree(ROOT / d, root / d)
-    path = root / "rules" / "lexicon.yaml"
-    text = path.read_text(encoding="utf-8")
+    root, path, text = _lexicon_copy(tmp_path)
     path.write_text(text.replace("  opening: ['#初', ", "  opening: ['#初', 建账日, ", 1), encoding="utf-8")
     edited = Catalog.load(root).understanding.frame
     assert dict(edited.periods)["opening"].search("建账日的货币资金") and edited.base.search("较建账日增长")
@@ -249,11 +254,7 @@ def test_the_each_words_are_the_lexicons(tmp_path):
     c = CATALOG
     for rx in (c.understanding.frame.each_asked, c.understanding.frame.each_year, c.plan.each, c.frames.each):
         assert rx.search("营业收入和净利润分别是多少") and not rx.search("营业收入和净利润逐一是多少")
-    root = tmp_path / "rules_copy"
-    for d in ("rules", "formulas", "keyword_tables", "es_mappings"):
-        shutil.copytree(ROOT / d, root / d)
-    path = root / "rules" / "lexicon.yaml"
-    text = path.read_text(encoding="utf-8")
+    root, path, text = _lexicon_copy(tmp_path)
     path.write_text(text.replace("each_words: [分别, 各自]", "each_words: [分别, 各自, 逐一]", 1), encoding="utf-8")
     edited = Catalog.load(root)
     for rx in (edited.understanding.frame.each_asked, edited.understanding.frame.each_year, edited.plan.each,
