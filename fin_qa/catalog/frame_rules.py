@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lexicon import named_in
 from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
@@ -61,7 +62,7 @@ def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None
         names: tuple[str, ...] = ()) -> re.Pattern:
     if not isinstance(text, str) or not text:
         raise RuleError(path, line, f"{key} must be a non-empty regex")
-    rx = rule_regex(path, line, key, text)
+    rx = rule_regex(path, line, key, str(named_in(path, line, key, text)))   # ({opening}, {each}: the lexicon's)
     if groups is not None and rx.groups != groups:
         raise RuleError(path, line, f"{key}: regex {text!r} needs exactly {groups} group(s)")
     for n in names:

@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .lexicon import named_in
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
 
 
@@ -71,7 +72,7 @@ def _regex(path: Path, data: LDict, key: str, groups: tuple[str, ...]) -> re.Pat
     line = data.key_lines.get(key, line_of(data))
     if not isinstance(text, str) or not text:
         raise RuleError(path, line, f"`{key}:` must be a regex")
-    rx = rule_regex(path, line, key, text)
+    rx = rule_regex(path, line, key, str(named_in(path, line, key, text)))   # ({each}: the lexicon's)
     missing = [g for g in groups if g not in rx.groupindex]
     if missing:
         raise RuleError(path, line, f"`{key}:` needs the named group(s) {', '.join(missing)}")

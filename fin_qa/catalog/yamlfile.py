@@ -105,11 +105,7 @@ _parse = getattr(getattr(re, "_parser", None), "parse", None)
 def rule_regex(path: Path | str, line: int, key: str, text: str) -> re.Pattern:
     """A rule's regex compiled; a bad one, or one Python warns about (a possible nested set "[[", a
     possible set difference "--" …, which a later Python reads otherwise), is a RuleError at its line.
-    (The pattern is parsed apart to hear the warning: re's cache would keep a compiled one quiet.) A word
-    list of rules/lexicon.yaml named in it ({opening}, {each} …) is written in first (lexicon.named_in)."""
-    from .lexicon import named_in   # (the lexicon's loader reads its file with this module)
-
-    text = str(named_in(Path(path), line, key, text))
+    (The pattern is parsed apart to hear the warning: re's cache would keep a compiled one quiet.)"""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
