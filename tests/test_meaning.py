@@ -220,6 +220,13 @@ def test_rules_check_fails_on_a_regex_python_warns_about(tmp_path):
     assert any(p.startswith(f"{path}:{line}:") and "Python warns" in p and "nested set" in p for p in problems), problems
 
 
+def test_a_string_that_only_begins_words_is_no_word_of_the_lexicon():
+    """The dictionary index holds the beginnings of its words (to extend a string only while it begins one):
+    such a beginning is no word — 金宇 of 金宇车城 is a company's name, not a word of the language as 四方 is."""
+    lex = Lexicon(CATALOG.lexicon, [])
+    assert lex.known(["四方", "金宇", "隆基", "东方"]) == {"四方", "东方"}
+
+
 def _lexicon_copy(tmp_path):
     """A copy of the shipped rules to edit: its root, its lexicon.yaml and that file's text."""
     root = tmp_path / "rules_copy"

@@ -135,8 +135,9 @@ class Lexicon:
         return found
 
     def known(self, words: list[str]) -> set[str]:
-        """The words that are words of the lexicon (its dictionary's, or the file's)."""
-        return set(self._entries(words))
+        """The words that are words of the lexicon (its dictionary's, or the file's) — not a string that only
+        begins some (金宇 of 金宇车城 is no word)."""
+        return {w for w, (_, tag) in self._entries(words).items() if tag != PREFIX}
 
     def _total(self) -> int:
         """The frequencies' total, the file's words added as jieba's add_word adds them."""
