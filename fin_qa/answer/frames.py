@@ -39,7 +39,7 @@ from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .cells import _CUT_NUMBER, _UNNAMED, _WHO_ASKED, UNIT_LINE, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
+from .cells import _CUT_NUMBER, _LINE_OF_BUSINESS, _UNNAMED, _WHO_ASKED, UNIT_LINE, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
 from .cells import _shown as cells_shown
 from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
@@ -495,6 +495,9 @@ class FrameAnswerer:
         self._found: dict[tuple[int, str, str], Found] = {}   # find_tables' (report, ask, query) → frames
         self._found_state: tuple[int, int] | None = None     # (the store's state they were found in)
         self._measures = {kd.name: kd.measure for kd in words.kinds}
+        # a row held (marked \x02) or an alias said, then 业务/板块: the row named as a line of business (_rest)
+        said = "|".join(map(re.escape, sorted({a for g in words.aliases for a in g}, key=len, reverse=True)))
+        self._business = re.compile(rf"(\x02{'|' + said if said else ''})(?:{_LINE_OF_BUSINESS.pattern})")
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
         self._titled = {kd.name: tuple(map(content, kd.title)) for kd in words.kinds}
@@ -1129,8 +1132,7 @@ class FrameAnswerer:
             rest = re.sub("|".join(map(re.escape, held)), keep, rest)
         if labels:
             # a row named as a line of business ("国外业务", "海外业务", "冷冻设备板块"): 业务/板块 says the row is one
-            said = "|".join(map(re.escape, sorted({a for g in self.words.aliases for a in g}, key=len, reverse=True)))
-            rest = re.sub(rf"(\x02{'|' + said if said else ''})(?:业务|板块)", r"\1", rest)
+            rest = self._business.sub(r"\1", rest)
         if group_words:
             # the group's words ("哪个地区", "两个行业", "产品系列"), with a count before them
             group = "|".join(map(re.escape, sorted(group_words, key=len, reverse=True)))
@@ -1415,8 +1417,8 @@ class SubsidiaryAnswerer:
             # a name the 释义 defines without saying what it is (四方罐储): a subsidiary when a section of
             # 主要控股参股公司 is headed by it
             key = content(norm(name))
-            if key not in found and any(rid == rep.id and _SUB_TOPIC.search(path) and "子公司" in text
-                                        for rid, path, text, _ in store.naming(name, 200, rep.id)):
+            if key not in found and any(_SUB_TOPIC.search(path) and "子公司" in text
+                                        for _, path, text, _ in store.naming(name, 200, rep.id)):
                 add(name, alias)   # (its section says it is a 子公司; an associate's says 参股 only)
         self._subs[rep.id] = list(found.values())
         return self._subs[rep.id]
@@ -1625,8 +1627,8 @@ class SubsidiaryAnswerer:
                 out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _shown(col.header)))
             return out
         # its own section, headed by its name: (where it is, text, page)
-        sections = [(_heading(path, -2), text, page) for rid, path, text, page in store.naming(sub.name, 50, rep.id)
-                    if rid == rep.id and sub.name in content(norm(_heading(path, -1)))]
+        sections = [(_heading(path, -2), text, page) for _, path, text, page in store.naming(sub.name, 50, rep.id)
+                    if sub.name in content(norm(_heading(path, -1)))]
         # a paragraph of its own under 主要控股参股公司 ("（1）金宇保灵生物药品有限公司为公司全资子公司，…净利润
         # 30,062 万元。"): from its name to the next paragraph's number
         for c in store.chunks_headed(rep.id, self.topics):

@@ -197,9 +197,8 @@ def each_read(s: AskState, ans: Answer) -> bool:
     cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
     if len({(e.table, e.row, e.column) for e in cells}) != 1:
         return True
-    spell = s.router.cells.spell
-    printed = spell(content(norm(f"{cells[0].row}|{cells[0].column}")))
-    return all(spell(content(norm(s.u.item_words.get(i) or i))) in printed or spell(content(norm(i))) in printed
+    printed = _spelled(s.router, f"{cells[0].row}|{cells[0].column}")
+    return all(_spelled(s.router, s.u.item_words.get(i) or i) in printed or _spelled(s.router, i) in printed
                for i in s.u.items)
 
 
@@ -259,8 +258,13 @@ def row_prints(router: "Router", cell: Answer, words) -> bool:
     """Whether the rows and columns of a cell answer print every one of the words (spelled as the cells spell
     them: 年度报酬 → 报酬)."""
     cells = [e for e in cell.evidence if isinstance(e, CellEvidence)]
-    printed = router.cells.spell(content(norm("|".join(f"{e.row}|{e.column}" for e in cells))))
-    return bool(cells) and all(router.cells.spell(content(norm(w))) in printed for w in words)
+    printed = _spelled(router, "|".join(f"{e.row}|{e.column}" for e in cells))
+    return bool(cells) and all(_spelled(router, w) in printed for w in words)
+
+
+def _spelled(router: "Router", text: str) -> str:
+    """A text's characters as the cells compare them (年度报酬 → 报酬: their spelling of its words)."""
+    return router.cells.spell(content(norm(text)))
 
 
 VETOES: dict[str, Callable[..., Any]] = {
