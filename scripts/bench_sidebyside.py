@@ -4,7 +4,7 @@ one checkout, then the other, in turn (--repeat times, the best kept), every run
 PYTHONPATH set to its checkout and pinned with taskset.
 
     python scripts/bench_sidebyside.py --before /tmp/base --after . [--stores DIR] [--shared ../shared] [--repeat 2] [--cpus 1]
-        [--serve-cpus 0,1] [--processes N] [--only answer questions serve]
+        [--serve-cpus 0,1] [--processes N] [--only answer questions serve instructions]
 
     (a) answer   FinGLM round A's 2,000 questions over its gold values imported as a table (store A):
                  scripts/bench_answer.py --store A, the checkout's own copy (it puts its checkout first on
@@ -15,6 +15,9 @@ PYTHONPATH set to its checkout and pinned with taskset.
                  for the first time) and again (best of 3)
     (c) serve    `fin-qa serve` over S: scripts/bench_serve.py --only structured (--serve-kinds), q/s, p50
                  and p95 at 1, 4 and 16 clients (server and clients pinned to --serve-cpus)
+    (d) instructions  (a) and (b) counted in machine instructions a question (scripts/bench_instructions.py,
+                 under valgrind): the same count however busy the machine, where a time swings by ±25% from run to
+                 run on a shared machine; measured once (a count does not vary), not pinned
 
 The stores are each checkout's own (its parser reads the reports), built under --stores DIR (before/,
 after/) when missing: `scripts/finglm_gold_facts.py A-list-answer.json -o gold.csv --reports-list
@@ -113,6 +116,23 @@ def bench_serve(checkout: Path, store: Path, cpus: str, seconds: float, kinds: l
     return got
 
 
+def bench_instructions(checkout: Path, stores: Path, sets: list[str]) -> dict[str, float]:
+    """(d): round A's warm round and the real-report questions' first pass and again, in M instructions a
+    question (this checkout's scripts/bench_instructions.py, the same for both)."""
+    script = str(ROOT / "scripts" / "bench_instructions.py")
+    out = run(checkout, [script, "answer", "--store", str(stores / "A"), "--questions",
+                         str(SHARED / "finglm" / "A-list-question.json"),
+                         "--scope", str(SHARED / "finglm" / "A-list-txt-name.txt")], "", timeout=7200)
+    a = re.search(r"([\d.]+) M instructions a question", out)
+    out2 = run(checkout, [script, "questions", "--store", str(stores / "S"), *sets], "", timeout=7200)
+    q = re.search(r"(\d+) questions, first pass ([\d.]+) M instructions a question; again ([\d.]+) M", out2)
+    if a is None or q is None:
+        raise SystemExit("bench_instructions.py printed no counts:\n" + out + out2)
+    return {"A: round A, M instructions a question": float(a.group(1)),
+            f"S: {q.group(1)} questions, first pass, M instructions a question": float(q.group(2)),
+            f"S: {q.group(1)} questions, again, M instructions a question": float(q.group(3))}
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--before", type=Path, required=True, help="the checkout to compare against (a worktree)")
@@ -128,7 +148,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sets", nargs="+", help="question sets of (b) (default: tests/data/{%s}.jsonl)" % ",".join(SETS))
     ap.add_argument("--shared", type=Path, help="the shared folder holding data/ (default: $FIN_QA_SHARED, else "
                                                 "../shared beside this checkout)")
-    ap.add_argument("--only", nargs="+", choices=["answer", "questions", "serve"], default=["answer", "questions", "serve"])
+    ap.add_argument("--only", nargs="+", choices=["answer", "questions", "serve", "instructions"],
+                    default=["answer", "questions", "serve"])
     args = ap.parse_args(argv)
     global SHARED
     if args.shared is not None:
@@ -145,7 +166,7 @@ def main(argv=None) -> int:
         build_stores(checkout, args.stores / side)
     sets = args.sets or [str(ROOT / "tests" / "data" / f"{s}.jsonl") for s in SETS]
     figures: dict[str, dict[str, float]] = {"before": {}, "after": {}}
-    lower_better = ("ms", " s")
+    lower_better = ("ms", " s", "a question")
 
     def keep(side: str, got: dict[str, float]) -> None:
         for k, v in got.items():
@@ -164,6 +185,8 @@ def main(argv=None) -> int:
             if "serve" in args.only:
                 keep(side, bench_serve(checkout, store / "S", args.serve_cpus, args.seconds, args.serve_kinds,
                                        args.processes))
+            if "instructions" in args.only and i == 0:
+                keep(side, bench_instructions(checkout, store, sets))   # (a count: once is enough)
             print(f"  run {i + 1}/{args.repeat}, {side} done", file=sys.stderr, flush=True)
     print(f"before: {sides['before']}  after: {sides['after']}  (best of {args.repeat} alternate runs; "
           f"taskset -c {args.cpus or '-'}, serve {args.serve_cpus or '-'}, processes {args.processes or 'default'})")

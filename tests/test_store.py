@@ -435,3 +435,7 @@ def test_a_name_looked_up_in_one_report_is_what_the_store_wide_scan_finds_there(
         assert store.naming(name, 10**6, rid) == [r for r in everywhere if r[0] == rid]
         few = store.naming(name, 2, rid)
         assert 0 < len(few) <= 4 and all(r[0] == rid for r in few)
+    # several reports (a year's): their rows, in the store's order — none of the others'
+    some = sorted({r[0] for r in everywhere})[:2]
+    assert store.naming(name, 10**6, some) == [r for r in everywhere if r[0] in some]
+    assert store.naming(name, 10**6, []) == []

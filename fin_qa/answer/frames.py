@@ -160,9 +160,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     """The table read as a frame: kind, rows with their sections, typed columns, its numbers."""
     title = content(cells.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
     header_key = content(norm("".join(t.header)))
-    section_of = {w: s.name for s in words.sections for w in s.row}
-    section_rx = re.compile("^(?:" + "|".join(map(re.escape, sorted(section_of, key=len, reverse=True))) + ")") \
-        if section_of else None
+    section_of, section_rx = words.section_rows
     current = None
     if section_rx is not None:
         m = section_rx.match(content(norm(t.header[0] if t.header else "")))
@@ -1533,10 +1531,11 @@ class SubsidiaryAnswerer:
         else:
             # no company of the store named: the reports of the year printing the name (a registered name,
             # else a word no slot used: "珠海惠威", "四方罐储")
-            by_id = {r.id: r for r in self.v.source.by_key.values()}
-            for word in [*spans, *after, *left]:
-                ids = dict.fromkeys(rid for rid, *_ in self.v.source.store.naming(word))
-                reports = [by_id[i] for i in ids if i in by_id and by_id[i].year == year][:8]
+            by_id = {r.id: r for r in self.v.source.by_key.values() if r.year == year}
+            for word in [*spans, *after, *left] if by_id else ():
+                # (the year's reports only, through their index: not a scan of every report's rows)
+                ids = dict.fromkeys(rid for rid, *_ in self.v.source.store.naming(word, 50, list(by_id)))
+                reports = [by_id[i] for i in ids][:8]
                 if reports:
                     spans, after, left = [word], [], []
                     break

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from .lexicon import named_in
@@ -54,6 +55,15 @@ class FrameWords:
     count: re.Pattern | None = None
     count_words: tuple[str, ...] = ()
     each: re.Pattern | None = None   # every row of a group asked ("前五名客户的销售额分别是多少", "各地区的营业收入")
+
+    @cached_property
+    def section_rows(self) -> tuple[dict[str, str], re.Pattern | None]:
+        """Each section row as printed → its section's name, and a regex of those rows at a label's start
+        (longest first), worked out once."""
+        section_of = {w: s.name for s in self.sections for w in s.row}
+        rx = re.compile("^(?:" + "|".join(map(re.escape, sorted(section_of, key=len, reverse=True))) + ")") \
+            if section_of else None
+        return section_of, rx
 
     def alias_of(self, word: str) -> frozenset[str]:
         """The labels naming the row a word names (itself alone when it has no aliases)."""

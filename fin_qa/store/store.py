@@ -913,24 +913,30 @@ class Store:
             " ORDER BY id", (report_id, *section_ids)).fetchall()
         return [ChunkText(r[0], _path(r[1]), r[2], r[3], r[4]) for r in rows]
 
-    def naming(self, name: str, limit: int = 50, report_id: int | None = None) -> list[tuple[int, str, str, int | None]]:
+    def naming(self, name: str, limit: int = 50,
+               report_id: int | Sequence[int] | None = None) -> list[tuple[int, str, str, int | None]]:
         """The chunks whose heading path names `name` (a subsidiary's registered name), as (report id,
         path, text, page), and the tables whose rows do (text: their rows), report by report; with
-        `report_id`, that report's only (read through its index, not a scan of the store)."""
+        `report_id` (one report's id, or several), those reports' only, read through their index, not a scan
+        of the store (the limit counting their rows alone)."""
         # (its characters in order, anything between: a name printed with its brackets or spaces —
         # 四方星（上海）冷链科技有限公司 — is found by its words alone)
         # (a scan of every chunk's path and every table's rows, tens of ms on a store of a few dozen reports:
         # what it found is kept while the store stays the same — questions name the same subsidiaries)
+        ids: tuple[int, ...] | None = None if report_id is None else \
+            (report_id,) if isinstance(report_id, int) else tuple(sorted(set(report_id)))
+        if ids == ():
+            return []
         state = self.state()
         if state != self._naming_state:
             self._naming_state = state
             self._naming.clear()
-        key = (name, limit, report_id)
+        key = (name, limit, ids)
         got = self._naming.get(key)
         if got is None:
             like = "%" + "%".join(name) + "%"
-            of = "" if report_id is None else "report_id=? AND "
-            args: tuple = (like, limit) if report_id is None else (report_id, like, limit)
+            of = "" if ids is None else f"report_id IN ({','.join('?' * len(ids))}) AND "
+            args: tuple = (like, limit) if ids is None else (*ids, like, limit)
             rows = self.db.execute(f"SELECT report_id, path, text, page_start FROM chunks WHERE {of}path LIKE ? LIMIT ?",
                                    args).fetchall()
             rows += self.db.execute(f"SELECT report_id, path, rows, page_start FROM tables WHERE {of}rows LIKE ? LIMIT ?",

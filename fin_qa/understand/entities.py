@@ -357,10 +357,13 @@ class CompanyIndex:
         if not arrays:
             return []
         met = np.concatenate(arrays)
-        counts = np.bincount(met, minlength=len(self._gram_names))
-        ids, first = np.unique(met, return_index=True)
-        ids, first = ids[counts[ids] >= 2], first[counts[ids] >= 2]
-        order = np.lexsort((first, -counts[ids]))[:200]   # (most shared first; equals in the order first met)
+        n = len(self._gram_names)
+        counts = np.bincount(met, minlength=n)
+        # where each name is first met: the least position of its number (no sort, as np.unique would)
+        first = np.full(n, len(met), dtype=np.int64)
+        np.minimum.at(first, met, np.arange(len(met), dtype=np.int64))
+        ids = np.flatnonzero(counts >= 2)
+        order = np.lexsort((first[ids], -counts[ids]))[:200]   # (most shared first; equals in the order first met)
         return [self._gram_names[i] for i in ids[order]]
 
     def _fuzzy(self, text: str) -> CompanyMatch | None:
