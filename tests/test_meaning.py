@@ -280,6 +280,45 @@ def test_the_each_words_are_the_lexicons(tmp_path):
     assert any("plan.yaml" in p and "{eachh} is no word list" in p for p in problems), problems
 
 
+def test_the_sum_words_are_the_lexicons(tmp_path):
+    """The words asking the sum of several are listed once (rules/lexicon.yaml sum_words): the frame's sum
+    operation, spelled_share, sum_asked and total_asked, and the frames' sum.add read them; a word added there
+    is read by all of them; a word list naming a list that is none ('{summ}') is a problem at its line."""
+    def readers(c):
+        f = c.understanding.frame
+        return [f.operations["sum"], f.sum_asked, f.total_asked,
+                re.compile("|".join(map(re.escape, c.frames.add)))]
+    for rx in readers(CATALOG):
+        assert rx.search("营业收入和营业成本之和") and not rx.search("营业收入和营业成本并计")
+    share = CATALOG.understanding.frame.spelled_share.search("研发费用和管理费用合计占营业收入的比例")
+    assert share and share.group("a") == "研发费用和管理费用"
+    root, path, text = _lexicon_copy(tmp_path)
+    path.write_text(re.sub(r"(?m)^sum_words: \[", "sum_words: [并计, ", text, count=1), encoding="utf-8")
+    edited = Catalog.load(root)
+    for rx in readers(edited):
+        assert rx.search("营业收入和营业成本并计")
+    share = edited.understanding.frame.spelled_share.search("研发费用和管理费用并计占营业收入的比例")
+    assert share and share.group("a") == "研发费用和管理费用"
+    path.write_text(re.sub(r"(?m)^sum_words:.*\n", "", text), encoding="utf-8")
+    problems, _ = Catalog.check(root)
+    for name in ("understanding.yaml", "frames.yaml"):
+        assert any(name in p and "sum_words" in p and "{sum}" in p for p in problems), problems
+    path.write_text(text, encoding="utf-8")
+    frames = root / "rules" / "frames.yaml"
+    frames.write_text(frames.read_text(encoding="utf-8").replace("add: ['{sum}']", "add: ['{summ}']", 1),
+                      encoding="utf-8")
+    problems, _ = Catalog.check(root)
+    assert any("frames.yaml" in p and "{summ} is no word list" in p for p in problems), problems
+
+
+def test_a_sum_spelled_with_a_plus_between_two_items(und):
+    """加 between two items asks their sum (营业收入加营业外收入); inside a word (增加, 税金及附加) it does not."""
+    assert und.understand("四方科技2019年营业收入加营业外收入是多少？").frame.operation == "sum"
+    assert und.understand("四方科技2019年营业收入增加了多少？").frame.operation != "sum"
+    u = und.understand("四方科技2019年营业成本和税金及附加分别是多少？")
+    assert u.frame.operation != "sum" and len(u.items) == 2
+
+
 # ------------------------------------------------------------------------------------------- understanding
 
 def test_a_clause_asked_with_filler_asks_nothing_more(und):

@@ -23,6 +23,8 @@ class FrameRules:
     year_chinese: re.Pattern
     each_year: re.Pattern
     each_asked: re.Pattern                         # several asked each (分别, 各是): no sum of them
+    sum_asked: re.Pattern                          # several asked as one sum (之和, A加B)
+    total_asked: re.Pattern                        # a total asked (合计, 总额) where a value per share is printed
     trend: re.Pattern
     periods: list[tuple[str, re.Pattern]]          # (period, cue) in file order
     base: re.Pattern
@@ -95,7 +97,7 @@ def _section(path: Path, data: LDict, key: str, wanted: tuple[str, ...], require
 def load_frame_rules(path: Path, data: LDict) -> FrameRules:
     top = ("years", "each_year", "trend", "base", "operations", "spelled", "scope", "approx",
            "decimals_step", "integer", "unit_more", "unit_bare", "relative", "restated", "cues", "bare_words", "bare_before", "bare_after", "harmless", "ask",
-           "spelled_share", "listed_heads", "each_asked")
+           "spelled_share", "listed_heads", "each_asked", "sum_asked", "total_asked")
     frame = _section(path, data, "frame", top, top)
 
     def line(sec: LDict, key: str) -> int:
@@ -114,6 +116,8 @@ def load_frame_rules(path: Path, data: LDict) -> FrameRules:
         year_chinese=_rx(path, line(years, "chinese"), "frame.years.chinese", years["chinese"], 1),
         each_year=_rx(path, line(frame, "each_year"), "frame.each_year", frame["each_year"]),
         each_asked=_rx(path, line(frame, "each_asked"), "frame.each_asked", frame["each_asked"]),
+        sum_asked=_rx(path, line(frame, "sum_asked"), "frame.sum_asked", frame["sum_asked"]),
+        total_asked=_rx(path, line(frame, "total_asked"), "frame.total_asked", frame["total_asked"]),
         trend=_rx(path, line(frame, "trend"), "frame.trend", frame["trend"]),
         periods=[(p, _rx(path, line(frame, "base"), f"period_words.{p}", "{" + p + "}")) for p in PERIODS],
         base=_rx(path, line(frame, "base"), "frame.base", frame["base"]),

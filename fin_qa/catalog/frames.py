@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from .lexicon import named_in
+from .lexicon import named_in, named_words
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
 
 
@@ -74,7 +74,9 @@ def _words(path: Path, data: LDict, key: str, where: str = "") -> tuple[str, ...
     value = data.get(key) or []
     if not isinstance(value, list) or not all(isinstance(w, str) and w for w in value):
         raise RuleError(path, line_of(data), f"`{where}{key}:` must be a list [..] of words")
-    return tuple(sorted(value, key=len, reverse=True))
+    # ('{sum}': the lexicon's list of that name, its words here)
+    value = named_words(path, data.key_lines.get(key, line_of(data)), f"{where}{key}", value)
+    return tuple(sorted(dict.fromkeys(value), key=len, reverse=True))
 
 
 def _regex(path: Path, data: LDict, key: str, groups: tuple[str, ...]) -> re.Pattern:

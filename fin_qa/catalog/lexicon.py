@@ -19,7 +19,7 @@ POS_TAGS = frozenset(
     "a ad ag an b bg c cc d df dg e eng f g h i j k l m mg mq n ng nr nrfg nrt ns nt nz o p q r rg rr rz s t tg "
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
-_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words", "each_words",
+_KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words", "each_words", "sum_words",
          "table_ask", "table_neutral", "table_periods", "column_periods", "description", "residue_filler",
          "left_neutral", "left_neutral_spans", "search_filler", "both_ways")
 TABLE_PERIODS = ("current", "previous", "change")
@@ -102,13 +102,16 @@ def _periods(path: Path, data: LDict, key: str, names: tuple[str, ...]) -> tuple
     return tuple(out)
 
 
-NAMED = (*PERIOD_KINDS, "each")   # the word lists the rule files name in their patterns: {opening} … {each}
+NAMED = (*PERIOD_KINDS, "each", "sum")   # the word lists the rule files name in their patterns: {opening} … {sum}
+# the lists of their own key: name → (key, what its words ask, two of them)
+_LISTS = {"each": ("each_words", "asking each of several", "分别, 各自"),
+          "sum": ("sum_words", "asking the sum of several", "之和, 合计")}
 
 
 def load_named_words(path: Path) -> dict[str, tuple[str, ...]]:
     """The word lists of rules/lexicon.yaml that the other rule files name in their patterns (NAMED): the
-    period words by kind ({opening}, {closing}, {previous}, {current}) and the words asking each of several
-    ({each}); a list missing or empty is a file:line problem. (Kept for the file's text: three rule files
+    period words by kind ({opening}, {closing}, {previous}, {current}), the words asking each of several
+    ({each}) and those asking their sum ({sum}); a list missing or empty is a file:line problem. (Kept for the file's text: three rule files
     read them as the catalog loads.)"""
     if not path.is_file():
         raise RuleError(path, 1, "missing: the word lists the rules' patterns name ({opening} … {each}) are read here")
@@ -125,10 +128,11 @@ def load_named_words(path: Path) -> dict[str, tuple[str, ...]]:
         if not words.get(kind):
             raise RuleError(path, data.key_lines.get("period_words", 1), f"period_words.{kind}: missing or empty — "
                             f"the list of {kind} words the rules' patterns name {{{kind}}}")
-    words["each"] = tuple(_words(path, data, "each_words"))
-    if not words["each"]:
-        raise RuleError(path, data.key_lines.get("each_words", 1), "each_words: missing or empty — the words "
-                        "asking each of several (分别, 各自) that the rules' patterns name {each}")
+    for name, (key_, what, some) in _LISTS.items():
+        words[name] = tuple(_words(path, data, key_))
+        if not words[name]:
+            raise RuleError(path, data.key_lines.get(key_, 1), f"{key_}: missing or empty — the words {what} "
+                            f"({some}) that the rules' patterns name {{{name}}}")
     _NAMED.clear()
     _NAMED[key] = words
     return words
@@ -179,6 +183,21 @@ def named_in(rules: Path, line: int, key: str, text: object) -> object:
     except RuleError as exc:
         raise RuleError(rules, line, f"{key}: names {{{names[0]}}}, which {lexicon.name} cannot give: {exc}") from None
     return with_named(text, patterns)
+
+
+def named_words(rules: Path, line: int, key: str, words: list[str]) -> list[str]:
+    """A word list of a rule file with each entry naming a list of the lexicon ('{sum}') replaced by that
+    list's words, in their order (named_in's problems alike)."""
+    out: list[str] = []
+    for w in words:
+        m = _NAME.fullmatch(w)
+        if m is None:
+            out.append(w)
+            continue
+        rx = named_in(rules, line, key, w)   # (the name checked, the lexicon read)
+        assert isinstance(rx, str)
+        out += load_named_words(rules.parent / "lexicon.yaml")[m.group(1)]
+    return out
 
 
 def _both_ways(path: Path, data: LDict, meaning: set[str], others: dict[str, set[str]]) -> None:

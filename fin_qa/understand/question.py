@@ -153,8 +153,6 @@ def _stands_alone(text: str, phrase: str, rules) -> bool:
     return i <= 0 or rules.bare_before.match(text, i - 1) is not None
 
 
-# the words of a total (合计派多少, 共计派发, 总额)
-_TOTAL_WORD = re.compile(r"合计|共计|总计|一共|总共|总额|总金额")
 # the employees' category tables (every employee counted) and what joins a group of people to a category
 # asked of it ("研发人员中硕士")
 _CATEGORY_TABLES = ("教育程度", "专业构成")
@@ -366,7 +364,8 @@ class Understander:
         share, so the total's word stays unused (never the 2.13元 per 10 shares for the 93亿元 paid)."""
         per_share = [k for k in keywords if k.kind == "item" and (info := self.vocab.items.get(k.name)) is not None
                      and info.kind == "per_share"]
-        if not per_share:
+        rules = self.config.frame
+        if not per_share or rules is None:
             return []
         for clause in _CLAUSE.finditer(phrase_key(text)):
             rest = clause.group()
@@ -374,7 +373,7 @@ class Understander:
                 continue   # (a total in a clause of its own asks of its own item: "…？现金分红总额多少？")
             for k in sorted(keywords, key=lambda k: -len(k.text)):
                 rest = rest.replace(k.text, "#" * len(k.text))   # (an item's own words: 现金分红总额)
-            m = _TOTAL_WORD.search(rest)
+            m = rules.total_asked.search(rest)
             if m:
                 return [("operation", m.group(0))]
         return []
@@ -472,7 +471,7 @@ class Understander:
             listed = self._items_listed(inner.group(1), rules) or self._parts_by_heads(inner.group(1), a)
             if len(listed) >= 2:
                 found_a = listed
-        if not found_a and not _SUM_SAID.search(m.group(0)):
+        if not found_a and not rules.sum_asked.search(m.group(0)):
             return None   # (items listed with no 之和/合计 nor a parenthesis defining them: their sum is not asked)
         found_a = found_a or self._items_listed(a, rules)
         found_b = [k for k in self.matcher.find(m.group("b"))[0] if k.kind == "item"]
@@ -530,8 +529,6 @@ def _scope_before_item(text: str, rest: str, rules) -> str:
     return rest
 
 
-# the words that ask a sum of several (each of them asked, 分别/各是: rules/understanding.yaml frame.each_asked)
-_SUM_SAID = re.compile(r"之和|合计|总和|加总|加起来|相加|共计|一共|(?<=[\u4e00-\u9fff])加上?(?=[\u4e00-\u9fff])")
 # what may stand between two items of a list
 _LIST_GAP = re.compile(r"[、和及与+＋,，]?|以及|加上?")
 # a parenthesis in a question: what it holds
