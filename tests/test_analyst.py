@@ -126,8 +126,16 @@ def test_how_the_profit_is_distributed(router):
     assert "466712809.50" in plain(ans.answer) and "第2页" in ans.answer
     ans = router.answer("四方科技2019年的利润分配方案是什么？")
     assert "每10股以资本公积金转增4.8股" in ans.answer and "1.88元" in ans.answer
-    # a figure per 10 shares answers no question of one share
-    assert not router.answer("四方科技2019年每股派息多少？").answered
+    # a question of one share of a plan printed per 10 shares: the figure per 10 divided by 10
+    # (formulas/compound.yaml), the answer saying so — never another year's plan a note mentions per share
+    # (p.143: the 2018 plan's 0.2元, paid in 2019)
+    ans = router.answer("四方科技2019年每股派发现金红利多少元？")
+    assert ans.answered and "0.188元" in ans.answer and "除以10" in ans.answer and "0.2元" not in ans.answer
+    assert "0.188元" in router.answer("四方科技2019年每股派息多少？").answer
+    # a plan paying no cash (苏常柴 2019) prints neither figure: none derived either way (每股 from 每10股 from
+    # 每股 …), the plan's own words said
+    ans = router.answer("苏常柴2019年每股派息多少？")
+    assert "不派发现金红利" in ans.answer and "0元" not in ans.answer, ans.answer
     # a qualifier printed in another clause of the plan's sentence (本次转股后…) is no qualifier of the value
     assert not router.answer("四方科技2019年转股后的现金红利总额是多少？").answered
 
@@ -324,6 +332,18 @@ def test_one_number_of_a_sentence_answers_one_ask(corpus_router):
     ans = corpus_router.answer("贵州茅台2025年年度分红每10股派多少？合计拟派多少现金红利？")
     assert "35032568759.73" in plain(ans.answer) and "239.57" not in ans.answer, ans.answer
     assert "现金红利：27.993" not in ans.answer and "现金红利：300.01" not in ans.answer
+
+
+def test_a_plan_printed_per_share(corpus_router):
+    """贵州茅台 prints its plan per share ("每股派发现金红利27.993元（含税）"): the plan says so as printed, and a
+    question of 10 shares gets the figure times 10, the answer saying it was computed."""
+    ans = corpus_router.answer("贵州茅台2025年打算怎么分红？")
+    assert ans.answered and "每股派发现金红利27.993元（含税）" in ans.answer and "第2页" in ans.answer, ans.answer
+    assert "35032568759.73" in plain(ans.answer)
+    ans = corpus_router.answer("贵州茅台2025年每股派发现金红利多少元？")
+    assert "27.993元" in ans.answer and "乘以" not in ans.answer
+    ans = corpus_router.answer("贵州茅台2025年每10股派发现金红利多少元？")
+    assert "279.93" in ans.answer, ans.answer
 
 
 def test_the_plans_cash_total_from_its_table(corpus_router):

@@ -60,6 +60,10 @@ def test_no_fact_when_the_report_does_not_say(all_store):
     # 张家界 2016: "是否属于…重点排污单位 不适用"; 苏常柴 2019 pays no dividend
     assert not list(store.facts("张家界", 2016, "是否属于重点排污单位"))
     assert not list(store.facts("苏常柴", 2019, "每10股派发现金红利"))
+    # a plan per 10 shares is no plan per share: 四方科技 2019's 每股 figure (p.143, the 2018 plan paid in 2019)
+    # lies past the 重要提示 the plan is read from
+    assert not list(store.facts("四方科技", 2019, "每股派发现金红利"))
+    assert [f["value"] for f in store.facts("四方科技", 2019, "每10股派发现金红利")] == ["1.88"]
     # 四方科技's heading "公司不存在控股股东情况的特别说明 □适用 √不适用" says nothing of the kind: its
     # 控股股东 is the natural person named above it
     assert [f["value"] for f in store.facts("四方科技", 2019, "控股股东")] == ["黄杰"]

@@ -16,7 +16,8 @@ from .model import Answer, Evidence, FactEvidence
 from .values import Values, fact_evidence
 
 CASH, BONUS, TRANSFER, TOTAL, PAYS = "每10股派发现金红利", "每10股送红股", "每10股转增", "现金分红总额", "是否派发现金红利"
-ITEMS = (CASH, BONUS, TRANSFER, TOTAL, PAYS)
+SHARE_CASH = "每股派发现金红利"   # the cash of a plan printed per share (每股派发现金红利27.993元), not per 10
+ITEMS = (CASH, SHARE_CASH, BONUS, TRANSFER, TOTAL, PAYS)
 # what the plan's sentence says of a part it does not give
 _NONE = {BONUS: re.compile(r"不送(?:红)?股|送红股0股|送红股零股"),
          TRANSFER: re.compile(r"不(?:以(?:资本)?公积金?)?(?:转增股本|转增)|转增0股|转增零股"),
@@ -33,7 +34,7 @@ class DistributionAnswerer:
     def _plan(self, rep: Report) -> tuple[dict[str, Fact], Fact | None]:
         """The plan's facts of a report, and the one whose label is the plan's sentence (None: none printed)."""
         got = self.v.source.facts(rep, list(ITEMS), "current")
-        return got, next((got[i] for i in (CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
+        return got, next((got[i] for i in (CASH, SHARE_CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
 
     def says_none(self, u: Understanding) -> bool:
         """Whether the report's plan says that none of what is asked is given (每10股派多少 of a plan that 不派发
@@ -45,7 +46,7 @@ class DistributionAnswerer:
         said = (sentence.label or "") if sentence is not None else ""
         no_cash = _NONE[CASH].search(said) is not None or (PAYS in got and got[PAYS].value == "否")
         return bool(u.items) and all(
-            (no_cash if i in (CASH, TOTAL, PAYS) else _NONE[i].search(said) is not None) for i in u.items)
+            (no_cash if i in (CASH, SHARE_CASH, TOTAL, PAYS) else _NONE[i].search(said) is not None) for i in u.items)
 
     def answer(self, u: Understanding) -> Answer:
         rep, name, year, note = self.v.report(u)
@@ -60,9 +61,13 @@ class DistributionAnswerer:
         for item, template in ((CASH, "distribution_cash"), (BONUS, "distribution_bonus"),
                                (TRANSFER, "distribution_transfer")):
             fact = got.get(item)
+            if item == CASH and (fact is None or fact.number is None) and got.get(SHARE_CASH) is not None \
+                    and got[SHARE_CASH].number is not None:
+                # a plan printed per share: said per share, as printed (never multiplied into a figure per 10)
+                item, template, fact = SHARE_CASH, "distribution_cash_share", got[SHARE_CASH]
             if fact is not None and fact.number is not None:
                 # (（含税） as the plan's sentence says it, never added)
-                tax = {"tax": "（含税）" if "含税" in said else ""} if item == CASH else {}
+                tax = {"tax": "（含税）" if "含税" in said else ""} if item in (CASH, SHARE_CASH) else {}
                 parts.append(render(self.t, template, value=self.v.show(fact).rstrip("元股"), **tax))
                 evidence.append(fact_evidence(fact, self.v.show(fact)))
             elif _NONE[item].search(said):

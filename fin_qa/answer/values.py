@@ -164,18 +164,21 @@ class Values:
 
     # --------------------------------------------------------------------------- facts
 
-    def facts(self, rep: Report, items: list[str], period: str = "current", together: bool = False) -> dict[str, Fact]:
-        """Facts of the report, absent items derived and absent categories 0 (see the module docstring)."""
+    def facts(self, rep: Report, items: list[str], period: str = "current", together: bool = False,
+              deriving: frozenset[str] = frozenset()) -> dict[str, Fact]:
+        """Facts of the report, absent items derived and absent categories 0 (see the module docstring).
+        (`deriving`: the items being derived already, never derived again from their own parts: 每股 from
+        每10股 and 每10股 from 每股 where a report prints neither.)"""
         got = self.source.facts(rep, items, period)
         for item in items:
             d = self.formulas.derived.get(item)
-            if item in got or d is None:
+            if item in got or d is None or item in deriving:
                 continue
             unless = self.formulas.derived_unless.get(item)
             if unless and self.source.facts(rep, list(unless), period):
                 continue   # 营业总收入 with 利息收入 in it is not 营业收入
             names = [i.item for i in d.inputs.values()]
-            parts = self.facts(rep, names, period, together=True)
+            parts = self.facts(rep, names, period, together=True, deriving=deriving | {item})
             if all(n in parts and _zero_filled(parts[n]) for n in names):
                 continue   # a sum of rows the report's table does not print (硕士 + 博士 of a table naming them
                 # otherwise) matched nothing: no value, never 0

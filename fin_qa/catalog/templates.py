@@ -66,7 +66,7 @@ PLACEHOLDERS = {
     "text_not_found": {"company", "year", "topic"},
     "subsidiary_each": {"company", "year", "where", "page", "item", "parts"}, 
     "distribution": {"company", "year", "parts", "sentence", "page"}, "distribution_none": {"company", "year"},
-    "distribution_cash": {"value", "tax"}, "distribution_cash_none": set(), "distribution_cash_unsaid": set(),
+    "distribution_cash": {"value", "tax"}, "distribution_cash_share": {"value", "tax"}, "distribution_cash_none": set(), "distribution_cash_unsaid": set(),
     "distribution_bonus": {"value"}, "distribution_bonus_none": set(), "distribution_bonus_unsaid": set(),
     "distribution_transfer": {"value"}, "distribution_transfer_none": set(), "distribution_transfer_unsaid": set(),
     "distribution_total": {"value"}, "distribution_shares_yes": set(), "distribution_shares_no": set(),

@@ -90,10 +90,15 @@ def _sentence(text: str, start: int, end: int, reach: int = 60) -> str:
     cells run together have none)."""
     left = max((m.end() for m in _STOP.finditer(text, max(0, start - reach), start)), default=start)
     right = _STOP.search(text, end, min(len(text), end + reach))
-    return text[left:right.end() if right else end]
+    if right is None:
+        # (a parenthesis right after the match is the match's own: "每股派发现金红利27.993元（含税）")
+        paren = _PAREN_AFTER.match(text, end)
+        return text[left:paren.end() if paren else end]
+    return text[left:right.end()]
 
 
 _STOP = re.compile(r"[。；！？]")
+_PAREN_AFTER = re.compile(r"[（(][^（）()。；，,]{1,8}[）)]")
 _HEADER_BIT = re.compile(r"负责人$|留权$|^国籍|^成立日期|^注册资本|^持股比例|^与实际控制人关系")
 
 

@@ -406,7 +406,8 @@ def _num(value: str) -> float | None:
 #     an interim 主要会计数据 read by its column words (本报告期, 年初至报告期末, 上年同期, 本报告期末, 上年度末).
 # 23: a cash dividend written 派发现金分红 (每10股派发现金分红69.57元) read as the plan's cash per 10 shares.
 # 24: a table whose body repeats its header under another first word (分产品 …, 分地区 …) split into its parts.
-PARSER_VERSION = 24
+# 25: a plan's cash printed per share (每股派发现金红利27.993元) read as its own key disclosure, beside 每10股.
+PARSER_VERSION = 25
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
