@@ -140,6 +140,23 @@ def test_how_the_profit_is_distributed(router):
     assert not router.answer("四方科技2019年转股后的现金红利总额是多少？").answered
 
 
+def test_a_rank_over_numbers_the_layout_cut(router):
+    """海翔药业 2019 p.50 prints 王云富's holding cut ("118,800,0"): the rank of the shareholders reads their
+    持股比例 (all read), never ranks without the row (新昌勤进 was answered the second largest)."""
+    ans = router.answer("海翔药业2019年第二大股东是谁")
+    assert "王云富" in ans.answer and "7.34%" in ans.answer and "新昌勤进" not in ans.answer, ans.answer
+    # the holding itself from the table printing it whole (p.51), never the cut cell read as 1,188,000
+    ans = router.answer("海翔药业2019年王云富持有多少股？")
+    assert "118,800,000" in ans.answer and "118,800,0（" not in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("cell, cut", [("118,800,0", True), ("14,350,00", True), ("211,591,403.", True),
+                                       ("118,800,000", False), ("1,234.56", False), ("7.34%", False)])
+def test_a_number_the_layout_cut(cell, cut):
+    from fin_qa.answer.cells import _CUT_NUMBER
+    assert bool(_CUT_NUMBER.search(cell)) == cut
+
+
 def test_a_value_of_each_subsidiary(router):
     ans = router.answer("惠威科技2019年各主要子公司分别实现了多少净利润？")
     assert ans.answered and "21308854.09" in plain(ans.answer)
@@ -335,15 +352,16 @@ def test_one_number_of_a_sentence_answers_one_ask(corpus_router):
 
 
 def test_a_plan_printed_per_share(corpus_router):
-    """贵州茅台 prints its plan per share ("每股派发现金红利27.993元（含税）"): the plan says so as printed, and a
-    question of 10 shares gets the figure times 10, the answer saying it was computed."""
+    """贵州茅台 prints its plan per share in the 重要提示 ("每股派发现金红利27.993元（含税）", p.2) and per 10 shares
+    in its 利润分配 table (p.33): the plan quotes the first, each figure is read where printed."""
     ans = corpus_router.answer("贵州茅台2025年打算怎么分红？")
     assert ans.answered and "每股派发现金红利27.993元（含税）" in ans.answer and "第2页" in ans.answer, ans.answer
     assert "35032568759.73" in plain(ans.answer)
     ans = corpus_router.answer("贵州茅台2025年每股派发现金红利多少元？")
     assert "27.993元" in ans.answer and "乘以" not in ans.answer
+    # per 10 shares: printed by the 利润分配 table of p.33 (每10股派息数（元）（含税）279.93), read, not computed
     ans = corpus_router.answer("贵州茅台2025年每10股派发现金红利多少元？")
-    assert "279.93" in ans.answer, ans.answer
+    assert "279.93" in ans.answer and "第33页" in ans.answer and "乘以" not in ans.answer, ans.answer
 
 
 def test_the_plans_cash_total_from_its_table(corpus_router):

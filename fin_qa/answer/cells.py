@@ -75,7 +75,7 @@ _TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|(?:总额|总
 _SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
 # two numbers in one cell, a leading zero ("000" of "14,500,000")
-_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|\d[.,]?\d*\s+[-\d]|^0\d")
+_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|,\d{1,2}$|\d[.,]?\d*\s+[-\d]|^0\d")
 _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举|每一?家")
 # a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
 # question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
@@ -625,7 +625,10 @@ class CellAnswerer:
                 continue   # one row numbered 1 ranks nothing (前五名客户中的新增客户 listed alone: 序号 1)
             if str(n) in first[:1] or any(x.endswith(str(n)) and not x.isdigit() and len(x) <= 4 for x in first):
                 return i, phrase
-        if re.search(r"前\d+|序号|股东名称", context) and len(body) >= 2:
+        # the n-th row of a table printed ranked: its own caption or header says so (前十名股东, 序号, 股东名称) —
+        # never a part of a table the layout broke off under the section's heading (its rows are not the
+        # first ones: 贵州茅台 2025's 前十名股东 table printed without lines, in pieces)
+        if re.search(r"前\d+|序号|股东名称", norm(t.caption + "".join(t.header))) and len(body) >= 2:
             return (body[n - 1], phrase) if len(body) >= n else None
         return None
 

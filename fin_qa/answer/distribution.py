@@ -34,7 +34,12 @@ class DistributionAnswerer:
     def _plan(self, rep: Report) -> tuple[dict[str, Fact], Fact | None]:
         """The plan's facts of a report, and the one whose label is the plan's sentence (None: none printed)."""
         got = self.v.source.facts(rep, list(ITEMS), "current")
-        return got, next((got[i] for i in (CASH, SHARE_CASH, PAYS, BONUS, TRANSFER) if i in got and got[i].label), None)
+        # (the plan's cash as the 重要提示 says it first: 贵州茅台's per share sentence of p.2 before the table of p.33
+        # restating it per 10 shares)
+        cash = sorted((got[i] for i in (CASH, SHARE_CASH) if i in got and got[i].label),
+                      key=lambda f: f.page if f.page is not None else 10**6)
+        return got, next(iter(cash), None) or next((got[i] for i in (PAYS, BONUS, TRANSFER) if i in got and got[i].label),
+                                                   None)
 
     def says_none(self, u: Understanding) -> bool:
         """Whether the report's plan says that none of what is asked is given (每10股派多少 of a plan that 不派发

@@ -288,6 +288,20 @@ class Query:
     words: list[str] = field(default_factory=list)   # the ask's words the query used
 
 
+def _ranked_by_share(f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Chosen:
+    """The column a rank reads: where the layout cut a number of the chosen column ("118,800,0" of 期末持股数量),
+    its printed share column beside it (持股比例) when every row's share was read — the rows' shares of one whole
+    rank them as their amounts do; else the chosen column (the rank declines: run)."""
+    k = chosen.column.index
+    share = chosen.share
+    if query.op != "rank" or share is None or not any((r.index, k) in f.cut for r in rows.rows):
+        return chosen
+    if any((r.index, share.index) in f.cut or f.number(r.index, share.index) is None for r in rows.rows
+           if f.number(r.index, k) is not None or (r.index, k) in f.cut):
+        return chosen
+    return Chosen(share, None, chosen.explained, chosen.alone)
+
+
 def _first(text: str, options: tuple[str, ...]) -> str:
     return next((w for w in options if w in text), "")
 
@@ -801,6 +815,8 @@ class FrameAnswerer:
 
     # ---- step 4
     def run(self, f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Result:
+        """The query's operation over the rows named, in the chosen column; a number of them the layout cut
+        declines it (its value unknown, so is any rank, sum or list it is in)."""
         k = chosen.column.index
         if any((r.index, k) in f.cut for r in rows.rows):
             return Result(query.op, [], [], None, "", declined="cut")
@@ -1084,6 +1100,7 @@ class FrameAnswerer:
             if rows.how == "declined":
                 result = Result("sum", [], [], None, "", declined="range")
             else:
+                chosen = _ranked_by_share(f, query, rows, chosen)
                 result = self.run(f, query, rows, chosen)
             if query.op == "share" and not result.declined:
                 result = self.share_of(f, query, result, chosen)
