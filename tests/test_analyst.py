@@ -145,6 +145,10 @@ def test_a_rank_over_numbers_the_layout_cut(router):
     持股比例 (all read), never ranks without the row (新昌勤进 was answered the second largest)."""
     ans = router.answer("海翔药业2019年第二大股东是谁")
     assert "王云富" in ans.answer and "7.34%" in ans.answer and "新昌勤进" not in ans.answer, ans.answer
+    assert "118,800,0" not in ans.answer   # (its holding, cut, is not said beside)
+    # a holding read whole is said beside the share the rank read
+    ans = router.answer("海翔药业2019年第一大股东是谁，持股比例？")
+    assert "浙江东港投资有限公司" in ans.answer and "34.22%" in ans.answer and "553,982,587" in ans.answer, ans.answer
     # the holding itself from the table printing it whole (p.51), never the cut cell read as 1,188,000
     ans = router.answer("海翔药业2019年王云富持有多少股？")
     assert "118,800,000" in ans.answer and "118,800,0（" not in ans.answer, ans.answer

@@ -291,7 +291,8 @@ class Query:
 def _ranked_by_share(f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Chosen:
     """The column a rank reads: where the layout cut a number of the chosen column ("118,800,0" of 期末持股数量),
     its printed share column beside it (持股比例) when every row's share was read — the rows' shares of one whole
-    rank them as their amounts do; else the chosen column (the rank declines: run)."""
+    rank them as their amounts do; else the chosen column (the rank declines: run). The amount column stays
+    the one said beside the row's share, unless its number is the one cut (_with_share)."""
     k = chosen.column.index
     share = chosen.share
     if query.op != "rank" or share is None or not any((r.index, k) in f.cut for r in rows.rows):
@@ -299,7 +300,7 @@ def _ranked_by_share(f: Frame, query: Query, rows: Rows, chosen: Chosen) -> Chos
     if any((r.index, share.index) in f.cut or f.number(r.index, share.index) is None for r in rows.rows
            if f.number(r.index, k) is not None or (r.index, k) in f.cut):
         return chosen
-    return Chosen(share, None, chosen.explained, chosen.alone)
+    return Chosen(share, chosen.column, chosen.explained, chosen.alone)   # (the amount said beside, where read)
 
 
 def _first(text: str, options: tuple[str, ...]) -> str:
@@ -1225,7 +1226,7 @@ class FrameAnswerer:
         if chosen.share is None or len(result.rows) != 1:
             return ""
         cell = f.cell(result.rows[0].index, chosen.share.index)
-        if not cell or not is_number(cell.rstrip("%")):
+        if not cell or not is_number(cell.rstrip("%")) or (result.rows[0].index, chosen.share.index) in f.cut:
             return ""
         said = next((w for w in self._measures.get(f.kind, ()) if w in chosen.share.key), _shown(chosen.share.header))
         if not chosen.share.share:
