@@ -359,13 +359,23 @@ def test_a_plan_printed_per_share(corpus_router):
     """贵州茅台 prints its plan per share in the 重要提示 ("每股派发现金红利27.993元（含税）", p.2) and per 10 shares
     in its 利润分配 table (p.33): the plan quotes the first, each figure is read where printed."""
     ans = corpus_router.answer("贵州茅台2025年打算怎么分红？")
-    assert ans.answered and "每股派发现金红利27.993元（含税）" in ans.answer and "第2页" in ans.answer, ans.answer
+    # (the figure stated as the sentence quoted prints it: per share, p.2 — not the table's 279.93 beside it)
+    stated = ans.answer.split("原文")[0]
+    assert ans.answered and "每股派发现金红利27.993元（含税）" in stated and "279.93" not in stated, ans.answer
+    assert "第2页" in ans.answer
     assert "35032568759.73" in plain(ans.answer)
     ans = corpus_router.answer("贵州茅台2025年每股派发现金红利多少元？")
     assert "27.993元" in ans.answer and "乘以" not in ans.answer
     # per 10 shares: printed by the 利润分配 table of p.33 (每10股派息数（元）（含税）279.93), read, not computed
     ans = corpus_router.answer("贵州茅台2025年每10股派发现金红利多少元？")
     assert "279.93" in ans.answer and "第33页" in ans.answer and "乘以" not in ans.answer, ans.answer
+
+
+def test_a_rank_position_a_passage_does_not_print(corpus_router):
+    """贵州茅台 2025's shareholders' table is printed without lines, in pieces: "第二大股东是哪家" is no row of a
+    piece, and no passage about the 第一大股东's pledges (p.51) answers it — the rank position is named as not read."""
+    ans = corpus_router.answer("贵州茅台2025年第二大股东是哪家？")
+    assert not ans.answered and "第二" in ans.answer and "80%" not in ans.answer, ans.answer
 
 
 def test_the_plans_cash_total_from_its_table(corpus_router):

@@ -305,10 +305,15 @@ def test_the_sum_words_are_the_lexicons(tmp_path):
         assert any(name in p and "sum_words" in p and "{sum}" in p for p in problems), problems
     path.write_text(text, encoding="utf-8")
     frames = root / "rules" / "frames.yaml"
-    frames.write_text(frames.read_text(encoding="utf-8").replace("add: ['{sum}']", "add: ['{summ}']", 1),
-                      encoding="utf-8")
+    shipped = frames.read_text(encoding="utf-8")
+    frames.write_text(shipped.replace("add: ['{sum}']", "add: ['{summ}']", 1), encoding="utf-8")
     problems, _ = Catalog.check(root)
     assert any("frames.yaml" in p and "{summ} is no word list" in p for p in problems), problems
+    # a name inside a word, or a list of period patterns, is no word list's entry either
+    for entry, said in (("'{sum}的'", "an entry of its own"), ("'{opening}'", "period patterns")):
+        frames.write_text(shipped.replace("add: ['{sum}']", f"add: [{entry}]", 1), encoding="utf-8")
+        problems, _ = Catalog.check(root)
+        assert any("frames.yaml" in p and said in p for p in problems), (entry, problems)
 
 
 def test_a_sum_spelled_with_a_plus_between_two_items(und):
@@ -317,6 +322,9 @@ def test_a_sum_spelled_with_a_plus_between_two_items(und):
     assert und.understand("四方科技2019年营业收入增加了多少？").frame.operation != "sum"
     u = und.understand("四方科技2019年营业成本和税金及附加分别是多少？")
     assert u.frame.operation != "sum" and len(u.items) == 2
+    # 加 not right between two of them: no sum (a bare 加 would read both as one)
+    for q in ("四方科技2019年营业收入和营业成本，外加净利润，分别是多少？", "四方科技2019年营业收入和营业成本加权后是多少？"):
+        assert und.understand(q).frame.operation != "sum", q
 
 
 # ------------------------------------------------------------------------------------------- understanding

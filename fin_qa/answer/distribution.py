@@ -66,10 +66,12 @@ class DistributionAnswerer:
         for item, template in ((CASH, "distribution_cash"), (BONUS, "distribution_bonus"),
                                (TRANSFER, "distribution_transfer")):
             fact = got.get(item)
-            if item == CASH and (fact is None or fact.number is None) and got.get(SHARE_CASH) is not None \
-                    and got[SHARE_CASH].number is not None:
-                # a plan printed per share: said per share, as printed (never multiplied into a figure per 10)
-                item, template, fact = SHARE_CASH, "distribution_cash_share", got[SHARE_CASH]
+            per_share = got.get(SHARE_CASH)
+            if item == CASH and per_share is not None and per_share.number is not None and (
+                    fact is None or fact.number is None or sentence is per_share):
+                # a plan printed per share: said per share, as the sentence quoted prints it (贵州茅台's 重要提示;
+                # its 利润分配 table's 每10股 279.93 is the answer to a question of 10 shares)
+                item, template, fact = SHARE_CASH, "distribution_cash_share", per_share
             if fact is not None and fact.number is not None:
                 # (（含税） as the plan's sentence says it, never added)
                 tax = {"tax": "（含税）" if "含税" in said else ""} if item in (CASH, SHARE_CASH) else {}

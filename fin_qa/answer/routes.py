@@ -452,6 +452,23 @@ def _stated(s: AskState) -> Answer | None:
     return None
 
 
+# a rank position asked (第二大, 第3名): a passage answering the question prints it, or it answers another one
+_RANK_POSITION = re.compile(r"第[一二三四五六七八九十两\d]+")
+
+
+def _rank_unprinted(s: AskState) -> Answer | None:
+    """The decline of a passage answering a rank no slot read ("第二大股东是哪家" by a heading of the 第一大股东's
+    pledges): a rank position left unused that the passage does not print names another row than the one
+    asked."""
+    ans = s.source("kind")
+    if not (ans.answered and ans.method.startswith("text")):
+        return None
+    words = [w for k, w in s.u.frame.unused if k == "comparison" and _RANK_POSITION.search(w)]
+    printed = content(norm(_evidence_text(ans) + ans.answer))
+    left = [w for w in words if content(norm(w)) not in printed]
+    return s.decline(cue_words(left)) if left else None
+
+
 def _distribution(s: AskState) -> Answer | None:
     # the plan's figures (answer/distribution.py) and, where its key disclosures hold no cash total, the total
     # the report prints in its table of the plan ("现金分红金额（含税） 22,385,229.00"), read as its own ask
@@ -503,6 +520,7 @@ ROUTES: tuple[Route, ...] = (
     Route("printed_total", _cells_eligible, _printed_total),
     Route("stated", _stated_asked, _stated),
     Route("distribution", lambda s: s.kind == "distribution", _distribution),
+    Route("rank_unprinted", lambda s: any(k == "comparison" for k, _ in s.u.frame.unused), _rank_unprinted),
     Route("kind", lambda s: True, lambda s: s.source("kind")),
 )
 

@@ -114,7 +114,7 @@ def load_named_words(path: Path) -> dict[str, tuple[str, ...]]:
     ({each}) and those asking their sum ({sum}); a list missing or empty is a file:line problem. (Kept for the file's text: three rule files
     read them as the catalog loads.)"""
     if not path.is_file():
-        raise RuleError(path, 1, "missing: the word lists the rules' patterns name ({opening} … {each}) are read here")
+        raise RuleError(path, 1, "missing: the word lists the rules' patterns name ({opening} … {sum}) are read here")
     raw = path.read_bytes()
     key = (str(path), raw)
     got = _NAMED.get(key)
@@ -187,15 +187,19 @@ def named_in(rules: Path, line: int, key: str, text: object) -> object:
 
 def named_words(rules: Path, line: int, key: str, words: list[str]) -> list[str]:
     """A word list of a rule file with each entry naming a list of the lexicon ('{sum}') replaced by that
-    list's words, in their order (named_in's problems alike)."""
+    list's words, in their order (named_in's problems alike). A name inside a word ('{sum}的') or one of the
+    period lists (their '#初' is a pattern's, no word) is a problem at the list's line."""
     out: list[str] = []
     for w in words:
         m = _NAME.fullmatch(w)
         if m is None:
+            if "{" in w or "}" in w:
+                raise RuleError(rules, line, f"{key}: {w!r} — a list named in a word list is an entry of its own ('{{sum}}')")
             out.append(w)
             continue
-        rx = named_in(rules, line, key, w)   # (the name checked, the lexicon read)
-        assert isinstance(rx, str)
+        if m.group(1) in PERIOD_KINDS:
+            raise RuleError(rules, line, f"{key}: {{{m.group(1)}}} is a list of period patterns, not of words")
+        named_in(rules, line, key, w)   # (the name checked, the lexicon read: its problems at this line)
         out += load_named_words(rules.parent / "lexicon.yaml")[m.group(1)]
     return out
 

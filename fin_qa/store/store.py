@@ -935,8 +935,11 @@ class Store:
         got = self._naming.get(key)
         if got is None:
             like = "%" + "%".join(name) + "%"
-            of = "" if ids is None else f"report_id IN ({','.join('?' * len(ids))}) AND "
-            args: tuple = (like, limit) if ids is None else (*ids, like, limit)
+            # (several reports — a year's, thousands in a FinGLM store — as one JSON parameter: no limit on the
+            # number of a statement's variables)
+            of = "" if ids is None else "report_id=? AND " if len(ids) == 1 else \
+                "report_id IN (SELECT value FROM json_each(?)) AND "
+            args: tuple = (like, limit) if ids is None else (ids[0] if len(ids) == 1 else json.dumps(ids), like, limit)
             rows = self.db.execute(f"SELECT report_id, path, text, page_start FROM chunks WHERE {of}path LIKE ? LIMIT ?",
                                    args).fetchall()
             rows += self.db.execute(f"SELECT report_id, path, rows, page_start FROM tables WHERE {of}rows LIKE ? LIMIT ?",
