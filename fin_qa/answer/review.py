@@ -145,6 +145,17 @@ def quoted_yes_no_speaks_of_topics(rv: Reviewer, u: Understanding, ans: Answer) 
     return None
 
 
+def quoted_yes_no_speaks_of_its_words(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A quoted 是/否 of a question no item or topic read ("有没有派现或者送转股"): its passage speaks of each word
+    left (a pair of its characters at least) — a "是" read from "该套期…高度有效" answers nothing asked."""
+    if u.shape == "yes_no" and ans.method.startswith("text") and not u.topics and not u.items and u.left:
+        said = pairs(content(norm(ans.answer)))
+        missed = [w for w in u.left if len(content(w)) >= 2 and not pairs(content(w)) & said]
+        if missed:
+            return render(rv.t, "review_topic", topic="”“".join(dict.fromkeys(missed)))
+    return None
+
+
 def quoted_yes_no_names_other_companies(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """Another company named ("…前五名客户中有没有惠威科技"): the passage of a quoted 是/否 names it, else its
     是/否 is about something else."""
@@ -342,6 +353,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("yes_no_answered", yes_no_answered),
     ("no_yes_no_fact_for_a_name", no_yes_no_fact_for_a_name),
     ("quoted_yes_no_speaks_of_topics", quoted_yes_no_speaks_of_topics),
+    ("quoted_yes_no_speaks_of_its_words", quoted_yes_no_speaks_of_its_words),
     ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),
     ("cell_names_the_item", cell_names_the_item),
     ("change_column_for_a_change", change_column_for_a_change),
