@@ -501,3 +501,14 @@ def test_the_analyst_set_over_the_reports(all_store, tmp_path):
 
 
 RIGHT_OVER_THE_REPORTS = 63   # 65 right when measured (docs/benchmarks.md), a little room for a rounding change
+
+
+def test_the_sum_questions_over_the_reports(all_store, tmp_path):
+    """tests/data/sum_questions.jsonl (issue 45's fourth stop: 加 between two items asks their sum) over the
+    store of reports and reports_more: every question right."""
+    out = tmp_path / "sum.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
+                    str(ROOT / "tests" / "data" / "sum_questions.jsonl"), "--json", str(out)],
+                   check=True, capture_output=True, text=True)
+    rows = json.loads(out.read_text(encoding="utf-8"))
+    assert len(rows) == 4 and all(r["verdict"] == "right" for r in rows), [(r["id"], r["answer"][:160]) for r in rows]

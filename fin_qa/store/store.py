@@ -149,7 +149,7 @@ class Store:
         self.path = self.dir / DB_NAME
         self.readonly = readonly
         self._tables_known: dict[str, bool] = {}   # whether the store has a table added by a later migration
-        self._naming: dict[tuple[str, int, int | None], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
+        self._naming: dict[tuple[str, int, tuple[int, ...] | None], list[tuple[int, str, str, int | None]]] = {}   # naming's, held
         self._naming_state: tuple[int, int] | None = None   # (the store's state they were read in)
         self._vocab_of: dict[tuple[int, str], tuple[VocabEntry, ...]] = {}   # vocabulary_of's, held
         self._vocab_state: tuple[int, int] | None = None
