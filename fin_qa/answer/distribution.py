@@ -63,10 +63,10 @@ class DistributionAnswerer:
             return not_found(u, render(self.t, "distribution_none", company=name, year=year))
         parts: list[str] = []
         evidence: list[FactEvidence] = []
+        per_share = got.get(SHARE_CASH)
         for item, template in ((CASH, "distribution_cash"), (BONUS, "distribution_bonus"),
                                (TRANSFER, "distribution_transfer")):
             fact = got.get(item)
-            per_share = got.get(SHARE_CASH)
             if item == CASH and per_share is not None and per_share.number is not None and (
                     fact is None or fact.number is None or sentence is per_share):
                 # a plan printed per share: said per share, as the sentence quoted prints it (贵州茅台's 重要提示;

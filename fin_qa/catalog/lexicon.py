@@ -146,19 +146,18 @@ def period_pattern(words: tuple[str, ...]) -> str:
     return "|".join(f"(?<=#){re.escape(w[1:])}" if w.startswith("#") else re.escape(w) for w in words)
 
 
-def with_named(text: object, patterns: dict[str, str]) -> object:
-    """A pattern naming the lexicon's word lists ({opening}, {each} …) with them written in (each list a group
-    of its alternatives); anything but a string as it is."""
-    if not isinstance(text, str) or "{" not in text:
-        return text
-    for name, rx in patterns.items():
-        text = text.replace("{" + name + "}", f"(?:{rx})")
-    return text
-
-
-def named_patterns(path: Path) -> dict[str, str]:
-    """{name: alternation} of the lexicon's named word lists (load_named_words), for with_named."""
-    return {name: period_pattern(words) for name, words in load_named_words(path).items()}
+def _lists_named(rules: Path, line: int, key: str, names: list[str]) -> dict[str, tuple[str, ...]]:
+    """The lexicon's word lists (load_named_words, of the lexicon.yaml beside `rules`) for a pattern or word list
+    naming `names`; a name that is no list of it ({eachh}), or a list the lexicon lacks, is a problem at `line`."""
+    unknown = [n for n in names if n not in NAMED]
+    if unknown:
+        raise RuleError(rules, line, f"{key}: {{{unknown[0]}}} is no word list of lexicon.yaml (it names "
+                                     f"{', '.join('{' + n + '}' for n in NAMED)})")
+    lexicon = rules.parent / "lexicon.yaml"
+    try:
+        return load_named_words(lexicon)
+    except RuleError as exc:
+        raise RuleError(rules, line, f"{key}: names {{{names[0]}}}, which {lexicon.name} cannot give: {exc}") from None
 
 
 _NAME = re.compile(r"\{([a-z_]+)\}")
@@ -166,28 +165,21 @@ _NAME = re.compile(r"\{([a-z_]+)\}")
 
 def named_in(rules: Path, line: int, key: str, text: object) -> object:
     """A pattern of a rule file (`rules`, at `line` of its key) with the lexicon's word lists it names
-    written in, read from the lexicon.yaml beside it; a name that is no list of it ({eachh}), or a list the
-    lexicon lacks, is a problem at the pattern's own line."""
+    written in, each a group of its alternatives (read from the lexicon.yaml beside it: _lists_named's
+    problems); anything but a string as it is."""
     if not isinstance(text, str):
         return text
     names = [m.group(1) for m in _NAME.finditer(text)]
     if not names:
         return text
-    unknown = [n for n in names if n not in NAMED]
-    if unknown:
-        raise RuleError(rules, line, f"{key}: {{{unknown[0]}}} is no word list of lexicon.yaml (it names "
-                                     f"{', '.join('{' + n + '}' for n in NAMED)})")
-    lexicon = rules.parent / "lexicon.yaml"
-    try:
-        patterns = named_patterns(lexicon)
-    except RuleError as exc:
-        raise RuleError(rules, line, f"{key}: names {{{names[0]}}}, which {lexicon.name} cannot give: {exc}") from None
-    return with_named(text, patterns)
+    for name, words in _lists_named(rules, line, key, names).items():
+        text = text.replace("{" + name + "}", f"(?:{period_pattern(words)})")
+    return text
 
 
 def named_words(rules: Path, line: int, key: str, words: list[str]) -> list[str]:
     """A word list of a rule file with each entry naming a list of the lexicon ('{sum}') replaced by that
-    list's words, in their order (named_in's problems alike). A name inside a word ('{sum}的') or one of the
+    list's words, in their order (_lists_named's problems alike). A name inside a word ('{sum}的') or one of the
     period lists (their '#初' is a pattern's, no word) is a problem at the list's line."""
     out: list[str] = []
     for w in words:
@@ -199,8 +191,7 @@ def named_words(rules: Path, line: int, key: str, words: list[str]) -> list[str]
             continue
         if m.group(1) in PERIOD_KINDS:
             raise RuleError(rules, line, f"{key}: {{{m.group(1)}}} is a list of period patterns, not of words")
-        named_in(rules, line, key, w)   # (the name checked, the lexicon read: its problems at this line)
-        out += load_named_words(rules.parent / "lexicon.yaml")[m.group(1)]
+        out += _lists_named(rules, line, key, [m.group(1)])[m.group(1)]
     return out
 
 
