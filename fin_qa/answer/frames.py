@@ -1396,6 +1396,9 @@ class SubsidiaryAnswerer:
         if len(self._subs) > 1024:
             self._subs.clear()
         store = self.v.source.store
+        if not store.has_text(rep.id) and rep.id not in store.table_index.reports_having("tables"):
+            self._subs[rep.id] = []   # (a report of imported values only: no table or section names one)
+            return []
         own = content(norm(rep.full_name or ""))
         found: dict[str, Subsidiary] = {}
 

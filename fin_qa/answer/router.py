@@ -135,11 +135,12 @@ class Router:
     def answer(self, question: str | None) -> Answer:
         """The answer of a question: of each of its asks, composed, when it asks several things; one built on
         a figure its report contradicts (a failed check names it) says so."""
-        ans = self.periods.answer(str(question)) if self.periods is not None and question and str(question).strip() \
-            else None
-        if ans is None:
-            ans = self._answer(question)
-        return self._doubted(ans) if ans.answered else ans
+        with self.source.store.pinned():   # (one state of the store read for the whole answer)
+            ans = self.periods.answer(str(question)) if self.periods is not None and question and \
+                str(question).strip() else None
+            if ans is None:
+                ans = self._answer(question)
+            return self._doubted(ans) if ans.answered else ans
 
     def _doubted(self, ans: Answer) -> Answer:
         """The answer with a word on each failed check of its report naming a figure it reads (of the scope it

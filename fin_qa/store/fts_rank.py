@@ -17,8 +17,9 @@ MATCH, once per phrase. f_i adds the column weight once per instance of the phra
 when the phrase names one). Ties are broken by rowid, as FTS5's sorted output has them.
 
 The caches are dropped when the database changes: a commit by another connection (PRAGMA data_version),
-or one by this connection (total_changes). Used by store/table_index.py (tables_fts) and
-store/chunk_index.py (chunks_fts).
+or one by this connection (total_changes) — read once per answer while `pinned_state` holds (a question
+is answered from one state of the store; `steady` still checks the live state around a read). Used by
+store/table_index.py (tables_fts) and store/chunk_index.py (chunks_fts).
 """
 from __future__ import annotations
 
@@ -28,9 +29,11 @@ import math
 import re
 import sqlite3
 import sys
+import threading
 import zlib
 from collections import Counter, OrderedDict, defaultdict
-from typing import Any, Callable, Iterable, NamedTuple, Sequence, TypeVar
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence, TypeVar
 
 K1 = 1.2
 B = 0.75
@@ -83,10 +86,34 @@ def indexed(ranker: "FtsRanker", sizes: str) -> bool:
     return got
 
 
-def db_state(db: sqlite3.Connection) -> tuple[int, int]:
+def db_state(db: sqlite3.Connection, live: bool = False) -> tuple[int, int]:
     """What changes when the database does: a commit by another connection (PRAGMA data_version) or by
-    this one (total_changes) — what was read from it is good while this stays the same."""
+    this one (total_changes) — what was read from it is good while this stays the same. While the connection
+    is pinned (`pinned_state`: one answer), the state read when it was pinned, unless `live`."""
+    if not live:
+        got = getattr(_PINS, "states", {}).get(id(db))
+        if got is not None:
+            return got
     return (db.execute("PRAGMA data_version").fetchone()[0], db.total_changes)
+
+
+_PINS = threading.local()   # this thread's pinned connections: id → the state read when pinned
+
+
+@contextmanager
+def pinned_state(db: sqlite3.Connection) -> Iterator[None]:
+    """The connection's state read once for what runs inside (one answer: its many probes of "has the store
+    changed" cost one query, not one each); nested pins keep the outer one."""
+    states: dict[int, tuple[int, int]] = getattr(_PINS, "states", None) or {}
+    _PINS.states = states
+    if id(db) in states:
+        yield
+        return
+    states[id(db)] = db_state(db, live=True)
+    try:
+        yield
+    finally:
+        del states[id(db)]
 
 
 class Phrase(NamedTuple):
@@ -401,9 +428,9 @@ class FtsRanker:
         self._vocab_ready = False
         self._callers: dict[str, dict | set] = {}            # the callers' own caches (`cache`), dropped with these
 
-    def fresh(self) -> None:
-        """Drop what was read when the database changed since."""
-        state = db_state(self.db)
+    def fresh(self, live: bool = False) -> None:
+        """Drop what was read when the database changed since (as of its pinned state, unless `live`)."""
+        state = db_state(self.db, live)
         if state != self._state:
             self._state = state
             self.reports.clear()
@@ -425,17 +452,17 @@ class FtsRanker:
         another connection committed in the middle — a report replaced between reading its sizes and its
         words, say — up to 3 times; an error raised while it stayed the same is raised."""
         for _ in range(3):
-            self.fresh()
+            self.fresh(live=True)
             state = self._state
             try:
                 got = read()
             except (KeyError, IndexError, TypeError, ValueError):
-                if db_state(self.db) == state:
+                if db_state(self.db, live=True) == state:
                     raise
                 continue
-            if db_state(self.db) == state:
+            if db_state(self.db, live=True) == state:
                 return got
-        self.fresh()
+        self.fresh(live=True)
         return read()   # (a store changing all the time: as it reads now)
 
     def held(self, report_id: int, load: Callable[[], T]) -> T:

@@ -21,7 +21,7 @@ import json
 import os
 import sqlite3
 import zlib
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
@@ -32,7 +32,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
                      PageWords, Report, ReportMeta, SectionHead, StoredFact, TableRecord, Word)
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .chunk_index import ChunkIndex
-from .fts_rank import Phrase, Postings, db_state, report_postings, vocab_tables, words_id
+from .fts_rank import Phrase, Postings, db_state, pinned_state, report_postings, vocab_tables, words_id
 from .table_index import TableIndex
 from .table_index import stored_path as _path
 
@@ -617,6 +617,11 @@ class Store:
         stays the same."""
         return db_state(self.db)
 
+    def pinned(self) -> AbstractContextManager[None]:
+        """The store's state read once for what runs inside — one answer: its caches are checked against the
+        state the answer began with, one query instead of one a probe (fts_rank.pinned_state)."""
+        return pinned_state(self.db)
+
     @property
     def table_index(self) -> TableIndex:
         if self._table_index is None:
@@ -925,6 +930,9 @@ class Store:
         # what it found is kept while the store stays the same — questions name the same subsidiaries)
         ids: tuple[int, ...] | None = None if report_id is None else \
             (report_id,) if isinstance(report_id, int) else tuple(sorted(set(report_id)))
+        if ids is not None:   # (a report of imported values only holds no chunk or table: none is asked)
+            chunked, tabled = self.table_index.reports_having("chunks"), self.table_index.reports_having("tables")
+            ids = tuple(i for i in ids if i in chunked or i in tabled)
         if ids == ():
             return []
         state = self.state()
