@@ -157,7 +157,7 @@ def test_a_rank_over_numbers_the_layout_cut(router):
 @pytest.mark.parametrize("cell, cut", [("118,800,0", True), ("14,350,00", True), ("211,591,403.", True),
                                        ("118,800,000", False), ("1,234.56", False), ("7.34%", False)])
 def test_a_number_the_layout_cut(cell, cut):
-    from fin_qa.answer.cells import _CUT_NUMBER
+    from fin_qa.answer.tables import CUT_NUMBER as _CUT_NUMBER
     assert bool(_CUT_NUMBER.search(cell)) == cut
 
 

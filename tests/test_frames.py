@@ -16,7 +16,7 @@ W = CATALOG.frames
 
 
 class _Cells:
-    """The cells answerer's word functions the frames use (spell, label_text, _skip, _neutral_marks)."""
+    """The cells answerer's word functions the frames use (spell, label_text, tables, neutral_marks)."""
 
     def __init__(self):
         from fin_qa.answer.cells import CellAnswerer
@@ -68,7 +68,7 @@ def test_sections_printed_as_rows_and_run_into_labels(cells):
         ["内销", "269,979,860.65", "98.24%", "261,443,412.52", "98.06%", "3.27%"],
         ["出口", "4,836,194.71", "1.76%", "5,176,172.60", "1.94%", "-6.57%"],
     ], caption="营业收入构成")
-    f = build_frame(t, cells, W)
+    f = build_frame(t, cells.tables, W)
     assert f.kind == "segment"
     by = {r.label: r for r in f.rows}
     assert "分行业电子音响行业" not in by and by["电子音响行业"].section == "industry"
@@ -82,22 +82,22 @@ def test_sections_printed_as_rows_and_run_into_labels(cells):
 
 def test_a_section_named_by_the_header_and_a_serial_column(cells):
     f = build_frame(_table(["分地区", "营业收入", "营业成本"], [["境内", "397,875,535.30", "1"], ["境外", "737,763,832.75", "2"]]),
-                    cells, W)
+                    cells.tables, W)
     assert f.kind == "segment" and {r.section for r in f.rows} == {"region"}
     g = build_frame(_table(["序号", "客户名称", "销售额", "占年度销售总额比例（%）"],
                            [["1", "第一名", "86,512,221.40", "7.36"], ["2", "第二名", "76,744,556.33", "6.53"],
-                            ["", "合计", "329,324,848.37", "28.02"]], caption="前五名客户"), cells, W)
+                            ["", "合计", "329,324,848.37", "28.02"]], caption="前五名客户"), cells.tables, W)
     assert g.kind == "customer" and [r.label for r in g.rows] == ["第一名", "第二名", "合计"] and g.rows[2].total
     # a supplier table under the same caption is told by its header
     s = build_frame(_table(["序号", "供应商名称", "采购额", "占年度采购总额比例"], [["1", "第一名", "2.00", "1"]],
-                           caption="主要销售客户及主要供应商情况"), cells, W)
+                           caption="主要销售客户及主要供应商情况"), cells.tables, W)
     assert s.kind == "supplier"
 
 
 def test_a_header_shifted_by_its_unit_line(cells):
     f = build_frame(_table(["账龄", "期末账面余额", "币种：人民币"],
                            [["1年以内小计", "", "32,056,053.95"], ["1至 2年", "", "4,919,516.62"], ["", "合计", "39,219,714.68"]],
-                           caption="按账龄披露"), cells, W)
+                           caption="按账龄披露"), cells.tables, W)
     assert f.kind == "aging" and f.columns[2].key == "期末账面余额"
     assert [r.total for r in f.rows] == [False, False, True]   # "1年以内小计" is a bucket's subtotal
 
@@ -154,7 +154,7 @@ def test_steps_rank_share_sum_and_declines(cells):
     t = _table(["", "2019年 金额", "占营业收入比重"], [
         ["营业收入合计", "100.00", "100%"], ["分产品", "", ""], ["甲系列", "60.00", "60.00%"], ["乙系列", "40.00", "40.00%"],
         ["分地区", "", ""], ["内销", "90.00", "90%"], ["出口", "10.00", "10%"]], caption="营业收入构成")
-    f = build_frame(t, cells, W)
+    f = build_frame(t, cells.tables, W)
     q = read_query("哪类产品营业收入最高", W)
     rows = fa.name_rows(f, q, "")
     chosen = fa.choose_column(f, q, "营业收入", 2019)
@@ -167,11 +167,11 @@ def test_steps_rank_share_sum_and_declines(cells):
     rows = fa.name_rows(f, read_query("境外收入占营业收入比例", W), "境外")
     assert [r.label for r in rows.rows] == ["出口"] and "出口" in rows.how
     # a rank of one row, or a range no row lies in, gives nothing (never 0)
-    one = build_frame(_table(["分地区", "营业收入"], [["境内", "5.00"]]), cells, W)
+    one = build_frame(_table(["分地区", "营业收入"], [["境内", "5.00"]]), cells.tables, W)
     q = read_query("哪个地区营业收入最高", W)
     assert fa.run(one, q, fa.name_rows(one, q, ""), fa.choose_column(one, q, "", 2019)).declined
     edu = build_frame(_table(["教育程度", "数量（人）"], [["硕士及以上", "15"], ["本科", "204"], ["大专", "300"]],
-                             caption="教育程度"), cells, W)
+                             caption="教育程度"), cells.tables, W)
     assert fa.name_rows(edu, read_query("博士及以上", W), "博士及以上").how == "declined"   # 硕士及以上 reaches past it
     both = fa.name_rows(edu, read_query("本科及以上", W), "本科及以上")
     assert both.how == "sum" and sorted(r.label for r in both.rows) == ["本科", "硕士及以上"]
@@ -231,7 +231,7 @@ def test_a_rows_parts_are_named_with_their_whole(cells):
     f = build_frame(_table(["项目", "2021年12月31日 金额", "占比(%)"], [
         ["公司存款", "2,944,013", "77.97"], ["其中：活期存款", "1,215,239", "32.19"], ["定期存款", "1,728,774", "45.78"],
         ["个人存款", "825,423", "21.86"], ["其中：活期存款", "248,459", "6.58"], ["定期存款", "576,964", "15.28"],
-        ["合计", "3,775,761", "100.00"]]), cells, W)
+        ["合计", "3,775,761", "100.00"]]), cells.tables, W)
     full = [r.full for r in f.rows]
     assert full == ["", "公司活期存款", "公司定期存款", "", "个人活期存款", "个人定期存款", ""]
     fa = FrameAnswerer(cells, W)
@@ -244,14 +244,14 @@ def test_counts_and_ranks_take_the_rows_of_the_group(cells):
     # a name wrapped over two rows is one row: only rows with a number are counted
     f = build_frame(_table(["子公司名称", "主要经营地", "持股比例(%)"], [
         ["甲科技有限公司", "上海", "100.00"], ["乙化工有限", "江苏", "60.00"], ["公司", "", ""]],
-        caption="（1）企业集团的构成"), cells, W)
+        caption="（1）企业集团的构成"), cells.tables, W)
     q = read_query("几家子公司", W, "有几家子公司")
     rows = fa.name_rows(f, q, "")
     assert fa.run(f, q, rows, Chosen(f.columns[0], None, "")).value == 2   # (a count reads no column)
     # 哪家分行: the rows named …分行, not 总行本部 (when most rows are)
     b = build_frame(_table(["机构名称", "营业地址", "机构数", "员工数"], [
         ["总行本部", "福州", "1", "4,805"], ["北京分行", "北京", "80", "2,544"], ["上海分行", "上海", "90", "2,886"],
-        ["南京分行", "南京", "140", "3,924"]], caption="分支机构基本情况"), cells, W)
+        ["南京分行", "南京", "140", "3,924"]], caption="分支机构基本情况"), cells.tables, W)
     assert b.kind == "branch"
     q = read_query("员工最多分行", W)
     rows = fa.name_rows(b, q, "员工")
@@ -263,7 +263,7 @@ def test_an_entity_ranks_by_its_own_measure_or_not_at_all(cells):
     fa = FrameAnswerer(cells, W)
     f = build_frame(_table(["股东名称", "股东性质", "持股比例", "持有有限售条件的股份数量"], [
         ["甲集团", "国有法人", "30.02%", "62,409,633"], ["乙公司", "国有法人", "9.43%", "90,239,920"]],
-        caption="前10名股东持股情况"), cells, W)
+        caption="前10名股东持股情况"), cells.tables, W)
     q = read_query("第1大股东", W)
     chosen = fa.choose_column(f, q, "", 2016)
     assert chosen is not None and chosen.column.key.endswith("持股比例")   # never 有限售条件的股份数量

@@ -39,29 +39,21 @@ from __future__ import annotations
 import math
 import os
 import re
-import unicodedata
-from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import AbstractSet, NamedTuple
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
 from ..numbers import UNIT_FACTORS, parse_number, to_yuan
-from ..numbers import is_number as _printed_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .compose import format_scaled, render
 from .model import Answer, CellEvidence
+from .tables import CACHED, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, pairs, \
+    search_tokens, unit_of
 from .values import Values
 
-_BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
-# a label's unit in its parenthesis, after other words of it too ("现金分红金额（含税，人民币百万元）")
-_UNIT = re.compile(r"[（(](?:[^()（）]*?[，,、;；]\s*)?\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
-_ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[、.．]|其中\s*[:：]|减\s*[:：]|加\s*[:：])")
-_CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
-_RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
 _REPORT_YEAR = re.compile(r"((?:19|20)\d\d)年?(?:年度)?(?:年报|年度报告|报告)")
 _DATA_YEAR = re.compile(r"((?:19|20)\d\d)(?:年度|年)(?!年报|年度报告|报|度报告)")
 _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东中", "前5大客户里": where the question looks
@@ -72,23 +64,18 @@ DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 _NEGATION = ("非", "除")   # one-character words that turn what follows into its complement
 _BRACKETED = re.compile(r"[(（]\s*(\d[\d,]*(?:\.\d+)?)\s*[)）]")
 _TOPIC_TOTAL = re.compile(r"([\u4e00-\u9fff]{4,12}?)(合计|总计|(?:总额|总和)(?=$|[和及与、]))")
-_SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
-# a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
-# two numbers in one cell, a leading zero ("000" of "14,500,000")
-_CUT_NUMBER = re.compile(r"\d[.,]$|,\d{3}\.\d$|,\d{1,2}$|\d[.,]?\d*\s+[-\d]|^0\d")
 _LIST = re.compile(r"都是谁|是哪些|有哪些|哪几|都有谁|分别是谁|各是多少|名单|列出|列举|每一?家")
 # a table split by one dimension (its first column named 分行业, 分产品, 分地区, 按销售模式) and the dimension a
 # question names (分地区的营业收入): the words after 分/按 (not 分别, 分红, 分配, …)
 # (the dimensions of keyword_tables/frames.yaml `sections`, said after 分 or 按)
 _DIMENSION = re.compile(r"[分按](行业|产品|业务|地区|区域|销售模式|渠道|模式)")
 _PARENTHESIS = re.compile(r"[(（]([^()（）]+)[)）]")
-_LINE_OF_BUSINESS = re.compile(r"业务|板块")   # after a row's label: that row as a line of business
+LINE_OF_BUSINESS = re.compile(r"业务|板块")   # after a row's label: that row as a line of business
 _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪几个|哪几位|哪几|哪些|哪家|谁)|名单|列出|列举|各是多少|分别是多少|分别为多少")
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
 _ASKS = re.compile(r"[|,，、;；?？。:：!！]|以及|并且|还有|和|及|与|分别|各")
 _CLAUSE_END = re.compile(r"[|,，、;；?？。:：!！]|$")
-_NOT_CONTENT = re.compile(r"[^\u3400-\u9fffa-z0-9%]")
 _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 _YEAR_LABEL = re.compile(r"^(20\d\d|19\d\d)年?度?$")
 _SHARE = re.compile(r"占(.{1,16}?)比例")
@@ -102,75 +89,9 @@ MAX_ROWS = 12          # a list answer gives at most this many rows
 MAX_COLUMNS = 4        # columns one ask may name
 
 
-# a question is matched against every cell of every table of its report: the functions of a cell's text
-# alone are kept (thread-safe caches, shared by every router)
-_CACHED = 1 << 16
-TABLES_PREPARED = 8192   # tables whose words are kept worked out (about 25 KB each; a report has 100–600)
-
-
-@lru_cache(maxsize=_CACHED)
-def is_number(text: str) -> bool:
-    """A whole number as printed: "8,591,28" (cut by a column) is none."""
-    return _printed_number(text)
-
-
-@lru_cache(maxsize=_CACHED)
-def norm(text: str) -> str:
-    """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks)."""
-    s = unicodedata.normalize("NFKC", text or "").lower()
-    s = re.sub(r"\s+", "", s)
-    return _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)
-
-
-@lru_cache(maxsize=_CACHED)
-def core(label: str) -> str:
-    """A cell's words for matching: normalised, without bracketed parts, enumerators and a final colon."""
-    s = _ENUM.sub("", unicodedata.normalize("NFKC", label or "").strip())
-    s = _BRACKETS.sub("", unicodedata.normalize("NFKC", s))
-    # a bracket a page break left open ("…政府补助（与企业业务密" / "切相关…除外）计入当期…"): its part out
-    s = re.sub(r"^[^（()）]*[)）]|[（(][^（()）]*$", "", s) or s
-    s = norm(s).strip(":：")
-    head = re.split(r"[,，;；]", s, maxsplit=1)[0]
-    return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
-
-
-@lru_cache(maxsize=_CACHED)
-def content(text: str) -> str:
-    """The characters compared: CJK, latin letters, digits and %; no 的, punctuation or spaces."""
-    return _NOT_CONTENT.sub("", text.replace("的", ""))
-
-
-def unit_of(*labels: str) -> str | None:
-    for label in labels:
-        m = _UNIT.search(unicodedata.normalize("NFKC", label or ""))
-        if m:
-            return m.group(1)
-    return None
-
-
-def pairs(s: str) -> set[str]:
-    """The character pairs of a content string."""
-    return {s[i:i + 2] for i in range(len(s) - 1)}
-
-
-def cover(text: str, ref: AbstractSet[str]) -> list[bool]:
-    """Which characters of `text` sit in a character pair of it that `ref` holds."""
-    marks = [False] * len(text)
-    for i in range(len(text) - 1):
-        if text[i:i + 2] in ref:
-            marks[i] = marks[i + 1] = True
-    return marks
-
-
 def _runs(text: str, taken: list[bool]) -> list[str]:
     """The runs of characters not taken."""
     return [r for r in re.split(r"\x00+", "".join("\x00" if t else ch for ch, t in zip(text, taken))) if r]
-
-
-@lru_cache(maxsize=8192)
-def _bigrams(s: str) -> frozenset[str]:
-    """The search tokens of a text (labels, titles, questions: the same few again and again)."""
-    return frozenset(tokens(s))
 
 
 class When(NamedTuple):
@@ -301,47 +222,24 @@ class CellMatch:
 
 
 class CellAnswerer:
-    def __init__(self, values: Values, words: CellWords):
+    def __init__(self, values: Values, words: CellWords, tables: Tables | None = None):
         self.v = values
         self.t = values.t
         self.w = words
-        spelled = sorted(words.question_words, key=lambda kv: -len(kv[0]))
-        self._spell_to = dict(spelled)
-        self._spell_rx = re.compile("|".join(re.escape(k) for k, _ in spelled)) if spelled else None
+        # the tables as every reader reads them (answer/tables.py): one search, one preparation, one cache
+        self.tables = tables if tables is not None else Tables(lambda: values.source.store, words)
+        self.tables.register("cells", self._prepare)
+        self.spell = self.tables.spell
+        self.label_text = self.tables.label_text
         asks = sorted(words.ask_words, key=len, reverse=True)
         self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
-        self._skips: dict[int, tuple[TableRecord, bool]] = {}   # table id → (the record, _skipped)
-        self._labels: dict[str, str] = {}
         self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
-        # table id → its words, worked out (_prepared); the least recently used dropped past TABLES_PREPARED
-        self._tables: OrderedDict[int, _Prepared] = OrderedDict()
 
     # --------------------------------------------------------------------------- words
-
-    def spell(self, text: str) -> str:
-        """One spelling of words written several ways (question_words), in one pass; a phrase already
-        spelled as its target stays."""
-        if self._spell_rx is None:
-            return text
-
-        def sub(m: re.Match) -> str:
-            key = m.group(0)
-            target = self._spell_to[key]
-            # 研发投入 → 研发投入金额, not in 研发投入金额 itself
-            return key if target.startswith(key) and text.startswith(target, m.start()) else target
-        return self._spell_rx.sub(sub, text)
-
-    def label_text(self, cell: str) -> str:
-        got = self._labels.get(cell)
-        if got is None:
-            if len(self._labels) > _CACHED:
-                self._labels.clear()
-            got = self._labels[cell] = content(self.spell(content(core(cell))))
-        return got
 
     def question_text(self, u: Understanding, masked: bool = True, spelled: bool = True) -> str:
         """The question's words as rows are matched: normalised, spelled one way (unless not `spelled`: as
@@ -368,7 +266,7 @@ class CellAnswerer:
                 out.append(c)
         return out
 
-    def _neutral_marks(self, ask: str) -> list[bool]:
+    def neutral_marks(self, ask: str) -> list[bool]:
         return self._marks(ask, self._neutral)
 
     def _item_pairs(self, u: Understanding) -> set[str]:
@@ -378,24 +276,11 @@ class CellAnswerer:
 
     # --------------------------------------------------------------------------- rows
 
-    def _skip(self, t: TableRecord) -> bool:
-        """A table no question's cells are read from: a statement (the lookup's) or a 释义 table (it defines
-        words, it holds no values) — by its caption and headings alone, kept per table (no table's words
-        are worked out for it)."""
-        got = self._skips.get(t.id)
-        if got is None or got[0] is not t:
-            if len(self._skips) > TABLES_PREPARED:
-                self._skips.clear()   # (it holds the records: no more of them than the tables worked out)
-            got = self._skips[t.id] = (t, any(_SKIP_TABLE.search(x) for x in [*t.path, t.caption]))
-        return got[1]
-
     def _prepared(self, t: TableRecord) -> _Prepared:
-        """The table's words as questions are matched against them, worked out once per table (the store
-        holds its tables: the same record comes back for the same table until the store changes)."""
-        held = self._tables.get(t.id)
-        if held is not None and held.table is t:
-            self._tables.move_to_end(t.id)
-            return held
+        return self.tables.prepared(t, "cells")   # type: ignore[no-any-return]   # (what _prepare made)
+
+    def _prepare(self, t: TableRecord) -> _Prepared:
+        """The table's words as questions are matched against them (made once per table: Tables.prepared)."""
         # the table's own title: its caption and section (not the sections above: "2、收入与成本" says
         # nothing of a table of costs)
         title = content(self.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
@@ -407,13 +292,8 @@ class CellAnswerer:
         for n, x in enumerate(names):
             for key in x.keys:
                 by_pair.setdefault(key, []).append(n)
-        prep = _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(_bigrams(context)),
-                         labelled, by_pair,
-                         [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
-        self._tables[t.id] = prep
-        if len(self._tables) > TABLES_PREPARED:
-            self._tables.popitem(last=False)
-        return prep
+        return _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(search_tokens(context)),
+                         labelled, by_pair, [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
 
     def _row_names(self, t: TableRecord) -> list[_RowName]:
         """What every label cell of the table can name (the question only has to be looked up in them:
@@ -444,7 +324,7 @@ class CellAnswerer:
         once per text."""
         if cell in self._cell_names:
             return self._cell_names[cell]
-        if len(self._cell_names) > _CACHED:
+        if len(self._cell_names) > CACHED:
             self._cell_names.clear()
         c = self.label_text(cell)
         if len(c) < 2 or core(cell) in self.w.generic_labels:
@@ -458,7 +338,7 @@ class CellAnswerer:
             name = RowName_WHOLE   # a name with its bracket (香港中央结算（代理人）有限公司) is named whole
         base = self._base(c, 3)
         fuzzy = len(base) >= 4 and not _NAME.search(c)
-        neutral = tuple(self._neutral_marks(base)) if fuzzy else ()
+        neutral = tuple(self.neutral_marks(base)) if fuzzy else ()
         own = frozenset(pairs(base)) if fuzzy else frozenset()
         # what a question must hold for the name to be named: its first pair (every way of naming it whole:
         # joined — added per row —, whole, label or base, which starts as the label does), or for an
@@ -637,7 +517,7 @@ class CellAnswerer:
         table whose caption, header and section hold every ask (its rank held by a table of that many
         ranked rows; list words, neutral words and a topic's 中 asking nothing), its total rows left out;
         the first N rows of a ranked table for "前十名股东中持股最多的前三家"; (rows, how much it holds)."""
-        asks = [a for a in self.asks(q) if not all(self._neutral_marks(a))]
+        asks = [a for a in self.asks(q) if not all(self.neutral_marks(a))]
         if sum(map(len, asks)) < 3:
             return [], 0.0
         body = [i for i, row in enumerate(t.rows)
@@ -672,7 +552,7 @@ class CellAnswerer:
     def _list_marks(self, ask: str, ranked: bool) -> list[bool]:
         """An ask's characters a list's table need not hold: neutral words, the list's words (都是谁,
         哪几家, 各是多少), the topic's 中 and, in a ranked table, its ranks (前10名, 前3家)."""
-        marks = self._neutral_marks(ask)
+        marks = self.neutral_marks(ask)
         spans = [m.span() for m in _LIST_WORDS.finditer(ask)]
         if ranked:
             spans += [m.span() for m in re.finditer(r"前\d+[名大家位个]?", ask)]
@@ -693,7 +573,7 @@ class CellAnswerer:
         key = (header, q, when)
         got = self._periods.get(key)
         if got is None:
-            if len(self._periods) > _CACHED:
+            if len(self._periods) > CACHED:
                 self._periods.clear()
             got = self._periods[key] = self._period_of(header, q, when)
         return got
@@ -799,7 +679,7 @@ class CellAnswerer:
             for i in range(share.start(1), share.end(1)):
                 label[i] = False
         label_chars = sum(label)
-        neutral = self._neutral_marks(ask)
+        neutral = self.neutral_marks(ask)
         if share and n.label.endswith("比例") and "占" not in n.label:
             # "研发人员数量占比": its denominator is the whole — "占员工总数的比例" asks nothing more
             for i in range(share.start(1), share.end(1)):
@@ -929,7 +809,7 @@ class CellAnswerer:
         "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本; `items`: _item_pairs)."""
         rest = self._base(label)
         asked = cover(rest, pairs(qc))
-        beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self._neutral_marks(rest))]
+        beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self.neutral_marks(rest))]
         return sum(beyond) >= 2
 
     def unused_held(self, u: Understanding, held: set[str], kinds: tuple[str, ...] = ()) -> bool:
@@ -942,7 +822,7 @@ class CellAnswerer:
                 continue   # an ask no slot read: the cells and sentences meet every ask on their own
             for part in norm(word).split("#"):   # "占####比例": its items masked, each part on its own
                 w = content(self.spell(part))
-                if last and _LINE_OF_BUSINESS.fullmatch(w) and last + w in content(norm(u.norm)):
+                if last and LINE_OF_BUSINESS.fullmatch(w) and last + w in content(norm(u.norm)):
                     continue   # the row held, as a line of business
                 last = w
                 if w in _NEGATION and not any(w in p for p in held):
@@ -971,7 +851,7 @@ class CellAnswerer:
         "占####比例", its items masked, in a 研发投入占营业收入比例 row)."""
         parts = [content(self.spell(norm(p))) for p in word.split("#")]
         # less neutral words ("比率是" → 比例)
-        parts = ["".join(ch for ch, n in zip(p, self._neutral_marks(p)) if not n) for p in parts]
+        parts = ["".join(ch for ch, n in zip(p, self.neutral_marks(p)) if not n) for p in parts]
         parts = [p for p in parts if len(p) >= 2]
         if not parts:
             return False
@@ -1028,7 +908,7 @@ class CellAnswerer:
             if n.strength == 2 and n.label in ("合计",) or not n.shown:
                 continue
             need = 0 if len(n.label) >= 5 else 1 if len(n.label) >= 3 else 2
-            if len((qb - _bigrams(n.label)) & ctx_pairs) < need:
+            if len((qb - search_tokens(n.label)) & ctx_pairs) < need:
                 del named[i]
         self._merged_down(t, named)
         if not named:
@@ -1036,7 +916,7 @@ class CellAnswerer:
         title_pairs = prep.title_pairs
         picks: list[Pick] = []
         for a in asks:
-            if all(self._neutral_marks(a)):
+            if all(self.neutral_marks(a)):
                 continue   # "年报", "公司": nothing asked
             if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= TOPIC_HELD * (len(a) - 1) \
                     and not any(n.label and n.label in a for n in named.values()):
@@ -1088,14 +968,14 @@ class CellAnswerer:
             columns.setdefault(p.row, [])
             columns[p.row] += [k for k in p.columns if k not in columns[p.row]]
         # the row cut by narrow columns ("9,325,717,499.", "260,760,875.5"): none of its numbers is read
-        if any(_CUT_NUMBER.search(t.rows[r][k]) for r in rows for k in columns[r] if k < len(t.rows[r])):
+        if any(CUT_NUMBER.search(t.rows[r][k]) for r in rows for k in columns[r] if k < len(t.rows[r])):
             return None
         used = [named[r] for r in rows]
         label = max((n.label for n in used), key=len)
         entity = any(n.shown and not _YEAR_LABEL.match(n.label) and n.label not in self.w.generic_labels
                      and any(is_number(c) for c in t.rows[r]) and self._beyond(n.label, items, qc)
                      for r, n in zip(rows, used))
-        topic = 2 * len(qb & _bigrams(title)) + len(qb & ctx_pairs)
+        topic = 2 * len(qb & search_tokens(title)) + len(qb & ctx_pairs)
         score = (min(n.strength for n in used), sum(p.label_chars for p in picks),
                  round(sum(p.explained for p in picks) / len(picks), 3), topic, -sum(map(len, columns.values())))
         if DEBUG:
@@ -1115,8 +995,8 @@ class CellAnswerer:
         words = [w for w in dict.fromkeys(tokens(q)) if len(w) >= 2 or not w.isascii()]
         if not words:
             return None
-        ids = store.table_match_words(words[:60], rep.id, MAX_TABLES)
-        if not ids:
+        tables = self.tables.find(rep.id, words, MAX_TABLES)   # (the statements and 释义 tables left out)
+        if not tables:
             return None
         qc = content(q)
         qc_raw = content(self.question_text(u, masked=False))
@@ -1126,12 +1006,10 @@ class CellAnswerer:
         qp = pairs(qc)
         asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {}, bool(_NAME_ASKED.search(u.norm)),
                        bool(_LIST.search(u.norm)), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
-        qb = _bigrams(q)
+        qb = search_tokens(q)
         items = self._item_pairs(u)
         best: CellMatch | None = None
-        for t in store.report_tables(rep.id, ids):
-            if self._skip(t):
-                continue   # the statements are the lookup's; a 释义 table defines words, it holds no values
+        for t in tables:
             m = self._table(self._prepared(t), q, asked, asks, qb, when, items)
             if m is None:
                 continue
@@ -1224,9 +1102,9 @@ class CellAnswerer:
                     if unit not in UNIT_FACTORS or amount is None:
                         continue
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
-                cells.append(f"{_shown(column)}：{shown}" if _shown(column) else shown)   # (a unit line alone: none)
+                cells.append(f"{shown_header(column)}：{shown}" if shown_header(column) else shown)   # (a unit line alone: none)
                 found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
-                                          label, _shown(column), value + ("" if not unit or value.endswith("%") else unit), page,
+                                          label, shown_header(column), value + ("" if not unit or value.endswith("%") else unit), page,
                                           self.v.source.keys.get(t.report_id), value))
             part = f"{label}（{'，'.join(cells)}）"
             if cells and part not in parts:   # a row printed twice (分行业 and 分产品 alike) is said once
@@ -1240,7 +1118,7 @@ class CellAnswerer:
         shown_pages = "、".join(map(str, pages)) or str(t.page_start)
         # (no year asked: the latest report's, said first)
         labels = list(dict.fromkeys(e.row for e in evidence))
-        if _WHO_ASKED.search(u.norm) and labels and all(_UNNAMED.match(content(norm(x))) for x in labels):
+        if WHO_ASKED.search(u.norm) and labels and all(UNNAMED.match(content(norm(x))) for x in labels):
             # "第一大客户是哪家公司" of a table listing 客户一…客户五: the name is not disclosed — said so, with
             # what the row prints, and counted as not answered
             text = note + render(self.t, "cell_unnamed", company=name, year=year, table=where, page=shown_pages,
@@ -1252,9 +1130,9 @@ class CellAnswerer:
 
 
 _NAME_ASKED = re.compile(r"谁|哪|什么|名称|名字|性质|类型|方式")
-_WHO_ASKED = re.compile(r"谁|哪家|哪些|哪个|哪一|名称|名字|叫什么|什么公司|什么单位")
+WHO_ASKED = re.compile(r"谁|哪家|哪些|哪个|哪一|名称|名字|叫什么|什么公司|什么单位")
 # a row listed without its name: 客户一, 供应商1, 第一名, 客户A, 单位五
-_UNNAMED = re.compile(r"(?:客户|供应商|单位|公司|第)[一二三四五六七八九十0-9A-Za-z]{1,2}名?$")
+UNNAMED = re.compile(r"(?:客户|供应商|单位|公司|第)[一二三四五六七八九十0-9A-Za-z]{1,2}名?$")
 _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
 _COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
@@ -1263,7 +1141,7 @@ _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责�
 
 def _as_business(text: str, held: list[bool], marks: list[bool]) -> None:
     """Marks 业务/板块 right after a held character of `text` (the row 国外 of "国外业务" as a line of business)."""
-    for m in _LINE_OF_BUSINESS.finditer(text):
+    for m in LINE_OF_BUSINESS.finditer(text):
         if m.start() and held[m.start() - 1]:
             marks[m.start():m.end()] = [True] * (m.end() - m.start())
 
@@ -1307,10 +1185,9 @@ def _part(t: TableRecord, r: int) -> list[str]:
 
 
 # a unit or currency line a header cell holds ("单位：元 本期发生额")
-UNIT_LINE = re.compile(r"(?:单位|币种)\s*[:：]\s*\S+\s*")
 
 
-def _shown(header: str) -> str:
+def shown_header(header: str) -> str:
     """A header as shown: the spaces its wrapped lines were joined with left out between Chinese words, a
     unit or currency line printed over it ("单位：元 本期发生额") left out."""
     header = UNIT_LINE.sub("", header)

@@ -39,8 +39,8 @@ from ..numbers import parse_number
 from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
-from .cells import _CUT_NUMBER, _LINE_OF_BUSINESS, _UNNAMED, _WHO_ASKED, UNIT_LINE, CellAnswerer, content, core, cover, is_number, norm, pairs, unit_of
-from .cells import _shown as cells_shown
+from .cells import LINE_OF_BUSINESS, UNNAMED, WHO_ASKED, CellAnswerer, shown_header
+from .tables import CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, pairs, unit_of
 from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
 
@@ -156,9 +156,10 @@ def _label(row: list[str]) -> tuple[str, int]:
     return "".join(c for c in row[:first] if c and not is_number(c)), first
 
 
-def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame:
-    """The table read as a frame: kind, rows with their sections, typed columns, its numbers."""
-    title = content(cells.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
+def build_frame(t: TableRecord, tables: Tables, words: FrameWords) -> Frame:
+    """The table read as a frame: kind, rows with their sections, typed columns, its numbers (its words
+    spelled as the table model spells them)."""
+    title = content(tables.spell(content(norm(" ".join(t.path[-1:]) + t.caption))))
     header_key = content(norm("".join(t.header)))
     section_of, section_rx = words.section_rows
     current = None
@@ -183,7 +184,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
         if not key and first == len(row):
             continue
         for k in range(first, len(row)):
-            if row[k] and _CUT_NUMBER.search(row[k].strip()):
+            if row[k] and CUT_NUMBER.search(row[k].strip()):
                 cut.add((i, k))   # a number the layout cut ("211,591,403."): no value, and no rank over it
                 continue
             v = parse_number(row[k].rstrip("%")) if row[k] and is_number(row[k]) else None
@@ -191,7 +192,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
                 values[(i, k)] = float(v)
         total = bool(_TOTAL.search(key)) or (not key and first < len(row))
         first_text = next((c for c in row[:first] if c and not is_number(c)), "")
-        rows.append(Row(i, label, cells.label_text(label) or key, current, total, first_text))
+        rows.append(Row(i, label, tables.label_text(label) or key, current, total, first_text))
     kind = "segment" if sections else "other"
     if kind == "other":
         # a header's words first (采购额 tells a supplier table under "主要销售客户及主要供应商情况")
@@ -203,7 +204,7 @@ def build_frame(t: TableRecord, cells: CellAnswerer, words: FrameWords) -> Frame
     for k, h in enumerate(t.header):
         if not UNIT_LINE.sub("", h).strip() and k in numbered and k and k - 1 not in numbered and k - 1 < len(t.header):
             h = t.header[k - 1]   # a header shifted right by its unit line ("期末账面余额 | 币种：人民币")
-        hk = content(cells.spell(content(norm(UNIT_LINE.sub("", h)))))
+        hk = content(tables.spell(content(norm(UNIT_LINE.sub("", h)))))
         y = _YEAR.search(norm(h))
         columns.append(Column(k, h, hk, bool(_SHARE_HEAD.search(hk)) and "毛利率" not in hk,
                               bool(_CHANGE.search(hk)), int(y.group(1)) if y else None, bool(_PREVIOUS.search(hk))))
@@ -500,7 +501,8 @@ class FrameAnswerer:
         self.t = cells.t
         self.words = words
         self.s = settings
-        self._frames: dict[int, tuple[TableRecord, Frame]] = {}
+        self.tables = cells.tables   # (one table model: the cells' search and cache, each table's frame kept with it)
+        self.tables.register("frame", lambda t: build_frame(t, self.tables, words))
         self._continued: dict[int, int] = {}
         self._fragment: dict[int, bool] = {}
         self._statements: dict[int, bool] = {}
@@ -510,7 +512,7 @@ class FrameAnswerer:
         self._measures = {kd.name: kd.measure for kd in words.kinds}
         # a row held (marked \x02) or an alias said, then 业务/板块: the row named as a line of business (_rest)
         said = "|".join(map(re.escape, sorted({a for g in words.aliases for a in g}, key=len, reverse=True)))
-        self._business = re.compile(rf"(\x02{'|' + said if said else ''})(?:{_LINE_OF_BUSINESS.pattern})")
+        self._business = re.compile(rf"(\x02{'|' + said if said else ''})(?:{LINE_OF_BUSINESS.pattern})")
         # (title words as titles are compared: content, no 的)
         self._whole = {kd.name: tuple(map(content, kd.whole)) for kd in words.kinds}
         self._titled = {kd.name: tuple(map(content, kd.title)) for kd in words.kinds}
@@ -554,14 +556,7 @@ class FrameAnswerer:
 
     # ---- step 0: the frame of a table, once
     def frame(self, t: TableRecord) -> Frame:
-        held = self._frames.get(t.id)
-        if held is not None and held[0] is t:
-            return held[1]
-        if len(self._frames) > 4096:
-            self._frames.clear()
-        f = build_frame(t, self.cells, self.words)
-        self._frames[t.id] = (t, f)
-        return f
+        return self.tables.prepared(t, "frame")   # type: ignore[no-any-return]   # (what build_frame made)
 
     # ---- step 1
     def find_tables(self, rep: Report, ask: str, query: Query) -> Found:
@@ -580,7 +575,6 @@ class FrameAnswerer:
         return got
 
     def _find_tables(self, rep: Report, ask: str, query: Query) -> Found:
-        store = self.v.source.store
         words = [w for w in dict.fromkeys(tokens(ask)) if len(w) >= 2]
         # the labels an alias of the ask stands for (境外 → 出口, 国内 → 内销) first
         words = [a for g in self.words.aliases if any(x in ask for x in g) for a in sorted(g)] + words
@@ -589,11 +583,10 @@ class FrameAnswerer:
                 words += list(s.row)
         if not words:
             return Found([])
-        ids = store.table_match_words(words[:60], rep.id, self.s.max_tables)
         out = []
-        for t in store.report_tables(rep.id, ids) if ids else []:
-            if self.cells._skip(t) or any(w in h for h in t.path for w in self.words.parent):
-                continue   # (a statement; a note of the parent company's own statements)
+        for t in self.tables.find(rep.id, words, self.s.max_tables):   # (no statement: the lookup's)
+            if any(w in h for h in t.path for w in self.words.parent):
+                continue   # (a note of the parent company's own statements)
             f = self.frame(t)
             if self._statement_like(f):
                 continue   # a statement under a heading the layout lost: the lookup's
@@ -977,7 +970,7 @@ class FrameAnswerer:
                 parts.append(said)
             evidence.extend(e for e in self._evidence(rep, f, chosen, result) if e not in evidence)
             last, last_frame, last_chosen = result, f, chosen
-            if result.op == "rank" and _WHO_ASKED.search(u.norm) and _UNNAMED.match(content(norm(_name(f, result.rows[0])))):
+            if result.op == "rank" and WHO_ASKED.search(u.norm) and UNNAMED.match(content(norm(_name(f, result.rows[0])))):
                 # "第一大客户是哪家公司" of a table listing 客户一…客户五: the name is not disclosed — said so,
                 # with what the row prints, and counted as not answered
                 where = f.table.caption or (f.table.path[-1] if f.table.path else "表格")
@@ -1158,7 +1151,7 @@ class FrameAnswerer:
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
         for said, header in self.words.said_for:
             rest = rest.replace(said, header)
-        marks = self.cells._neutral_marks(rest)
+        marks = self.cells.neutral_marks(rest)
         rest = "".join(ch for ch, m in zip(rest, marks) if not m)
         for w in u.filler:
             rest = _without(rest, content(w))
@@ -1334,7 +1327,7 @@ def _fmt(total: float, cells: list[str]) -> str:
 def _shown(header: str) -> str:
     """A header as said in an answer: as the cells show it (answer/cells.py), less its bracketed unit and
     every space ("比例(%)" → 比例)."""
-    header = cells_shown(header)
+    header = shown_header(header)
     return re.sub(r"\s+", "", core(header) or header)
 
 
@@ -1414,8 +1407,7 @@ class SubsidiaryAnswerer:
                 if len(a) >= 2 and a != key and a not in own:
                     sub.aliases.add(a)
         defined: list[tuple[str, str]] = []   # 释义 names not said to be subsidiaries
-        ids = store.table_match_words(tokens("释义 子公司 控股参股公司 公司名称"), rep.id, 60)
-        for t in store.report_tables(rep.id, ids) if ids else []:
+        for t in self.frames.tables.find(rep.id, tokens("释义 子公司 控股参股公司 公司名称"), 60, skipped=True):
             title = "".join(t.path[-2:]) + t.caption
             if _DEFINES.search(title):
                 # "台州前进、前进公司 | 指 | 台州市前进化工有限公司，公司全资子公司"
@@ -1474,12 +1466,10 @@ class SubsidiaryAnswerer:
         rep = self.v.source.report(u.companies[0].company.key, u.years.asked)
         if rep is None:
             return None
-        store = self.v.source.store
         wanted = [sorted({content(norm(i)), *(content(norm(k.text)) for k in u.keywords if k.name == i and k.text)},
                          key=len, reverse=True) for i in u.items]
-        ids = store.table_match_words(tokens(" ".join(["子公司 控股参股公司 公司名称", *(w for a in wanted for w in a)])),
-                                      rep.id, 60)
-        for t in store.report_tables(rep.id, ids) if ids else []:
+        words = tokens(" ".join(["子公司 控股参股公司 公司名称", *(w for a in wanted for w in a)]))
+        for t in self.frames.tables.find(rep.id, words, 60, skipped=True):
             f = self.frames.frame(t)
             if f.kind != "subsidiary":
                 continue
@@ -1501,7 +1491,7 @@ class SubsidiaryAnswerer:
                     assert col is not None
                     cell = f.cell(r.index, col.index)
                     unit = unit_of(col.header) or t.unit or "元"
-                    if not is_number(cell) or _CUT_NUMBER.search(cell):
+                    if not is_number(cell) or CUT_NUMBER.search(cell):
                         return None   # (a number the layout cut, or none read: no list of them all)
                     page = t.pages[r.index] if r.index < len(t.pages) else t.page_start
                     values.append(cell + unit)
@@ -1624,8 +1614,7 @@ class SubsidiaryAnswerer:
             return None
         store = self.v.source.store
         words = " ".join(["子公司 控股参股公司 公司名称", *(w for a in asked for w in a)])
-        ids = store.table_match_words(tokens(words), rep.id, 60)
-        for t in store.report_tables(rep.id, ids) if ids else []:
+        for t in self.frames.tables.find(rep.id, tokens(words), 60, skipped=True):
             f = self.frames.frame(t)
             if f.kind != "subsidiary":
                 continue
@@ -1639,7 +1628,7 @@ class SubsidiaryAnswerer:
             for col in cols:
                 assert col is not None
                 cell = f.cell(row.index, col.index)
-                if not is_number(cell) or _CUT_NUMBER.search(cell):
+                if not is_number(cell) or CUT_NUMBER.search(cell):
                     return None   # a number cut by the layout ("211,591,403.", "75,919,505.0"): not read
                 where = t.caption or (t.path[-1] if t.path else "")
                 unit = unit_of(col.header) or t.unit or "元"

@@ -27,7 +27,7 @@ from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import TABLE_METHODS, Answer, CellEvidence, Evidence, FactEvidence
-from .cells import content, norm, pairs
+from .tables import content, norm, pairs
 from .review import CHANGE_COLUMN, NONE_VALUE, QUOTING, held
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it

@@ -33,7 +33,7 @@ from ..catalog.frames import FrameWords
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
-from .cells import content, cover, norm, pairs
+from .tables import content, cover, norm, pairs
 from .compose import render
 from .frames import aging_span
 from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence

@@ -23,7 +23,7 @@ from ..store import Store
 from ..understand.llm_keywords import LLMKeywords
 from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understander, Understanding
-from .cells import CellAnswerer, content, norm, pairs
+from .cells import CellAnswerer
 from .frames import FrameAnswerer, SubsidiaryAnswerer
 from .anchors import ReportWords
 from .change import ChangeAnswerer

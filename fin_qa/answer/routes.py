@@ -25,7 +25,7 @@ from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
 from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
-from .cells import content, norm, pairs
+from .tables import content, norm, pairs
 from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
 if TYPE_CHECKING:

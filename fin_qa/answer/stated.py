@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from ..numbers import UNIT_FACTORS, parse_number, to_yuan
 from ..store import Report
 from ..understand.question import Understanding
-from .cells import CellAnswerer, content, cover, norm, pairs
+from .cells import CellAnswerer
+from .tables import content, cover, norm, pairs
 from .compose import format_scaled, render
 from .extract import Unit, units
 from .model import Answer, PassageEvidence
@@ -83,7 +84,7 @@ class StatedAnswerer:
         if rep is None or note or rep.year != year or not self.v.source.has_text(rep):
             return None
         q = self.cells.question_text(u, spelled=False)
-        cut = [a for a in self.cells.asks(q) if not all(self.cells._neutral_marks(a))]
+        cut = [a for a in self.cells.asks(q) if not all(self.cells.neutral_marks(a))]
         # a date the question names ("2012年12月…") asks no value: it tells the sentence meant, not a number
         asks = [a for a in cut if not _DATE.fullmatch(a)]
         if not asks:
@@ -111,7 +112,7 @@ class StatedAnswerer:
     def _words(self, ask: str) -> str:
         """An ask's words less neutral ones and value words (净利润万元 → 净利润): a one-character neutral
         word only at the ask's ends (the 股 of 每10股派 stays)."""
-        marks = self.cells._neutral_marks(ask)
+        marks = self.cells.neutral_marks(ask)
         for i, ch in enumerate(ask):
             if marks[i] and (i == 0 or not marks[i - 1]) and (i + 1 == len(ask) or not marks[i + 1]) \
                     and 0 < i < len(ask) - 1:
@@ -167,7 +168,7 @@ class StatedAnswerer:
         around = set().union(*contexts)
         for ask in asks:
             if ask not in found:
-                held = sum(1 for a, b in zip(cover(ask, around), self.cells._neutral_marks(ask)) if a or b)
+                held = sum(1 for a, b in zip(cover(ask, around), self.cells.neutral_marks(ask)) if a or b)
                 if held < EXPLAINED * len(ask):
                     return None
         return [found[a] for a in asks if a in found]
@@ -215,7 +216,7 @@ class StatedAnswerer:
             if context is None:
                 context = _context(unit, before, heading)
             marks = cover(ask, pairs(lead + tail) | context)
-            neutral = self.cells._neutral_marks(ask)
+            neutral = self.cells.neutral_marks(ask)
             held = sum(1 for a, b in zip(marks, neutral) if a or b)
             if held < EXPLAINED * len(ask):
                 continue
