@@ -53,3 +53,32 @@ def test_one_search_kept_while_the_store_stays_the_same(sample_store):
     sample_store.db.commit()
     again = tables.find(rep.id, words, 80)
     assert again is not first and [t.id for t in again] == [t.id for t in first]
+
+
+def test_a_table_of_a_narrower_group_ranks_none_of_the_wider_one(sample_store):
+    # the words asking each kind's rows (keyword_tables/frames.yaml) tell a narrower group: the third row of
+    # 前十名无限售条件股东 is the third by unrestricted shares, no 第三大股东 — a table titled with both groups
+    # ranks the top shareholders; a question saying the narrower group asks that table
+    tables = _router(sample_store).cells.tables
+    assert tables.narrower("前10名无限售条件股东持股情况", "股东", "第3大股东持股数量")
+    assert tables.narrower("截至报告期末前10名优先股股东持股情况表", "股东", "第2大股东是谁")
+    assert not tables.narrower("截至报告期末前10名股东和前10名无限售条件股东的持股情况", "股东", "第2大股东是谁")
+    assert not tables.narrower("前10名无限售条件股东持股情况", "股东", "第1大无限售条件股东是谁")
+    assert not tables.narrower("公司前5名客户情况", "客户", "第1大客户销售额")
+
+
+def test_no_rank_of_the_top_shareholders_read_from_the_unrestricted_table(sample_store):
+    from fin_qa.store.models import TableRecord
+    cells = _router(sample_store).cells
+    rows = [["孔维", "104,260,584", "人民币普通股"], ["魏学宁", "27,134,692", "人民币普通股"],
+            ["余盛", "10,290,000", "人民币普通股"]]
+    header = ["股东名称", "持有无限售条件流通股的数量", "股份种类"]
+    unrestricted = TableRecord(1, 1, None, ["前十名股东持股情况"], "前十名无限售条件股东持股情况", "股", 86, 86,
+                               header, rows, [86] * 3)
+    top = TableRecord(2, 1, None, ["前十名股东持股情况"], "前十名股东持股情况", "股", 85, 85,
+                      ["股东名称", "期末持股数量", "比例(%)"], rows, [85] * 3)
+    q = "|第3大股东持股数量|"
+    assert cells._rank_row(unrestricted, q, "") is None
+    assert cells._rank_row(top, q, "") == (2, "第3大股东")
+    said = cells._rank_row(unrestricted, "|第3大无限售条件股东持股数量|", "")   # (the narrower group said)
+    assert said is not None and said[0] == 2

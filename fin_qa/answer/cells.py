@@ -490,10 +490,12 @@ class CellAnswerer:
         # (in the table's own caption when it has one: "公司前5大客户资料" under the section 主要销售客户和主要
         # 供应商情况 ranks no 供应商)
         caption = norm(t.caption)
-        where = caption + norm("".join(t.header)) if len(re.findall(r"[\u4e00-\u9fff]", caption)) >= 4 else context
+        own = len(re.findall(r"[\u4e00-\u9fff]", caption)) >= 4
+        where = caption + norm("".join(t.header)) if own else context
         noun = next((w for w in (after, before) if len(w) == 2 and w in where), "")
-        if not noun:
-            return None
+        if not noun or self.tables.narrower(content(caption if own else norm(" ".join(t.path[-1:]) + t.caption)),
+                                            noun, content(q)):
+            return None   # (the table ranks a narrower group's rows: 前十名无限售条件股东 for 第三大股东)
         n = int(m.group(1) or m.group(2) or 1)
         phrase = m.group(0) + noun
         body = [i for i, row in enumerate(t.rows) if not any(core(c) in ("合计", "小计", "总计") for c in row)]

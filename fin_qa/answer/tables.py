@@ -132,6 +132,7 @@ class Tables:
         self._labels: dict[str, str] = {}
         self._held: OrderedDict[int, _Held] = OrderedDict()   # table id → the table, least recently used first
         self._makers: dict[str, Callable[[TableRecord], Any]] = {}
+        self._group_words: tuple[str, ...] = ()   # the words asking a narrower group's rows (无限售条件股东)
         self._found: dict[tuple[int, tuple[str, ...], int, bool], list[TableRecord]] = {}
         self._found_state: tuple[int, int] | None = None
 
@@ -164,6 +165,20 @@ class Tables:
     def register(self, kind: str, make: Callable[[TableRecord], Any]) -> None:
         """What a reader works out of a table (`make`), kept with the table as `kind`."""
         self._makers[kind] = make
+
+    def groups(self, asked: Sequence[str]) -> None:
+        """The words a question asks a kind of table's rows by (keyword_tables/frames.yaml kinds' `asked`), as
+        the frames' reader tells them: a word ending in another's noun names a narrower group (无限售条件股东,
+        流通股东 of 股东)."""
+        self._group_words = tuple(sorted({content(norm(w)) for w in asked}, key=len, reverse=True))
+
+    def narrower(self, title: str, noun: str, text: str) -> bool:
+        """Whether a table's title (content) names `noun` (股东, 客户) only as a narrower group the question's
+        words (`text`, content) do not say: "前十名无限售条件股东持股情况" holds no 第三大股东 — its third row is
+        the third by unrestricted shares — where "前十名股东和前十名无限售条件股东的持股情况" holds one."""
+        narrow = [w for w in self._group_words if len(w) > len(noun) and w.endswith(noun) and w not in text]
+        ends = [m.end() for m in re.finditer(re.escape(noun), title)] if narrow else []
+        return bool(ends) and all(any(title.endswith(w, 0, e) for w in narrow) for e in ends)
 
     def _entry(self, t: TableRecord) -> _Held:
         held = self._held.get(t.id)
