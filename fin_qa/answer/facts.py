@@ -115,6 +115,7 @@ class FactSource:
         self.scope = scope
         self.parent = False   # True: the parent company's own statements (母公司…), see parent_view
         self._columns: tuple[tuple[int, int] | None, dict[tuple[str, int], pd.DataFrame]] = (None, {})
+        self._documented: tuple[tuple[int, int] | None, frozenset[str]] = (None, frozenset())
 
     def report(self, company: str, year: int) -> Report | None:
         return self.by_key.get((company, year))
@@ -198,6 +199,17 @@ class FactSource:
                 if key and len(name) >= 2 and name not in ("无", "不适用"):
                     out.setdefault(key, set()).add(name)
         return out
+
+    def documented(self) -> frozenset[str]:
+        """The companies with a filing read from its document (its tables or sections in the store), as of the
+        store's state: a company of imported values only (FinGLM's tables) has no table, sentence or
+        subsidiary to read."""
+        state = self.store.state()
+        if self._documented[0] != state:
+            index = self.store.table_index
+            having = index.reports_having("tables") | index.reports_having("chunks")
+            self._documented = (state, frozenset(r.company for r in self.known if r.id in having))
+        return self._documented[1]
 
     def statement_items(self, report: Report, statement: str) -> set[str]:
         """The items a document of the report printed in this table (its rows, as canonical items)."""

@@ -152,6 +152,7 @@ SOURCES: dict[str, Callable[[AskState], Any]] = {
     "kind": lambda s: s.router.route_kind(s.u, s.u.type),
     "stated": lambda s: s.router.stated.answer(s.u),
     "asks_each": lambda s: s.router.frames.asks_each(s.u),
+    "documented": lambda s: _documented(s),
 }
 
 
@@ -279,7 +280,16 @@ VETOES: dict[str, Callable[..., Any]] = {
 # ------------------------------------------------------------------------------------------- the routes
 
 def _cell_kinds(s: AskState) -> bool:
-    return s.kind in CELL_KINDS and s.u.frame.scope != "parent" and not _WHY.search(s.u.norm)
+    return s.kind in CELL_KINDS and s.u.frame.scope != "parent" and not _WHY.search(s.u.norm) \
+        and s.source("documented")
+
+
+def _documented(s: AskState) -> bool:
+    """Whether a company the ask names has a filing read from its document — else (imported values only) no
+    table, sentence or subsidiary of it can answer, and none is asked; an ask naming none may name a
+    subsidiary of any."""
+    docs = s.router.source.documented()
+    return not s.u.companies or any(c.company.key in docs for c in s.u.companies)
 
 
 def _not_chinese(s: AskState) -> Answer:
@@ -430,7 +440,8 @@ def _printed_total(s: AskState) -> Answer | None:
 
 def _stated_asked(s: AskState) -> bool:
     u = s.u
-    if not (s.kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening"):
+    if not (s.kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening"
+            and s.source("documented")):
         return False
     ans = s.source("kind")
     return not ans.answered or (s.kind == "text" and ans.method.startswith("text"))
