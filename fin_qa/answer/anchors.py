@@ -18,9 +18,9 @@ from ..catalog.cells import CellWords
 from ..store import Store
 from ..store.models import TableRecord
 from ..vocab import MAX_CHARS, VocabEntry, label_key
+from .tables import SKIP_TABLE
 
 _SPLIT = re.compile(r"#+|[,，、;；?？。:：!！()（）]")
-_SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 REPORTS_KEPT = 64     # reports whose words are kept in memory (a store's reports are met again and again)
 TABLES_KEPT = 4096    # tables a question's words were found in, kept
 
@@ -42,7 +42,7 @@ class _Table(NamedTuple):
 def _table(t: TableRecord) -> _Table:
     return _Table((t.caption or (t.path[-1] if t.path else "")).strip(),
                   label_key(" ".join(t.path[-2:]) + t.caption + "".join(t.header)),
-                  any(_SKIP_TABLE.search(x) for x in [*t.path[-1:], t.caption]), t.pages, t.page_start)
+                  any(SKIP_TABLE.search(x) for x in [*t.path[-1:], t.caption]), t.pages, t.page_start)
 
 
 class ReportWords:
