@@ -406,19 +406,30 @@ def _read_context(path: str):
 
 
 @cli.command()
-@click.option("--company", required=True, help="Stock code, short name or (part of) the full name.")
-@click.option("--year", required=True, type=int)
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The workbook to write (.xlsx).")
+@click.option("--company", help="Stock code, short name or (part of) the full name (the report schema).")
+@click.option("--year", type=int, help="The report's year (the report schema).")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
+              help="The workbook to write (.xlsx); with --schema teddy, OUT: OUT.sqlite and OUT.xlsx.")
+@click.option("--schema", type=click.Choice(["report", "teddy"]), default="report", show_default=True,
+              help="report: one report's statements, disclosures, checks and tables; teddy: every filing of the "
+                   "store as the four tables of the Teddy Cup 2026 problem B (keyword_tables/teddy.yaml).")
 @click.option("--tables", "grep", default=None, metavar="GREP",
               help="Only the tables holding these words (default: every table read).")
 @click.option("--force", is_flag=True, help="Replace OUTPUT when it exists.")
 @STORE_OPTION
 @RULES_OPTION
-def export(company, year, output, grep, force, store_path, rules_path):
+def export(company, year, output, schema, grep, force, store_path, rules_path):
     """Write a report to Excel: its statements (consolidated, then the parent company's), 主要会计数据,
-    the key disclosures, the checks and the tables read, numbers as numbers with the unit in the header."""
+    the key disclosures, the checks and the tables read, numbers as numbers with the unit in the header.
+    With --schema teddy: every filing of the store (年报, 半年报, 一季报, 三季报) as the problem's four tables
+    (业绩指标, 资产负债, 利润, 现金流量; 万元 where the schema says), in SQLite and Excel, with where each value
+    was read (teddy_sources)."""
     import time
 
+    if schema == "teddy":
+        return _export_teddy(Path(output), force, store_path, rules_path)
+    if not company or year is None:
+        raise click.UsageError("--company and --year name the report to export (or give --schema teddy)")
     from .api import FinQA
     from .export import writable
 
@@ -427,6 +438,20 @@ def export(company, year, output, grep, force, store_path, rules_path):
     with FinQA(store_dir(store_path), rules_path, "none") as qa:
         path = qa.export(company, year, output, grep, force)
     click.echo(f"wrote {path} ({path.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - t:.1f} s", err=True)
+
+
+def _export_teddy(output: Path, force: bool, store_path, rules_path) -> None:
+    import time
+
+    from .teddy import TeddyExport, writable
+
+    writable(output, force)   # (said before the store is opened)
+    t = time.perf_counter()
+    catalog = _catalog(rules_path)
+    with _open_store(store_path, create=False, readonly=True) as store:
+        db, xlsx, counts = TeddyExport(store, catalog).write(output, force)
+    rows = ", ".join(f"{name} {n}" for name, n in counts.items())
+    click.echo(f"wrote {db} and {xlsx} ({rows} rows) in {time.perf_counter() - t:.1f} s", err=True)
 
 
 @cli.command()

@@ -5,7 +5,7 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
 
     keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml,
                      glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures),
-                     cells.yaml (question words for table cells)
+                     cells.yaml (question words for table cells), teddy.yaml (`export --schema teddy`)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, plan.yaml, answer_templates.yaml, search.yaml,
                      llm.yaml, report_names.yaml, periods.yaml, lexicon.yaml, fewshot/keywords.yaml, prompts/*.txt
@@ -45,6 +45,7 @@ from .prompts import load_prompts
 from .question_rules import Rule, load_rules
 from .report_names import ReportNames, load_report_names
 from .search_config import SearchConfig, load_search_config
+from .teddy import TeddySchema, load_teddy_schema
 from .templates import load_templates
 from .topics import TopicTable, load_topics
 from .understanding import UnderstandingConfig, load_understanding_config
@@ -93,6 +94,7 @@ class Catalog:
     lexicon: LexiconRules = field(default_factory=LexiconRules)   # rules/lexicon.yaml: meaning vs filler words
     frames: FrameWords = field(default_factory=FrameWords)   # keyword_tables/ + rules/frames.yaml: table queries
     periods: PeriodRules = field(default_factory=PeriodRules)   # rules/periods.yaml: filings' periods, questions' period words
+    teddy: TeddySchema = field(default_factory=TeddySchema)   # keyword_tables/teddy.yaml: `export --schema teddy`
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -171,6 +173,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     if vocab is not None:
         voc2 = vocab
         checks = part(rd / "checks.yaml", lambda: load_checks(rd / "checks.yaml", voc2))
+    teddy = None
+    if vocab is not None and formulas is not None:
+        voc3, book = vocab, formulas
+        teddy = part(kt / "teddy.yaml", lambda: load_teddy_schema(kt / "teddy.yaml", voc3, book))
     glossary = None
     if formulas is not None:
         formula_names = set(formulas.formulas)
@@ -207,10 +213,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
             and glossary is not None and disclosures is not None and cells is not None and glyphs is not None
-            and lexicon is not None and frames is not None and periods is not None)
+            and lexicon is not None and frames is not None and periods is not None and teddy is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan, glyphs, lexicon, frames, periods), problems, checked
+                   cells, plan, glyphs, lexicon, frames, periods, teddy), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:
