@@ -328,6 +328,11 @@ def check(store_path, company, year, as_json, show_all, rules_path):
 
 STYLE_OPTION = click.option("--style", type=click.Choice(["human", "finglm"]), default="human", show_default=True,
                             help="Number printing: human (149,399,000.00元) or finglm (149399000.0元).")
+BATCH_STYLE_OPTION = click.option(
+    "--style", type=click.Choice(["human", "finglm", "teddy"]), default="human", show_default=True,
+    help="Number printing: human (149,399,000.00元) or finglm (149399000.0元); teddy: QUESTIONS is a file of "
+         "conversations (the Teddy Cup 2026 problem B's 附件4/附件6, .xlsx or .jsonl), each turn answered in the "
+         "context of the turns before it, OUTPUT in its result layout (.xlsx or .jsonl).")
 SCOPE_OPTION = click.option("--scope", type=click.Path(dir_okay=False), default=None,
                             help="A report list (FinGLM file names or 'code year' lines): answer and rank within it.")
 LLM_OPTION = click.option("--llm", default=None, metavar="none|default|PATH",
@@ -461,7 +466,7 @@ def _export_teddy(output: Path, force: bool, store_path, rules_path) -> None:
 @click.option("--force", is_flag=True, help="Replace an .xlsx OUTPUT that exists.")
 @STORE_OPTION
 @SCOPE_OPTION
-@STYLE_OPTION
+@BATCH_STYLE_OPTION
 @LLM_OPTION
 @DEVICE_OPTION
 @click.option("--batch-size", type=click.IntRange(1, 256), default=None,
@@ -482,6 +487,9 @@ def batch(questions, output, force, store_path, scope, style, llm, device, batch
     this process and written at the end (no --workers, no resuming)."""
     from . import gc_tuning
 
+    if style == "teddy":
+        return _batch_teddy(Path(questions), Path(output), force, store_path, scope, llm, device, search, rules_path,
+                            quiet)
     if Path(output).suffix.lower() == ".xlsx":
         return _batch_xlsx(Path(questions), Path(output), force, store_path, scope, style, llm, device, search,
                            rules_path, quiet)
@@ -568,6 +576,47 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
     unfound = int((~frame["found"].astype(bool) & (frame["partial"] == "")).sum()) - bad
     click.echo(f"{len(frame) - bad} answered ({unfound} without a value), {plural(bad, 'bad input line')} into "
                f"{opath}; {took:.1f} s", err=True)
+
+
+def _batch_teddy(qpath: Path, opath: Path, force: bool, store_path, scope, llm, device, search, rules_path,
+                 quiet) -> None:
+    """batch --style teddy: a file of conversations, each turn answered in the context of the turns before it,
+    written in the problem's result layout at the end (a row that cannot be read says so; the run goes on)."""
+    import time
+
+    from .conversations import Conversations, read_conversations, write_results
+    from .progress import Progress
+
+    if opath.suffix.lower() not in (".xlsx", ".jsonl"):
+        raise FinQAError(f"{opath}: the results of conversations are written to .xlsx or .jsonl")
+    if opath.exists() and not force:
+        raise FinQAError(f"{opath} exists: give --force to replace it")
+    if not opath.parent.is_dir():
+        raise FinQAError(f"cannot write {opath}: the folder {opath.parent} does not exist")
+    convs = read_conversations(qpath)
+    catalog = _catalog(rules_path)
+    t = time.perf_counter()
+    rows = []
+    with _open_store(store_path, readonly=True) as store:
+        router = _router(store, catalog, scope, "human", llm, search, device)
+
+        def file_of(key: str) -> str | None:
+            rid = store.report_id(key)
+            files = store.report_files(rid) if rid is not None else []
+            return files[0]["path"] if files else None
+
+        answering = Conversations(router.follow, catalog.teddy, file_of)
+        bar = Progress(len(convs), "conv", "batch", quiet)
+        try:
+            for conv in convs:
+                rows.append(answering.answer(conv))
+                bar.update(1)
+        finally:
+            bar.close()
+    write_results(rows, opath)
+    bad = sum(1 for c in convs if c.problem)
+    click.echo(f"{len(convs) - bad} conversations answered ({sum(len(c.turns) for c in convs)} turns), "
+               f"{plural(bad, 'row')} not read, into {opath}; {time.perf_counter() - t:.1f} s", err=True)
 
 
 @cli.command()

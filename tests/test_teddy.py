@@ -4,6 +4,7 @@ here) and over ../shared/data/periodic (skipped when it is absent), the columns 
 附件3."""
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from decimal import Decimal
@@ -175,3 +176,67 @@ def test_the_periodic_filings_figures(periodic_export):
     for r in _rows(db, "balance_sheet"):
         if r["liability_advance_from_customers"] == 0:
             assert "填0" in sources[("balance_sheet", r["serial_number"], "liability_advance_from_customers")]
+
+
+# ------------------------------------------------------------------------------------- files of conversations
+
+def test_a_file_of_conversations_answered_turn_by_turn(sample_export):
+    # the problem's batch format: each row a conversation, a turn completing the question back of the one before
+    from fin_qa.conversations import COLUMNS
+
+    d = sample_export
+    rows = [{"编号": "C1", "问题类型": "数据基本查询", "问题": json.dumps([{"Q": "星河精密利润总额是多少"}, {"Q": "2022年第三季度的"}],
+                                                                ensure_ascii=False)},
+            {"编号": "C2", "问题类型": "数据基本查询", "问题": "[{\"Q\": 没有引号}]"},
+            {"编号": "C3", "问题类型": "数据基本查询", "问题": json.dumps([{"Q": "星河精密2021年的营业收入是多少？"}], ensure_ascii=False)}]
+    qfile = d / "conversations.jsonl"
+    qfile.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    out = d / "out" / "result_2.xlsx"
+    r = CliRunner().invoke(cli, ["batch", str(qfile), "--style", "teddy", "-o", str(out), "--store", str(d / "store"),
+                                 "-q"])
+    assert r.exit_code == 0, r.output
+    sheet = list(openpyxl.load_workbook(out, read_only=True).active.iter_rows(values_only=True))
+    assert sheet[0] == COLUMNS and [row[0] for row in sheet[1:]] == ["C1", "C2", "C3"]
+    got = {row[0]: (row[2], json.loads(row[4])) for row in sheet[1:]}
+    first, second = got["C1"][1]
+    assert "报告期" in first["A"]["content"]                      # which period? asked back …
+    assert second["Q"] == "2022年第三季度的" and "第三季度" in second["A"]["content"] and "元" in second["A"]["content"]
+    assert "前三季度（1-9月）的利润总额是" in second["A"]["content"]   # … and the next turn completes it
+    assert "读不成问题" in got["C2"][1][0]["A"]["content"]        # a row that is no list of turns says so, the run goes on
+    # a value the structured database holds: its SELECT over `export --schema teddy`'s tables
+    assert "SELECT total_operating_revenue FROM core_performance_indicators_sheet" in got["C3"][0] or \
+        "SELECT total_operating_revenue FROM income_sheet" in got["C3"][0], got["C3"][0]
+    # the same as JSON lines; an existing output is not written over without --force
+    out2 = d / "out" / "result_2.jsonl"
+    r = CliRunner().invoke(cli, ["batch", str(qfile), "--style", "teddy", "-o", str(out2), "--store", str(d / "store"),
+                                 "-q"])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in out2.read_text(encoding="utf-8").splitlines()]
+    assert [x["编号"] for x in lines] == ["C1", "C2", "C3"] and set(lines[0]) == set(COLUMNS)
+    assert "--force" in _fails(["batch", str(qfile), "--style", "teddy", "-o", str(out2), "--store", str(d / "store")])
+
+
+def test_a_question_file_that_is_no_file_of_conversations(tmp_path, sample_export):
+    bad = tmp_path / "q.xlsx"
+    wb = openpyxl.Workbook()
+    wb.active.append(["id", "question"])
+    wb.save(bad)
+    said = _fails(["batch", str(bad), "--style", "teddy", "-o", str(tmp_path / "r.xlsx"), "--store",
+                   str(sample_export / "store")])
+    assert "编号" in said and "问题" in said
+    assert "no such file" in _fails(["batch", str(tmp_path / "none.xlsx"), "--style", "teddy", "-o",
+                                     str(tmp_path / "r.xlsx"), "--store", str(sample_export / "store")])
+
+
+@needs_periodic
+def test_the_problems_own_question_file(tmp_path, periodic_export):
+    db, _ = periodic_export
+    out = tmp_path / "result_2.xlsx"
+    r = CliRunner().invoke(cli, ["batch", str(SHARED / "附件4：问题汇总.xlsx"), "--style", "teddy", "-o", str(out),
+                                 "--store", str(db.parent / "store"), "-q"])
+    assert r.exit_code == 0, r.output
+    sheet = list(openpyxl.load_workbook(out, read_only=True).active.iter_rows(values_only=True))
+    got = {row[0]: json.loads(row[4]) for row in sheet[1:]}
+    assert set(got) == {"B1001", "B1002"}
+    assert got["B1001"][0]["A"]["content"].startswith("请问你查询哪一个报告期的利润总额")   # (the problem's own reply)
+    assert len(got["B1001"]) == 2 and got["B1001"][1]["Q"] == "2025年第三季度的"

@@ -1,0 +1,213 @@
+"""Question files of conversations — the Teddy Cup 2026 problem B's batch format (附件4 / 附件6: 编号, 问题类型, 问题 =
+a JSON list of turns [{"Q": "…"}, {"Q": "…"}]) — answered turn by turn, each turn in the context of the turns before
+it (answer/followup.py; a question back — which period? — completed by the next turn), and written in the problem's
+result layout (附件7 表3 / 表6): 编号, 问题, SQL查询语句, 图形格式, 回答 = [{"Q", "A": {"content", "references"}}],
+as .xlsx or .jsonl (`fin-qa batch FILE --style teddy -o OUT`).
+
+The query column says what each turn looked up so that a reader can run it again: a value the structured database
+holds (`fin-qa export --schema teddy`, keyword_tables/teddy.yaml) as its SELECT over that database, any other value
+as the filing, page and item it was read from, a derived one as how it was derived. Passages an answer quotes are
+its references (the filing's file, the quoted text). Charts are not drawn yet: 图形格式 says 无.
+
+A file that cannot be read at all is one message (FinQAError); a row that cannot be read (问题 not a list of turns)
+gets an answer saying so, and the run goes on.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .answer.followup import Context
+from .answer.model import Answer, FactEvidence, PassageEvidence
+from .base import FinQAError
+from .catalog.teddy import TeddySchema
+
+COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")
+NO_CHART = "无"
+_KEY = re.compile(r"^(?P<code>[^:]+):(?P<year>\d{4})(?P<period>FY|HY|Q1|Q3)?")
+
+
+@dataclass
+class Conversation:
+    id: str
+    kind: str                              # 问题类型 (数据基本查询, 多意图 …)
+    turns: list[str] = field(default_factory=list)
+    problem: str = ""                      # why the row could not be read ("" when it could)
+
+
+def _turns(value: Any) -> list[str]:
+    """The turns of a 问题 cell: a JSON list of {"Q": …} (or of strings), or one question as plain text."""
+    if isinstance(value, str):
+        text = value.strip()
+        if not text.startswith("["):
+            return [text] if text else []
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"问题 is not a JSON list of turns ({e.msg} at character {e.pos})") from None
+    if not isinstance(value, list) or not value:
+        raise ValueError('问题 is not a list of turns ([{"Q": "…"}, …])')
+    out = []
+    for n, turn in enumerate(value, 1):
+        q = turn.get("Q") if isinstance(turn, dict) else turn
+        if not isinstance(q, str) or not q.strip():
+            raise ValueError(f'turn {n} has no question (expected {{"Q": "…"}})')
+        out.append(q.strip())
+    return out
+
+
+def _conversation(n: int, rid: Any, kind: Any, question: Any) -> Conversation:
+    conv = Conversation(str(rid).strip() if rid not in (None, "") else str(n), str(kind or "").strip())
+    try:
+        conv.turns = _turns(question)
+        if not conv.turns:
+            conv.problem = "问题 is empty"
+    except ValueError as e:
+        conv.problem = str(e)
+    return conv
+
+
+def read_conversations(path: Path) -> list[Conversation]:
+    """The conversations of a question file: .xlsx (a header row naming 编号 and 问题; 问题类型 optional) or .jsonl
+    (each line {"编号" or "id", "问题类型" or "type", "问题" or "turns"})."""
+    if not path.is_file():
+        raise FinQAError(f"{path}: no such file")
+    suffix = path.suffix.lower()
+    if suffix == ".xlsx":
+        from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+        try:
+            wb = load_workbook(path, read_only=True, data_only=True)
+        except Exception as e:   # (openpyxl raises many kinds for a file that is no workbook)
+            raise FinQAError(f"{path}: not an Excel workbook ({type(e).__name__}: {e})") from None
+        rows = list(wb.worksheets[0].iter_rows(values_only=True))
+        header = [str(c or "").strip() for c in rows[0]] if rows else []
+        if "编号" not in header or "问题" not in header:
+            raise FinQAError(f"{path}: the first sheet's first row must name the columns 编号 and 问题 (and 问题类型)")
+        at = {name: header.index(name) for name in ("编号", "问题类型", "问题") if name in header}
+        out = []
+        for n, row in enumerate(rows[1:], 1):
+            if not any(c not in (None, "") for c in row):
+                continue
+            cell = (lambda name: row[at[name]] if name in at and at[name] < len(row) else None)
+            out.append(_conversation(n, cell("编号"), cell("问题类型"), cell("问题")))
+        return out
+    if suffix == ".jsonl":
+        out = []
+        for n, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                d = json.loads(line)
+            except json.JSONDecodeError as e:
+                out.append(Conversation(str(n), "", [], f"line {n} is not JSON ({e.msg})"))
+                continue
+            if not isinstance(d, dict):
+                out.append(Conversation(str(n), "", [], f"line {n} is not a JSON object"))
+                continue
+            out.append(_conversation(n, d.get("编号", d.get("id")), d.get("问题类型", d.get("type")),
+                                     d.get("问题", d.get("turns"))))
+        return out
+    raise FinQAError(f"{path}: a question file of conversations is .xlsx or .jsonl")
+
+
+class Conversations:
+    """Answers conversations with one router (`follow`: a turn and the context the turn before it left)."""
+
+    def __init__(self, follow: Callable[[str, Context | None], Answer], schema: TeddySchema,
+                 files: Callable[[str], str | None]):
+        self.follow = follow
+        self.files = files   # a report's key → the path of the file it was read from
+        # an item the structured database holds → (table, column): its first item field naming it
+        self.columns: dict[str, tuple[str, str]] = {}
+        for table, fields in schema.tables.items():
+            for fd in fields:
+                if fd.kind == "item":
+                    for item in fd.items:
+                        self.columns.setdefault(item, (table, fd.name))
+
+    def answer(self, conv: Conversation) -> dict[str, Any]:
+        asked = json.dumps([{"Q": q} for q in conv.turns], ensure_ascii=False)
+        if conv.problem:
+            said = f"这一行读不成问题：{conv.problem}"
+            return {"编号": conv.id, "问题": asked, "SQL查询语句": NO_CHART, "图形格式": NO_CHART,
+                    "回答": json.dumps([{"Q": "", "A": {"content": said}}], ensure_ascii=False)}
+        context: Context | None = None
+        turns, queries = [], []
+        for n, q in enumerate(conv.turns, 1):
+            try:
+                ans = self.follow(q, context)
+            except FinQAError as e:   # (a turn that cannot be answered says why; the conversation goes on)
+                turns.append({"Q": q, "A": {"content": f"无法回答：{e}"}})
+                context = None
+                continue
+            context = Context.from_dict(ans.record())
+            a: dict[str, Any] = {"content": ans.answer}
+            refs = self.references(ans)
+            if refs:
+                a["references"] = refs
+            turns.append({"Q": q, "A": a})
+            query = self.query(ans)
+            if query:
+                queries.append(f"-- 第{n}轮\n{query}" if len(conv.turns) > 1 else query)
+        return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NO_CHART, "图形格式": NO_CHART,
+                "回答": json.dumps(turns, ensure_ascii=False)}
+
+    def query(self, ans: Answer) -> str:
+        """What the answer looked up, as it can be run again: a SELECT over the structured database for a value it
+        holds; else the filing, page and item read (or how a value was derived)."""
+        lines: list[str] = []
+        for e in ans.evidence:
+            if not isinstance(e, FactEvidence) or not e.report:
+                continue
+            m = _KEY.match(e.report)
+            where = self.columns.get(e.item)
+            if m and where and e.source != "derived" and e.period == "current" and not e.label:
+                line = (f"SELECT {where[1]} FROM {where[0]} WHERE stock_code = '{m['code']}' AND report_year = "
+                        f"{m['year']} AND report_period = '{m['period'] or 'FY'}';")
+            else:
+                column = {"previous": "（上期列）"}.get(e.period, "")
+                line = f"-- {e.item}{column}：{e.report}" + (f" 第{e.page}页" if e.page else "（推算）")
+            if line not in lines:
+                lines.append(line)
+        return "\n".join(lines)
+
+    def references(self, ans: Answer) -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        for e in ans.evidence:
+            if isinstance(e, PassageEvidence) and e.text:
+                path = self.files(e.report) if e.report else None
+                ref = {"paper_path": path or (e.report or ""), "text": e.text[:500]}
+                if ref not in out:
+                    out.append(ref)
+        return out
+
+
+def write_results(rows: list[dict[str, Any]], path: Path) -> None:
+    """The results in the problem's layout: .xlsx (one sheet, the columns of 附件7 表3) or .jsonl."""
+    tmp = path.with_name(path.name + ".part")
+    if path.suffix.lower() == ".xlsx":
+        from openpyxl import Workbook  # type: ignore[import-untyped]
+        from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]
+
+        wb = Workbook()
+        ws = wb.active
+        ws.title = "Sheet1"
+        ws.append(list(COLUMNS))
+        for c in ws[1]:
+            c.font = Font(bold=True)
+        for r in rows:
+            ws.append([r[c] for c in COLUMNS])
+        for row in ws.iter_rows(min_row=2):
+            for c in row:
+                c.alignment = Alignment(wrap_text=True, vertical="top")
+        for col, width in zip("ABCDE", (10, 40, 50, 10, 80)):
+            ws.column_dimensions[col].width = width
+        ws.freeze_panes = "A2"
+        wb.save(tmp)
+    else:
+        tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    tmp.replace(path)
