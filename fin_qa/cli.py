@@ -432,6 +432,9 @@ def export(company, year, output, schema, grep, force, store_path, rules_path):
     import time
 
     if schema == "teddy":
+        if company or year is not None or grep:
+            raise click.UsageError("--schema teddy exports every filing of the store: --company, --year and --tables "
+                                   "are the report schema's")
         return _export_teddy(Path(output), force, store_path, rules_path)
     if not company or year is None:
         raise click.UsageError("--company and --year name the report to export (or give --schema teddy)")
@@ -488,6 +491,9 @@ def batch(questions, output, force, store_path, scope, style, llm, device, batch
     from . import gc_tuning
 
     if style == "teddy":
+        if workers is not None or plain or batch_size is not None:
+            raise click.UsageError("--style teddy answers conversations in this process, written at the end: "
+                                   "--workers, --plain and --batch-size are not its")
         return _batch_teddy(Path(questions), Path(output), force, store_path, scope, llm, device, search, rules_path,
                             quiet)
     if Path(output).suffix.lower() == ".xlsx":

@@ -26,7 +26,7 @@ from .base import FinQAError
 from .catalog.teddy import TeddySchema
 
 COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")
-NO_CHART = "无"
+NONE = "无"   # (no query: nothing was read; no chart: none is drawn yet)
 _KEY = re.compile(r"^(?P<code>[^:]+):(?P<year>\d{4})(?P<period>FY|HY|Q1|Q3)?")
 
 
@@ -36,6 +36,7 @@ class Conversation:
     kind: str                              # 问题类型 (数据基本查询, 多意图 …)
     turns: list[str] = field(default_factory=list)
     problem: str = ""                      # why the row could not be read ("" when it could)
+    raw: str = ""                          # its 问题 cell as written (said back when it could not be read)
 
 
 def _turns(value: Any) -> list[str]:
@@ -60,7 +61,8 @@ def _turns(value: Any) -> list[str]:
 
 
 def _conversation(n: int, rid: Any, kind: Any, question: Any) -> Conversation:
-    conv = Conversation(str(rid).strip() if rid not in (None, "") else str(n), str(kind or "").strip())
+    conv = Conversation(str(rid).strip() if rid not in (None, "") else str(n), str(kind or "").strip(),
+                        raw=question if isinstance(question, str) else json.dumps(question, ensure_ascii=False))
     try:
         conv.turns = _turns(question)
         if not conv.turns:
@@ -121,30 +123,32 @@ class Conversations:
                  files: Callable[[str], str | None]):
         self.follow = follow
         self.files = files   # a report's key → the path of the file it was read from
-        # an item the structured database holds → (table, column): its first item field naming it
-        self.columns: dict[str, tuple[str, str]] = {}
+        # an item the structured database holds → (table, column): a field reading that item first (a field of
+        # 营业总收入, else 营业收入, holds no 营业收入 where the two differ)
+        self.columns: dict[str, tuple[str, str, str]] = {}
         for table, fields in schema.tables.items():
             for fd in fields:
                 if fd.kind == "item":
-                    for item in fd.items:
-                        self.columns.setdefault(item, (table, fd.name))
+                    self.columns.setdefault(fd.items[0], (table, fd.name, fd.unit))
 
     def answer(self, conv: Conversation) -> dict[str, Any]:
-        asked = json.dumps([{"Q": q} for q in conv.turns], ensure_ascii=False)
         if conv.problem:
             said = f"这一行读不成问题：{conv.problem}"
-            return {"编号": conv.id, "问题": asked, "SQL查询语句": NO_CHART, "图形格式": NO_CHART,
-                    "回答": json.dumps([{"Q": "", "A": {"content": said}}], ensure_ascii=False)}
+            return {"编号": conv.id, "问题": conv.raw, "SQL查询语句": NONE, "图形格式": NONE,
+                    "回答": json.dumps([{"Q": conv.raw, "A": {"content": said}}], ensure_ascii=False)}
+        asked = json.dumps([{"Q": q} for q in conv.turns], ensure_ascii=False)
         context: Context | None = None
         turns, queries = [], []
         for n, q in enumerate(conv.turns, 1):
             try:
                 ans = self.follow(q, context)
-            except FinQAError as e:   # (a turn that cannot be answered says why; the conversation goes on)
-                turns.append({"Q": q, "A": {"content": f"无法回答：{e}"}})
+                context = Context.from_dict(ans.record())
+            except FinQAError:
+                raise   # (the store or the rules: no turn of any conversation can be answered — one message)
+            except Exception as e:  # noqa: BLE001 — a turn whose answering broke says so; the rest go on
+                turns.append({"Q": q, "A": {"content": f"回答该问题时出错（{type(e).__name__}），未能回答。"}})
                 context = None
                 continue
-            context = Context.from_dict(ans.record())
             a: dict[str, Any] = {"content": ans.answer}
             refs = self.references(ans)
             if refs:
@@ -153,7 +157,7 @@ class Conversations:
             query = self.query(ans)
             if query:
                 queries.append(f"-- 第{n}轮\n{query}" if len(conv.turns) > 1 else query)
-        return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NO_CHART, "图形格式": NO_CHART,
+        return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NONE, "图形格式": NONE,
                 "回答": json.dumps(turns, ensure_ascii=False)}
 
     def query(self, ans: Answer) -> str:
@@ -165,9 +169,13 @@ class Conversations:
                 continue
             m = _KEY.match(e.report)
             where = self.columns.get(e.item)
-            if m and where and e.source != "derived" and e.period == "current" and not e.label:
+            # the database's row is the value's own only when it was read from its filing's own column (not an
+            # annual summary's year end read from the next interim filing, not a quarter alone, not a derivation)
+            own = m is not None and e.year == int(m["year"]) and e.period == "current" and e.source != "derived" \
+                and not e.label and "单季" not in (e.within or "")
+            if own and where and m is not None:
                 line = (f"SELECT {where[1]} FROM {where[0]} WHERE stock_code = '{m['code']}' AND report_year = "
-                        f"{m['year']} AND report_period = '{m['period'] or 'FY'}';")
+                        f"{m['year']} AND report_period = '{m['period'] or 'FY'}';   -- {where[2]}")
             else:
                 column = {"previous": "（上期列）"}.get(e.period, "")
                 line = f"-- {e.item}{column}：{e.report}" + (f" 第{e.page}页" if e.page else "（推算）")

@@ -13,7 +13,6 @@ was computed.
 """
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
@@ -23,8 +22,10 @@ from .answer.facts import FactSource
 from .answer.periods import PeriodView
 from .base import FinQAError
 from .catalog import Catalog
+from .catalog.formulas import FormulaError, evaluate
 from .catalog.teddy import TeddyField
 from .store import Report, Store
+from .store.tables_file import write_tables_file
 
 KEYS = ("serial_number", "stock_code", "stock_abbr")
 TAIL = ("report_period", "report_year")
@@ -109,7 +110,7 @@ class TeddyExport:
         if fd.kind == "growth":
             for item in fd.items:
                 now, before = self._fact(reps, item), self._fact(reps, item, "previous")
-                if now is not None and before is not None:
+                if now is not None and before is not None and now.unit == before.unit:
                     return _growth(now, before, "上年同期/上年期末列")
             return None
         if fd.kind == "quarter_growth":
@@ -123,22 +124,32 @@ class TeddyExport:
             return None
         if fd.kind == "share":
             a, b = self._first(reps, fd.items), self._first(reps, fd.over)
-            if a is None or b is None or b[1].number == 0:
+            if a is None or b is None or b[1].number == 0 or a[1].unit != b[1].unit:
                 return None
             return Value(a[1].number / b[1].number * 100, f"{a[0]} / {b[0]} × 100%：{a[1].source}；{b[1].source}")
+        if fd.kind == "expr":
+            read = {item: self._fact(reps, item) for item in fd.items}
+            if any(v is None or v.unit != "元" for v in read.values()):
+                return None   # (an expression over amounts: every one read, in 元)
+            try:
+                result = Decimal(evaluate(fd.tree, {k: v.number for k, v in read.items() if v is not None}))
+            except (ArithmeticError, InvalidOperation, ValueError, TypeError, FormulaError):
+                return None   # (a denominator of 0: no value)
+            return Value(result, f"{fd.formula}（keyword_tables/teddy.yaml）：" +
+                         "；".join(v.source for v in read.values() if v is not None))
         formula = self.catalog.formulas.get(fd.formula)
         if formula is None or any(i.offset for i in formula.inputs.values()):
             return None
         values, said = {}, []
         for label, inp in formula.inputs.items():
             v = self._fact(reps, inp.item)
-            if v is None:
-                return None
+            if v is None or v.unit != "元":
+                return None   # (the formulas named here are over amounts: each read, in 元)
             values[label] = v.number
             said.append(v.source)
         try:
             result = Decimal(formula.evaluate(values))
-        except (ArithmeticError, InvalidOperation, ValueError, TypeError):
+        except (ArithmeticError, InvalidOperation, ValueError, TypeError, FormulaError):
             return None   # (a denominator of 0: no value)
         if formula.output == "percent":
             result *= 100
@@ -178,15 +189,8 @@ class TeddyExport:
         columns = {t: [*KEYS, *(f.name for f in fields), *TAIL] for t, fields in self.schema.tables.items()}
         columns["teddy_sources"] = ["table_name", "serial_number", "field", "value", "source"]
         tables["teddy_sources"] = sources
-        tmp = db_path.with_name(db_path.name + ".part")
-        tmp.unlink(missing_ok=True)
-        with sqlite3.connect(tmp) as db:
-            for t, cols in columns.items():
-                db.execute(f"CREATE TABLE {t} ({', '.join(f'{c} {_sql_type(c)}' for c in cols)})")
-                db.executemany(f"INSERT INTO {t} VALUES ({', '.join('?' for _ in cols)})",
-                               [[r.get(c) for c in cols] for r in tables[t]])
-        db.close()
-        tmp.replace(db_path)
+        write_tables_file(db_path, {t: ([(c, _sql_type(c)) for c in cols], [[r.get(c) for c in cols] for r in tables[t]])
+                                    for t, cols in columns.items()})
         _write_xlsx(xlsx_path, columns, tables)
         return db_path, xlsx_path, {t: len(rows) for t, rows in tables.items()}
 

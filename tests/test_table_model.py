@@ -65,6 +65,8 @@ def test_a_table_of_a_narrower_group_ranks_none_of_the_wider_one(sample_store):
     assert not tables.narrower("截至报告期末前10名股东和前10名无限售条件股东的持股情况", "股东", "第2大股东是谁")
     assert not tables.narrower("前10名无限售条件股东持股情况", "股东", "第1大无限售条件股东是谁")
     assert not tables.narrower("公司前5名客户情况", "客户", "第1大客户销售额")
+    assert tables.narrower("前10名无限售流通股股东持股情况", "股东", "第2大股东是谁")
+    assert tables.narrower("前10名有限售条件股东持股数量及限售条件", "股东", "第2大股东是谁")
 
 
 def test_no_rank_of_the_top_shareholders_read_from_the_unrestricted_table(sample_store):
@@ -82,3 +84,19 @@ def test_no_rank_of_the_top_shareholders_read_from_the_unrestricted_table(sample
     assert cells._rank_row(top, q, "") == (2, "第3大股东")
     said = cells._rank_row(unrestricted, "|第3大无限售条件股东持股数量|", "")   # (the narrower group said)
     assert said is not None and said[0] == 2
+
+
+def test_one_state_of_the_store_read_for_a_whole_answer(sample_store):
+    # Store.pinned: every "has the store changed" probe inside sees the state read when it was pinned (nested
+    # pins keep the outer one); a read that must be consistent (steady) still checks the live state
+    from fin_qa.store.fts_rank import db_state
+
+    db = sample_store.db
+    with sample_store.pinned():
+        pinned = sample_store.state()
+        db.execute("INSERT OR REPLACE INTO meta VALUES('test_pinned', '1')")
+        db.commit()
+        with sample_store.pinned():
+            assert sample_store.state() == pinned          # (the outer pin holds)
+        assert db_state(db, live=True) != pinned          # (the live state moved on)
+    assert sample_store.state() == db_state(db, live=True) != pinned   # (unpinned: live again)

@@ -188,7 +188,7 @@ def test_a_file_of_conversations_answered_turn_by_turn(sample_export):
     rows = [{"编号": "C1", "问题类型": "数据基本查询", "问题": json.dumps([{"Q": "星河精密利润总额是多少"}, {"Q": "2022年第三季度的"}],
                                                                 ensure_ascii=False)},
             {"编号": "C2", "问题类型": "数据基本查询", "问题": "[{\"Q\": 没有引号}]"},
-            {"编号": "C3", "问题类型": "数据基本查询", "问题": json.dumps([{"Q": "星河精密2021年的营业收入是多少？"}], ensure_ascii=False)}]
+            {"编号": "C3", "问题类型": "数据基本查询", "问题": json.dumps([{"Q": "星河精密2021年的利润总额是多少？"}], ensure_ascii=False)}]
     qfile = d / "conversations.jsonl"
     qfile.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     out = d / "out" / "result_2.xlsx"
@@ -203,9 +203,10 @@ def test_a_file_of_conversations_answered_turn_by_turn(sample_export):
     assert second["Q"] == "2022年第三季度的" and "第三季度" in second["A"]["content"] and "元" in second["A"]["content"]
     assert "前三季度（1-9月）的利润总额是" in second["A"]["content"]   # … and the next turn completes it
     assert "读不成问题" in got["C2"][1][0]["A"]["content"]        # a row that is no list of turns says so, the run goes on
+    assert [row[1] for row in sheet[1:] if row[0] == "C2"] == ['[{"Q": 没有引号}]']   # (its question as written)
     # a value the structured database holds: its SELECT over `export --schema teddy`'s tables
-    assert "SELECT total_operating_revenue FROM core_performance_indicators_sheet" in got["C3"][0] or \
-        "SELECT total_operating_revenue FROM income_sheet" in got["C3"][0], got["C3"][0]
+    assert "SELECT total_profit FROM income_sheet WHERE" in got["C3"][0] and "report_year = 2021" in got["C3"][0] \
+        and "report_period = 'FY'" in got["C3"][0], got["C3"][0]
     # the same as JSON lines; an existing output is not written over without --force
     out2 = d / "out" / "result_2.jsonl"
     r = CliRunner().invoke(cli, ["batch", str(qfile), "--style", "teddy", "-o", str(out2), "--store", str(d / "store"),

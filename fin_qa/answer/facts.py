@@ -163,9 +163,10 @@ class FactSource:
         for f in self.store.report_facts(report.id, items, period, parent=self.parent):
             out.setdefault(f.item, Fact(f.item, f.value, f.unit, f.period, f.statement, f.page, f.source, report.year,
                                         f.raw_label, report.key))
-        if period == "current" and report.kind == "summary" and len(out) < len(items):
+        if period == "current" and report.kind == "summary" and report.period == "FY" and len(out) < len(items):
             # a year-end balance an annual summary does not print (it prints no balance sheet): the next year's
-            # interim filing's 上年度末 column is that year end (its balance sheet's previous column), cited
+            # interim filing's 上年度末 column is that year end (its balance sheet's previous column), cited — of
+            # an annual summary only (a half-year summary's 6月30日 is no year end)
             for p in ("Q1", "HY", "Q3"):
                 for r in self.filings.get((report.company, report.year + 1, p), []):
                     missing = [i for i in items if i not in out]

@@ -72,7 +72,7 @@ _TOP_N_BEFORE = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:�
 _EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
                        r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
 _ASK_STOP = re.compile(r"[?？。;；!！,，]")
-_ENTITIES = ("shareholder", "unrestricted", "preferred", "customer", "supplier", "subsidiary", "branch")
+_ENTITIES = ("shareholder", "unrestricted", "restricted", "preferred", "customer", "supplier", "subsidiary", "branch")
 _JOINED = re.compile(r"[和与及、加]")
 _SUBTOTAL = re.compile(r"合计|小计|总计")
 _GENERIC = re.compile(r"^(?:其他|其它|其中|合计|总计|小计|项目|序号)$")

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .formulas import FormulaBook
+from .formulas import FormulaBook, parse_expr, tree_vars
 from .vocabulary import Vocabulary
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
-KINDS = ("item", "formula", "growth", "quarter_growth", "share")
+KINDS = ("item", "formula", "expr", "growth", "quarter_growth", "share")
 UNITS = {"万元": 2, "元": 2, "%": 4, "元/股": 4}   # unit → decimals (the schema's decimal(20,2) / decimal(10,4))
 
 
@@ -20,7 +20,8 @@ class TeddyField:
     kind: str                            # one of KINDS
     items: tuple[str, ...] = ()          # item / growth / quarter_growth: the items, the first printed read
     over: tuple[str, ...] = ()           # share: the denominator's items (items: the numerator's)
-    formula: str = ""                    # formula: its name in formulas/*.yaml
+    formula: str = ""                    # formula: its name in formulas/*.yaml; expr: the expression
+    tree: tuple = ()                     # expr: parsed (catalog/formulas.py), its names items of amounts in 元
     unit: str = "万元"
     blank: float | None = None           # written when the statement is read and prints no such line
 
@@ -73,7 +74,16 @@ def load_teddy_schema(path: Path, vocab: Vocabulary, formulas: FormulaBook) -> T
             blank = spec.get("blank")
             if blank is not None and (kind != "item" or not isinstance(blank, (int, float))):
                 raise RuleError(path, line, f"{where}.blank is a number, for an item")
-            if kind == "formula":
+            if kind == "expr":
+                text = spec["expr"]
+                try:
+                    tree = parse_expr(text, vocab.items) if isinstance(text, str) else None
+                except ValueError as e:
+                    raise RuleError(path, line, f"{where}.expr: {e}") from None
+                if tree is None or not tree_vars(tree):
+                    raise RuleError(path, line, f"{where}.expr must be an expression over items")
+                made.append(TeddyField(name, kind, tuple(sorted(tree_vars(tree))), formula=text, tree=tree, unit=unit))
+            elif kind == "formula":
                 name_ = spec["formula"]
                 if not isinstance(name_, str) or formulas.get(name_) is None:
                     raise RuleError(path, line, f"{where}: no formula named {name_!r} in formulas/*.yaml")
