@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Score fin-qa on a set of conversations (tests/data/conversations/*.jsonl: 编号, 问题类型, 问题 = turns, expect =
+per turn {numbers, text, ask_back, decline}, split): each turn answered in the context of the ones before it
+(fin_qa/conversations.py), then judged per turn —
+- right: every expected number (one of its alternatives; commas and spaces removed, compared by value, a sign
+  optional where the set allows it) and every expected text in the answer; ask_back: the answer asks back (a
+  question, no figure of the item); decline: the answer says it has no value;
+- declined: the engine said it cannot answer where a value was expected;
+- wrong: everything else (a figure that is not the expected one, an answer where none exists).
+Prints a table per 问题类型 and split, and the wrong turns with --show-wrong. Always exits 0: a measurement.
+
+    python scripts/eval_conversations.py --store STORE tests/data/conversations/teddy_heldout.jsonl [--show-wrong 20]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import defaultdict
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+
+_NUM = re.compile(r"-?\d+(?:\.\d+)?")
+_DECLINED = ("not_found", "declined", "bad_input", "ask_year", "ask_which", "ask_period")
+
+
+def numbers_in(text: str) -> list[Decimal]:
+    out = []
+    for m in _NUM.finditer(text.replace(",", "").replace(" ", "")):
+        try:
+            out.append(Decimal(m.group(0)))
+        except InvalidOperation:
+            pass
+    return out
+
+
+def has_number(text: str, want: str) -> bool:
+    try:
+        w = Decimal(want.replace(",", ""))
+    except InvalidOperation:
+        return want in text
+    got = numbers_in(text)
+    return any(g == w or abs(g) == abs(w) for g in got)
+
+
+def judge(answer: str, method: str, found: bool, expect: dict) -> str:
+    if expect.get("ask_back"):
+        return "right" if ("请问" in answer or "哪一" in answer or "？" in answer[:80]) and not found else "wrong"
+    if expect.get("decline"):
+        return "right" if not found else "wrong"
+    nums = expect.get("numbers") or []
+    ok = all(any(has_number(answer, a) for a in (n if isinstance(n, list) else [n])) for n in nums)
+    ok = ok and all(t in answer for t in expect.get("text") or [])
+    if ok:
+        return "right"
+    return "declined" if (not found and method in _DECLINED) or "未查询到" in answer or "无法回答" in answer else "wrong"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--store", required=True)
+    ap.add_argument("sets", nargs="+")
+    ap.add_argument("--show-wrong", type=int, default=0)
+    args = ap.parse_args(argv)
+    from fin_qa.answer.followup import Context
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+    from fin_qa.catalog import Catalog
+    from fin_qa.store import Store
+
+    router = Router(FactSource(Store(args.store, create=False, readonly=True)), Catalog.shipped())
+    table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    wrong = []
+    for path in args.sets:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            conv = json.loads(line)
+            context = None
+            for n, (turn, expect) in enumerate(zip(conv["问题"], conv["expect"]), 1):
+                ans = router.follow(turn["Q"], context)
+                context = Context.from_dict(ans.record())
+                verdict = judge(ans.answer, str(ans.method), ans.found, expect)
+                for key in ((conv["问题类型"], conv.get("split", "")), ("total", conv.get("split", "")), ("total", "")):
+                    table[key][verdict] += 1
+                    table[key]["turns"] += 1
+                if verdict == "wrong":
+                    wrong.append((conv["编号"], n, turn["Q"], ans.answer[:200], expect))
+    print(f"{'kind':<14}{'split':<9}{'turns':>6}{'right':>7}{'declined':>9}{'wrong':>7}")
+    for (kind, split), c in sorted(table.items(), key=lambda kv: (kv[0][0] == "total", kv[0])):
+        print(f"{kind:<14}{split or 'all':<9}{c['turns']:>6}{c['right']:>7}{c['declined']:>9}{c['wrong']:>7}")
+    for w in wrong[:args.show_wrong]:
+        print("WRONG", *w, sep="\n  ")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
