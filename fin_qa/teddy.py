@@ -128,38 +128,35 @@ class TeddyExport:
                 return None
             return Value(a[1].number / b[1].number * 100, f"{a[0]} / {b[0]} × 100%：{a[1].source}；{b[1].source}")
         if fd.kind == "expr":
-            read = {item: self._fact(reps, item) for item in fd.items}
-            if any(v is None or v.unit != "元" for v in read.values()):
-                return None   # (an expression over amounts: every one read, in 元)
-            try:
-                result = Decimal(evaluate(fd.tree, {k: v.number for k, v in read.items() if v is not None}))
-            except (ArithmeticError, InvalidOperation, ValueError, TypeError, FormulaError):
-                return None   # (a denominator of 0: no value)
-            return Value(result, f"{fd.formula}（keyword_tables/teddy.yaml）：" +
-                         "；".join(v.source for v in read.values() if v is not None))
+            return self._computed(reps, fd.tree, {i: i for i in fd.items}, f"{fd.formula}（keyword_tables/teddy.yaml）")
         formula = self.catalog.formulas.get(fd.formula)
         if formula is None or any(i.offset for i in formula.inputs.values()):
             return None
-        values, said = {}, []
-        for label, inp in formula.inputs.items():
-            v = self._fact(reps, inp.item)
+        return self._computed(reps, formula.tree, {label: inp.item for label, inp in formula.inputs.items()},
+                              f"{formula.name} = {formula.expr}（formulas/{Path(formula.file).name}）",
+                              100 if formula.output == "percent" else 1)
+
+    def _computed(self, reps: list[Report], tree: tuple, inputs: dict[str, str], how: str,
+                  scale: int = 1) -> Value | None:
+        """An expression (`expr:` of teddy.yaml, or a formula of formulas/) over the filing's amounts — each input
+        (its label → the item) read, in 元 — said how, with where each input was read."""
+        read: dict[str, Value] = {}
+        for label, item in inputs.items():
+            v = self._fact(reps, item)
             if v is None or v.unit != "元":
-                return None   # (the formulas named here are over amounts: each read, in 元)
-            values[label] = v.number
-            said.append(v.source)
+                return None   # (expressions over amounts: each one read, in 元)
+            read[label] = v
         try:
-            result = Decimal(formula.evaluate(values))
+            result = Decimal(evaluate(tree, {label: v.number for label, v in read.items()})) * scale
         except (ArithmeticError, InvalidOperation, ValueError, TypeError, FormulaError):
             return None   # (a denominator of 0: no value)
-        if formula.output == "percent":
-            result *= 100
-        return Value(result, f"{formula.name} = {formula.expr}（formulas/{Path(formula.file).name}）：" + "；".join(said))
+        return Value(result, how + "：" + "；".join(v.source for v in read.values()))
 
     # ------------------------------------------------------------------------- the tables
     def rows(self) -> tuple[dict[str, list[dict[str, Any]]], list[dict[str, Any]]]:
         """Each table's rows (dicts in the schema's column order) and the sources of every value written."""
-        filings = sorted(((c, y, p), reps) for (c, y, p), reps in self.source.filings.items() if p in PERIOD_ORDER)
-        filings.sort(key=lambda kv: (kv[1][0].stock_code or kv[0][0], kv[0][1], PERIOD_ORDER[kv[0][2]]))
+        filings = sorted(((key, reps) for key, reps in self.source.filings.items() if key[2] in PERIOD_ORDER),
+                         key=lambda kv: (kv[1][0].stock_code or kv[0][0], kv[0][1], PERIOD_ORDER[kv[0][2]]))
         out: dict[str, list[dict[str, Any]]] = {t: [] for t in self.schema.tables}
         sources: list[dict[str, Any]] = []
         for (company, year, period), reps in filings:

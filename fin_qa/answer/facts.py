@@ -207,8 +207,7 @@ class FactSource:
         subsidiary to read."""
         state = self.store.state()
         if self._documented[0] != state:
-            index = self.store.table_index
-            having = index.reports_having("tables") | index.reports_having("chunks")
+            having = self.store.documented_reports()
             self._documented = (state, frozenset(r.company for r in self.known if r.id in having))
         return self._documented[1]
 

@@ -1390,7 +1390,7 @@ class SubsidiaryAnswerer:
         if len(self._subs) > 1024:
             self._subs.clear()
         store = self.v.source.store
-        if not store.has_text(rep.id) and rep.id not in store.table_index.reports_having("tables"):
+        if rep.id not in store.documented_reports():
             self._subs[rep.id] = []   # (a report of imported values only: no table or section names one)
             return []
         own = content(norm(rep.full_name or ""))

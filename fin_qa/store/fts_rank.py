@@ -104,8 +104,7 @@ _PINS = threading.local()   # this thread's pinned connections: id → the state
 def pinned_state(db: sqlite3.Connection) -> Iterator[None]:
     """The connection's state read once for what runs inside (one answer: its many probes of "has the store
     changed" cost one query, not one each); nested pins keep the outer one."""
-    states: dict[int, tuple[int, int]] = getattr(_PINS, "states", None) or {}
-    _PINS.states = states
+    states: dict[int, tuple[int, int]] = _PINS.__dict__.setdefault("states", {})
     if id(db) in states:
         yield
         return

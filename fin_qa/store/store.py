@@ -864,6 +864,10 @@ class Store:
                                "statement=? AND source NOT LIKE 'import:%'", (report_id, statement)).fetchall()
         return {r[0] for r in rows}
 
+    def documented_reports(self) -> frozenset[int]:
+        """The reports read from a document (their tables or sections in the store), not only imported values."""
+        return self.table_index.documented()
+
     def has_text(self, report_id: int) -> bool:
         """Whether the report's text is in the store (an ingested document, not only imported values)."""
         return report_id in self.table_index.reports_having("chunks")
@@ -931,8 +935,8 @@ class Store:
         ids: tuple[int, ...] | None = None if report_id is None else \
             (report_id,) if isinstance(report_id, int) else tuple(sorted(set(report_id)))
         if ids is not None:   # (a report of imported values only holds no chunk or table: none is asked)
-            chunked, tabled = self.table_index.reports_having("chunks"), self.table_index.reports_having("tables")
-            ids = tuple(i for i in ids if i in chunked or i in tabled)
+            documented = self.documented_reports()
+            ids = tuple(i for i in ids if i in documented)
         if ids == ():
             return []
         state = self.state()

@@ -101,6 +101,16 @@ class TableIndex:
                 f"SELECT r.id FROM reports r WHERE EXISTS (SELECT 1 FROM {table} x WHERE x.report_id = r.id)"))
         return got
 
+    def documented(self) -> frozenset[int]:
+        """The ids of the reports read from a document — tables or sections (chunks) in the store, not only
+        imported values — as of now (read once while the store stays the same)."""
+        tables, chunks = self.reports_having("tables"), self.reports_having("chunks")   # (as of now: fresh)
+        known: dict[str, frozenset[int]] = self.ranker.cache("documented", dict)
+        got = known.get("ids")
+        if got is None:
+            got = known["ids"] = tables | chunks
+        return got
+
     # --------------------------------------------------------------------------- reads
 
     def tables(self, report_id: int, ids: Iterable[int] | None = None) -> list[TableRecord]:
