@@ -2,10 +2,11 @@
 """Score fin-qa on a set of conversations (tests/data/conversations/*.jsonl: 编号, 问题类型, 问题 = turns, expect =
 per turn {numbers, text, ask_back, decline}, split): each turn answered in the context of the ones before it
 (fin_qa/conversations.py), then judged per turn —
-- right: every expected number (one of its alternatives; commas and spaces removed, compared by value, a sign
-  optional where the set allows it) and every expected text in the answer; ask_back: the answer asks back (a
-  question, no figure of the item); decline: the answer says it has no value;
-- declined: the engine said it cannot answer where a value was expected;
+- right: every expected number (`numbers` a list of numbers: each of them; a list of lists: every number of one
+  of those alternatives; commas and spaces removed, compared by value, a sign optional) and every expected text
+  in the answer; ask_back: the answer asks back (a question, no figure of the item); decline: the answer says it has no value;
+- declined: the engine said it cannot answer where a value was expected (an answer not found);
+- partly: an expected figure, but not every one expected (a value without its change) or not the text;
 - wrong: everything else (a figure that is not the expected one, an answer where none exists).
 Prints a table per 问题类型 and split, and the wrong turns with --show-wrong. Always exits 0: a measurement.
 
@@ -50,11 +51,16 @@ def judge(answer: str, method: str, found: bool, expect: dict) -> str:
     if expect.get("decline"):
         return "right" if not found else "wrong"
     nums = expect.get("numbers") or []
-    ok = all(any(has_number(answer, a) for a in (n if isinstance(n, list) else [n])) for n in nums)
-    ok = ok and all(t in answer for t in expect.get("text") or [])
-    if ok:
+    alternatives = nums if nums and all(isinstance(n, list) for n in nums) else [nums]
+    hits = [sum(has_number(answer, n) for n in alt) for alt in alternatives]
+    texts = all(t in answer for t in expect.get("text") or [])
+    if any(h == len(alt) for h, alt in zip(hits, alternatives)) and texts:
         return "right"
-    return "declined" if (not found and method in _DECLINED) or "未查询到" in answer or "无法回答" in answer else "wrong"
+    if not found or method in _DECLINED or "未查询到" in answer or "无法回答" in answer:
+        return "declined"
+    if any(hits):   # the expected figure, without all the rest asked (its change, the word 亏损)
+        return "partly"
+    return "wrong"
 
 
 def main(argv=None) -> int:
@@ -87,9 +93,10 @@ def main(argv=None) -> int:
                     table[key]["turns"] += 1
                 if verdict == "wrong":
                     wrong.append((conv["编号"], n, turn["Q"], ans.answer[:200], expect))
-    print(f"{'kind':<14}{'split':<9}{'turns':>6}{'right':>7}{'declined':>9}{'wrong':>7}")
+    print(f"{'kind':<14}{'split':<9}{'turns':>6}{'right':>7}{'partly':>7}{'declined':>9}{'wrong':>7}")
     for (kind, split), c in sorted(table.items(), key=lambda kv: (kv[0][0] == "total", kv[0])):
-        print(f"{kind:<14}{split or 'all':<9}{c['turns']:>6}{c['right']:>7}{c['declined']:>9}{c['wrong']:>7}")
+        print(f"{kind:<14}{split or 'all':<9}{c['turns']:>6}{c['right']:>7}{c['partly']:>7}{c['declined']:>9}"
+              f"{c['wrong']:>7}")
     for w in wrong[:args.show_wrong]:
         print("WRONG", *w, sep="\n  ")
     return 0

@@ -2,7 +2,11 @@
 conversation's last answer ("那2020年呢？", "净利润呢？", "它的资产负债率是多少？", "那惠威科技呢？").
 
 A conversation's context is what the last answer was asked, resolved: the question as it was answered
-(itself filled from the context before it), the companies it named, its years and items. A follow-up is
+(itself filled from the context before it), the companies it named, its years, items and the period within the
+year it named (上半年, 第三季度单季: carried as its year is, changed by a follow-up naming another — "那第四季度呢",
+"其中第四季度单季是多少" — and left behind by one asking the year's whole, 全年). A question that was asked back for
+its company or year ("2024年上半年的营业收入是多少？" → which company?) gets the next turn's company or year put
+into it ("华润三九" → "华润三九2024年上半年的营业收入是多少？"). A follow-up is
 made into a whole question and answered as any other, so the same rules answer it and the answer says
 what it took from the context (`Answer.from_context`, and a line before the answer). Nothing is guessed:
 a follow-up that names no company while the context named two or more is answered with a question back
@@ -22,16 +26,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..catalog.normalize import phrase_key
+from ..catalog.normalize import normalize_question, phrase_key
 from ..understand.question import Understanding
 
 MAX_QUESTION = 1000        # characters of a context's question (as of a question asked)
 YEARS = (1990, 2100)      # the years a context may name
+MAX_PERIOD = 20            # characters of a context's period words
 # the words for the year after the context's (the year before it: the frame rules' previous period cue)
 _NEXT_YEAR = re.compile(r"下一年度?|次年|后一年|明年|第二年")
 # words that point back at the context's company (cut before the question is read: they name no company)
-_POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
-_PRONOUN = re.compile(r"^(?:(?:好的|谢谢|另外)[，,、]?)?(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其)?")
+POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
+_PRONOUN = re.compile(r"^(?:(?:好的|谢谢|另外)[，,、]?)?(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其中|其)?")
 _TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。！!]*$")
 # words asking for a description (the rules' ask and shape cues cover values, names, lists and yes/no)
 _DESCRIBE = r"吗|如何|怎样|怎么|介绍|说明|简述|描述|分析"
@@ -46,10 +51,14 @@ class Context:
     companies: list[str] = field(default_factory=list)   # short names, in the question's order
     years: list[int] = field(default_factory=list)
     items: list[str] = field(default_factory=list)       # items and formulas named
+    period: str = ""   # the period within the year it named, in the words that name it (上半年, 第三季度单季)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "companies": list(self.companies), "years": list(self.years),
-                "items": list(self.items)}
+        out = {"question": self.question, "companies": list(self.companies), "years": list(self.years),
+               "items": list(self.items)}
+        if self.period:
+            out["period"] = self.period
+        return out
 
     @classmethod
     def from_dict(cls, d: Any) -> "Context":
@@ -64,9 +73,12 @@ class Context:
             raise ValueError("a context needs the question it was asked ('question')")
         if len(q) > MAX_QUESTION:
             raise ValueError(f"its question is {len(q)} characters long: at most {MAX_QUESTION}")
+        period = d.get("period", "")
+        if not isinstance(period, str) or len(period) > MAX_PERIOD:
+            raise ValueError(f"its 'period' is not the words of a period (at most {MAX_PERIOD} characters)")
         if "companies" in d or "frame" not in d:
             return cls(q, _texts(d.get("companies"), "companies"), _years(d.get("years")),
-                       _texts(d.get("items"), "items"))
+                       _texts(d.get("items"), "items"), period)
         frame = d.get("frame")
         if not isinstance(frame, dict):
             raise ValueError("its 'frame' is not an object")
@@ -91,6 +103,19 @@ def _years(value: Any) -> list[int]:
     if not isinstance(value, list) or not all(type(v) is int and YEARS[0] <= v <= YEARS[1] for v in value):
         raise ValueError(f"its 'years' is not a list of years ({YEARS[0]}-{YEARS[1]})")
     return list(value)
+
+
+@dataclass(frozen=True)
+class PeriodWords:
+    """The period within a year a text names: the text without its words (normalised), the words that say
+    the period as fin-qa reads them back (上半年, 第三季度单季), and where they stood."""
+    rest: str
+    words: str
+    at: int
+
+
+# a follow-up asking a year's whole (全年, 年度): the conversation's period within a year is not carried
+_WHOLE_YEAR = re.compile(r"全年|年度|年报|整年")
 
 
 @dataclass
@@ -118,11 +143,14 @@ class FollowUp:
 
     def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, base: re.Pattern | None,
                  asks: list[re.Pattern], inputs_of: Callable[[str], list[str]],
-                 in_report: Callable[[Context, list[str]], bool]):
+                 in_report: Callable[[Context, list[str]], bool],
+                 period_in: Callable[[str], PeriodWords | None] | None = None):
         """inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率); in_report: whether
         the context's report prints all these words (a word the question does not explain may be the name of
-        a company the store lacks, unless the report prints it: 董事长, not 天马科技)."""
+        a company the store lacks, unless the report prints it: 董事长, not 天马科技); period_in: the period
+        within a year a text names (answer/periods.py), if any."""
         self.understand = understand
+        self.period_in = period_in
         self.relative = [(previous, -1), (_NEXT_YEAR, 1)]
         self.base = base   # what a change is measured against (比去年, 同比 …)
         self.asks = re.compile("|".join([rx.pattern for rx in asks] + [_DESCRIBE]))
@@ -136,6 +164,14 @@ class FollowUp:
             return Resolved(question)
         text = _bare(question)   # (its own words: no 那么/还有 before them, no 呢/如何 after)
         took: dict[str, Any] = {}
+        # a period within the year of its own (那第四季度呢, 其中第四季度单季是多少): its words taken out and
+        # put into the question made whole; else the context's period carried, unless the year's whole is asked
+        said = self.period_in(text) if self.period_in is not None else None
+        period = ""
+        if said is not None:
+            text, period = _bare(said.rest), said.words
+        elif context.period and not _WHOLE_YEAR.search(text):
+            period = context.period
         if context.years:
             # 去年, 上一年 …: the year before the context's — unless it is what a change is measured against
             # (比去年, 较上年同期: the base, read as such by the question's own frame); after a question of
@@ -154,8 +190,11 @@ class FollowUp:
                     text = text[:m.start()] + f"{shifted}年" + text[m.end():]
                     took["year"] = f"{m.group(0)} = {shifted}年"
                     break
-        pointed = bool(_POINTER.search(text))
-        text = _POINTER.sub("", text)
+        pointed = bool(POINTER.search(text))
+        text = POINTER.sub("", text)
+        if not text and said is not None:   # a period alone (那第四季度呢): the context's question of that period
+            new = self._replaced(context, None, [], [], took, period)
+            return Resolved(new, took) if new is not None else Resolved(question)
         if not text:
             return Resolved(question)   # ("它呢？": nothing asked, nothing to take)
         u = self.understand(text)
@@ -175,7 +214,8 @@ class FollowUp:
         if companies and years and asks_own and not only_changes:
             return Resolved(question)   # a whole question of its own
         if only_changes:
-            new = self._replaced(context, u, companies, years, took)
+            new = self._replaced(context, u, companies, years, took,
+                                 period if said is not None else "")
             if new is not None:
                 return Resolved(new, took)
         if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
@@ -186,6 +226,9 @@ class FollowUp:
         year = "、".join(f"{y}年" for y in (years or context.years))
         if not years and context.years:
             took.setdefault("year", year)
+        if period and said is None:
+            took["period"] = period
+        year += period
         if not asks_own and context.items and not left:
             # it names no item and no word of its own: the context's item ("同比增长了多少？", "2018年怎么样")
             rest = "、".join(context.items) + rest
@@ -194,26 +237,31 @@ class FollowUp:
             rest += "是多少"
         return Resolved(f"{company}{year}的{rest}？", took)
 
-    def _replaced(self, context: Context, u: Understanding, companies: list[str], years: list[int],
-                  took: dict[str, Any]) -> str | None:
-        """The context's question with its company, year or item replaced by the follow-up's (None when the
-        context's question does not print the one to replace)."""
+    def _replaced(self, context: Context, u: Understanding | None, companies: list[str], years: list[int],
+                  took: dict[str, Any], period: str = "") -> str | None:
+        """The context's question with its company, year, period or item replaced by the follow-up's (None when
+        the context's question does not print the one to replace). A company or year the context's question
+        did not name (it was asked back: 请问你查询哪一家公司…) is put into it: the company where its pointer
+        stood (这家公司) or before its year and period, the year before its period."""
         q = context.question
         if companies:
             old = next((c for c in context.companies if c in q), None)
-            if old is None or len(context.companies) != 1:
+            if context.companies and (old is None or len(context.companies) != 1):
                 return None
-            q = q.replace(old, companies[0])
+            q = q.replace(old, companies[0]) if old is not None else self._put_company(q, companies[0])
         elif context.companies:
             took["company"] = "、".join(context.companies)
         if years:
-            if len(context.years) != 1 or f"{context.years[0]}年" not in q:
+            said = "、".join(f"{y}年" for y in years)
+            if context.years and (len(context.years) != 1 or f"{context.years[0]}年" not in q):
                 return None
-            q = q.replace(f"{context.years[0]}年", "、".join(f"{y}年" for y in years))
+            q = q.replace(f"{context.years[0]}年", said) if context.years else self._put_year(q, said)
         elif "year" not in took and context.years:
             took["year"] = "、".join(f"{y}年" for y in context.years)
-        new_items = list(u.items) + list(u.formulas)
-        if new_items:
+        if period:
+            q = self._put_period(q, period)
+        new_items = list(u.items) + list(u.formulas) if u is not None else []
+        if u is not None and new_items:
             olds = [i for i in context.items if i in q]
             # the item itself, not a formula made of it (营业收入, not 营业收入增长率: 净利润 → 净利润增长率)
             olds = [i for i in olds if not any(o != i and o in i for o in olds)]
@@ -228,6 +276,64 @@ class FollowUp:
         elif context.items:
             took["item"] = "、".join(context.items)
         return q
+
+
+    def _period_at(self, q: str) -> PeriodWords | None:
+        return self.period_in(q) if self.period_in is not None else None
+
+    def _put_company(self, q: str, company: str) -> str:
+        """A question asked back for its company, with the company put in: where its pointer stood (这家公司),
+        else before its first year or its period, else before it."""
+        q = normalize_question(q)
+        m = POINTER.search(q)
+        if m:
+            return q[:m.start()] + company + q[m.end():].lstrip("的")
+        at = [y.start() for y in _YEAR_WRITTEN.finditer(q)][:1]
+        p = self._period_at(q)
+        if p is not None:
+            at.append(p.at)
+        at_ = min(at) if at else _lead(q)
+        return q[:at_] + company + q[at_:]
+
+    def _put_year(self, q: str, years: str) -> str:
+        """A question asked back for its year, with the year put in before its period, else after its first
+        year-less position (right after a company named first), else before it."""
+        q = normalize_question(q)
+        p = self._period_at(q)
+        if p is not None:
+            return q[:p.at] + years + q[p.at:]
+        u = self.understand(q)
+        at = u.companies[0].end if u.companies else _lead(q)
+        return q[:at] + years + q[at:]
+
+    def _put_period(self, q: str, period: str) -> str:
+        """The question with its period within the year replaced by another (第二季度单季 → 第四季度), or put in
+        after its year when it names none (a 全年 dropped)."""
+        q = normalize_question(q)
+        p = self._period_at(q)
+        if p is not None:
+            return p.rest[:p.at] + period + p.rest[p.at:]
+        last = None
+        for last in _YEAR_WRITTEN.finditer(q):
+            pass
+        if last is None:
+            u = self.understand(q)
+            at = u.companies[0].end if u.companies else 0
+            return q[:at] + period + q[at:]
+        after = _WHOLE_YEAR.match(q, last.end())
+        return q[:last.end()] + period + q[after.end() if after else last.end():]
+
+
+# a year written out (2024年, 24年 is read by the understanding only)
+_YEAR_WRITTEN = re.compile(r"(?:19|20)\d{2}年")
+# the words a question may open with before what it names (请问, 帮我查一下)
+_ASKING_LEAD = re.compile(r"(?:请问|帮我|帮忙|麻烦|我想|想)?(?:查询|查一下|查查|查|看一下|看看|问一下|了解一下)?(?:一下)?")
+
+
+def _lead(q: str) -> int:
+    """Where a question's own words start, after 请问, 帮我查一下 …"""
+    m = _ASKING_LEAD.match(q)
+    return m.end() if m else 0
 
 
 def _unexplained(u: Understanding) -> list[str]:

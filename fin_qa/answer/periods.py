@@ -35,6 +35,8 @@ from ..catalog.normalize import normalize_question
 from ..numbers import decimal_str
 from ..store import Report
 from .facts import REPORT_FIELDS, Fact, FactSource
+from .followup import PeriodWords
+from .compose import render
 from .model import Answer, FactEvidence, Method
 
 if TYPE_CHECKING:   # (the router makes the answerers of each view)
@@ -49,6 +51,15 @@ LABELS = {
     ("Q4", "quarter"): "第四季度单季（10-12月）", ("Q4", "end"): "第四季度末（12月31日）",
     ("FY", "ytd"): "全年（1-12月）", ("FY", "end"): "年末（12月31日）",
     ("H2", "quarter"): "下半年（7-12月）", ("H2", "end"): "年末（12月31日）",
+}
+# the words that name a period and span as a question says them (what a conversation carries to its next turn;
+# each read back by rules/periods.yaml as the same period and span)
+WORDS = {
+    ("Q1", "ytd"): "第一季度", ("Q1", "end"): "第一季度末",
+    ("Q2", "quarter"): "第二季度", ("Q2", "end"): "第二季度末",
+    ("Q3", "quarter"): "第三季度单季", ("Q3", "ytd"): "前三季度", ("Q3", "end"): "第三季度末", ("Q3", "both"): "第三季度",
+    ("Q4", "quarter"): "第四季度", ("Q4", "end"): "第四季度末",
+    ("HY", "ytd"): "上半年", ("HY", "end"): "半年末", ("H2", "quarter"): "下半年", ("latest", "both"): "最新一期",
 }
 # a period no filing prints: (the filing holding its end, (whole, part)) — the period is whole − part
 DERIVED = {"Q2": ("HY", ("HY", "Q1")), "Q4": ("FY", ("FY", "Q3")), "H2": ("FY", ("FY", "HY"))}
@@ -255,6 +266,16 @@ class PeriodAnswerer:
                 best = PeriodAsk(w.period, w.span, m.start(), m.end(), m.group(0))
         return best
 
+    def words_in(self, text: str) -> "PeriodWords | None":
+        """The period within a year a text names, as a conversation carries it (answer/followup.py): the text
+        without its words, the words that name it back, where they stood; None when it names none."""
+        norm = normalize_question(text)
+        ask = self.read(norm)
+        if ask is None:
+            return None
+        rest, span = self.take_out(norm, ask)
+        return PeriodWords(rest, WORDS.get((ask.period, normalize_span(ask.period, span)), ask.words), ask.start)
+
     def _mixed(self, norm: str, listed: list[PeriodAsk]) -> str:
         """The years of a question that ask different periods ("2021年营业收入和2022年上半年…", "2022年上半年和
         2021年全年"): a year written without a period word before another year's words, or with its own annual
@@ -362,6 +383,9 @@ class PeriodAnswerer:
         period = ask.period
         if period == "latest":
             return self._latest(question, rest, span)
+        back = self._ask_year(question, norm, period, span)
+        if back is not None:
+            return back
         if _QOQ.search(rest):
             return self._qoq(question, rest, period, span)
         if ask.words.startswith("前") and period == "Q3" and _EACH_ALONE.search(norm):   # 前三个季度单季
@@ -533,12 +557,31 @@ class PeriodAnswerer:
         if self.read(norm) is None or self.understand(norm).companies:
             return None
         before = normalize_question(asked)
-        if self._ask_back(asked, before) is None:
-            return None
+        if self.read(before) is not None or self._ask_back(asked, before) is None:
+            return None   # (a question naming its period was not asked back which period)
         said = _FOLLOW_FILLER.sub("", norm)
         u = self.understand(before)
         at = u.companies[0].end
         return before[:at] + said + before[at:]
+
+    def _ask_year(self, question: str, norm: str, period: str, span: str) -> Answer | None:
+        """A value of a company asked for a period within a year with no year ("华润三九上半年归母净利润同比增长了
+        多少"), where filings of several years hold that period: which year? (never the latest taken for it).
+        None when a year is named in any words, or one year's filing holds the period."""
+        u = self.understand(norm)
+        if u.years.years or u.years.recent or not u.companies or not (u.items or u.formulas):
+            return None
+        held = DERIVED[period][0] if period in DERIVED else period
+        years = sorted({y for y, p in self.source.periods_of(u.companies[0].company.key) if p == held})
+        if len(years) < 2:
+            return None
+        words = WORDS.get((period, normalize_span(period, span)), label(period, span))
+        text = render(self.catalog.templates, "ask_period_year", company=u.companies[0].text, period=words,
+                      items="、".join(u.items + u.formulas), years="、".join(f"{y}年" for y in years))
+        ans = Answer(question, text, "1", Method.ASK_YEAR, found=False)
+        ans.context = {"question": question, "companies": [u.companies[0].text], "years": [],
+                       "items": list(u.items) + list(u.formulas), "period": words}
+        return ans
 
     def _ask_back(self, question: str, norm: str) -> Answer | None:
         """A value of a company with filings of several periods, asked with no year and no period: which period?

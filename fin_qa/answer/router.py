@@ -113,7 +113,8 @@ class Router:
                                  dict(frame.periods)["previous"] if frame else re.compile(r"(?!)"),
                                  frame.base if frame else None,
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
-                                 self._inputs_of, self._in_report)
+                                 self._inputs_of, self._in_report,
+                                 lambda text: self.periods.words_in(text) if self.periods is not None else None)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
@@ -223,6 +224,7 @@ class Router:
             ans.question = str(question)
             ans.from_context = {"period": str(question), "question": merged}
             ans.answer = f"（按“{merged}”回答）" + ans.answer
+            ans.context = self._left(merged, None).to_dict()
             return ans
         resolved = self.followup.resolve(str(question), context)
         if resolved.which_year and context is not None:
@@ -231,7 +233,8 @@ class Router:
                          "1", "ask_year", found=False)
             # the next question names the year: the companies and items asked (the question's own, else the
             # context's) and the years kept
-            ans.context = Context(str(question), resolved.companies, list(context.years), resolved.items).to_dict()
+            ans.context = Context(str(question), resolved.companies, list(context.years), resolved.items,
+                                  context.period).to_dict()
             return ans
         if resolved.ask_which:
             ans = Answer(str(question), render(self.t, "followup_which", companies="、".join(resolved.ask_which)),
@@ -239,7 +242,7 @@ class Router:
             ans.ask_which = list(resolved.ask_which)
             # the next question picks one: what this one asked kept with the companies and years
             ans.context = Context(str(question), list(resolved.ask_which), list(context.years) if context else [],
-                                  resolved.items).to_dict()
+                                  resolved.items, context.period if context else "").to_dict()
             return ans
         ans = self.answer(resolved.question)
         ans.question = str(question)
@@ -247,16 +250,23 @@ class Router:
             parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())
             ans.answer = render(self.t, "followup_took", parts=parts) + ans.answer
             ans.from_context = dict(resolved.took, question=resolved.question)
-        # the context the question leaves: as answer_one read it when it answered this very text (else read)
+        ans.context = self._left(resolved.question, context).to_dict()
+        return ans
+
+    def _left(self, question: str, context: Context | None) -> Context:
+        """The context a question leaves for the next (as answered: made whole): what answer_one read
+        when it answered this very text (else read again), the period within the year it names, and the
+        company and years it did not name as the conversation had them."""
         said, left = self._context_of
-        if said != resolved.question:
-            left = context_of(resolved.question, self.understander.understand(resolved.question))
-        left = Context(left.question, list(left.companies), list(left.years), list(left.items))
-        if context is not None:   # (the company and years it did not name stay as the conversation had them)
+        if said != question:
+            left = context_of(question, self.understander.understand(question))
+        period = self.periods.words_in(question) if self.periods is not None else None
+        left = Context(left.question, list(left.companies), list(left.years), list(left.items),
+                       period.words if period is not None else "")
+        if context is not None:
             left.companies = left.companies or list(context.companies)
             left.years = left.years or list(context.years)
-        ans.context = left.to_dict()
-        return ans
+        return left
 
     def _in_report(self, context: Context, words: list[str]) -> bool:
         """Whether the context's (one) report prints every one of the words in its text."""
@@ -454,7 +464,7 @@ class Router:
         return self._chat.fill(rec.requests)
 
 
-_TOOK_NAMES = {"company": "公司：", "year": "年份：", "item": "项目："}
+_TOOK_NAMES = {"company": "公司：", "year": "年份：", "period": "报告期：", "item": "项目：", "question": "问题："}
 
 
 def frame_record(u: Understanding, ans: Answer | None = None) -> dict:

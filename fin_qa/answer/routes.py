@@ -20,11 +20,13 @@ from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..catalog.normalize import phrase_key
 from ..numbers import parse_number, to_yuan
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
-from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
+from .followup import POINTER
+from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .tables import content, norm, pairs
 from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
@@ -301,8 +303,25 @@ def _no_company(s: AskState) -> Answer:
     sub = s.source("subsidiary_named")
     if sub is not None:
         return sub if sub.method != "unread" else declined(s.u, sub.answer)
+    # no company named, or only pointed at (这家公司, 该公司: a conversation's first question; not after a name
+    # the store lacks: "根据2019年上海家化的年报，请分析该公司…") while a value of an item is asked: which company is
+    # asked back
+    unnamed = s.u.company_unnamed or _pointed_only(s.u)
+    asked = [*s.u.items, *s.u.formulas]
+    if unnamed and asked:
+        return Answer(s.u.question, render(s.router.t, "ask_company", items="、".join(asked)), s.u.finglm_type(),
+                      Method.ASK_WHICH, found=False)
     template = "no_company" if s.u.company_unnamed else "not_found_company"
     return Answer(s.u.question, render(s.router.t, template), s.u.finglm_type(), "not_found", found=False)
+
+
+def _pointed_only(u: Understanding) -> bool:
+    """Whether the question points at a company (这家公司, 该公司) with nothing before it that may name one."""
+    m = POINTER.search(u.rest)
+    if m is None or u.residue is None:
+        return False
+    before = phrase_key(u.rest[:m.start()])
+    return not before.strip("#") or not u.residue(before)
 
 
 def _subsidiary(s: AskState) -> Answer | None:

@@ -22,7 +22,7 @@ PLACEHOLDERS = {
     "threshold_list": {"year", "scope", "item", "condition", "n", "parts", "more"}, "threshold_more": {"n"},
     "average": {"year", "scope", "item", "value", "n"},
     "not_found_company": set(),
-    "no_company": set(),
+    "no_company": set(), "ask_company": {"items"}, "ask_period_year": {"company", "period", "items", "years"},
     "not_found_report": {"company", "year"},
     "not_found_value": {"company", "year", "item"},
     "not_found_prev": {"company", "year", "item", "name"},
