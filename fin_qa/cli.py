@@ -590,7 +590,7 @@ def _batch_teddy(qpath: Path, opath: Path, force: bool, store_path, scope, llm, 
     written in the problem's result layout at the end (a row that cannot be read says so; the run goes on)."""
     import time
 
-    from .conversations import Conversations, read_conversations, write_results
+    from .conversations import RESULT, Conversations, read_conversations, write_results
     from .progress import Progress
 
     if opath.suffix.lower() not in (".xlsx", ".jsonl"):
@@ -611,7 +611,8 @@ def _batch_teddy(qpath: Path, opath: Path, force: bool, store_path, scope, llm, 
             files = store.report_files(rid) if rid is not None else []
             return files[0]["path"] if files else None
 
-        answering = Conversations(router.follow, catalog.teddy, file_of)
+        # the charts drawn under result/ beside the results (编号_n.jpg)
+        answering = Conversations(router.follow, catalog.teddy, file_of, opath.parent / RESULT)
         bar = Progress(len(convs), "conv", "batch", quiet)
         try:
             for conv in convs:

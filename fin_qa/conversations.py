@@ -7,7 +7,10 @@ as .xlsx or .jsonl (`fin-qa batch FILE --style teddy -o OUT`).
 The query column says what each turn looked up so that a reader can run it again: a value the structured database
 holds (`fin-qa export --schema teddy`, keyword_tables/teddy.yaml) as its SELECT over that database, any other value
 as the filing, page and item it was read from, a derived one as how it was derived. Passages an answer quotes are
-its references (the filing's file, the quoted text). Charts are not drawn yet: 图形格式 says 无.
+its references (the filing's file, the quoted text). A turn whose numbers make a chart (answer/chart.py: a line, bars,
+a pie or a table) has it drawn as an image under the results' `result/` folder, named 编号_n.jpg (n: the
+conversation's images in order), listed in its "image" as ./result/编号_n.jpg; 图形格式 names the kinds drawn
+(折线图, 柱状图, 饼图, 表格), else 无.
 
 A file that cannot be read at all is one message (FinQAError); a row that cannot be read (问题 not a list of turns)
 gets an answer saying so, and the run goes on.
@@ -24,9 +27,11 @@ from .answer.followup import Context
 from .answer.model import Answer, FactEvidence, PassageEvidence
 from .base import FinQAError
 from .catalog.teddy import TeddySchema
+from .chart_image import FONT, draw
 
 COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")
-NONE = "无"   # (no query: nothing was read; no chart: none is drawn yet)
+NONE = "无"   # (no query: nothing was read; no chart: none drawn)
+RESULT = "result"   # the folder of the images, beside the results
 _KEY = re.compile(r"^(?P<code>[^:]+):(?P<year>\d{4})(?P<period>FY|HY|Q1|Q3)?")
 
 
@@ -120,9 +125,13 @@ class Conversations:
     """Answers conversations with one router (`follow`: a turn and the context the turn before it left)."""
 
     def __init__(self, follow: Callable[[str, Context | None], Answer], schema: TeddySchema,
-                 files: Callable[[str], str | None]):
+                 files: Callable[[str], str | None], images: Path | None = None):
+        """images: the folder charts are drawn into (the results' result/); None: none drawn."""
         self.follow = follow
         self.files = files   # a report's key → the path of the file it was read from
+        self.images = images
+        if images is not None and not FONT.is_file():
+            raise FinQAError(f"the charts' font is missing from the package ({FONT}): reinstall fin-qa")
         # an item the structured database holds → (table, column): a field reading that item first (a field of
         # 营业总收入, else 营业收入, holds no 营业收入 where the two differ)
         self.columns: dict[str, tuple[str, str, str]] = {}
@@ -138,7 +147,8 @@ class Conversations:
                     "回答": json.dumps([{"Q": conv.raw, "A": {"content": said}}], ensure_ascii=False)}
         asked = json.dumps([{"Q": q} for q in conv.turns], ensure_ascii=False)
         context: Context | None = None
-        turns, queries = [], []
+        turns, queries, kinds = [], [], []
+        drawn = 0
         for n, q in enumerate(conv.turns, 1):
             try:
                 ans = self.follow(q, context)
@@ -150,6 +160,17 @@ class Conversations:
                 context = None
                 continue
             a: dict[str, Any] = {"content": ans.answer}
+            if ans.chart and self.images is not None:
+                name = f"{_file_safe(conv.id)}_{drawn + 1}.jpg"
+                try:
+                    draw(ans.chart, self.images / name)
+                except (FinQAError, ValueError, OSError):   # (a chart that cannot be drawn: the answer without it)
+                    name = ""
+                if name:
+                    drawn += 1
+                    a["image"] = [f"./{RESULT}/{name}"]
+                    if ans.chart["name"] not in kinds:
+                        kinds.append(ans.chart["name"])
             refs = self.references(ans)
             if refs:
                 a["references"] = refs
@@ -157,8 +178,8 @@ class Conversations:
             query = self.query(ans)
             if query:
                 queries.append(f"-- 第{n}轮\n{query}" if len(conv.turns) > 1 else query)
-        return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NONE, "图形格式": NONE,
-                "回答": json.dumps(turns, ensure_ascii=False)}
+        return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NONE,
+                "图形格式": "、".join(kinds) or NONE, "回答": json.dumps(turns, ensure_ascii=False)}
 
     def query(self, ans: Answer) -> str:
         """What the answer looked up, as it can be run again: a SELECT over the structured database for a value it
@@ -192,6 +213,11 @@ class Conversations:
                 if ref not in out:
                     out.append(ref)
         return out
+
+
+def _file_safe(text: str) -> str:
+    """An 编号 as a file name: what a file name cannot hold replaced by _."""
+    return re.sub(r'[\\/:*?"<>|\s]+', "_", text).strip("._") or "row"
 
 
 def write_results(rows: list[dict[str, Any]], path: Path) -> None:

@@ -28,7 +28,7 @@ _DECLINED = ("not_found", "declined", "bad_input", "ask_year", "ask_which", "ask
 
 def numbers_in(text: str) -> list[Decimal]:
     out = []
-    for m in _NUM.finditer(text.replace(",", "").replace(" ", "")):
+    for m in _NUM.finditer(text.replace(",", "")):   # (a space parts two numbers of a quoted row)
         try:
             out.append(Decimal(m.group(0)))
         except InvalidOperation:

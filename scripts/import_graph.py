@@ -32,7 +32,8 @@ PACKAGE = "fin_qa"
 # only the package's own __init__ (fin_qa.open and the public names; FinQAError lives in fin_qa.base).
 LAYERS: list[tuple[str, list[str]]] = [
     ("shells", ["fin_qa.cli", "fin_qa.serve"]),
-    ("python api", ["fin_qa", "fin_qa.api", "fin_qa.export", "fin_qa.teddy", "fin_qa.conversations"]),
+    ("python api", ["fin_qa", "fin_qa.api", "fin_qa.export", "fin_qa.teddy", "fin_qa.conversations",
+                    "fin_qa.chart_image"]),
     ("answering", ["fin_qa.answer", "fin_qa.evaluate"]),
     ("understanding", ["fin_qa.understand"]),
     ("search, models, ingest", ["fin_qa.search", "fin_qa.llm", "fin_qa.ingest", "fin_qa.check"]),

@@ -131,7 +131,8 @@ def test_wheel_carries_the_rules_and_works_from_another_folder(tmp_path, sample_
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("fin_qa/_data/rules/question_types.yaml", "fin_qa/_data/formulas/common.yaml",
                    "fin_qa/_data/keyword_tables/items.yaml", "fin_qa/_data/es_mappings/chunks.json",
-                   "fin_qa/_data/rules/prompts/text_answer.txt", "fin_qa/catalog/__init__.py"):
+                   "fin_qa/_data/rules/prompts/text_answer.txt", "fin_qa/catalog/__init__.py",
+                   "fin_qa/fonts/NotoSansCJKsc-Regular-GBK.otf", "fin_qa/fonts/OFL.txt"):
         assert needed in names
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

@@ -70,6 +70,26 @@ def test_ask_is_the_ask_json_record_with_the_cited_page(server, serve_store):
     assert red_pixels(page.body) > 200 and red_pixels(plain.body) == 0
 
 
+def test_the_answers_chart_drawn_as_an_image(server):
+    """A series' reply carries its chart (the one `batch --style teddy` draws and the page shows); POST /api/chart
+    draws it as an 800×500 image; a chart it cannot draw is a 422 saying why."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    record = request(server.base, "/api/ask", {"question": "星河精密近三年营业收入的变化趋势如何？"}).json()
+    chart = record["chart"]
+    assert chart["kind"] == "line" and chart["labels"] == ["2019年", "2020年", "2021年"]
+    for fmt, mime in (("png", "image/png"), ("jpg", "image/jpeg")):
+        r = request(server.base, "/api/chart", {"chart": chart, "format": fmt})
+        assert r.status == 200 and r.headers["content-type"] == mime
+        im = Image.open(BytesIO(r.body))
+        assert im.size == (800, 500) and sum(im.convert("L").histogram()[:200]) > 2000
+    bad = request(server.base, "/api/chart", {"chart": {"kind": "radar"}})
+    assert bad.status == 422 and "radar" in bad.json()["error"]
+    assert request(server.base, "/api/chart", {"chart": chart, "format": "gif"}).status == 422
+
+
 def test_a_quoted_passage_is_boxed_on_its_page(server):
     record = request(server.base, "/api/ask", {"question": "星河精密2021年是否有重大诉讼、仲裁事项?"}).json()
     assert record["answer"].startswith("否")

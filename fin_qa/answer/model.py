@@ -208,6 +208,7 @@ class Answer:
     series: list[dict[str, Any]] | None = None
     shown: str | None = None   # the one value it gives, as printed (a formula's result, a change), where it
     # gives one: else the value of its one fact or cell read, when it read one
+    chart: dict[str, Any] | None = None   # the chart its numbers make (answer/chart.py), where they make one
 
     def __post_init__(self) -> None:
         self.method = Method(self.method)
@@ -257,4 +258,6 @@ class Answer:
             out["ask_which"] = self.ask_which
         if self.context:
             out["context"] = self.context
+        if self.chart:
+            out["chart"] = self.chart
         return out

@@ -562,6 +562,8 @@ class PeriodAnswerer:
         said = _FOLLOW_FILLER.sub("", norm)
         u = self.understand(before)
         at = u.companies[0].end
+        if u.years.spans and not _OWN_YEAR.search(said):   # (after the year asked: "2025年" + "第三季度")
+            at = max(e for _, e in u.years.spans)
         return before[:at] + said + before[at:]
 
     def _ask_year(self, question: str, norm: str, period: str, span: str) -> Answer | None:
@@ -583,12 +585,35 @@ class PeriodAnswerer:
                        "items": list(u.items) + list(u.formulas), "period": words}
         return ans
 
+    def _ask_period_of_year(self, question: str, norm: str) -> Answer | None:
+        """A value of one year asked ("华润三九2025年的营业收入是多少？") where the store holds no annual filing that
+        prints it (none of that year, none of the next with its 上年 column) but filings of periods within it:
+        which of them? None otherwise (the annual path answers, or says what it lacks)."""
+        if re.search(r"全年|年度|年报|年末|年底|整年", norm):
+            return None   # (the year's whole asked in words: the annual path says it has no annual report)
+        u = self.understand(norm)
+        if len(u.years.explicit) != 1 or u.years.recent or len(u.companies) != 1 or not (u.items or u.formulas):
+            return None
+        if not u.formulas and not all(self.catalog.items.statement_of(i) in _PERIOD_VALUES for i in u.items):
+            return None
+        key, year = u.companies[0].company.key, u.years.explicit[0]
+        held = [p for y, p in self.source.periods_of(key) if y == year]
+        if not held or "FY" in held or (year + 1, "FY") in self.source.periods_of(key):
+            return None
+        items = "、".join(u.items + u.formulas)
+        listed = "、".join(f"{year}年{FILING_WORDS[p]}" for p in held)
+        ans = Answer(question, f"库中没有{u.companies[0].text}{year}年的年度报告。请问你查询{year}年哪一个报告期的{items}？"
+                               f"（可选：{listed}）", "1", Method.ASK_PERIOD, found=False)
+        ans.context = {"question": question, "companies": [u.companies[0].text], "years": [year],
+                       "items": list(u.items) + list(u.formulas)}
+        return ans
+
     def _ask_back(self, question: str, norm: str) -> Answer | None:
         """A value of a company with filings of several periods, asked with no year and no period: which period?
         None when the question names a year or years in any words, or the company has one period (the annual
         path answers it)."""
         if "年" in norm:   # (a year named, or years: 近三年, 历年, 去年, 全年, 年报 — the annual path's)
-            return None
+            return self._ask_period_of_year(question, norm)
         u = self.understand(norm)
         if not u.companies or u.years.years or not (u.items or u.formulas):
             return None

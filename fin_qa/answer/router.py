@@ -36,6 +36,7 @@ from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, PassageEvidence
 from .open import OpenAnswerer
+from .chart import chart_of
 from .periods import PeriodAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -116,6 +117,7 @@ class Router:
                                  self._inputs_of, self._in_report,
                                  lambda text: self.periods.words_in(text) if self.periods is not None else None)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
+        self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
         # questions naming a period within a year (第三季度, 上半年 …: answer/periods.py), over views of this
@@ -141,7 +143,17 @@ class Router:
                 str(question).strip() else None
             if ans is None:
                 ans = self._answer(question)
-            return self._doubted(ans) if ans.answered else ans
+            if not ans.answered:
+                return ans
+            drawn = chart_of(ans, self._name_of)
+            ans.chart = drawn.to_dict() if drawn is not None else None
+            return self._doubted(ans)
+
+    def _name_of(self, key: str | None) -> str:
+        """The short name of the company of a report key ("" when the store holds no such report)."""
+        if self._names is None:
+            self._names = {r.key: r.short_name or r.full_name or "" for r in self.source.known}
+        return self._names.get(key or "", "")
 
     def _doubted(self, ans: Answer) -> Answer:
         """The answer with a word on each failed check of its report naming a figure it reads (of the scope it

@@ -33,6 +33,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from ..base import FinQAError, __version__
+from ..chart_image import render
 from .queue import Busy
 from .service import InvalidInput, NotFound, Service
 
@@ -46,6 +47,12 @@ class AskRequest(BaseModel):
     context: Optional[dict[str, Any]] = Field(
         None, description="A follow-up: the previous answer (its record, or its `context`). What the question "
                           "leaves out (company, year, item) is taken from it and said in the answer.")
+
+
+class ChartRequest(BaseModel):
+    chart: dict[str, Any] = Field(description="An answer's `chart` (kind line | bar | pie | table, title, labels, "
+                                              "datasets, unit; a table's columns and rows)")
+    format: str = Field("png", description="png or jpg")
 
 
 class BatchRequest(BaseModel):
@@ -220,6 +227,17 @@ def create_app(service: Service) -> FastAPI:
         if image.note:
             headers["X-Highlight-Note"] = image.note
         return Response(image.png, media_type="image/png", headers=headers)
+
+    @app.post("/api/chart", summary="An answer's chart drawn as an image (800×500, the package's CJK font)",
+              response_class=Response, responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})
+    async def chart_image(req: ChartRequest) -> Response:
+        if req.format not in ("png", "jpg"):
+            raise InvalidInput(f"a chart is drawn as png or jpg, not {req.format[:20]!r}")
+        try:
+            data = await run_in_threadpool(render, req.chart, req.format)
+        except FinQAError as e:   # (a chart it cannot draw: what was sent is wrong)
+            raise InvalidInput(str(e)) from None
+        return Response(data, media_type="image/png" if req.format == "png" else "image/jpeg")
 
     @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
     def docs() -> HTMLResponse:
