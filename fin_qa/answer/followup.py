@@ -36,7 +36,9 @@ MAX_PERIOD = 20            # characters of a context's period words
 _NEXT_YEAR = re.compile(r"下一年度?|次年|后一年|明年|第二年")
 # words that point back at the context's company (cut before the question is read: they name no company)
 POINTER = re.compile(r"它们?的?|(?:该|这家|这个|那家|那个|此)(?:公司|企业)的?")
-_PRONOUN = re.compile(r"^(?:(?:好的|谢谢|另外)[，,、]?)?(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问)?(?:其中|其)?")
+_PRONOUN = re.compile(r"^(?:(?:好的|谢谢|另外)[，,、]?)?(?:那么?|那个|还有|再看看?|换成|换作|再问一下|请问|再)?(?:其中|其)?")
+# the same period within its year as the conversation's (那2024年同期呢, 换成25年的同一季度): its period kept
+_SAME_PERIOD = re.compile(r"(?<![比较跟与和同])同期|同一(?:个)?(?:季度|时期|期间|报告期|时间段)")
 _TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。！!]*$")
 # words asking for a description (the rules' ask and shape cues cover values, names, lists and yes/no)
 _DESCRIBE = r"吗|如何|怎样|怎么|介绍|说明|简述|描述|分析"
@@ -172,6 +174,7 @@ class FollowUp:
             text, period = _bare(said.rest), said.words
         elif context.period and not _WHOLE_YEAR.search(text):
             period = context.period
+            text = _SAME_PERIOD.sub("", text)   # (the same period: the one carried)
         if context.years:
             # 去年, 上一年 …: the year before the context's — unless it is what a change is measured against
             # (比去年, 较上年同期: the base, read as such by the question's own frame); after a question of
