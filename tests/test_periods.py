@@ -213,6 +213,29 @@ def test_a_value_asked_of_no_company_asks_which_one(filings, question, item):
     assert a["method"] != "ask_which"
 
 
+@pytest.mark.parametrize("question, said, absent", [
+    # a change taken for granted that the figures contradict: said first, with both values
+    ("星河精密2021年营业收入同比下降的原因是什么？",
+     "问题的前提与报表不符：营业收入并未下降，同比增长15.38%（2021年300,000,000.00元，2020年260,000,000.00元）。", None),
+    # … one they bear out: the why answered with its figures first
+    ("星河精密2021年营业收入同比增长的原因是什么？", "星河精密2021年营业收入同比增长15.38%（2021年300,000,000.00元", "不符"),
+    # a result taken for granted (亏损 / 盈利 … 吧): the net profit's sign
+    ("星河精密2021年应该是亏损的吧？", "问题的前提与报表不符：并未亏损，星河精密2021年归属于母公司所有者的净利润为36,380,000.00元（盈利）", None),
+    # a period's change, confirmed as a question (吧): the same period a year before
+    ("星河精密2022年前三季度营业收入比去年同期翻了一倍吧？",
+     "问题的前提与报表不符：营业收入并未翻倍，同比增长13.04%（2022年前三季度（1-9月）260,000,000.00元", None),
+    # no premise: a change asked is answered as before, nothing said first
+    ("星河精密2021年营业收入同比增长了多少？", "变动幅度为15.38%", "前提"),
+])
+def test_a_premise_is_checked_against_the_figures(filings, question, said, absent):
+    a = ask(filings / "store", question)
+    assert said in a["answer"], a["answer"]
+    assert absent is None or absent not in a["answer"]
+    if said.startswith("问题的前提"):
+        assert a["answer"].startswith(said) and (a["found"] or a["partial"])
+        assert {e["year"] for e in a["evidence"] if "year" in e} >= {2021 if "2021" in question else 2022}
+
+
 def test_a_document_naming_no_period_is_not_stored(tmp_path):
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfbase import pdfmetrics

@@ -34,9 +34,10 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, PassageEvidence
+from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .open import OpenAnswerer
 from .chart import chart_of
+from .premise import Premise, Premises
 from .periods import PeriodAnswerer
 from .plan import PlanExecutor
 from .prose import Prose
@@ -117,6 +118,9 @@ class Router:
                                  self._inputs_of, self._in_report,
                                  lambda text: self.periods.words_in(text) if self.periods is not None else None)
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
+        # a question's premise checked with this router's own answers (the top router only: a period's view
+        # answers a question already checked)
+        self.premises = Premises(self._answer_plain) if periods else None
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
@@ -136,18 +140,26 @@ class Router:
     # --------------------------------------------------------------------------- entry point
 
     def answer(self, question: str | None) -> Answer:
-        """The answer of a question: of each of its asks, composed, when it asks several things; one built on
-        a figure its report contradicts (a failed check names it) says so."""
+        """The answer of a question: of each of its asks, composed, when it asks several things; its premise
+        checked against the figures first (answer/premise.py); one built on a figure its report contradicts (a
+        failed check names it) says so; the chart its numbers make."""
         with self.source.store.pinned():   # (one state of the store read for the whole answer)
-            ans = self.periods.answer(str(question)) if self.periods is not None and question and \
-                str(question).strip() else None
-            if ans is None:
-                ans = self._answer(question)
+            ans = self._answer_plain(question)
+            premise = self.premises.check(str(question)) if self.premises is not None and ans.method not in \
+                (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
+            if premise is not None:
+                ans = _with_premise(ans, premise)
             if not ans.answered:
                 return ans
             drawn = chart_of(ans, self._name_of)
             ans.chart = drawn.to_dict() if drawn is not None else None
             return self._doubted(ans)
+
+    def _answer_plain(self, question: str | None) -> Answer:
+        """The answer of a question naming a period within a year (answer/periods.py), else of the annual path."""
+        ans = self.periods.answer(str(question)) if self.periods is not None and question and \
+            str(question).strip() else None
+        return ans if ans is not None else self._answer(question)
 
     def _name_of(self, key: str | None) -> str:
         """The short name of the company of a report key ("" when the store holds no such report)."""
@@ -474,6 +486,19 @@ class Router:
         finally:
             self._use_chat(self._chat)
         return self._chat.fill(rec.requests)
+
+
+def _with_premise(ans: Answer, premise: Premise) -> Answer:
+    """The answer with its question's premise said first (its values cited first): one that answers nothing else
+    gives the premise's values, and says what it did not answer."""
+    if ans.answered:
+        ans.answer = premise.said + ans.answer
+        ans.evidence = [*premise.evidence, *ans.evidence]
+        return ans
+    out = Answer(ans.question, premise.said + ans.answer, ans.type, premise.method, list(premise.evidence))
+    out.partial = [ans.question]   # (the rest of the question, answered as before: not at all)
+    out.frame = ans.frame
+    return out
 
 
 _TOOK_NAMES = {"company": "公司：", "year": "年份：", "period": "报告期：", "item": "项目：", "question": "问题："}
