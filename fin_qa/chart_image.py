@@ -5,7 +5,9 @@ a pie for parts of a whole, a table for many columns — each point labelled wit
 
     draw(chart, "result/B1002_1.jpg")      # .jpg, .png (by the suffix)
 
-matplotlib is imported on the first drawing only (answering never pays for it).
+matplotlib is imported on the first drawing only (answering never pays for it), and used through its object API:
+no pyplot, no backend chosen, the font and the minus sign set for each drawing only (rc_context) — a notebook using
+the Python API keeps its own settings.
 """
 from __future__ import annotations
 
@@ -20,27 +22,53 @@ from .base import FinQAError
 FONT = Path(__file__).resolve().parent / "fonts" / "NotoSansCJKsc-Regular-GBK.otf"
 SIZE = (800, 500)   # pixels
 _DPI = 100
-_lock = threading.Lock()   # (pyplot's state is one per process)
-_ready = False
+# what one image may hold (a chart sent to the API is drawn within these: a bigger one is refused, not drawn slowly)
+MAX_LABELS, MAX_DATASETS, MAX_ROWS, MAX_COLUMNS, MAX_TEXT = 60, 8, 60, 8, 200
+_lock = threading.Lock()   # (matplotlib's font cache and text layout are shared by the process)
+_family: str | None = None
 
 
-def _setup() -> Any:
-    global _ready
-    import matplotlib
+def _font() -> str:
+    """The package's font registered with matplotlib once; its family name (no setting of the process changed)."""
+    global _family
+    if _family is None:
+        from matplotlib import font_manager
 
-    matplotlib.use("Agg", force=True)
-    from matplotlib import font_manager, pyplot as plt
-
-    if not _ready:
         if not FONT.is_file():
             raise FinQAError(f"the charts' font is missing from the package ({FONT}): reinstall fin-qa")
         font_manager.fontManager.addfont(str(FONT))
-        name = font_manager.FontProperties(fname=str(FONT)).get_name()
-        # the CJK font first; DejaVu (matplotlib's own) for a symbol it lacks
-        plt.rcParams["font.family"] = [name, "DejaVu Sans"]
-        plt.rcParams["axes.unicode_minus"] = False
-        _ready = True
-    return plt
+        _family = font_manager.FontProperties(fname=str(FONT)).get_name()
+    return _family
+
+
+def check(chart: Any) -> dict[str, Any]:
+    """The chart if it can be drawn, else FinQAError saying what is wrong with it (its shape, its size)."""
+    if not isinstance(chart, dict):
+        raise FinQAError("a chart is an object (an answer's `chart`)")
+    kind = chart.get("kind")
+    if kind not in ("line", "bar", "pie", "table"):
+        raise FinQAError(f"a chart of kind {str(kind)[:20]!r} cannot be drawn (line, bar, pie or table)")
+    if not isinstance(chart.get("title", ""), str) or len(chart.get("title", "")) > MAX_TEXT:
+        raise FinQAError(f"a chart's title is text of at most {MAX_TEXT} characters")
+    if kind == "table":
+        columns, rows = chart.get("columns", []), chart.get("rows")
+        if not isinstance(columns, list) or not isinstance(rows, list) or not rows \
+                or not all(isinstance(r, list) and len(r) == len(columns or r) for r in rows):
+            raise FinQAError("a table chart has rows, each a list of as many cells as it has columns")
+        if len(rows) > MAX_ROWS or len(rows[0]) > MAX_COLUMNS:
+            raise FinQAError(f"a table chart has at most {MAX_ROWS} rows and {MAX_COLUMNS} columns")
+        return chart
+    labels, sets = chart.get("labels"), chart.get("datasets")
+    if not isinstance(labels, list) or not labels or not isinstance(sets, list) or not sets:
+        raise FinQAError("a chart has labels and datasets (each {\"label\", \"data\"})")
+    if len(labels) > MAX_LABELS or len(sets) > MAX_DATASETS:
+        raise FinQAError(f"a chart has at most {MAX_LABELS} labels and {MAX_DATASETS} datasets")
+    for d in sets:
+        data = d.get("data") if isinstance(d, dict) else None
+        if not isinstance(data, list) or len(data) != len(labels) \
+                or not all(v is None or isinstance(v, (int, float)) and not isinstance(v, bool) for v in data):
+            raise FinQAError("each dataset of a chart has a number (or null) for each of its labels")
+    return chart
 
 
 def _wrap(text: str, width: int = 34) -> str:
@@ -65,28 +93,32 @@ def draw(chart: dict[str, Any], path: str | Path) -> Path:
 
 
 def render(chart: Any, fmt: str = "png") -> bytes:
-    """The chart drawn as the bytes of a .png or .jpg image. FinQAError for a chart it cannot draw."""
-    if not isinstance(chart, dict):
-        raise FinQAError("a chart is an object (an answer's `chart`)")
-    kind = chart.get("kind")
-    if kind not in ("line", "bar", "pie", "table"):
-        raise FinQAError(f"a chart of kind {kind!r} cannot be drawn (line, bar, pie or table)")
+    """The chart drawn as the bytes of a .png or .jpg image. FinQAError for a chart it cannot draw. Drawn on a figure
+    of its own (matplotlib's object API: no pyplot, no backend chosen, no setting of the process changed)."""
     if fmt not in ("png", "jpg"):
-        raise FinQAError(f"a chart is drawn as png or jpg, not {fmt}")
+        raise FinQAError(f"a chart is drawn as png or jpg, not {fmt[:20]}")
+    check(chart)
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     out = io.BytesIO()
     with _lock:
-        plt = _setup()
-        fig, ax = plt.subplots(figsize=(SIZE[0] / _DPI, SIZE[1] / _DPI), dpi=_DPI)
-        try:
-            {"line": _line, "bar": _bar, "pie": _pie, "table": _table}[kind](ax, chart)
-            ax.set_title(_wrap(str(chart.get("title", ""))), fontsize=13)
-            fig.tight_layout()
-            kw = {"pil_kwargs": {"quality": 92}} if fmt == "jpg" else {}
-            fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white", **kw)
-        except (TypeError, ValueError) as e:   # (numbers that are none: a malformed chart sent to the API)
-            raise FinQAError(f"the chart cannot be drawn: {e}") from None
-        finally:
-            plt.close(fig)
+        family = _font()
+        with matplotlib.rc_context({"font.family": [family, "DejaVu Sans"], "axes.unicode_minus": False}):
+            fig = Figure(figsize=(SIZE[0] / _DPI, SIZE[1] / _DPI), dpi=_DPI)
+            FigureCanvasAgg(fig)
+            ax = fig.add_subplot()
+            try:
+                {"line": _line, "bar": _bar, "pie": _pie, "table": _table}[chart["kind"]](ax, chart)
+                ax.set_title(_wrap(str(chart.get("title", ""))), fontsize=13)
+                fig.tight_layout()
+                if fmt == "jpg":
+                    fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white", pil_kwargs={"quality": 92})
+                else:
+                    fig.savefig(out, format=fmt, dpi=_DPI, facecolor="white")
+            except (TypeError, ValueError, KeyError) as e:   # (numbers that are none, a malformed chart)
+                raise FinQAError(f"the chart cannot be drawn: {e}") from None
     return out.getvalue()
 
 

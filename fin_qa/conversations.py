@@ -18,6 +18,7 @@ gets an answer saying so, and the run goes on.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +30,7 @@ from .base import FinQAError
 from .catalog.teddy import TeddySchema
 from .chart_image import FONT, draw
 
+log = logging.getLogger(__name__)
 COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")
 NONE = "无"   # (no query: nothing was read; no chart: none drawn)
 RESULT = "result"   # the folder of the images, beside the results
@@ -130,6 +132,7 @@ class Conversations:
         self.follow = follow
         self.files = files   # a report's key → the path of the file it was read from
         self.images = images
+        self._used: set[str] = set()   # the image names this run has written
         if images is not None and not FONT.is_file():
             raise FinQAError(f"the charts' font is missing from the package ({FONT}): reinstall fin-qa")
         # an item the structured database holds → (table, column): a field reading that item first (a field of
@@ -161,10 +164,11 @@ class Conversations:
                 continue
             a: dict[str, Any] = {"content": ans.answer}
             if ans.chart and self.images is not None:
-                name = f"{_file_safe(conv.id)}_{drawn + 1}.jpg"
+                name = self._image_name(conv.id, drawn + 1)
                 try:
                     draw(ans.chart, self.images / name)
-                except (FinQAError, ValueError, OSError):   # (a chart that cannot be drawn: the answer without it)
+                except Exception as e:  # noqa: BLE001 — a chart that cannot be drawn: the answer without it, said
+                    log.warning("%s turn %d: its chart was not drawn (%s: %s)", conv.id, n, type(e).__name__, e)
                     name = ""
                 if name:
                     drawn += 1
@@ -180,6 +184,17 @@ class Conversations:
                 queries.append(f"-- 第{n}轮\n{query}" if len(conv.turns) > 1 else query)
         return {"编号": conv.id, "问题": asked, "SQL查询语句": "\n".join(queries) or NONE,
                 "图形格式": "、".join(kinds) or NONE, "回答": json.dumps(turns, ensure_ascii=False)}
+
+    def _image_name(self, rid: str, n: int) -> str:
+        """编号_n.jpg; a name another row of the run took already (two rows of one 编号, or 编号s a file name makes
+        alike: B1/1, B1_1) gets a suffix instead of drawing over it."""
+        base = f"{_file_safe(rid)}_{n}"
+        name, k = f"{base}.jpg", 1
+        while name in self._used:
+            k += 1
+            name = f"{base}-{k}.jpg"
+        self._used.add(name)
+        return name
 
     def query(self, ans: Answer) -> str:
         """What the answer looked up, as it can be run again: a SELECT over the structured database for a value it

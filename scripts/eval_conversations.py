@@ -46,6 +46,7 @@ def has_number(text: str, want: str) -> bool:
 
 
 def judge(answer: str, method: str, found: bool, expect: dict) -> str:
+    """The verdict of one turn (found: the answer gives a value — all asked, or a part of it)."""
     if expect.get("ask_back"):
         return "right" if ("请问" in answer or "哪一" in answer or "？" in answer[:80]) and not found else "wrong"
     if expect.get("decline"):
@@ -87,7 +88,7 @@ def main(argv=None) -> int:
             for n, (turn, expect) in enumerate(zip(conv["问题"], conv["expect"]), 1):
                 ans = router.follow(turn["Q"], context)
                 context = Context.from_dict(ans.record())
-                verdict = judge(ans.answer, str(ans.method), ans.found, expect)
+                verdict = judge(ans.answer, str(ans.method), ans.answered, expect)
                 for key in ((conv["问题类型"], conv.get("split", "")), ("total", conv.get("split", "")), ("total", "")):
                     table[key][verdict] += 1
                     table[key]["turns"] += 1

@@ -63,6 +63,8 @@ def test_companies_compared_are_bars(router, tmp_path):
     rec = router.answer("星河精密和星河二号2021年的营业收入分别是多少？").record()
     chart = rec["chart"]
     assert chart["kind"] == "bar" and chart["labels"] == ["星河精密", "星河二号"], chart
+    assert chart["unit"] == "亿元" and chart["datasets"][0]["data"] == [3.0, 3.0]
+    assert chart["datasets"][0]["shown"] == ["300,000,000.00元", "300,000,000.00元"]
     _drawn(chart, tmp_path / "bars.png")
 
 
@@ -77,13 +79,20 @@ def _cells(rows: list[tuple[str, str]], column: str = "营业收入") -> list[Ce
 
 def test_parts_of_a_whole_are_a_pie_and_a_kind_asked_is_drawn():
     rows = [("华东", "120,000,000.00元"), ("华南", "80,000,000.00元"), ("境外", "50,000,000.00元")]
-    parts = Answer("星河精密2021年各地区营业收入的构成", "…", "1", "frame", _cells(rows))
+    whole = rows + [("合计", "250,000,000.00元")]
+    parts = Answer("星河精密2021年各地区营业收入的构成", "…", "1", "frame", _cells(whole))
     chart = chart_of(parts)
     assert chart is not None and chart.kind == "pie" and chart.title == "主营业务分地区情况：营业收入"
+    assert chart.labels == ["华东", "华南", "境外"]   # (the total row is no part)
     assert chart.unit == "亿元" and chart.datasets[0]["data"] == [1.2, 0.8, 0.5]
+    # rows that are not shown to make up the whole (no total row, or one they do not add up to) are bars: a pie of
+    # the top five customers would make their shares of the five's sum look like shares of the year's sales
+    assert chart_of(Answer("各地区营业收入的构成", "…", "1", "frame", _cells(rows))).kind == "bar"
+    short = rows[:2] + [("合计", "250,000,000.00元")]
+    assert chart_of(Answer("各地区营业收入的构成，画饼图", "…", "1", "frame", _cells(short))).kind == "bar"
     # the same rows asked without parts words are bars; a kind named is drawn as named …
-    assert chart_of(Answer("星河精密2021年各地区营业收入", "…", "1", "frame", _cells(rows))).kind == "bar"
-    assert chart_of(Answer("各地区营业收入，画成折线图", "…", "1", "frame", _cells(rows))).kind == "line"
+    assert chart_of(Answer("星河精密2021年各地区营业收入", "…", "1", "frame", _cells(whole))).kind == "bar"
+    assert chart_of(Answer("各地区营业收入，画成折线图", "…", "1", "frame", _cells(whole))).kind == "line"
     as_table = chart_of(Answer("各地区营业收入，用表格列出", "…", "1", "frame", _cells(rows)))
     assert as_table.kind == "table" and as_table.rows[0] == ["华东", "120,000,000.00元"]
     # … but never a pie of a negative part
@@ -127,7 +136,10 @@ def test_the_teddy_batch_writes_its_charts_under_result(sample_store, tmp_path):
     named 编号_n.jpg, listed in the turn's "image"; 图形格式 names the kinds drawn, 无 where none is."""
     rows = [{"编号": "B1002", "问题类型": "数据统计分析查询", "问题": [{"Q": "星河精密近三年营业收入的变化趋势如何？"},
                                                            {"Q": "星河精密和星河二号2021年的营业收入分别是多少？"}]},
-            {"编号": "B1003", "问题类型": "数据基本查询", "问题": [{"Q": "星河精密2021年的营业收入是多少？"}]}]
+            {"编号": "B1003", "问题类型": "数据基本查询", "问题": [{"Q": "星河精密2021年的营业收入是多少？"}]},
+            # 编号s a file name makes alike: each its own image, none drawn over another's
+            {"编号": "B1/1", "问题类型": "数据统计分析查询", "问题": [{"Q": "星河精密近三年营业收入的变化趋势如何？"}]},
+            {"编号": "B1_1", "问题类型": "数据统计分析查询", "问题": [{"Q": "星河精密近三年净利润的变化趋势如何？"}]}]
     qfile = tmp_path / "q.jsonl"
     qfile.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     out = tmp_path / "out" / "result_2.xlsx"
@@ -143,3 +155,48 @@ def test_the_teddy_batch_writes_its_charts_under_result(sample_store, tmp_path):
     for name in ("B1002_1.jpg", "B1002_2.jpg"):
         assert _inked(out.parent / "result" / name) > 2000
     assert got["B1003"][0] == "无" and "image" not in got["B1003"][1][0]["A"]
+    assert got["B1/1"][1][0]["A"]["image"] == ["./result/B1_1_1.jpg"]
+    assert got["B1_1"][1][0]["A"]["image"] == ["./result/B1_1_1-2.jpg"]
+
+
+def test_one_axis_one_kind_and_one_span():
+    """A per-share figure is never drawn on an amount's axis (nor scaled to 亿元); 7–9月 and 1–9月 never on one
+    line; periods drawn in time order whatever order the answer gave them."""
+    def point(year, value):
+        return {"year": year, "value": value, "shown": f"{value}元"}
+
+    series = [{"item": "营业收入", "label": "营业收入", "unit": "元", "kind": "amount",
+               "points": [point(2022, 18079461482.75), point(2023, 24738963319.76)]},
+              {"item": "基本每股收益", "label": "基本每股收益", "unit": "元", "kind": "per_share",
+               "points": [point(2022, 2.48), point(2023, 2.9)]}]
+    ans = Answer("华润三九近两年营业收入和基本每股收益", "…", "1", "series", [])
+    ans.series = series
+    chart = chart_of(ans)
+    assert [d["item"] for d in chart.datasets] == ["营业收入"] and chart.unit == "亿元"
+    ans.series = series[1:]
+    eps = chart_of(ans)
+    assert eps.unit == "元" and eps.datasets[0]["data"] == [2.48, 2.9]   # (never 0.00 on a 亿元 axis)
+
+    def fact(within, value, year=2024):
+        return FactEvidence("营业收入", value, year, 1, "pdf", report="000999:2024Q3", within=within)
+
+    mixed = Answer("华润三九2024年第三季度营业收入", "…", "1", "lookup",
+                   [fact("第三季度单季（7-9月）", "5,634,274,230.28元"), fact("前三季度（1-9月）", "19,740,286,995.36元")])
+    assert chart_of(mixed) is None
+    quarters = Answer("华润三九2024年各季度营业收入", "…", "1", "lookup",
+                      [fact("第三季度单季（7-9月）", "5,634,274,230.28元"), fact("第一季度（1-3月）", "7,294,070,557.82元"),
+                       fact("第二季度单季（4-6月）", "6,811,942,207.26元")])
+    assert chart_of(quarters).labels == ["2024年第一季度", "2024年第二季度单季", "2024年第三季度单季"]
+    ends = Answer("华润三九2024年一季度末和三季度末的营业收入", "…", "1", "lookup",
+                  [fact("第一季度（1-3月）", "7,294,070,557.82元"), fact("第三季度末（9月30日）", "1.00元")])
+    assert chart_of(ends) is None
+
+
+def test_two_companies_given_after_a_question_back_are_both_answered(router):
+    from fin_qa.answer.followup import Context
+
+    back = router.follow("2021年的营业收入是多少？", None)
+    assert back.method == "ask_which"
+    both = router.follow("星河精密和星河二号", Context.from_dict(back.record()))
+    assert both.found and both.answer.count("300,000,000.00元") == 2, both.answer
+    assert both.chart["kind"] == "bar" and both.chart["labels"] == ["星河精密", "星河二号"]

@@ -87,6 +87,12 @@ def test_the_answers_chart_drawn_as_an_image(server):
         assert im.size == (800, 500) and sum(im.convert("L").histogram()[:200]) > 2000
     bad = request(server.base, "/api/chart", {"chart": {"kind": "radar"}})
     assert bad.status == 422 and "radar" in bad.json()["error"]
+    malformed = request(server.base, "/api/chart", {"chart": {"kind": "line", "labels": ["a", "b"], "datasets": [1, 2]}})
+    assert malformed.status == 422 and "dataset" in malformed.json()["error"]
+    huge = dict(chart, labels=[str(i) for i in range(2000)],
+                datasets=[{"label": "x", "data": [1.0] * 2000}])   # (refused at once, not drawn for seconds)
+    too_big = request(server.base, "/api/chart", {"chart": huge})
+    assert too_big.status == 422 and "at most" in too_big.json()["error"]
     assert request(server.base, "/api/chart", {"chart": chart, "format": "gif"}).status == 422
 
 

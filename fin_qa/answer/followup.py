@@ -114,8 +114,11 @@ class PeriodWords:
     rest: str
     words: str
     at: int
+    count: int = 1   # the periods the text names (2023年上半年…和2024年上半年…: 2)
 
 
+# the words joining names a follow-up lists (华润三九和金花股份), left alone once the names are cut out
+_CONNECTORS = re.compile(r"^[和与及、,，]+|[和与及、,，]+$")
 # a follow-up asking a year's whole (全年, 年度): the conversation's period within a year is not carried
 _WHOLE_YEAR = re.compile(r"全年|年度|年报|整年")
 
@@ -146,7 +149,7 @@ class FollowUp:
     def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, base: re.Pattern | None,
                  asks: list[re.Pattern], inputs_of: Callable[[str], list[str]],
                  in_report: Callable[[Context, list[str]], bool],
-                 period_in: Callable[[str], PeriodWords | None] | None = None):
+                 period_in: Callable[[str], PeriodWords | None] = lambda text: None):
         """inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率); in_report: whether
         the context's report prints all these words (a word the question does not explain may be the name of
         a company the store lacks, unless the report prints it: 董事长, not 天马科技); period_in: the period
@@ -168,7 +171,7 @@ class FollowUp:
         took: dict[str, Any] = {}
         # a period within the year of its own (那第四季度呢, 其中第四季度单季是多少): its words taken out and
         # put into the question made whole; else the context's period carried, unless the year's whole is asked
-        said = self.period_in(text) if self.period_in is not None else None
+        said = self.period_in(text)
         period = ""
         if said is not None:
             text, period = _bare(said.rest), said.words
@@ -210,7 +213,7 @@ class FollowUp:
         years = list(u.years.explicit)
         named = list(u.items) + list(u.formulas)
         asks_own = bool(named or u.topics)
-        rest = _strip(_cut_spans(u.norm, u))
+        rest = _CONNECTORS.sub("", _strip(_cut_spans(u.norm, u)))   # (华润三九和金花股份: no 和 left alone)
         asking = bool(self.asks.search(rest))
         # nothing asked but another company, year or item: "那2020年呢", "那惠威科技呢", "净利润呢"
         only_changes = not asking and (not rest or _changes_item(rest, u))
@@ -223,12 +226,14 @@ class FollowUp:
                 return Resolved(new, took)
         if not companies and len(context.companies) > 1:   # "它的…" after two companies: which one?
             return Resolved(question, took, list(context.companies), named or list(context.items))
-        company = companies[0] if companies else (context.companies[0] if context.companies else "")
+        company = "和".join(companies) if companies else (context.companies[0] if context.companies else "")
         if not companies and company:
             took["company"] = company
         year = "、".join(f"{y}年" for y in (years or context.years))
         if not years and context.years:
             took.setdefault("year", year)
+        if period and said is None and u.topics and not named:
+            period = ""   # (a text asked — 它的主营业务是什么 — is the year's report's: no period carried into it)
         if period and said is None:
             took["period"] = period
         year += period
@@ -251,7 +256,8 @@ class FollowUp:
             old = next((c for c in context.companies if c in q), None)
             if context.companies and (old is None or len(context.companies) != 1):
                 return None
-            q = q.replace(old, companies[0]) if old is not None else self._put_company(q, companies[0])
+            named = "和".join(companies)   # (every company the follow-up names: none dropped)
+            q = q.replace(old, named) if old is not None else self._put_company(q, named)
         elif context.companies:
             took["company"] = "、".join(context.companies)
         if years:
@@ -262,7 +268,10 @@ class FollowUp:
         elif "year" not in took and context.years:
             took["year"] = "、".join(f"{y}年" for y in context.years)
         if period:
-            q = self._put_period(q, period)
+            put = self._put_period(q, period)
+            if put is None:
+                return None
+            q = put
         new_items = list(u.items) + list(u.formulas) if u is not None else []
         if u is not None and new_items:
             olds = [i for i in context.items if i in q]
@@ -280,10 +289,6 @@ class FollowUp:
             took["item"] = "、".join(context.items)
         return q
 
-
-    def _period_at(self, q: str) -> PeriodWords | None:
-        return self.period_in(q) if self.period_in is not None else None
-
     def _put_company(self, q: str, company: str) -> str:
         """A question asked back for its company, with the company put in: where its pointer stood (这家公司),
         else before its first year or its period, else before it."""
@@ -292,7 +297,7 @@ class FollowUp:
         if m:
             return q[:m.start()] + company + q[m.end():].lstrip("的")
         at = [y.start() for y in _YEAR_WRITTEN.finditer(q)][:1]
-        p = self._period_at(q)
+        p = self.period_in(q)
         if p is not None:
             at.append(p.at)
         at_ = min(at) if at else _lead(q)
@@ -302,18 +307,20 @@ class FollowUp:
         """A question asked back for its year, with the year put in before its period, else after its first
         year-less position (right after a company named first), else before it."""
         q = normalize_question(q)
-        p = self._period_at(q)
+        p = self.period_in(q)
         if p is not None:
             return q[:p.at] + years + q[p.at:]
         u = self.understand(q)
         at = u.companies[0].end if u.companies else _lead(q)
         return q[:at] + years + q[at:]
 
-    def _put_period(self, q: str, period: str) -> str:
+    def _put_period(self, q: str, period: str) -> str | None:
         """The question with its period within the year replaced by another (第二季度单季 → 第四季度), or put in
-        after its year when it names none (a 全年 dropped)."""
+        after its year when it names none (a 全年 dropped); None when it names several (which one to replace?)."""
         q = normalize_question(q)
-        p = self._period_at(q)
+        p = self.period_in(q)
+        if p is not None and p.count > 1:
+            return None
         if p is not None:
             return p.rest[:p.at] + period + p.rest[p.at:]
         last = None
@@ -321,7 +328,7 @@ class FollowUp:
             pass
         if last is None:
             u = self.understand(q)
-            at = u.companies[0].end if u.companies else 0
+            at = u.companies[0].end if u.companies else _lead(q)
             return q[:at] + period + q[at:]
         after = _WHOLE_YEAR.match(q, last.end())
         return q[:last.end()] + period + q[after.end() if after else last.end():]

@@ -172,7 +172,7 @@ class Method(StrEnum):
     NOT_FOUND = "not_found"          # nothing holds it
     BAD_INPUT = "bad_input"
     UNREAD = "unread"                # a subsidiary named whose value was not read (the router's guard)
-    ASK_YEAR = "ask_year"            # a follow-up asks back which year
+    ASK_YEAR = "ask_year"            # which year is asked back (去年 after several years; a period with no year)
     ASK_WHICH = "ask_which"          # … which company
     ASK_PERIOD = "ask_period"        # a question of a company with filings of several periods names none
 

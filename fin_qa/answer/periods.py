@@ -274,7 +274,8 @@ class PeriodAnswerer:
         if ask is None:
             return None
         rest, span = self.take_out(norm, ask)
-        return PeriodWords(rest, WORDS.get((ask.period, normalize_span(ask.period, span)), ask.words), ask.start)
+        return PeriodWords(rest, WORDS.get((ask.period, normalize_span(ask.period, span)), ask.words), ask.start,
+                           len(self.read_all(norm)))
 
     def _mixed(self, norm: str, listed: list[PeriodAsk]) -> str:
         """The years of a question that ask different periods ("2021年营业收入和2022年上半年…", "2022年上半年和

@@ -37,8 +37,8 @@ from .lookup import LookupAnswerer, declined, understood
 from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .open import OpenAnswerer
 from .chart import chart_of
-from .premise import Premise, Premises
 from .periods import PeriodAnswerer
+from .premise import Premise, Premises
 from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
@@ -287,9 +287,10 @@ class Router:
         period = self.periods.words_in(question) if self.periods is not None else None
         left = Context(left.question, list(left.companies), list(left.years), list(left.items),
                        period.words if period is not None else "")
-        if context is not None:
+        if context is not None:   # (what it did not name stays as the conversation had it)
             left.companies = left.companies or list(context.companies)
             left.years = left.years or list(context.years)
+            left.items = left.items or list(context.items)
         return left
 
     def _in_report(self, context: Context, words: list[str]) -> bool:

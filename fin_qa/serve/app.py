@@ -4,6 +4,7 @@ Endpoints (the OpenAPI schema is at /openapi.json; /docs lists the endpoints, wi
   POST /api/ask      {question, style?, context?}  the `ask --json` record, evidence with page image addresses;
                                                    context: the previous answer, for a follow-up question
   POST /api/batch    {questions: [...], style?}   records in order (a question: text, or {id, question})
+  POST /api/chart    {chart, format?}             a reply's `chart` drawn as an 800×500 png or jpg (one at a time)
   GET  /api/search   ?q=&company=&year=&n=        sections, as `fin-qa search --json`
   GET  /api/reports  ?company=&year=&limit=         the reports, their files and their checks' outcome
   GET  /api/facts    ?company=&year=&item=&limit=  facts, as `fin-qa facts --json`
@@ -228,13 +229,17 @@ def create_app(service: Service) -> FastAPI:
             headers["X-Highlight-Note"] = image.note
         return Response(image.png, media_type="image/png", headers=headers)
 
+    drawing = anyio.CapacityLimiter(1)   # (charts drawn in turn, on a thread of their own: never the answers')
+
     @app.post("/api/chart", summary="An answer's chart drawn as an image (800×500, the package's CJK font)",
               response_class=Response, responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})
     async def chart_image(req: ChartRequest) -> Response:
         if req.format not in ("png", "jpg"):
             raise InvalidInput(f"a chart is drawn as png or jpg, not {req.format[:20]!r}")
+        if drawing.borrowed_tokens >= drawing.total_tokens:   # (one chart drawn at a time; the others refused)
+            raise Busy("busy: a chart is being drawn; try again shortly")
         try:
-            data = await run_in_threadpool(render, req.chart, req.format)
+            data = await anyio.to_thread.run_sync(render, req.chart, req.format, limiter=drawing)
         except FinQAError as e:   # (a chart it cannot draw: what was sent is wrong)
             raise InvalidInput(str(e)) from None
         return Response(data, media_type="image/png" if req.format == "png" else "image/jpeg")
