@@ -478,24 +478,30 @@ def _export_teddy(output: Path, force: bool, store_path, rules_path) -> None:
 @click.option("--plain", is_flag=True, help="Only id, question, answer on each line (and line, for a bad input line; no type/method/evidence).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @RULES_OPTION
+@click.option("--layout", type=click.Choice(["result_2", "result_3"]), default=None,
+              help="--style teddy: the result layout — result_2 (附件7 表3: 编号, 问题, SQL查询语句, 图形格式, 回答) or "
+                   "result_3 (表6: 编号, 问题, SQL查询语法, 回答). Default: OUTPUT's name when it is one of them, "
+                   "else result_2.")
 @click.option("--workers", default=None, type=click.IntRange(1, 64),
               help="Processes answering at once, each on its own read-only store connection (with --llm none "
                    "only: a question is Python work, one core each). Default: one per CPU core, at most 4, with "
                    "--llm none; 1 with a chat model. A process is started for each 100 questions to answer at "
                    "least; answers are written in the file's order either way.")
 def batch(questions, output, force, store_path, scope, style, llm, device, batch_size, search, plain, quiet,
-          rules_path, workers):
+          rules_path, workers, layout):
     """Answer a question file (FinGLM JSON lines) into OUTPUT; a rerun resumes where it stopped (JSON
     lines). OUTPUT.xlsx: one sheet of the answers with their values, units, years and pages, answered in
     this process and written at the end (no --workers, no resuming)."""
     from . import gc_tuning
 
+    if layout is not None and style != "teddy":
+        raise click.UsageError("--layout is the layout of --style teddy's results")
     if style == "teddy":
         if workers is not None or plain or batch_size is not None:
             raise click.UsageError("--style teddy answers conversations in this process, written at the end: "
                                    "--workers, --plain and --batch-size are not its")
         return _batch_teddy(Path(questions), Path(output), force, store_path, scope, llm, device, search, rules_path,
-                            quiet)
+                            quiet, layout)
     if Path(output).suffix.lower() == ".xlsx":
         return _batch_xlsx(Path(questions), Path(output), force, store_path, scope, style, llm, device, search,
                            rules_path, quiet)
@@ -585,12 +591,12 @@ def _batch_xlsx(qpath: Path, opath: Path, force: bool, store_path, scope, style,
 
 
 def _batch_teddy(qpath: Path, opath: Path, force: bool, store_path, scope, llm, device, search, rules_path,
-                 quiet) -> None:
+                 quiet, layout: str | None = None) -> None:
     """batch --style teddy: a file of conversations, each turn answered in the context of the turns before it,
     written in the problem's result layout at the end (a row that cannot be read says so; the run goes on)."""
     import time
 
-    from .conversations import RESULT, Conversations, read_conversations, write_results
+    from .conversations import RESULT, Conversations, layout_of, read_conversations, write_results
     from .progress import Progress
 
     if opath.suffix.lower() not in (".xlsx", ".jsonl"):
@@ -620,7 +626,7 @@ def _batch_teddy(qpath: Path, opath: Path, force: bool, store_path, scope, llm, 
                 bar.update(1)
         finally:
             bar.close()
-    write_results(rows, opath)
+    write_results(rows, opath, layout_of(opath, layout))
     bad = sum(1 for c in convs if c.problem)
     click.echo(f"{len(convs) - bad} conversations answered ({sum(len(c.turns) for c in convs)} turns), "
                f"{plural(bad, 'row')} not read, into {opath}; {time.perf_counter() - t:.1f} s", err=True)

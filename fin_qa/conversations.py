@@ -31,7 +31,11 @@ from .catalog.teddy import TeddySchema
 from .chart_image import FONT, draw
 
 log = logging.getLogger(__name__)
-COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")
+COLUMNS = ("编号", "问题", "SQL查询语句", "图形格式", "回答")   # 附件7 表3: result_2 (task 2, 附件4)
+# 附件7 表6: result_3 (task 3, 附件6) — its query column named 查询语法, no chart format column (the images listed
+# in each turn's "image" all the same)
+LAYOUTS = {"result_2": COLUMNS, "result_3": ("编号", "问题", "SQL查询语法", "回答")}
+_SAME = {"SQL查询语法": "SQL查询语句"}   # (a layout's column → the row's key)
 NONE = "无"   # (no query: nothing was read; no chart: none drawn)
 RESULT = "result"   # the folder of the images, beside the results
 _KEY = re.compile(r"^(?P<code>[^:]+):(?P<year>\d{4})(?P<period>FY|HY|Q1|Q3)?")
@@ -235,8 +239,17 @@ def _file_safe(text: str) -> str:
     return re.sub(r'[\\/:*?"<>|\s]+', "_", text).strip("._") or "row"
 
 
-def write_results(rows: list[dict[str, Any]], path: Path) -> None:
-    """The results in the problem's layout: .xlsx (one sheet, the columns of 附件7 表3) or .jsonl."""
+def layout_of(path: Path, asked: str | None = None) -> str:
+    """The result layout: the one asked, else the one OUTPUT is named after (result_3.xlsx), else result_2's."""
+    if asked is not None:
+        return asked
+    return path.stem if path.stem in LAYOUTS else "result_2"
+
+
+def write_results(rows: list[dict[str, Any]], path: Path, layout: str = "result_2") -> None:
+    """The results in the problem's layout (LAYOUTS: 附件7 表3 or 表6): .xlsx (one sheet) or .jsonl."""
+    columns = LAYOUTS[layout]
+    rows = [{c: r[_SAME.get(c, c)] for c in columns} for r in rows]
     tmp = path.with_name(path.name + ".part")
     if path.suffix.lower() == ".xlsx":
         from openpyxl import Workbook  # type: ignore[import-untyped]
@@ -245,16 +258,17 @@ def write_results(rows: list[dict[str, Any]], path: Path) -> None:
         wb = Workbook()
         ws = wb.active
         ws.title = "Sheet1"
-        ws.append(list(COLUMNS))
+        ws.append(list(columns))
         for c in ws[1]:
             c.font = Font(bold=True)
         for r in rows:
-            ws.append([r[c] for c in COLUMNS])
+            ws.append([r[c] for c in columns])
         for row in ws.iter_rows(min_row=2):
             for c in row:
                 c.alignment = Alignment(wrap_text=True, vertical="top")
-        for col, width in zip("ABCDE", (10, 40, 50, 10, 80)):
-            ws.column_dimensions[col].width = width
+        widths = {"编号": 10, "问题": 40, "SQL查询语句": 50, "SQL查询语法": 50, "图形格式": 10, "回答": 80}
+        for col, name in zip("ABCDE", columns):
+            ws.column_dimensions[col].width = widths[name]
         ws.freeze_panes = "A2"
         wb.save(tmp)
     else:

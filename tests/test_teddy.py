@@ -217,6 +217,24 @@ def test_a_file_of_conversations_answered_turn_by_turn(sample_export):
     assert "--force" in _fails(["batch", str(qfile), "--style", "teddy", "-o", str(out2), "--store", str(d / "store")])
 
 
+def test_the_result_3_layout(tmp_path, sample_export):
+    """Task 3's results (附件7 表6): 编号, 问题, SQL查询语法, 回答 — by OUTPUT's name or --layout; --layout is
+    teddy's only."""
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(json.dumps({"编号": "B2001", "问题类型": "数据基本查询", "问题": [{"Q": "星河精密2021年的利润总额是多少？"}]},
+                                ensure_ascii=False) + "\n", encoding="utf-8")
+    store = str(sample_export / "store")
+    for out, extra in ((tmp_path / "result_3.xlsx", []), (tmp_path / "answers.xlsx", ["--layout", "result_3"])):
+        r = CliRunner().invoke(cli, ["batch", str(qfile), "--style", "teddy", "-o", str(out), "--store", store, "-q",
+                                     *extra])
+        assert r.exit_code == 0, r.output
+        sheet = list(openpyxl.load_workbook(out, read_only=True).active.iter_rows(values_only=True))
+        assert sheet[0] == ("编号", "问题", "SQL查询语法", "回答")
+        assert "SELECT total_profit FROM income_sheet" in sheet[1][2] and "利润总额" in sheet[1][3]
+    assert "--layout" in _fails(["batch", str(qfile), "-o", str(tmp_path / "x.jsonl"), "--layout", "result_3",
+                                 "--store", store])
+
+
 def test_a_question_file_that_is_no_file_of_conversations(tmp_path, sample_export):
     bad = tmp_path / "q.xlsx"
     wb = openpyxl.Workbook()
