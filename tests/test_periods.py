@@ -72,8 +72,13 @@ def test_checks_hold_and_a_third_quarter_adds_up(filings):
 
 
 def test_a_quarter_never_answers_a_year(filings):
-    """No 2022 annual report: a question of the year 2022 is declined, never answered with 1–9月."""
+    """No 2022 annual report: a question of the year 2022 is never answered with 1–9月 — asked back which of the
+    year's filings is meant (its interim filings are there), or declined when the year's whole is asked."""
     a = ask(filings / "store", "星河精密2022年营业收入是多少？")
+    assert a["method"] == "ask_period" and not a["found"] and "260,000,000" not in a["answer"]
+    assert a["answer"] == ("库中没有星河精密2022年的年度报告。请问你查询2022年哪一个报告期的营业收入？（可选：2022年第一季度、"
+                           "2022年半年度、2022年第三季度）"), a["answer"]
+    a = ask(filings / "store", "星河精密2022年全年营业收入是多少？")
     assert a["method"] in ("not_found", "declined") and "260,000,000" not in a["answer"]
     a = ask(filings / "store", "星河精密2021年营业收入是多少？")
     assert a["found"] and "300,000,000.00" in a["answer"] and "季度" not in a["answer"]
