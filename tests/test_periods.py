@@ -399,6 +399,17 @@ def test_a_period_asked_with_no_year_asks_which_year(periodic_store):
 
 
 @needs_periodic
+def test_a_periods_opening_is_the_year_end_before(periodic_store):
+    """期初 / 上年度末 / 年初 of an interim period is the year end before (its filing's 上年度末 column), never the same
+    period end a year back (华润三九 2024年6月30日's 40,698,266,461.18 was once taken for 2024年12月31日's)."""
+    a = _conversation(periodic_store.dir, "华润三九2025年上半年的资产总计比上年度末增加了多少？")[0]
+    assert "期初为40,081,972,320.77元" in a["answer"] and "42.86%" in a["answer"], a["answer"]
+    assert "40,698,266,461.18" not in a["answer"]
+    a = _conversation(periodic_store.dir, "金花股份2023年第三季度末的年初货币资金是多少？")[0]
+    assert "434,494,622.22元" in a["answer"], a["answer"]
+
+
+@needs_periodic
 @pytest.mark.parametrize("name, bounds", [
     ("teddy_heldout", {"dev": 24, "heldout": 58}),   # (60 conversations; its heldout part looked at once)
     ("teddy_fresh", {"heldout": 68}),                 # (40 more, its first run never tuned on: 61 of 85)

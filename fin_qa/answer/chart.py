@@ -80,8 +80,9 @@ def _asked_kind(question: str) -> str | None:
 
 def chart_of(ans: Answer, name_of: Callable[[str | None], str] = lambda key: "") -> Chart | None:
     """The chart of an answer's numbers; None when they make none. name_of: a report key → its company's name."""
-    if not ans.answered:
-        return None
+    if not ans.answered or not ans.series and sum(isinstance(e, (FactEvidence, CellEvidence))
+                                                  for e in ans.evidence) < 2:
+        return None   # (one number, or none: no chart — most answers, told at once)
     asked = _asked_kind(ans.question or "")
     chart = _series(ans, name_of) or _periods(ans, name_of) or _companies(ans, name_of) or _rows(ans) \
         or _table(ans, name_of)

@@ -125,6 +125,11 @@ class FactSource:
         summary."""
         return self.filings.get((company, year, period), [])
 
+    def opening_order(self, year: int) -> list[tuple[int, str]]:
+        """Where a year's opening balances (期初) are read, in turn: (report year, column) — the year's report's
+        previous-period column, else the year before's report's own."""
+        return [(year, "previous"), (year - 1, "current")]
+
     def periods_of(self, company: str) -> list[tuple[int, str]]:
         """(year, period) of every filing of the company, in time order."""
         return sorted({(y, p) for (c, y, p) in self.filings if c == company},

@@ -120,7 +120,7 @@ class PeriodWords:
 # the words joining names a follow-up lists (华润三九和金花股份), left alone once the names are cut out
 _CONNECTORS = re.compile(r"^[和与及、,，]+|[和与及、,，]+$")
 # a follow-up asking a year's whole (全年, 年度): the conversation's period within a year is not carried
-_WHOLE_YEAR = re.compile(r"全年|年度|年报|整年")
+_WHOLE_YEAR = re.compile(r"全年|(?<![上去前本])年度|年报|整年")
 
 
 @dataclass

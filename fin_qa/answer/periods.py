@@ -184,9 +184,18 @@ class PeriodView(FactSource):
         return Fact(item, decimal_str(value), "元", "current", a.statement, None, "derived", year,
                     f"{a.label or item}（推算）", a.report)
 
+    def opening_order(self, year: int) -> list[tuple[int, str]]:
+        """A period's opening balances (期初, 上年度末, 年初) are the year end before — its filing's 上年度末 column —
+        never the same period end a year before (the filing of that period a year back)."""
+        return [(year, "opening")]
+
     def _fact(self, company: str, year: int, item: str, period: str) -> Fact | None:
         # a balance, or an amount at a date a flow statement prints (期末现金及现金等价物余额): at the period end
         balance = self.items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
+        if period == "opening":   # (the year end before: an interim filing's balance sheet prints it beside its own)
+            if not balance or self.period not in ("Q1", "HY", "Q3"):
+                return None
+            return self._read(company, year, self.period, item, "previous")
         if self.period in ("Q1", "HY", "Q3"):
             quarter = self.period == "Q3" and self.span == "quarter" and not balance
             if quarter and _OPENING.search(item):

@@ -120,7 +120,7 @@ class Values:
         in the note). `opening`: the opening balances of the year (期初) — the year's report's
         previous-period column, else the year before's report."""
         if opening:
-            order = [(year, "previous"), (year - 1, "current")]
+            order = self.source.opening_order(year)
         else:
             order = [(year, "current"), (year + 1, "previous"), (year + 2, "previous2")]
         own = self.source.report(company, year)
@@ -133,7 +133,8 @@ class Values:
                 continue
             note = ""
             if opening:
-                column = render(self.t, "note_opening_column" if period == "previous" else "note_closing_column")
+                column = render(self.t, "note_opening_column" if period in ("previous", "opening")
+                                else "note_closing_column")
                 note = render(self.t, "note_opening", year=year - 1, report=y, column=column)
             elif y != year:
                 key = "note_summary_column" if period == "previous2" else "note_previous_column"
