@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Callable
 
-from .model import Answer, CellEvidence, FactEvidence
+from .model import Answer, CellEvidence, FactEvidence, shown_number
 
 KINDS = {"line": "折线图", "bar": "柱状图", "pie": "饼图", "table": "表格"}
 # a kind asked for by name
 _ASKED = [("line", re.compile(r"折线图|趋势图|走势图|曲线")), ("bar", re.compile(r"柱状图|柱形图|条形图|直方图")),
           ("pie", re.compile(r"饼图|饼状图|环形图")), ("table", re.compile(r"表格|列表"))]
 _PARTS = re.compile(r"构成|占比|结构|分布|比重|份额|组成")
-_NUMBER = re.compile(r"^\s*(-?[\d,]+(?:\.\d+)?)\s*(%|[^\d\s]*)")
 MAX_POINTS = 40    # a bar or a line of more than this many points is a table
 MAX_PARTS = 10     # a pie of more parts is bars
 
@@ -50,17 +49,6 @@ class Chart:
         else:
             out.update(labels=list(self.labels), datasets=[dict(d) for d in self.datasets], unit=self.unit)
         return out
-
-
-def _number(text: str) -> tuple[Decimal, str] | None:
-    """A value as an answer gives it ("1,234.50元", "12.5%") → (number, its unit)."""
-    m = _NUMBER.match(text or "")
-    if m is None:
-        return None
-    try:
-        return Decimal(m.group(1).replace(",", "")), m.group(2)
-    except InvalidOperation:
-        return None
 
 
 def _scaled(values: list[Decimal | None], unit: str) -> tuple[list[float | None], str]:
@@ -146,13 +134,13 @@ def _facts(ans: Answer) -> list[FactEvidence]:
 
 
 def _one_unit(values: list[str]) -> tuple[list[Decimal], str] | None:
-    nums = [_number(v) for v in values]
-    if any(n is None for n in nums):
+    nums = [shown_number(v) for v in values]
+    if any(n is None for n, _ in nums):
         return None
-    units = {n[1] for n in nums if n is not None}
+    units = {unit or "" for _, unit in nums}
     if len(units) != 1:
         return None
-    return [n[0] for n in nums if n is not None], units.pop()
+    return [n for n, _ in nums if n is not None], units.pop()
 
 
 def _bars(kind: str, title: str, labels: list[str], label: str, values: list[str], whole: bool = False) -> Chart | None:

@@ -310,9 +310,14 @@ class FollowUp:
         p = self.period_in(q)
         if p is not None:
             return q[:p.at] + years + q[p.at:]
-        u = self.understand(q)
-        at = u.companies[0].end if u.companies else _lead(q)
+        at = self._after_company(q)
         return q[:at] + years + q[at:]
+
+    def _after_company(self, q: str) -> int:
+        """Where a year or a period goes into a question naming neither: after the company it names first, else
+        after its opening words (请问, 帮我查一下)."""
+        u = self.understand(q)
+        return u.companies[0].end if u.companies else _lead(q)
 
     def _put_period(self, q: str, period: str) -> str | None:
         """The question with its period within the year replaced by another (第二季度单季 → 第四季度), or put in
@@ -327,8 +332,7 @@ class FollowUp:
         for last in _YEAR_WRITTEN.finditer(q):
             pass
         if last is None:
-            u = self.understand(q)
-            at = u.companies[0].end if u.companies else _lead(q)
+            at = self._after_company(q)
             return q[:at] + period + q[at:]
         after = _WHOLE_YEAR.match(q, last.end())
         return q[:last.end()] + period + q[after.end() if after else last.end():]

@@ -12,6 +12,7 @@ ones read from a report name it by its key, `report`, which `fin-qa serve` links
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Union
@@ -134,14 +135,20 @@ class DefinitionEvidence:
 _SHOWN = re.compile(r"^([-+−－(（]?\s*\d[\d,]*(?:\.\d+)?[)）]?)\s*(.*)$")
 
 
-def shown_value(text: str | None) -> tuple[float | None, str | None]:
+def shown_number(text: str | None) -> tuple[Decimal | None, str | None]:
     """(number, unit) of a value as an answer prints it: '1,175,301,034.32元', '-4.49%', '(77,398)元',
-    '172人', '2.35' (the number read by numbers.parse_number)."""
+    '172人', '2.35' (the number read by numbers.parse_number, exactly)."""
     m = _SHOWN.match(text.strip()) if text else None
     number = parse_number(m.group(1).replace("−", "-").replace("－", "-")) if m else None
     if m is None or number is None:
         return None, None
-    return float(number), (m.group(2).strip() or None)
+    return number, (m.group(2).strip() or None)
+
+
+def shown_value(text: str | None) -> tuple[float | None, str | None]:
+    """shown_number's, the number as a float."""
+    number, unit = shown_number(text)
+    return (float(number), unit) if number is not None else (None, None)
 
 
 Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]

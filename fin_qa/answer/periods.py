@@ -83,6 +83,12 @@ _YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
 _EACH_QUARTER = re.compile(r"各(?:个)?季度|每一?(?:个)?季度|分季度|逐季|各季(?!报)")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
+# the words asking a year's whole (its annual filing's), never a period within it
+_YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
+# a year as a question writes it: 2025, 25年 (its last two digits), 二〇二五年
+_YEAR_DIGITS = re.compile(r"(?<!\d)(?:19|20)\d{2}年")
+_YEAR_TAIL = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2}(?=年))")
+_YEAR_HAN = re.compile(r"[〇零一二三四五六七八九]{2,4}年")
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,7 @@ class PeriodAnswerer:
         self.understand = understand
         self._routers: dict[tuple[str, str], tuple[PeriodView, "Router"]] = {}
         self.interim = any(p != "FY" for (_, _, p) in source.filings)
+        self._lacking: set[int] | None = None   # (_without_annual, once)
 
     def read(self, question: str) -> PeriodAsk | None:
         """The period a question names, by rules/periods.yaml (the match starting first; at one place the rule
@@ -298,7 +305,7 @@ class PeriodAnswerer:
             after = norm[m.end():]
             if m.end() in starts or re.match(r"的?(?:第|前|上|下|一|二|三|四|Q|H)", after):
                 continue   # (its period follows it)
-            if re.match(r"的?(?:全年|年度|年末|年底|年报|整年)", after) or re.match(r"度", after):
+            if re.match(rf"的?(?:{_YEAR_WHOLE})", after) or re.match(r"度", after):
                 return "、".join(y.group(0) for y in years)
             between = norm[m.end():nxt.start()] if nxt is not None else ""
             if nxt is not None and not re.fullmatch(r"[-至到和与及、,，]*(?:的)?", between):
@@ -580,6 +587,8 @@ class PeriodAnswerer:
         """A value of a company asked for a period within a year with no year ("华润三九上半年归母净利润同比增长了
         多少"), where filings of several years hold that period: which year? (never the latest taken for it).
         None when a year is named in any words, or one year's filing holds the period."""
+        if _YEAR_DIGITS.search(norm):
+            return None   # (a year written: most questions of a period — no need to read the question twice)
         u = self.understand(norm)
         if u.years.years or u.years.recent or not u.companies or not (u.items or u.formulas):
             return None
@@ -595,16 +604,33 @@ class PeriodAnswerer:
                        "items": list(u.items) + list(u.formulas), "period": words}
         return ans
 
+    def _period_values(self, u) -> bool:
+        """Whether a question asks a period's values: a formula, or items of the statements and key figures."""
+        return bool(u.formulas) or bool(u.items) and all(self.catalog.items.statement_of(i) in _PERIOD_VALUES
+                                                          for i in u.items)
+
+    def _without_annual(self) -> set[int]:
+        """The years some company has filings of but no annual filing printing them (none of that year, none of
+        the next with its 上年 column): the years a question back may ask a period of."""
+        if self._lacking is None:
+            have = set(self.source.filings)
+            self._lacking = {y for (c, y, p) in have if p != "FY" and (c, y, "FY") not in have
+                             and (c, y + 1, "FY") not in have}
+        return self._lacking
+
     def _ask_period_of_year(self, question: str, norm: str) -> Answer | None:
         """A value of one year asked ("华润三九2025年的营业收入是多少？") where the store holds no annual filing that
         prints it (none of that year, none of the next with its 上年 column) but filings of periods within it:
         which of them? None otherwise (the annual path answers, or says what it lacks)."""
-        if re.search(r"全年|年度|年报|年末|年底|整年", norm):
+        if re.search(_YEAR_WHOLE, norm):
             return None   # (the year's whole asked in words: the annual path says it has no annual report)
-        u = self.understand(norm)
-        if len(u.years.explicit) != 1 or u.years.recent or len(u.companies) != 1 or not (u.items or u.formulas):
+        # (read in full only where a year it names may be one of them: most questions name another)
+        lacking = self._without_annual()
+        if not lacking or not _YEAR_HAN.search(norm) and \
+                not {int(m.group(1)[-2:]) for m in _YEAR_TAIL.finditer(norm)} & {y % 100 for y in lacking}:
             return None
-        if not u.formulas and not all(self.catalog.items.statement_of(i) in _PERIOD_VALUES for i in u.items):
+        u = self.understand(norm)
+        if len(u.years.explicit) != 1 or u.years.recent or len(u.companies) != 1 or not self._period_values(u):
             return None
         key, year = u.companies[0].company.key, u.years.explicit[0]
         held = [p for y, p in self.source.periods_of(key) if y == year]
@@ -625,9 +651,7 @@ class PeriodAnswerer:
         if "年" in norm:   # (a year named, or years: 近三年, 历年, 去年, 全年, 年报 — the annual path's)
             return self._ask_period_of_year(question, norm)
         u = self.understand(norm)
-        if not u.companies or u.years.years or not (u.items or u.formulas):
-            return None
-        if not u.formulas and not all(self.catalog.items.statement_of(i) in _PERIOD_VALUES for i in u.items):
+        if not u.companies or u.years.years or not self._period_values(u):
             return None   # (a fact of the company — 法定代表人, 股票代码 — is the latest report's, as before)
         periods = self.source.periods_of(u.companies[0].company.key)
         if len(periods) < 2 or all(p == "FY" for _, p in periods):

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Callable
 
 from ..catalog.normalize import normalize_question
-from .model import Answer, Evidence, FactEvidence, Method
+from ..numbers import parse_number
+from .model import Answer, Evidence, FactEvidence, Method, shown_number
 
 _DOWN = "下降|下滑|减少|降低|下跌|回落|萎缩|缩水"
 _UP = "增长|上升|提高|增加|上涨|提升|攀升"
@@ -57,10 +58,8 @@ def _two_values(ans: Answer) -> tuple[Decimal, Decimal, list[FactEvidence]] | No
     if len(by_year) != 2:
         return None
     early, late = (by_year[y] for y in sorted(by_year))
-    try:
-        a = Decimal(late.stored) if late.stored else Decimal(late.value.replace(",", "").rstrip("元"))
-        b = Decimal(early.stored) if early.stored else Decimal(early.value.replace(",", "").rstrip("元"))
-    except (InvalidOperation, AttributeError):
+    a, b = (parse_number(e.stored) if e.stored else shown_number(e.value)[0] for e in (late, early))
+    if a is None or b is None:
         return None
     return a, b, [late, early]
 

@@ -284,7 +284,7 @@ class Router:
         said, left = self._context_of
         if said != question:
             left = context_of(question, self.understander.understand(question))
-        period = self.periods.words_in(question) if self.periods is not None else None
+        period = self.followup.period_in(question)
         left = Context(left.question, list(left.companies), list(left.years), list(left.items),
                        period.words if period is not None else "")
         if context is not None:   # (what it did not name stays as the conversation had it)
