@@ -100,7 +100,10 @@ def cli():
 def ingest(paths, store_path, workers, force, quiet, code, year, company, period, manifest, search, rules_path):
     """Ingest periodic filings (PDF, FinGLM txt) or folders of them (recursively; hidden folders and
     virtualenvs are skipped): 年度报告, 半年度报告, 第一季度报告 and 第三季度报告, and the 摘要 of the annual and
-    half-year reports. Research notes (证券研究报告) are refused, said.
+    half-year reports. Research notes (证券研究报告: 个股研报, 行业研报) are stored as notes, a second kind of
+    document: their title, broker, date, company and rating from an info sheet beside them (附件5's
+    个股_研报信息.xlsx / 行业_研报信息.xlsx, in the notes' folder or the two above it), else from their pages; their
+    prose under its headings, and their figures' titles; `fin-qa notes` lists them.
 
     A filing is (company, period, kind): the period is read from its content — the cover's title ("2025 年第三
     季度报告", "2024 年半年度报告摘要"), its 重要提示 ("本半年度报告摘要来自半年度报告全文"), the balance sheet's
@@ -159,10 +162,14 @@ def ingest(paths, store_path, workers, force, quiet, code, year, company, period
             res = sync(store, backend, keys)
             click.echo(f"indexed   {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into "
                        f"{backend.name} in {res.seconds:.1f} s")
+        if backend.name != "sqlite" and any(o.note for o in summary.outcomes if o.status == "ingested"):
+            from .search.indexer import sync_notes
+
+            click.echo(f"indexed   {plural(sync_notes(store, backend), 'chunk')} of research notes into {backend.name}")
     for o in summary.outcomes:
         click.echo(f"{o.status:9} {o.path}" + (f" — {o.detail}" if o.detail else ""))
     n_in, n_skip, n_fail = summary.count("ingested"), summary.count("skipped"), summary.count("failed")
-    total_pages = sum(o.report.pages for o in summary.outcomes if o.report)
+    total_pages = sum(o.report.pages if o.report else o.note.pages if o.note else 0 for o in summary.outcomes)
     click.echo(
         f"{n_in} ingested, {n_skip} skipped, {n_fail} failed; {plural(total_pages, 'page')} in {summary.seconds:.1f} s"
         + (" (interrupted: run the same command again to resume)" if summary.interrupted else "")
@@ -287,6 +294,27 @@ def reports(store_path, as_json):
             )
     if not as_json:
         click.echo(plural(len(rows), "report"), err=True)
+
+
+@cli.command("notes")
+@STORE_OPTION
+@click.option("--json", "as_json", is_flag=True, help="One JSON line per note (its info sheet's row under info).")
+def notes_cmd(store_path, as_json):
+    """List the research notes in the store: kind (stock | industry), date, broker, company or industry, rating,
+    title, file."""
+    from dataclasses import asdict
+
+    with _open_store(store_path, readonly=True) as store:
+        rows = store.notes.all()
+    for n in rows:
+        m = n.meta
+        if as_json:
+            click.echo(json.dumps({"key": n.key, "path": n.path, "pages": n.pages, **asdict(m)}, ensure_ascii=False))
+        else:
+            click.echo(f"{m.kind}\t{m.publish_date or '-'}\t{m.broker or '-'}\t{m.stock_name or m.industry or '-'}\t"
+                       f"{m.rating or '-'}\t{m.title}\t{n.path}")
+    if not as_json:
+        click.echo(plural(len(rows), "note"), err=True)
 
 
 @cli.command("check")
@@ -845,7 +873,7 @@ def search(query, store_path, search, company, year, size, chunks, as_json, rule
 def index(store_path, search, company, year, recreate, rules_path):
     """(Re)build the search index of the store's chunks (Elasticsearch, or the embedded FTS5 table), and index
     the table and text words of reports ingested before fin-qa indexed them."""
-    from .search.indexer import sync
+    from .search.indexer import sync, sync_notes
 
     catalog = _catalog(rules_path)
     with _open_store(store_path, create=False) as store:
@@ -854,9 +882,12 @@ def index(store_path, search, company, year, recreate, rules_path):
             raise FinQAError("--recreate rebuilds the whole index: leave out --company/--year")
         backend = _backend(store, search, catalog, check=False)
         res = sync(store, backend, keys, recreate=recreate)
+        noted = sync_notes(store, backend) if keys is None and store.notes.count() else 0
         older = store.index_words(keys)
     click.echo(f"indexed {plural(res.chunks, 'chunk')} of {plural(res.reports, 'report')} into {backend.name} in {res.seconds:.1f} s "
                f"({res.rate:.0f} chunks/s)")
+    if noted:
+        click.echo(f"indexed {plural(noted, 'chunk')} of research notes into {backend.name}")
     if older:
         click.echo(f"indexed the table and text words of {plural(older, 'report')} ingested before they were indexed")
 

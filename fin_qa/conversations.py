@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .answer.followup import Context
-from .answer.model import Answer, FactEvidence, PassageEvidence
+from .answer.model import Answer, FactEvidence, NoteEvidence, PassageEvidence
+from .answer.notes import shown_path
 from .base import FinQAError
 from .catalog.teddy import TeddySchema
 from .chart_image import FONT, draw
@@ -226,11 +227,18 @@ class Conversations:
     def references(self, ans: Answer) -> list[dict[str, str]]:
         out: list[dict[str, str]] = []
         for e in ans.evidence:
-            if isinstance(e, PassageEvidence) and e.text:
+            if isinstance(e, NoteEvidence) and e.text:
+                # a research note: its file as the reader finds it, the passage, and the figure it speaks of
+                ref = {"paper_path": shown_path(e.path), "text": e.text[:500]}
+                if e.figure:
+                    ref["paper_image"] = e.figure
+            elif isinstance(e, PassageEvidence) and e.text:
                 path = self.files(e.report) if e.report else None
                 ref = {"paper_path": path or (e.report or ""), "text": e.text[:500]}
-                if ref not in out:
-                    out.append(ref)
+            else:
+                continue
+            if ref not in out:
+                out.append(ref)
         return out
 
 

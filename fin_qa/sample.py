@@ -308,14 +308,15 @@ def build_sample_pdf(path: str | Path, with_statements: bool = True) -> Path:
     return path
 
 
-def write_questions(path: str | Path, filings: bool = False) -> Path:
-    """The sample questions as a batch file (filings: with the questions of the 2022 filings after them)."""
+def write_questions(path: str | Path, filings: bool = False, notes: bool = False) -> Path:
+    """The sample questions as a batch file (filings: with the questions of the 2022 filings after them; notes:
+    then those of the sample research note)."""
     import json
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as fh:
-        for i, q in enumerate(QUESTIONS + (FILING_QUESTIONS if filings else [])):
+        for i, q in enumerate(QUESTIONS + (FILING_QUESTIONS if filings else []) + (NOTE_QUESTIONS if notes else [])):
             fh.write(json.dumps({"id": i, "question": q}, ensure_ascii=False) + "\n")
     return path
 
@@ -451,4 +452,88 @@ def build_filing_pdf(path: str | Path, period: str) -> Path:
                 row((label, cur, prev), (400, 520))
             text("公司负责人：林海峰    主管会计工作负责人：王敏    会计机构负责人：李娜", 9)
     c.save()
+    return path
+
+
+# the sample company's research note (a 个股研报 of a fictional broker) and its info sheet (附件5's layout): a
+# second kind of document, quoted as the note's (issue 46)
+NOTE_TITLE = "精密部件放量，盈利能力稳步提升"
+NOTE_BROKER = "星海证券"
+NOTE_DATE = "2022-04-28"
+NOTE_PAGES = [
+    [("title", NOTE_TITLE), ("line", f"证券研究报告•{SHORT}（{CODE}）年报点评"), ("line", "2022 年 4 月 28 日"),
+     ("line", "买入（维持）"),
+     ("head", "投资要点"),
+     ("para", f"事件：公司发布 {YEAR} 年年度报告，全年实现营业收入 3.00 亿元，同比增长 15.38%；归母净利润 0.34 亿元，"
+              "同比增长 29.81%，业绩符合预期。"),
+     ("head", "经营分析"),
+     ("para", "新能源汽车精密结构件放量是收入增长的主要驱动力。公司新增两条自动化产线，产能利用率提升至 92%，"
+              "单位成本下降带动毛利率提升 2.1 个百分点。"),
+     ("figure", "图表1：公司营业收入及增速"), ("line", "来源：公司公告，星海证券研究所"),
+     ("para", "费用端保持稳定，研发投入持续加大，研发费用率达 7.0%，为新产品导入提供支撑。"),
+     ("head", "盈利预测与投资建议"),
+     ("para", "我们预计公司 2022-2024 年归母净利润分别为 0.42/0.51/0.60 亿元，对应 PE 分别为 25/21/18 倍，"
+              "维持“买入”评级。"),
+     ("head", "风险提示"),
+     ("para", "下游需求不及预期；原材料价格波动；新产能爬坡不及预期。")],
+    [("head", "特别声明："),
+     ("para", "本报告版权归星海证券股份有限公司所有，本报告仅供参考，不构成投资建议。")],
+]
+NOTE_QUESTIONS = [
+    f"{NOTE_BROKER}的研报给{SHORT}什么投资评级？盈利预测是多少？",   # the note's rating and forecasts (its info sheet)
+    f"{SHORT}{YEAR}年营业收入增长的原因是什么？",   # the filing's change, then what the note says of it
+    f"《{NOTE_TITLE}》这篇研报有哪些风险提示？",   # a note named by its title
+]
+NOTE_INFO_COLUMNS = ["title", "stockName", "stockCode", "orgCode", "orgName", "orgSName", "publishDate",
+                     "predictNextTwoYearEps", "predictNextTwoYearPe", "predictNextYearEps", "predictNextYearPe",
+                     "predictThisYearEps", "predictThisYearPe", "indvInduName", "emRatingName", "lastEmRatingName",
+                     "researcher"]
+NOTE_INFO_ROW = [NOTE_TITLE, SHORT, int(CODE), 19990001, "星海证券股份有限公司", NOTE_BROKER, f"{NOTE_DATE} 00:00:00.000",
+                 0.6, 18.0, 0.51, 21.0, 0.42, 25.0, "专用设备", "买入", "买入", "张明"]
+
+
+def build_note_pdf(path: str | Path) -> Path:
+    """Write the sample company's research note (a 个股研报: headings, a figure's title, its back matter)."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    c = canvas.Canvas(str(path), pagesize=A4, invariant=1)
+    width, height = A4
+    for n, page in enumerate(NOTE_PAGES):
+        if n:
+            c.showPage()
+        y = height - 50
+        c.setFont("STSong-Light", 8)
+        c.drawString(60, 30, "敬请参阅最后一页特别声明")
+        for kind, text in page:
+            size = {"title": 16, "head": 12, "figure": 9}.get(kind, 10)
+            c.setFont("STSong-Light", size)
+            if kind == "para":   # (prose wrapped at 38 characters, as a note's column prints it)
+                for k in range(0, len(text), 38):
+                    c.drawString(60, y, text[k:k + 38])
+                    y -= size + 6
+            else:
+                c.drawString(60, y, text)
+                y -= size + 8
+            y -= 4
+    c.save()
+    return path
+
+
+def write_note_info(path: str | Path) -> Path:
+    """The info sheet of the sample note (附件5's 个股_研报信息.xlsx columns)."""
+    from openpyxl import Workbook  # type: ignore[import-untyped]
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    wb = Workbook()
+    ws = wb.active
+    ws.append(NOTE_INFO_COLUMNS)
+    ws.append(NOTE_INFO_ROW)
+    wb.save(path)
     return path

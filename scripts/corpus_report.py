@@ -86,8 +86,13 @@ def main() -> int:
           f"{'s':>7}  warnings")
     totals: dict[str, object] = {"n": 0, "identified": 0, "unlisted": 0, "complete": 0, "identities": 0, "facts": 0,
                                  "pages": 0, "failed": 0}
+    notes = 0
     for o in summary.outcomes:
         name = Path(o.path).name
+        if o.status == "ingested" and o.note is not None:   # (a research note: stored as a note, no filing)
+            notes += 1
+            print(f"{pad(name, 30)}{pad('research note', 26)}  {o.detail}")
+            continue
         totals["n"] += 1
         if o.status != "ingested" or o.report is None:
             totals["failed"] += 1
@@ -136,7 +141,8 @@ def main() -> int:
                         for k, v in sorted(kinds.items(), key=lambda kv: (order.get(kv[0][0], 9), kv[0][1])))
     print(f"\n{n} files: {n - totals['failed']} stored ({by_kind}), {said}, {totals['complete']}/{n} complete, "
           f"{totals['identities']}/{n} with every identity holding; {totals['facts']} facts; "
-          f"{totals['pages']} pages in {wall:.1f} s ({totals['pages'] / wall:.0f} pages/s, --workers {workers})")
+          f"{totals['pages']} pages in {wall:.1f} s ({totals['pages'] / wall:.0f} pages/s, --workers {workers})"
+          + (f"; {notes} research note(s) stored as notes" if notes else ""))
     store.close()
     if tmp is not None:
         tmp.cleanup()

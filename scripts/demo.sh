@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample: build the sample report (the 2021 annual report) and the company's
-# 2022 filings (first-quarter report, half-year summary, third-quarter report, under names that say nothing),
+# 2022 filings (first-quarter report, half-year summary, third-quarter report, under names that say nothing) and
+# a research note on it with its info sheet,
 # ingest them into a fresh store, answer the sample questions with `fin-qa batch` (embedded defaults, no chat
 # model) — a compound question, a table row, a series and the periods of the year (第三季度, 前三季度同比, a
 # quarter derived, a question back) among them — ask a follow-up of the series, print every answer with its
@@ -15,14 +16,16 @@ rm -rf "$OUT/store"
 .venv/bin/python - "$OUT" <<'PY'
 import sys
 from pathlib import Path
-from fin_qa.sample import build_filing_pdf, build_sample_pdf, write_questions
+from fin_qa.sample import NOTE_TITLE, build_filing_pdf, build_note_pdf, build_sample_pdf, write_note_info, write_questions
 out = Path(sys.argv[1])
 print("sample report:", build_sample_pdf(out / "reports" / "星河精密2021年年度报告.pdf"))
 for period, name in (("Q1", "688999_20220428_A1.pdf"), ("HY", "688999_20220826_B2.pdf"), ("Q3", "688999_20221028_C3.pdf")):
     print("sample filing:", build_filing_pdf(out / "reports" / name, period))
-print("sample questions:", write_questions(out / "questions.jsonl", filings=True))
+print("sample research note:", build_note_pdf(out / "notes" / "个股研报" / f"{NOTE_TITLE}.pdf"),
+      write_note_info(out / "notes" / "个股_研报信息.xlsx"))
+print("sample questions:", write_questions(out / "questions.jsonl", filings=True, notes=True))
 PY
-.venv/bin/fin-qa ingest "$OUT/reports" --store "$OUT/store"
+.venv/bin/fin-qa ingest "$OUT/reports" "$OUT/notes" --store "$OUT/store"
 .venv/bin/fin-qa reports --store "$OUT/store"
 rm -f "$OUT/answers.jsonl"
 .venv/bin/fin-qa batch "$OUT/questions.jsonl" -o "$OUT/answers.jsonl" --store "$OUT/store"

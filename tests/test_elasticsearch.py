@@ -161,3 +161,36 @@ def test_a_second_checkouts_node_runs_beside_this_one_and_stops_alone(es_url, tm
         subprocess.run(["bash", str(ROOT / "scripts" / "stop-elasticsearch.sh"), "--wipe"], capture_output=True,
                        env=env)
     assert Elasticsearch(es_url).cluster.health()["status"] in ("green", "yellow")
+
+
+def test_research_notes_are_indexed_and_searched_on_elasticsearch(es_url, tmp_path, sample_pdf):
+    from fin_qa.sample import NOTE_TITLE, build_note_pdf, write_note_info
+    from fin_qa.store import Store
+
+    build_note_pdf(tmp_path / "研报" / "个股研报" / f"{NOTE_TITLE}.pdf")
+    write_note_info(tmp_path / "研报" / "个股_研报信息.xlsx")
+    index = f"fin-qa-test-notes-{os.getpid()}"
+    env = dict(os.environ, FIN_QA_ES_URL=es_url, FIN_QA_ES_INDEX=index)
+    store = str(tmp_path / "store")
+    try:
+        r = run("ingest", str(sample_pdf), str(tmp_path / "研报"), "--store", store, "--search", "elasticsearch", "-q",
+                env=env)
+        assert r.returncode == 0 and "of research notes into elasticsearch" in r.stdout, r.stdout + r.stderr
+        backend = ElasticsearchBackend(CATALOG.es_mappings["chunks"], url=es_url, index=index)
+        with Store(store) as s:
+            n = s.db.execute("SELECT COUNT(*) FROM note_chunks").fetchone()[0]
+            assert backend.for_notes().count() == n and backend.count() == chunk_count(s)   # apart, each whole
+            on_es = Router(FactSource(s), CATALOG, retriever=Retriever(s, backend, CATALOG.topics, CATALOG.search))
+            on_fts = Router(FactSource(s), CATALOG)
+            for q in (f"《{NOTE_TITLE}》这篇研报有哪些风险提示？", "星河精密2021年营业收入增长的原因是什么？"):
+                a, b = on_es.answer(q), on_fts.answer(q)
+                assert a.answer == b.answer and any(e.to_dict().get("note") for e in a.evidence), q
+        r = run("index", "--store", store, "--search", "elasticsearch", env=env)   # rebuilt whole, not doubled
+        assert r.returncode == 0 and "of research notes into elasticsearch" in r.stdout
+        assert backend.for_notes().count() == n
+    finally:
+        from elasticsearch import Elasticsearch
+
+        es = Elasticsearch(es_url).options(ignore_status=404)
+        es.indices.delete(index=index)
+        es.indices.delete(index=index + "-notes")

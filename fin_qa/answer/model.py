@@ -6,6 +6,8 @@ ones read from a report name it by its key, `report`, which `fin-qa serve` links
                    column marked; the formula input label; the company in a ranking)
   FormulaEvidence  a definition from formulas/*.yaml (open questions)
   PassageEvidence  a quoted unit of a report section (page, heading path, text, section score)
+  NoteEvidence     a quoted passage of a research note (a PassageEvidence with the note's title, broker,
+                   date, file and figure; report: note:<id>)
   CellEvidence     a cell of a report table (table heading, row, column, value, page)
   DefinitionEvidence  a term's definition from keyword_tables/glossary.yaml (open questions)
 """
@@ -100,6 +102,26 @@ class PassageEvidence:
 
 
 @dataclass
+class NoteEvidence(PassageEvidence):
+    """A quoted passage of a research note (report: note:<id>): the note's title, broker, date, file, and the
+    title of the figure it speaks of where there is one (its references' paper_image)."""
+    note: str = ""
+    broker: str | None = None
+    date: str | None = None
+    path: str | None = None
+    figure: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["note"] = {"title": self.note, "broker": self.broker, "date": self.date, "path": self.path,
+                       "figure": self.figure}
+        return out
+
+    def describe(self) -> str:
+        return f"研报《{self.note}》（{self.broker or '?'}，{self.date or '?'}）{super().describe()}"
+
+
+@dataclass
 class CellEvidence:
     table: str                     # the table's heading path
     row: str
@@ -151,7 +173,7 @@ def shown_value(text: str | None) -> tuple[float | None, str | None]:
     return (float(number), unit) if number is not None else (None, None)
 
 
-Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, CellEvidence, DefinitionEvidence]
+Evidence = Union[FactEvidence, FormulaEvidence, PassageEvidence, NoteEvidence, CellEvidence, DefinitionEvidence]
 
 
 class Method(StrEnum):
@@ -170,6 +192,7 @@ class Method(StrEnum):
     TEXT_LLM = "text+llm"            # quoted text the chat model wrote prose from
     OPEN = "open"                    # a definition
     OPEN_LLM = "open+llm"
+    NOTE = "note"                    # research notes quoted (answer/notes.py): their view, never a filing's figure
     PLAN = "plan"                    # a compound question's asks composed
     SERIES = "series"                # an item over several years, with its changes (answer/series.py)
     DISTRIBUTION = "distribution"    # the profit distribution plan, its figures and sentence (answer/distribution.py)

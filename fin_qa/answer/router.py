@@ -34,6 +34,7 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
+from .notes import NoteAnswerer
 from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .open import OpenAnswerer
 from .chart import chart_of
@@ -121,6 +122,9 @@ class Router:
         # a question's premise checked with this router's own answers (the top router only: a period's view
         # answers a question already checked)
         self.premises = Premises(self._answer_plain) if periods else None
+        # research notes, a second kind of document (answer/notes.py; the top router only)
+        self.notes = NoteAnswerer(source.store, catalog, lambda: self.retriever.backend) if periods else None
+        self._following = False   # (answering a turn of a conversation that names a company: follow)
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
@@ -149,6 +153,8 @@ class Router:
                 (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
             if premise is not None:
                 ans = _with_premise(ans, premise)
+            if self.notes is not None:
+                ans = self.notes.after(str(question or ""), ans, self.understander.understand, alone=not self._following)
             if not ans.answered:
                 return ans
             drawn = chart_of(ans, self._name_of)
@@ -268,7 +274,12 @@ class Router:
             ans.context = Context(str(question), list(resolved.ask_which), list(context.years) if context else [],
                                   resolved.items, context.period if context else "").to_dict()
             return ans
-        ans = self.answer(resolved.question)
+        # (a turn of a conversation about a company is never answered by notes speaking of no company)
+        self._following = bool(context is not None and context.companies)
+        try:
+            ans = self.answer(resolved.question)
+        finally:
+            self._following = False
         ans.question = str(question)
         if resolved.took:
             parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())

@@ -91,7 +91,7 @@ def read_filing(doc: Document, path: Path, rules: PeriodRules) -> Filing:
         m = next((m for text in pages[:2] for m in [rx.search(text)] if m), None)
         if m:
             raise NotAFiling(f"a research note, not a periodic filing (its first pages print \"{m.group(0)}\"): "
-                             f"fin-qa reads 年度报告, 半年度报告, 季度报告 and their 摘要; research notes are not read yet")
+                             "it is stored as a note (ingest/notes.py), not as a filing")
     codes: list[tuple[str, str]] = []   # (evidence, code), strongest first
     title_kind = says_kind = None
     lines = [line for text in pages for line in text.split("\n")]

@@ -29,7 +29,8 @@ from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .indicators import extract_indicators
 from .profile import extract_employees, extract_profile
-from .period import CN_DIGITS, CN_YEAR, SPACES, filing_name, read_filing, untold
+from .notes import NOTE_PARSER, ParsedNote, identify_note, info_rows, read_note
+from .period import CN_DIGITS, CN_YEAR, SPACES, NotAFiling, filing_name, read_filing, untold
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
 from .summary import extract_summary, reconcile
@@ -419,8 +420,18 @@ PARSER_VERSION = 25
 PARSERS_MAKING_SEARCH_ROWS = 3
 
 
+def parse_note(doc: Document, path: Path, sha: str, catalog: Catalog, t0: float) -> ParsedNote:
+    """A research note (rules/periods.yaml `filings.notes` says it is one): its identity, prose and figures."""
+    meta, warnings = identify_note(doc, path, catalog.notes, info_rows(path.parent, catalog.notes))
+    chunks, figures = read_note(doc, catalog.notes, meta.title)
+    if not chunks:
+        raise IngestError(f"a research note with no text read ({len(doc.pages)} pages): a scanned note has none")
+    return ParsedNote(str(path.resolve()), sha, len(doc.pages), meta, chunks, figures, warnings,
+                      time.perf_counter() - t0)
+
+
 def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hint: Hint | None = None,
-               search: bool = False) -> ParsedReport:
+               search: bool = False) -> ParsedReport | ParsedNote:
     """Everything fin-qa reads from one report file (`search`: with its tables' and chunks' search rows and
     words, else the store makes them as it writes). Raises IngestError with the reason."""
     t0 = time.perf_counter()
@@ -430,7 +441,10 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
     try:
         profile_facts = extract_profile(doc, catalog)
         profile = {f.item: f.value for f in profile_facts}
-        meta, id_warnings = identify(doc, path, profile, catalog, hint)
+        try:
+            meta, id_warnings = identify(doc, path, profile, catalog, hint)
+        except NotAFiling:
+            return parse_note(doc, path, sha, catalog, t0)   # (a research note: the second kind of document)
         # the report itself is the better source of names when the file name is not FinGLM's
         meta.full_name = meta.full_name or _plausible_full(profile.get("中文名称"))
         meta.short_name = meta.short_name or _plausible_short(profile.get("股票简称")) or _plausible_short(profile.get("中文简称"))
@@ -529,13 +543,13 @@ def _start_worker(catalog: Catalog, search: bool = False) -> None:
     _worker_catalog, _worker_search = catalog, search
 
 
-def _parse_in_worker(path: str, sha256: str, hint: Hint | None) -> tuple[str, ParsedReport | None, str | None]:
+def _parse_in_worker(path: str, sha256: str, hint: Hint | None) -> tuple[str, ParsedReport | ParsedNote | None, str | None]:
     assert _worker_catalog is not None, "worker started without its catalog"
     return _parse_safely(path, sha256, _worker_catalog, hint, _worker_search)
 
 
 def _parse_safely(path: str, sha256: str, catalog: Catalog, hint: Hint | None = None,
-                  search: bool = False) -> tuple[str, ParsedReport | None, str | None]:
+                  search: bool = False) -> tuple[str, ParsedReport | ParsedNote | None, str | None]:
     try:
         return path, parse_file(path, catalog, sha256, hint, search), None
     except IngestError as exc:
@@ -575,6 +589,7 @@ class Outcome:
     status: str  # ingested | skipped | failed
     detail: str = ""
     report: ParsedReport | None = None
+    note: ParsedNote | None = None        # a research note ingested (report None)
 
 
 @dataclass
@@ -601,6 +616,7 @@ def ingest(
     t0 = time.perf_counter()
     summary = Summary()
     files, problems = collect_files(paths)
+    notes = store.notes
     for path, why in problems:
         summary.outcomes.append(Outcome(path, "failed", why))
     todo: list[tuple[str, str, Hint | None]] = []
@@ -610,7 +626,7 @@ def ingest(
         except OSError as exc:
             summary.outcomes.append(Outcome(str(f), "failed", f"cannot read: {exc.strerror}"))
             continue
-        known = store.file_by_hash(sha, PARSER_VERSION)
+        known = store.file_by_hash(sha, PARSER_VERSION) or notes.by_hash(sha, NOTE_PARSER)
         if known and not force:
             o = Outcome(str(f), "skipped", "unchanged (already ingested)" if known == str(f.resolve())
                         else f"same content as {known} (already ingested)")
@@ -620,7 +636,24 @@ def ingest(
             continue
         todo.append((str(f), sha, hints(f) if hints else None))
 
-    def finish(path: str, rep: ParsedReport | None, err: str | None) -> None:
+    def finish(path: str, rep: ParsedReport | ParsedNote | None, err: str | None) -> None:
+        if isinstance(rep, ParsedNote):
+            try:
+                notes.write(rep.meta, rep.path, rep.sha256, NOTE_PARSER, rep.pages, rep.chunks, rep.figures)
+            except (UnicodeError, ValueError, OverflowError) as exc:
+                rep, err = None, f"cannot store what was read ({type(exc).__name__}: {str(exc)[:120]})"
+            else:
+                m = rep.meta
+                what = "、".join(x for x in (m.broker, m.publish_date, m.stock_name or m.industry) if x)
+                detail = (f"research note 《{m.title}》{f'（{what}）' if what else ''}: {rep.pages} pages, "
+                          f"{len(rep.chunks)} chunks, {len(rep.figures)} figures")
+                if rep.warnings:
+                    detail += "; warnings: " + "; ".join(rep.warnings)
+                o = Outcome(path, "ingested", detail, note=rep)
+                summary.outcomes.append(o)
+                if on_progress:
+                    on_progress(o)
+                return
         other = store.document_of(rep.meta.key) if rep is not None else None
         # a second file for a report already in the store is said, not silently swapped in
         second = rep is not None and bool(other) and other != rep.path and not force

@@ -16,6 +16,7 @@ from ..bigrams import analyze, tokens
 
 DEFAULT_URL = "http://127.0.0.1:9200"
 DEFAULT_INDEX = "fin-qa-chunks"
+NOTES_SUFFIX = "-notes"
 
 
 class ElasticsearchBackend:
@@ -57,6 +58,12 @@ class ElasticsearchBackend:
             raise self._fail(exc, doing) from None
 
     # ---------------------------------------------------------------------------------- index
+
+    def for_notes(self) -> "ElasticsearchBackend":
+        """The same node's index of research notes' chunks (`<index>-notes`: report_key note:<id>), apart from the
+        filings' so that no filing's search ever returns a note."""
+        return ElasticsearchBackend(self.mapping, self.url, self.index_name + NOTES_SUFFIX, self.heading_weight,
+                                    self.phrase_boost, self.title_boost, self.batch, self.retries)
 
     def _missing(self) -> SearchError:
         return SearchError(f"Elasticsearch index {self.index_name!r} does not exist at {self.url}: "

@@ -46,3 +46,14 @@ def sync(store: Store, backend: SearchBackend, report_keys: list[str] | None = N
 
     total = backend.index(docs())
     return SyncResult(len(keys), total, time.perf_counter() - t0)
+
+
+def sync_notes(store: Store, backend: SearchBackend) -> int:
+    """(Re)index every research note's chunks into the backend's notes index (Elasticsearch: `<index>-notes`;
+    the embedded FTS5 index is written with the notes): the notes index is rebuilt whole. Returns the chunks."""
+    for_notes = getattr(backend, "for_notes", None)
+    if for_notes is None:
+        return 0
+    notes = for_notes()
+    notes.ensure_index(recreate=True)
+    return int(notes.index(store.notes.records()))

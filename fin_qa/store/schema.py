@@ -80,6 +80,22 @@ CREATE TABLE IF NOT EXISTS {kind}_sizes(
 """
 
 
+NOTES_FTS = "CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(heading, body, tokenize = 'unicode61')"
+NOTES_SQL = """
+CREATE TABLE IF NOT EXISTS notes(
+    id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, sha256 TEXT NOT NULL, parser INTEGER NOT NULL,
+    kind TEXT NOT NULL, title TEXT NOT NULL, broker TEXT, publish_date TEXT, stock_code TEXT, stock_name TEXT,
+    industry TEXT, rating TEXT, pages INTEGER, info TEXT, ingested_at TEXT DEFAULT (datetime('now'))
+);
+CREATE INDEX IF NOT EXISTS notes_sha ON notes(sha256);
+CREATE TABLE IF NOT EXISTS note_chunks(
+    id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL REFERENCES notes(id), path TEXT, text TEXT, page INTEGER,
+    figure TEXT
+);
+CREATE INDEX IF NOT EXISTS note_chunks_note ON note_chunks(note_id);
+CREATE TABLE IF NOT EXISTS note_figures(note_id INTEGER NOT NULL REFERENCES notes(id), page INTEGER, title TEXT);
+""" + NOTES_FTS + ";"
+
 WORDS_SQL = words_sql("table") + words_sql("chunk")   # table_words, table_sizes, chunk_words, chunk_sizes
 
 _V1 = """
@@ -135,6 +151,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               "or summary (issue 44); every report stored before is an annual report",
               "ALTER TABLE reports ADD COLUMN period TEXT NOT NULL DEFAULT 'FY';"
               "ALTER TABLE reports ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';", needed_to_read=False),
+    Migration(9, "notes, note_chunks, note_figures and the notes_fts search index: research notes (个股研报, 行业研报), "
+              "a second kind of document (issue 46)", NOTES_SQL, needed_to_read=False),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
@@ -144,7 +162,8 @@ _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
               "tables_fts_docsize", "tables_fts_config", "page_words", "vocab", "table_words", "table_sizes", "chunk_words",
-              "chunk_sizes"}
+              "chunk_sizes", "notes", "note_chunks", "note_figures", "notes_fts", "notes_fts_data", "notes_fts_idx",
+              "notes_fts_content", "notes_fts_docsize", "notes_fts_config"}
 
 
 class NotAStore(Exception):

@@ -33,6 +33,7 @@ from .models import (PARENT_STATEMENT_PREFIX, ChunkMatch, ChunkRange, ChunkRecor
 from .schema import FTS_TABLE, SCHEMA_VERSION, NotAStore, pending, stored_version
 from .chunk_index import ChunkIndex
 from .fts_rank import Phrase, Postings, db_state, pinned_state, report_postings, vocab_tables, words_id
+from .notes import NoteShelf
 from .table_index import TableIndex
 from .table_index import stored_path as _path
 
@@ -155,6 +156,7 @@ class Store:
         self._vocab_state: tuple[int, int] | None = None
         self._table_index: TableIndex | None = None   # the tables read, held (store/table_index.py)
         self._chunk_index: ChunkIndex | None = None   # the chunks searched, held (store/chunk_index.py)
+        self._notes: NoteShelf | None = None
         path = self.path
         if not path.exists() and (readonly or not create):
             raise FinQAError(f"no fin-qa store at {self.dir} (run `fin-qa ingest` or `fin-qa import-tables` first)")
@@ -621,6 +623,13 @@ class Store:
         """The store's state read once for what runs inside — one answer: its caches are checked against the
         state the answer began with, one query instead of one a probe (fts_rank.pinned_state)."""
         return pinned_state(self.db)
+
+    @property
+    def notes(self) -> NoteShelf:
+        """The research notes (store/notes.py)."""
+        if self._notes is None:
+            self._notes = NoteShelf(self.db, self._transaction, self._has_table)
+        return self._notes
 
     @property
     def table_index(self) -> TableIndex:

@@ -1,0 +1,271 @@
+"""Research notes as a cited source (issue 46): a question naming a note (its title) or asking what notes say
+(研报, 券商, 投资评级, 盈利预测: rules/notes.yaml `asked`) is answered from the notes — their passages, and their
+rating and forecasts from the info sheet —, each quoted with the note's title, broker, date, page and heading,
+and the figure it speaks of; a why-question (原因, 驱动因素: `explain`) answered from the filings is followed
+by what the notes covering the company say of it; a question no filing answers and that asks no value (国家
+医保目录新增的中药产品有哪些) is answered by the notes whose passages hold most of its words, said as theirs.
+
+The figures of a note are never a filing's: they are quoted, with the note named, and never read into a value,
+a formula or a chart.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..bigrams import tokens
+from ..catalog import Catalog
+from ..search.base import Filters, SearchBackend, SearchQuery
+from ..search.sqlite_fts import match_expression
+from ..store import Store
+from ..store.notes import Note, NoteHit
+from ..understand.question import Understanding
+from .compose import render
+from .model import Answer, Method, NoteEvidence
+
+PASSAGES = 3            # the passages quoted at most
+SEARCHED = 12           # the chunks searched for them
+HELD = 0.3              # the share of the question's words a passage must hold (a why's explanation, a named note)
+HELD_ALONE = 0.5        # … where the notes answer a question no filing answers
+FIGURE_WORDS = 2        # the words a figure's title must share with the question and passage to be cited
+PROSE = 0.4             # the share of a passage's characters that are words (not a table's numbers)
+_KEY = re.compile(r"[\W_]+")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_QUOTED = re.compile(r"《([^》]{4,})》")
+_RATING_ASKED = re.compile(r"评级|买入|增持|推荐")
+_FORECAST_ASKED = re.compile(r"预测|预期|EPS|eps|每股收益|PE|市盈率|盈利预测")
+# the filings' answers of a value: kept first when notes are asked beside them
+FILING_VALUES = (Method.LOOKUP, Method.FORMULA, Method.CHANGE, Method.ITEMS, Method.COMPARE, Method.STATISTICS,
+                 Method.CELL, Method.FRAME, Method.STATED, Method.SERIES, Method.DISTRIBUTION)
+ASKED_BACK = (Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD)
+# the info sheet's forecasts (附件5 字段说明): column → (measure, the year relative to the note's)
+FORECASTS = (("predictThisYearEps", "每股收益（EPS）", 0), ("predictNextYearEps", "每股收益（EPS）", 1),
+             ("predictNextTwoYearEps", "每股收益（EPS）", 2), ("predictThisYearPe", "市盈率（PE）", 0),
+             ("predictNextYearPe", "市盈率（PE）", 1), ("predictNextTwoYearPe", "市盈率（PE）", 2))
+
+
+def _key(text: str) -> str:
+    return _KEY.sub("", text)
+
+
+def _words(text: str) -> set[str]:
+    return {t for t in tokens(text) if len(t) == 2 or t.isascii() and len(t) > 1}
+
+
+def shown_path(path: str | None) -> str:
+    """A note's file as a reader finds it: relative to the working folder where it lies under it ("./附件5…")."""
+    if not path:
+        return ""
+    try:
+        return "./" + Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path
+
+
+class NoteAnswerer:
+    def __init__(self, store: Store, catalog: Catalog, backend: Callable[[], SearchBackend] | None = None) -> None:
+        self.store = store
+        self.rules = catalog.notes
+        self.t = catalog.templates
+        self.filler = catalog.search.filler   # (the question words no passage prints: 是多少, 有哪些)
+        self._backend = backend      # the router's search backend: Elasticsearch searches its notes index
+        self._figures: dict[int, list[tuple[int, str]]] = {}
+
+    def notes(self) -> list[Note]:
+        return self.store.notes.all(self.store.state())
+
+    # --------------------------------------------------------------------------- which notes
+
+    def named(self, question: str, notes: Sequence[Note]) -> list[Note]:
+        """The notes a question names by their title (whole, or a clause of it of 6 characters or more, or in
+        《》)."""
+        q = _key(question)
+        quoted = [_key(m.group(1)) for m in _QUOTED.finditer(question)]
+        out = []
+        for n in notes:
+            title = _key(n.meta.title)
+            clauses = [c for c in (_key(x) for x in re.split(r"[：:，,；;]", n.meta.title)) if len(c) >= 6]
+            if title in q or any(c in q for c in clauses) or any(x and (x in title or title in x) for x in quoted):
+                out.append(n)
+        return out
+
+    @staticmethod
+    def of_years(u: Understanding, notes: Sequence[Note]) -> list[Note]:
+        """The notes that can speak of the years the question names: published in the last of them or the year
+        after it (an annual report's review comes out in the spring after); all of them when it names none."""
+        if not u.years.explicit:
+            return list(notes)
+        last = max(u.years.explicit)
+        return [n for n in notes if n.meta.publish_date and n.meta.publish_date[:4].isdigit()
+                and int(n.meta.publish_date[:4]) in (last, last + 1)]
+
+    def covering(self, u: Understanding, notes: Sequence[Note]) -> list[Note]:
+        """The notes covering the companies the question names (by stock code, else short name; a company no
+        filing of the store names: the name a note's info gives, written in the question)."""
+        codes = {m.company.stock_code for m in u.companies if m.company.stock_code}
+        names = {m.company.short_name for m in u.companies if m.company.short_name}
+        return [n for n in notes if (n.meta.stock_code and n.meta.stock_code in codes)
+                or (n.meta.stock_name and (n.meta.stock_name in names or n.meta.stock_name in u.question))]
+
+    # --------------------------------------------------------------------------- the search
+
+    def _query(self, u: Understanding) -> SearchQuery:
+        """The question's words a passage is searched by: the company, year, a note's title or broker, the words
+        asking notes or why, and the question's own words (是多少, 有哪些) left out."""
+        text = unicodedata.normalize("NFKC", u.masked or u.norm)
+        for n in self.notes():
+            title = unicodedata.normalize("NFKC", n.meta.title)
+            for part in [title, *re.split(r"[，,：:；;]", title)]:
+                if len(part) >= 6:
+                    text = text.replace(part, " ")
+            for name in (n.meta.broker, n.meta.stock_name):
+                if name:
+                    text = text.replace(name, " ")
+        for rx in (*self.rules.asked, *self.rules.explain, *self.filler):
+            text = rx.sub(" ", text)
+        return SearchQuery(re.sub(r"[#《》\s]+", " ", text).strip())
+
+    def search(self, u: Understanding, notes: Sequence[Note], held: float) -> list[tuple[NoteHit, float]]:
+        """The notes' passages holding at least `held` of the question's words, best first (with that share)."""
+        query = self._query(u)
+        want = _words(query.text)
+        by_id = {n.id: n for n in notes}
+        if not want or not by_id:
+            return []
+        backend = self._backend() if self._backend is not None else None
+        if backend is not None and backend.name == "elasticsearch":
+            found = backend.for_notes().search(query, Filters([n.key for n in notes]), SEARCHED)  # type: ignore[attr-defined]
+            hits = self.store.notes.chunks([h.chunk_id for h in found], by_id)
+        else:
+            expression = match_expression(query)
+            hits = self.store.notes.match(expression, by_id, SEARCHED) if expression else []
+        out = []
+        for h in hits:
+            if len(_CJK.findall(h.text)) < PROSE * len(h.text):
+                continue   # (a table of forecasts printed as text: no passage to quote)
+            share = len(want & _words(" ".join(h.path[1:]) + h.text)) / len(want)
+            if share >= held:
+                out.append((h, share))
+        return out[:PASSAGES]
+
+    def _figure(self, hit: NoteHit, want: set[str]) -> str | None:
+        """The title of the figure on the passage's page that the question and passage speak of, if one."""
+        if hit.figure:
+            return hit.figure
+        nid = hit.note.id
+        if nid not in self._figures:
+            self._figures[nid] = self.store.notes.figures(nid)
+        said = want | _words(hit.text)
+        best, most = None, FIGURE_WORDS - 1
+        for page, title in self._figures[nid]:
+            if page == hit.page:
+                n = len(_words(title) & said)
+                if n > most:
+                    best, most = title, n
+        return best
+
+    def evidence(self, hit: NoteHit, want: set[str]) -> NoteEvidence:
+        m = hit.note.meta
+        return NoteEvidence(hit.page, " > ".join(hit.path), hit.text, None, hit.note.key, m.title, m.broker,
+                            m.publish_date, hit.note.path, self._figure(hit, want))
+
+    def quote(self, e: NoteEvidence) -> str:
+        heading = e.heading.split(" > ")[-1] if " > " in e.heading else "正文"
+        return render(self.t, "note_quote", title=e.note, broker=e.broker or "券商", date=e.date or "日期不详",
+                      page=e.page or "?", heading=heading, text=e.text)
+
+    # --------------------------------------------------------------------------- the answers
+
+    def view(self, question: str, note: Note) -> str | None:
+        """A note's rating and forecasts (its info sheet's), where the question asks them."""
+        m, parts = note.meta, []
+        if _RATING_ASKED.search(question) and m.rating:
+            last = m.info.get("lastEmRatingName")
+            parts.append(render(self.t, "note_rating", rating=m.rating, last=f"（上次“{last}”）" if last else ""))
+        if _FORECAST_ASKED.search(question):
+            year = int(m.publish_date[:4]) if m.publish_date and m.publish_date[:4].isdigit() else None
+            by: dict[str, list[str]] = {}
+            for col, measure, ahead in FORECASTS:
+                v = m.info.get(col)
+                if v not in (None, ""):
+                    when = f"{year + ahead}年" if year else ("今年", "明年", "后年")[ahead]
+                    by.setdefault(measure, []).append(f"{when}{v}")
+            parts += [render(self.t, "note_forecast", measure=k, parts="、".join(v)) for k, v in by.items()]
+        if not parts:
+            return None
+        return render(self.t, "note_view", title=m.title, broker=m.broker or "券商", date=m.publish_date or "",
+                      parts="；".join(parts))
+
+    def answer(self, question: str, u: Understanding, named: Sequence[Note], held: float = HELD) -> Answer | None:
+        """The notes' answer of a question naming notes or asking what they say (None: nothing they say)."""
+        every = self.notes()
+        covering = self.covering(u, every)
+        pool = list(named) or self.of_years(u, covering or ([] if u.companies else every))
+        brokers = {n.meta.broker for n in pool if n.meta.broker and n.meta.broker in question}
+        if brokers:   # (国金证券的研报: that broker's)
+            pool = [n for n in pool if n.meta.broker in brokers]
+        if not pool:
+            who = "、".join(dict.fromkeys(m.company.short_name or m.company.key for m in u.companies))
+            years = f"{max(u.years.explicit)}年前后" if u.years.explicit else ""
+            return Answer(question, render(self.t, "note_none", what=f"{who}{years}" or "这一问题"), u.finglm_type(),
+                          Method.NOTE, found=False)
+        lines = [v for n in pool for v in [self.view(question, n)] if v]
+        want = _words(self._query(u).text)
+        evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, held)]
+        if not evidence and not lines and named:   # (a note named and nothing more asked: what it says first)
+            evidence = [self.evidence(h, want) for n in named for h in self.store.notes.head(n, 2)]
+        if not lines and not evidence:
+            return None
+        lines += [self.quote(e) for e in evidence]
+        if held >= HELD_ALONE and not u.years.explicit and evidence:
+            dates = "、".join(sorted({e.date for e in evidence if e.date}))
+            lines.insert(0, render(self.t, "note_no_year", dates=dates))
+        if not evidence:   # (a rating or forecast: cite the note itself)
+            evidence = [NoteEvidence(None, n.meta.title, self.view(question, n) or "", None, n.key, n.meta.title,
+                                     n.meta.broker, n.meta.publish_date, n.path) for n in pool if self.view(question, n)]
+        return Answer(question, "\n".join(lines), u.finglm_type(), Method.NOTE, evidence=list(evidence))
+
+    def explain(self, u: Understanding, ans: Answer) -> Answer:
+        """A why-question's answer followed by what the notes covering its company say of it."""
+        pool = self.of_years(u, self.covering(u, self.notes()))
+        want = _words(self._query(u).text)
+        found = [self.evidence(h, want) for h, _ in self.search(u, pool, HELD)] if pool else []
+        if not found:
+            return ans
+        text = ans.answer.rstrip() + "\n" + render(self.t, "note_explains") + "\n" + "\n".join(self.quote(e) for e in found)
+        return replace(ans, answer=text, evidence=[*ans.evidence, *found])
+
+    def after(self, question: str, ans: Answer, understand: Callable[[str], Understanding], alone: bool = True) -> Answer:
+        """The router's answer with the notes': a note named or notes asked (the notes answer; a value the
+        filings gave stays first), a why (the notes' explanation after it), or nothing a filing answers and no
+        company's value asked (the notes, said as theirs; `alone` False: not in a conversation about a company)."""
+        if not question.strip() or ans.method == Method.BAD_INPUT:
+            return ans
+        every = self.notes()
+        if not every:
+            return ans
+        named = self.named(question, every)
+        if named or self.rules.asks_notes(question):
+            got = self.answer(question, understand(question), named)
+            if got is None:
+                return ans
+            if ans.found and ans.method in FILING_VALUES and not _FORECAST_ASKED.search(question):
+                # (a filing's value asked beside the notes' view: the value first, the notes after it)
+                return replace(ans, answer=ans.answer.rstrip() + "\n" + got.answer, evidence=[*ans.evidence, *got.evidence])
+            return got
+        if ans.method in ASKED_BACK:
+            return ans
+        if ans.answered and self.rules.asks_why(question):
+            return self.explain(understand(question), ans)
+        if not ans.answered and alone:
+            u = understand(question)
+            if u.items or u.formulas or u.companies:
+                return ans   # (a company's value no filing holds is never a note's number)
+            got = self.answer(question, u, [], held=HELD_ALONE)
+            if got is not None and got.found and any(isinstance(e, NoteEvidence) and e.text for e in got.evidence):
+                got.answer = render(self.t, "note_instead") + "\n" + got.answer
+                return got
+        return ans

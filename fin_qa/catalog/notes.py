@@ -1,0 +1,60 @@
+"""rules/notes.yaml: how a research note's pages are read (its back matter, noise, headings, figures), its identity
+where no info sheet names it, the info sheets' columns, and the words of a question asking what notes say
+(issue 46). Every pattern compiles and meets its examples, checked by `fin-qa rules check`."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .periods import _list, _pattern
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+
+INFO_FIELDS = ("title", "broker", "date", "stock_code", "stock_name", "industry", "rating")
+
+
+@dataclass(frozen=True)
+class NoteRules:
+    back_matter: tuple[re.Pattern, ...] = ()
+    noise: tuple[re.Pattern, ...] = ()
+    headings: tuple[re.Pattern, ...] = ()
+    figures: tuple[re.Pattern, ...] = ()
+    broker: tuple[re.Pattern, ...] = ()
+    date: tuple[re.Pattern, ...] = ()
+    code: tuple[re.Pattern, ...] = ()
+    info: dict[str, tuple[str, ...]] = field(default_factory=dict)   # field → the sheet's column names
+    asked: tuple[re.Pattern, ...] = ()
+    explain: tuple[re.Pattern, ...] = ()
+
+    def asks_why(self, text: str) -> bool:
+        return any(rx.search(text) for rx in self.explain)
+
+    def asks_notes(self, text: str) -> bool:
+        return any(rx.search(text) for rx in self.asked)
+
+
+def _patterns(path: Path, data: object, key: str, group: str | None = None) -> tuple[re.Pattern, ...]:
+    out = tuple(_pattern(path, e, "pattern") for e in _list(path, data, key))
+    for rx, e in zip(out, _list(path, data, key)):
+        if group and group not in rx.groupindex:
+            raise RuleError(path, line_of(e), f"{key}: needs the group {group}")
+    return out
+
+
+def load_note_rules(path: Path) -> NoteRules:
+    data = load_rules_yaml(path)
+    if not isinstance(data, LDict) or not all(isinstance(data.get(k), LDict) for k in ("reading", "identity", "info")):
+        raise RuleError(path, 1, "expected `reading:`, `identity:`, `info:` (mappings) and `asked:`")
+    reading, identity, info = data["reading"], data["identity"], data["info"]
+    columns: dict[str, tuple[str, ...]] = {}
+    for name in INFO_FIELDS:
+        value = info.get(name)
+        names = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+        if not names or not all(isinstance(x, str) and x for x in names):
+            raise RuleError(path, info.key_lines.get(name, line_of(info)), f"info: `{name}:` needs a column name or a list of them")
+        columns[name] = tuple(names)
+    return NoteRules(_patterns(path, reading, "back_matter"), _patterns(path, reading, "noise"),
+                     _patterns(path, reading, "heading"), _patterns(path, reading, "figure", "title"),
+                     _patterns(path, identity, "broker", "broker"), _patterns(path, identity, "date", "year"),
+                     _patterns(path, identity, "code", "code"), columns, _patterns(path, data, "asked"),
+                     _patterns(path, data, "explain"))
