@@ -34,7 +34,8 @@ from .facts import FactSource
 from .followup import Context, FollowUp, context_of
 from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
-from .notes import NoteAnswerer
+from .drivers import Drivers, with_breakdown
+from .notes import ASKED_BACK, NoteAnswerer
 from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .open import OpenAnswerer
 from .chart import chart_of
@@ -125,6 +126,7 @@ class Router:
         # research notes, a second kind of document (answer/notes.py; the top router only)
         self.notes = NoteAnswerer(source.store, catalog, lambda: self.retriever.backend) if periods else None
         self._following = False   # (answering a turn of a conversation that names a company: follow)
+        self.drivers = Drivers(catalog, self._answer_plain, self.understander.understand) if periods else None
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
@@ -153,6 +155,10 @@ class Router:
                 (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
             if premise is not None:
                 ans = _with_premise(ans, premise)
+            if self.drivers is not None and ans.method not in ASKED_BACK and ans.method != Method.BAD_INPUT:
+                breakdown = self.drivers.check(str(question))   # (a why of a profit: its statement's lines)
+                if breakdown is not None:
+                    ans = with_breakdown(ans, breakdown)
             if self.notes is not None:
                 ans = self.notes.after(str(question or ""), ans, self.understander.understand, alone=not self._following)
             if not ans.answered:

@@ -8,7 +8,7 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
                      cells.yaml (question words for table cells), teddy.yaml (`export --schema teddy`)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, plan.yaml, answer_templates.yaml, search.yaml,
-                     llm.yaml, report_names.yaml, periods.yaml, notes.yaml, lexicon.yaml, fewshot/keywords.yaml,
+                     llm.yaml, report_names.yaml, periods.yaml, notes.yaml, drivers.yaml, lexicon.yaml, fewshot/keywords.yaml,
                      prompts/*.txt
     es_mappings/     chunks.json (the Elasticsearch index body)
 
@@ -38,6 +38,7 @@ from .disclosures import Disclosure, load_disclosures
 from .glossary import Glossary, load_glossary
 from .cells import CellWords, load_cell_words
 from .frames import FrameWords, load_frame_words
+from .drivers import DriverRules, load_driver_rules
 from .notes import NoteRules, load_note_rules
 from .periods import PeriodRules, load_period_rules
 from .places import Places, load_places
@@ -98,6 +99,7 @@ class Catalog:
     periods: PeriodRules = field(default_factory=PeriodRules)   # rules/periods.yaml: filings' periods, questions' period words
     teddy: TeddySchema = field(default_factory=TeddySchema)   # keyword_tables/teddy.yaml: `export --schema teddy`
     notes: NoteRules = field(default_factory=NoteRules)   # rules/notes.yaml: research notes read and asked
+    drivers: DriverRules = field(default_factory=DriverRules)   # rules/drivers.yaml: a profit's change broken down
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -199,6 +201,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     names = part(rd / "report_names.yaml", lambda: load_report_names(rd / "report_names.yaml"))
     periods = part(rd / "periods.yaml", lambda: load_period_rules(rd / "periods.yaml"))
     notes = part(rd / "notes.yaml", lambda: load_note_rules(rd / "notes.yaml"))
+    drivers = None
+    if items is not None:
+        it2 = items
+        drivers = part(rd / "drivers.yaml", lambda: load_driver_rules(rd / "drivers.yaml", it2))
     llm = part(rd / "llm.yaml", lambda: load_llm_config(rd / "llm.yaml"))
     fewshot = part(rd / "fewshot" / "keywords.yaml", lambda: load_fewshot(rd / "fewshot" / "keywords.yaml"))
     prompts = part(rd / "prompts", lambda: load_prompts(rd / "prompts"), f"{rd / 'prompts'}/*.txt")
@@ -217,10 +223,11 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             and topics and rules and understanding and templates and search and names and llm and fewshot
             and prompts and mappings is not None and places is not None and checks is not None
             and glossary is not None and disclosures is not None and cells is not None and glyphs is not None
-            and lexicon is not None and frames is not None and periods is not None and teddy is not None and notes is not None)
+            and lexicon is not None and frames is not None and periods is not None and teddy is not None and notes is not None
+            and drivers is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan, glyphs, lexicon, frames, periods, teddy, notes), problems, checked
+                   cells, plan, glyphs, lexicon, frames, periods, teddy, notes, drivers), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:

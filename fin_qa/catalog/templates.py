@@ -22,6 +22,8 @@ PLACEHOLDERS = {
     "threshold_list": {"year", "scope", "item", "condition", "n", "parts", "more"}, "threshold_more": {"n"},
     "average": {"year", "scope", "item", "value", "n"},
     "not_found_company": set(),
+    # a profit's change broken into the income statement's lines (answer/drivers.py)
+    "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"},
     # research notes (answer/notes.py)
     "note_quote": {"title", "broker", "date", "page", "heading", "text"},
     "note_view": {"title", "broker", "date", "parts"},
