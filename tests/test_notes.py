@@ -113,6 +113,12 @@ def test_a_why_is_answered_from_the_filing_then_the_note(router):
     assert any(e.figure == "图表1：公司营业收入及增速" for e in notes)   # the figure the passage speaks of
 
 
+def test_a_note_speaks_of_its_own_time(router):
+    # published 2022-04-28: of 2021 (the spring after), never of 2020
+    ans = router.answer(f"{SHORT}2020年营业收入增长的原因是什么？")
+    assert not any(isinstance(e, NoteEvidence) for e in ans.evidence) and "研报的解释" not in ans.answer
+
+
 def test_a_notes_figure_is_never_a_filings(router):
     # the note forecasts 2022's 归母净利润 at 0.42亿元; the filings answer it, or ask back — never with the note's
     for q in (f"{SHORT}2022年第三季度归母净利润是多少？", f"{SHORT}2021年的营业收入是多少？", "总资产是多少？"):

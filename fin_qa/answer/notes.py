@@ -30,6 +30,7 @@ PASSAGES = 3            # the passages quoted at most
 SEARCHED = 12           # the chunks searched for them
 HELD = 0.3              # the share of the question's words a passage must hold (a why's explanation, a named note)
 HELD_ALONE = 0.5        # … where the notes answer a question no filing answers
+REVIEW_MONTHS = 4       # a note of the year after speaks of a year when published by April (the annual reports' season)
 FIGURE_WORDS = 2        # the words a figure's title must share with the question and passage to be cited
 PROSE = 0.4             # the share of a passage's characters that are words (not a table's numbers)
 _KEY = re.compile(r"[\W_]+")
@@ -94,13 +95,18 @@ class NoteAnswerer:
 
     @staticmethod
     def of_years(u: Understanding, notes: Sequence[Note]) -> list[Note]:
-        """The notes that can speak of the years the question names: published in the last of them or the year
-        after it (an annual report's review comes out in the spring after); all of them when it names none."""
+        """The notes that can speak of the years the question names: published in the last of them, or by April of
+        the year after (an annual report's review comes out in the spring after); all of them when it names none."""
         if not u.years.explicit:
             return list(notes)
         last = max(u.years.explicit)
-        return [n for n in notes if n.meta.publish_date and n.meta.publish_date[:4].isdigit()
-                and int(n.meta.publish_date[:4]) in (last, last + 1)]
+        out = []
+        for n in notes:
+            day = n.meta.publish_date or ""
+            if re.match(r"\d{4}-\d{2}", day) and (int(day[:4]) == last or (int(day[:4]) == last + 1
+                                                                          and int(day[5:7]) <= REVIEW_MONTHS)):
+                out.append(n)
+        return out
 
     def covering(self, u: Understanding, notes: Sequence[Note]) -> list[Note]:
         """The notes covering the companies the question names (by stock code, else short name; a company no
