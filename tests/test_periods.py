@@ -481,3 +481,15 @@ def test_a_filing_an_older_parser_stored_as_an_annual_report_is_moved(filings, t
     assert keys() == {"688999:2022Q1"}
     a = ask(store, "星河精密2021年营业收入是多少？")
     assert not a["found"] and "80,000,000" not in a["answer"]
+
+
+def test_a_series_of_years_says_the_latest_filing_after_it(filings):
+    # the annual reports end at 2021; the 2022 third-quarter report is said after the years, with its own change —
+    # never a point of the years' line (a nine months' value is no year's)
+    rec = ask(filings / "store", "星河精密近三年营业收入的变化趋势如何？")
+    assert rec["method"] == "series" and [p["year"] for p in rec["series"][0]["points"]] == [2019, 2020, 2021]
+    tail = rec["answer"].split("最新一期（截至2022年第三季度报告）：")[1]
+    assert "2022年前三季度（1-9月）为260,000,000.00元" in tail and "2021年前三季度（1-9月）为230,000,000.00元" in tail
+    assert any(e.get("report") == "688999:2022Q3" for e in rec["evidence"])
+    # a year written asks that year only: nothing after it
+    assert "最新一期" not in ask(filings / "store", "星河精密2020年和2021年的营业收入分别是多少？")["answer"]

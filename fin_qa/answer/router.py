@@ -11,6 +11,7 @@ import re
 from typing import Protocol
 
 from ..catalog import Catalog
+from ..catalog.periods import FILING_WORDS
 from ..catalog.normalize import normalize_question
 from ..catalog.vocabulary import DISCLOSURES
 from ..check import CheckResult, doubtable, doubts
@@ -155,6 +156,8 @@ class Router:
                 (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
             if premise is not None:
                 ans = _with_premise(ans, premise)
+            if ans.method == Method.SERIES and self.periods is not None:
+                ans = self._with_latest(str(question), ans)
             if self.drivers is not None and ans.method not in ASKED_BACK and ans.method != Method.BAD_INPUT:
                 breakdown = self.drivers.check(str(question))   # (a why of a profit: its statement's lines)
                 if breakdown is not None:
@@ -172,6 +175,34 @@ class Router:
         ans = self.periods.answer(str(question)) if self.periods is not None and question and \
             str(question).strip() else None
         return ans if ans is not None else self._answer(question)
+
+    def _with_latest(self, question: str, ans: Answer) -> Answer:
+        """A series over the years (近几年, 近三年, 变化趋势: no year written) of one company whose latest filing is a
+        quarter's or half year's after its last annual point: that period's value and its change on the same period a
+        year before, said after the series (截至2024年第三季度报告) — never a point of the years' line."""
+        if not ans.series or not ans.answered:
+            return ans
+        u = self.understander.understand(question)
+        kind = (u.frame.series or {}).get("kind")
+        if kind not in ("every", "recent") or u.years.explicit or len({m.company.key for m in u.companies}) != 1:
+            return ans
+        company = u.companies[0].company
+        last = max((p["year"] for ser in ans.series for p in ser["points"]), default=None)
+        later = [(y, p) for y, p in self.source.periods_of(company.key) if last is not None and y > last and p != "FY"]
+        if not later:
+            return ans
+        year, period = later[-1]
+        added = []
+        for ser in ans.series:
+            sub = self._answer_plain(f"{company.short_name or company.key}{year}年{LATEST_WORDS[period]}"
+                                     f"{ser['label']}同比增长了多少？")
+            if sub.found and sub.method == Method.CHANGE:
+                added.append(sub.answer)
+                ans.evidence = [*ans.evidence, *(e for e in sub.evidence if e not in ans.evidence)]
+        if added:
+            ans.answer = ans.answer.rstrip() + render(self.t, "series_latest", year=year,
+                                                      filing=FILING_WORDS[period]) + "".join(added)
+        return ans
 
     def _name_of(self, key: str | None) -> str:
         """The short name of the company of a report key ("" when the store holds no such report)."""
@@ -518,6 +549,9 @@ def _with_premise(ans: Answer, premise: Premise) -> Answer:
     out.frame = ans.frame
     return out
 
+
+# the words asking a filing's period to date (a series' latest filing after its last annual point)
+LATEST_WORDS = {"Q1": "第一季度", "HY": "上半年", "Q3": "前三季度"}
 
 _TOOK_NAMES = {"company": "公司：", "year": "年份：", "period": "报告期：", "item": "项目：", "question": "问题："}
 

@@ -22,6 +22,7 @@ PLACEHOLDERS = {
     "threshold_list": {"year", "scope", "item", "condition", "n", "parts", "more"}, "threshold_more": {"n"},
     "average": {"year", "scope", "item", "value", "n"},
     "not_found_company": set(),
+    "series_latest": {"year", "filing"},
     # a profit's change broken into the income statement's lines (answer/drivers.py)
     "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"},
     # research notes (answer/notes.py)
