@@ -318,7 +318,8 @@ def display_name(short: str, full: str | None, code: str | None) -> str:
 
 
 def label_of(item: str, words: str | None) -> str:
-    """How the answer names an item: the canonical name, with the question's words when they differ."""
-    if not words or words.replace("的", "") == item.replace("的", ""):
+    """How the answer names an item: the canonical name, with the question's words when they differ (and name it:
+    a question's own phrase — 赚了多少钱 — is no name)."""
+    if not words or words.replace("的", "") == item.replace("的", "") or "多少" in words:
         return item
     return f"{words}（{item}）"
