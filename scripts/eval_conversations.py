@@ -69,6 +69,7 @@ def main(argv=None) -> int:
     ap.add_argument("--store", required=True)
     ap.add_argument("sets", nargs="+")
     ap.add_argument("--show-wrong", type=int, default=0)
+    ap.add_argument("--show-declined", type=int, default=0, help="print this many turns declined (or partly)")
     args = ap.parse_args(argv)
     from fin_qa.answer.followup import Context
     from fin_qa.answer.facts import FactSource
@@ -79,6 +80,7 @@ def main(argv=None) -> int:
     router = Router(FactSource(Store(args.store, create=False, readonly=True)), Catalog.shipped())
     table: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: defaultdict(int))
     wrong = []
+    declined = []
     for path in args.sets:
         for line in Path(path).read_text(encoding="utf-8").splitlines():
             if not line.strip():
@@ -94,12 +96,16 @@ def main(argv=None) -> int:
                     table[key]["turns"] += 1
                 if verdict == "wrong":
                     wrong.append((conv["编号"], n, turn["Q"], ans.answer[:200], expect))
+                elif verdict in ("declined", "partly"):
+                    declined.append((conv["编号"], n, turn["Q"], ans.answer[:200], expect))
     print(f"{'kind':<14}{'split':<9}{'turns':>6}{'right':>7}{'partly':>7}{'declined':>9}{'wrong':>7}")
     for (kind, split), c in sorted(table.items(), key=lambda kv: (kv[0][0] == "total", kv[0])):
         print(f"{kind:<14}{split or 'all':<9}{c['turns']:>6}{c['right']:>7}{c['partly']:>7}{c['declined']:>9}"
               f"{c['wrong']:>7}")
     for w in wrong[:args.show_wrong]:
         print("WRONG", *w, sep="\n  ")
+    for w in declined[:args.show_declined]:
+        print("DECLINED", *w, sep="\n  ")
     return 0
 
 

@@ -22,6 +22,7 @@ from conftest import CATALOG, ROOT, SHARED
 
 PERIODIC = SHARED / "data" / "periodic" / "附件2：财务报告"
 PERIODIC_MORE = SHARED / "data" / "periodic_more"
+NOTES = SHARED / "data" / "periodic" / "附件5：研报数据"   # (the problem's research notes: stored as notes)
 needs_periodic = pytest.mark.skipif(not PERIODIC.is_dir(), reason="../shared/data/periodic is absent")
 
 
@@ -322,8 +323,10 @@ def periodic_store(tmp_path_factory):
 
     d = tmp_path_factory.mktemp("periodic") / "store"
     store = Store(d)
-    summary = ingest([PERIODIC, PERIODIC_MORE], store, CATALOG, workers=2)
-    assert summary.count("ingested") == len(PERIODIC_TRUTH), [(o.path, o.detail) for o in summary.outcomes]
+    summary = ingest([PERIODIC, PERIODIC_MORE, *([NOTES] if NOTES.is_dir() else [])], store, CATALOG, workers=2)
+    filings = [o for o in summary.outcomes if o.status == "ingested" and o.report is not None]
+    assert len(filings) == len(PERIODIC_TRUTH), [(o.path, o.detail) for o in summary.outcomes]
+    assert summary.count("failed") == 0, [(o.path, o.detail) for o in summary.outcomes if o.status == "failed"]
     yield store
     store.close()
 
@@ -413,6 +416,7 @@ def test_a_periods_opening_is_the_year_end_before(periodic_store):
 @pytest.mark.parametrize("name, bounds", [
     ("teddy_heldout", {"dev": 24, "heldout": 58}),   # (60 conversations; its heldout part looked at once)
     ("teddy_fresh", {"heldout": 68}),                 # (40 more, its first run never tuned on: 61 of 85)
+    ("notes_fresh", {"heldout": 39}),                 # (36 on the notes; its first run never tuned on: 18 of 46)
 ])
 def test_the_conversation_sets(periodic_store, name, bounds):
     """tests/data/conversations/*.jsonl (conversations written from the PDFs by helpers that never saw the rules):

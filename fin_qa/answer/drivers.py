@@ -115,6 +115,8 @@ class Drivers:
             said += render(self.t, "drivers_up", parts="、".join(f"{x.item}（+{_amount(x.effect or Decimal(0))}）" for x in ups))
         if downs:
             said += render(self.t, "drivers_down", parts="、".join(f"{x.item}（-{_amount(x.effect or Decimal(0))}）" for x in downs))
+        if any(getattr(e, "source", "") == "derived" for e in evidence):
+            said += render(self.t, "drivers_derived")   # (a quarter alone: its filings' periods subtracted)
         return Breakdown(said, evidence)
 
 

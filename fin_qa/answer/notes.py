@@ -24,20 +24,24 @@ from ..store import Store
 from ..store.notes import Note, NoteHit
 from ..understand.question import Understanding
 from .compose import render
+from .followup import POINTER
 from .model import Answer, Method, NoteEvidence
 
 PASSAGES = 3            # the passages quoted at most
 SEARCHED = 12           # the chunks searched for them
 HELD = 0.3              # the share of the question's words a passage must hold (a why's explanation, a named note)
 HELD_ALONE = 0.5        # … where the notes answer a question no filing answers
+FORECAST_YEARS = 2      # a note forecasts the year it is published in and the two after (the info sheet's columns)
 REVIEW_MONTHS = 4       # a note of the year after speaks of a year when published by April (the annual reports' season)
 FIGURE_WORDS = 2        # the words a figure's title must share with the question and passage to be cited
-PROSE = 0.4             # the share of a passage's characters that are words (not a table's numbers)
+PROSE = 0.25            # the share of a passage's characters that are words (not a table's numbers)
 _KEY = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_SENTENCES = re.compile(r"[？?。；;！!]")
 _QUOTED = re.compile(r"《([^》]{4,})》")
 _RATING_ASKED = re.compile(r"评级|买入|增持|推荐")
-_FORECAST_ASKED = re.compile(r"预测|预期|EPS|eps|每股收益|PE|市盈率|盈利预测")
+_WHO_ASKED = re.compile(r"哪家(?:券商|机构)|哪个(?:券商|机构)|哪位|谁(?:写|出|发)|分析师|研究员|作者|什么时候|何时|哪天|发布(?:日期|时间)")
+_FORECAST_ASKED = re.compile(r"预测|预计|预期|EPS|eps|每股收益|PE|市盈率|盈利预测")
 # the filings' answers of a value: kept first when notes are asked beside them
 FILING_VALUES = (Method.LOOKUP, Method.FORMULA, Method.CHANGE, Method.ITEMS, Method.COMPARE, Method.STATISTICS,
                  Method.CELL, Method.FRAME, Method.STATED, Method.SERIES, Method.DISTRIBUTION)
@@ -67,13 +71,16 @@ def shown_path(path: str | None) -> str:
 
 
 class NoteAnswerer:
-    def __init__(self, store: Store, catalog: Catalog, backend: Callable[[], SearchBackend] | None = None) -> None:
+    def __init__(self, store: Store, catalog: Catalog, backend: Callable[[], SearchBackend] | None = None,
+                 cut: Callable[[str], list[tuple[str, str]]] | None = None) -> None:
         self.store = store
         self.rules = catalog.notes
         self.t = catalog.templates
         self.filler = catalog.search.filler   # (the question words no passage prints: 是多少, 有哪些)
         self._backend = backend      # the router's search backend: Elasticsearch searches its notes index
+        self.cut = cut               # a text's (word, part of speech): the understanding's dictionary
         self._figures: dict[int, list[tuple[int, str]]] = {}
+        self._understand: Callable[[str], Understanding] | None = None
 
     def notes(self) -> list[Note]:
         return self.store.notes.all(self.store.state())
@@ -94,17 +101,21 @@ class NoteAnswerer:
         return out
 
     @staticmethod
-    def of_years(u: Understanding, notes: Sequence[Note]) -> list[Note]:
+    def of_years(u: Understanding, notes: Sequence[Note], forecast: bool = False) -> list[Note]:
         """The notes that can speak of the years the question names: published in the last of them, or by April of
-        the year after (an annual report's review comes out in the spring after); all of them when it names none."""
+        the year after (an annual report's review comes out in the spring after); asking a forecast, those whose
+        forecasts (the year published and the two after) hold every year named; all of them when it names none."""
         if not u.years.explicit:
             return list(notes)
         last = max(u.years.explicit)
         out = []
         for n in notes:
             day = n.meta.publish_date or ""
-            if re.match(r"\d{4}-\d{2}", day) and (int(day[:4]) == last or (int(day[:4]) == last + 1
-                                                                          and int(day[5:7]) <= REVIEW_MONTHS)):
+            if not re.match(r"\d{4}-\d{2}", day):
+                continue
+            year, month = int(day[:4]), int(day[5:7])
+            if year == last or (year == last + 1 and month <= REVIEW_MONTHS) or \
+                    (forecast and all(year <= y <= year + FORECAST_YEARS for y in u.years.explicit)):
                 out.append(n)
         return out
 
@@ -118,10 +129,10 @@ class NoteAnswerer:
 
     # --------------------------------------------------------------------------- the search
 
-    def _query(self, u: Understanding) -> SearchQuery:
-        """The question's words a passage is searched by: the company, year, a note's title or broker, the words
-        asking notes or why, and the question's own words (是多少, 有哪些) left out."""
-        text = unicodedata.normalize("NFKC", u.masked or u.norm)
+    def _query(self, u: Understanding, sentence: str | None = None) -> SearchQuery:
+        """The question's words (or one sentence's of it) a passage is searched by: the company, year, a note's
+        title or broker, the words asking notes or why, and the question's own words (是多少, 有哪些) left out."""
+        text = unicodedata.normalize("NFKC", sentence if sentence is not None else u.masked or u.norm)
         for n in self.notes():
             title = unicodedata.normalize("NFKC", n.meta.title)
             for part in [title, *re.split(r"[，,：:；;]", title)]:
@@ -134,28 +145,55 @@ class NoteAnswerer:
             text = rx.sub(" ", text)
         return SearchQuery(re.sub(r"[#《》\s]+", " ", text).strip())
 
+    def _want(self, query: SearchQuery) -> set[str]:
+        """The question's words a passage is held to: its words as the dictionary cuts them, of two characters or
+        more, its function words (rules/notes.yaml function_tags) left out; without a dictionary, its pairs."""
+        if self.cut is None:
+            return _words(query.text)
+        tags = self.rules.function_tags
+        return {w for part in query.text.split() for w, tag in self.cut(part)
+                if len(w) >= 2 and not (tag[:1] in tags)}
+
+    @staticmethod
+    def _held(want: set[str], text: str) -> float:
+        return sum(1 for w in want if w in text) / len(want) if want else 0.0
+
     def search(self, u: Understanding, notes: Sequence[Note], held: float) -> list[tuple[NoteHit, float]]:
-        """The notes' passages holding at least `held` of the question's words, best first (with that share)."""
-        query = self._query(u)
-        want = _words(query.text)
+        """The notes' passages holding at least `held` of the words of the question, or of one of its sentences
+        (怎么评价这份业绩？给了什么评级？: each asks its own), best first (with that share)."""
         by_id = {n.id: n for n in notes}
-        if not want or not by_id:
+        if not by_id:
+            return []
+        sentences = [x for x in _SENTENCES.split(unicodedata.normalize("NFKC", u.masked or u.norm)) if x.strip()]
+        queries = [self._query(u, x) for x in sentences] if len(sentences) > 1 else [self._query(u)]
+        out: dict[int, NoteHit] = {}
+        for query in queries:
+            for h, _ in self._search(query, by_id, held):
+                out.setdefault(h.chunk_id, h)
+        # (admitted by one sentence's words; ordered by how much of the whole question each holds)
+        whole = self._want(self._query(u))
+        ranked = [(h, self._held(whole, " ".join(h.path[1:]) + h.text)) for h in out.values()]
+        return sorted(ranked, key=lambda hs: (-hs[1], -hs[0].score))[:PASSAGES]
+
+    def _search(self, query: SearchQuery, by_id: dict[int, Note], held: float) -> list[tuple[NoteHit, float]]:
+        want = self._want(query)
+        if not want:
             return []
         backend = self._backend() if self._backend is not None else None
         if backend is not None and backend.name == "elasticsearch":
-            found = backend.for_notes().search(query, Filters([n.key for n in notes]), SEARCHED)  # type: ignore[attr-defined]
+            found = backend.for_notes().search(query, Filters([n.key for n in by_id.values()]), SEARCHED)  # type: ignore[attr-defined]
             hits = self.store.notes.chunks([h.chunk_id for h in found], by_id)
         else:
             expression = match_expression(query)
             hits = self.store.notes.match(expression, by_id, SEARCHED) if expression else []
         out = []
         for h in hits:
-            if len(_CJK.findall(h.text)) < PROSE * len(h.text):
+            if len(_CJK.findall(h.text)) < PROSE * len(h.text) or not ("，" in h.text or "。" in h.text):
                 continue   # (a table of forecasts printed as text: no passage to quote)
-            share = len(want & _words(" ".join(h.path[1:]) + h.text)) / len(want)
+            share = self._held(want, " ".join(h.path[1:]) + h.text)
             if share >= held:
                 out.append((h, share))
-        return out[:PASSAGES]
+        return out
 
     def _figure(self, hit: NoteHit, want: set[str]) -> str | None:
         """The title of the figure on the passage's page that the question and passage speak of, if one."""
@@ -164,7 +202,7 @@ class NoteAnswerer:
         nid = hit.note.id
         if nid not in self._figures:
             self._figures[nid] = self.store.notes.figures(nid)
-        said = want | _words(hit.text)
+        said = _words(" ".join(want)) | _words(hit.text)
         best, most = None, FIGURE_WORDS - 1
         for page, title in self._figures[nid]:
             if page == hit.page:
@@ -188,6 +226,10 @@ class NoteAnswerer:
     def view(self, question: str, note: Note) -> str | None:
         """A note's rating and forecasts (its info sheet's), where the question asks them."""
         m, parts = note.meta, []
+        if _WHO_ASKED.search(question):
+            who = next((m.info[c] for c in self.rules.info.get("researcher", ()) if m.info.get(c)), None)
+            parts.append("，".join(x for x in (m.broker and f"{m.broker}发布", who and f"分析师{who}",
+                                              m.publish_date and f"发布日期{m.publish_date}") if x))
         if _RATING_ASKED.search(question) and m.rating:
             last = m.info.get("lastEmRatingName")
             parts.append(render(self.t, "note_rating", rating=m.rating, last=f"（上次“{last}”）" if last else ""))
@@ -205,11 +247,22 @@ class NoteAnswerer:
         return render(self.t, "note_view", title=m.title, broker=m.broker or "券商", date=m.publish_date or "",
                       parts="；".join(parts))
 
-    def answer(self, question: str, u: Understanding, named: Sequence[Note], held: float = HELD) -> Answer | None:
-        """The notes' answer of a question naming notes or asking what they say (None: nothing they say)."""
+    def answer(self, question: str, u: Understanding, named: Sequence[Note], held: float = HELD,
+               context: Sequence[str] = (), industry: bool = False) -> Answer | None:
+        """The notes' answer of a question naming notes or asking what they say (None: nothing they say);
+        `context`: the companies of the conversation it is a turn of (它, 该公司: theirs)."""
         every = self.notes()
+        if not u.companies and not named and context:
+            u = self.understand_with(question, context)
+        if not u.companies and not named and POINTER.search(question):
+            return Answer(question, render(self.t, "ask_company", items="研报"), u.finglm_type(), Method.ASK_WHICH,
+                          found=False)   # (它最新一篇研报…, and no company before it: which one)
         covering = self.covering(u, every)
-        pool = list(named) or self.of_years(u, covering or ([] if u.companies else every))
+        if industry and u.companies:   # (a company's text no filing holds: its notes and the industry's)
+            covering = [*covering, *(n for n in every if n.meta.kind == "industry")]
+        pool = list(named) or covering or ([] if u.companies else every)
+        if not named:   # (a forecast's years are those it forecasts)
+            pool = self.of_years(u, pool, bool(_FORECAST_ASKED.search(question)))
         brokers = {n.meta.broker for n in pool if n.meta.broker and n.meta.broker in question}
         if brokers:   # (国金证券的研报: that broker's)
             pool = [n for n in pool if n.meta.broker in brokers]
@@ -219,7 +272,7 @@ class NoteAnswerer:
             return Answer(question, render(self.t, "note_none", what=f"{who}{years}" or "这一问题"), u.finglm_type(),
                           Method.NOTE, found=False)
         lines = [v for n in pool for v in [self.view(question, n)] if v]
-        want = _words(self._query(u).text)
+        want = self._want(self._query(u))
         evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, held)]
         if not evidence and not lines and named:   # (a note named and nothing more asked: what it says first)
             evidence = [self.evidence(h, want) for n in named for h in self.store.notes.head(n, 2)]
@@ -237,14 +290,21 @@ class NoteAnswerer:
     def explain(self, u: Understanding, ans: Answer) -> Answer:
         """A why-question's answer followed by what the notes covering its company say of it."""
         pool = self.of_years(u, self.covering(u, self.notes()))
-        want = _words(self._query(u).text)
+        want = self._want(self._query(u))
         found = [self.evidence(h, want) for h, _ in self.search(u, pool, HELD)] if pool else []
         if not found:
             return ans
         text = ans.answer.rstrip() + "\n" + render(self.t, "note_explains") + "\n" + "\n".join(self.quote(e) for e in found)
         return replace(ans, answer=text, evidence=[*ans.evidence, *found])
 
-    def after(self, question: str, ans: Answer, understand: Callable[[str], Understanding], alone: bool = True) -> Answer:
+    def understand_with(self, question: str, companies: Sequence[str]) -> Understanding:
+        """The question read with the conversation's companies put in where it points at one (它, 该公司)."""
+        assert self._understand is not None
+        text = POINTER.sub("", question) if POINTER.search(question) else question
+        return self._understand("和".join(companies) + text)
+
+    def after(self, question: str, ans: Answer, understand: Callable[[str], Understanding], alone: bool = True,
+              context: Sequence[str] = ()) -> Answer:
         """The router's answer with the notes': a note named or notes asked (the notes answer; a value the
         filings gave stays first), a why (the notes' explanation after it), or nothing a filing answers and no
         company's value asked (the notes, said as theirs; `alone` False: not in a conversation about a company)."""
@@ -253,9 +313,11 @@ class NoteAnswerer:
         every = self.notes()
         if not every:
             return ans
+        self._understand = understand
         named = self.named(question, every)
-        if named or self.rules.asks_notes(question):
-            got = self.answer(question, understand(question), named)
+        brokers = any(n.meta.broker and n.meta.broker in question for n in every)   # (国金证券怎么看…)
+        if named or brokers or self.rules.asks_notes(question):
+            got = self.answer(question, understand(question), named, context=context)
             if got is None:
                 return ans
             if ans.found and ans.method in FILING_VALUES and not _FORECAST_ASKED.search(question):
@@ -264,13 +326,14 @@ class NoteAnswerer:
             return got
         if ans.method in ASKED_BACK:
             return ans
-        if ans.answered and self.rules.asks_why(question):
+        if self.rules.asks_why(question):
+            # (answered or not by the filings: what the notes covering its company say of it, after)
             return self.explain(understand(question), ans)
         if not ans.answered and alone:
             u = understand(question)
-            if u.items or u.formulas or u.companies:
+            if u.items or u.formulas or (u.companies and self.rules.asks_quantity(question)):
                 return ans   # (a company's value no filing holds is never a note's number)
-            got = self.answer(question, u, [], held=HELD_ALONE)
+            got = self.answer(question, u, [], held=HELD_ALONE, industry=True)
             if got is not None and got.found and any(isinstance(e, NoteEvidence) and e.text for e in got.evidence):
                 got.answer = render(self.t, "note_instead") + "\n" + got.answer
                 return got

@@ -125,8 +125,10 @@ class Router:
         # answers a question already checked)
         self.premises = Premises(self._answer_plain) if periods else None
         # research notes, a second kind of document (answer/notes.py; the top router only)
-        self.notes = NoteAnswerer(source.store, catalog, lambda: self.retriever.backend) if periods else None
+        self.notes = NoteAnswerer(source.store, catalog, lambda: self.retriever.backend,
+                                  self.understander.lexicon.cut) if periods else None
         self._following = False   # (answering a turn of a conversation that names a company: follow)
+        self._following_companies: list[str] = []   # (… and its companies)
         self.drivers = Drivers(catalog, self._answer_plain, self.understander.understand) if periods else None
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
@@ -163,7 +165,8 @@ class Router:
                 if breakdown is not None:
                     ans = with_breakdown(ans, breakdown)
             if self.notes is not None:
-                ans = self.notes.after(str(question or ""), ans, self.understander.understand, alone=not self._following)
+                ans = self.notes.after(str(question or ""), ans, self.understander.understand, alone=not self._following,
+                                       context=self._following_companies)
             if not ans.answered:
                 return ans
             drawn = chart_of(ans, self._name_of)
@@ -313,10 +316,11 @@ class Router:
             return ans
         # (a turn of a conversation about a company is never answered by notes speaking of no company)
         self._following = bool(context is not None and context.companies)
+        self._following_companies = list(context.companies) if context is not None else []
         try:
             ans = self.answer(resolved.question)
         finally:
-            self._following = False
+            self._following, self._following_companies = False, []
         ans.question = str(question)
         if resolved.took:
             parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())

@@ -10,7 +10,7 @@ from pathlib import Path
 from .periods import _list, _pattern
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
-INFO_FIELDS = ("title", "broker", "date", "stock_code", "stock_name", "industry", "rating")
+INFO_FIELDS = ("title", "researcher", "broker", "date", "stock_code", "stock_name", "industry", "rating")
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,11 @@ class NoteRules:
     info: dict[str, tuple[str, ...]] = field(default_factory=dict)   # field → the sheet's column names
     asked: tuple[re.Pattern, ...] = ()
     explain: tuple[re.Pattern, ...] = ()
+    function_tags: frozenset[str] = frozenset()
+    quantity: tuple[re.Pattern, ...] = ()
+
+    def asks_quantity(self, text: str) -> bool:
+        return any(rx.search(text) for rx in self.quantity)
 
     def asks_why(self, text: str) -> bool:
         return any(rx.search(text) for rx in self.explain)
@@ -53,8 +58,12 @@ def load_note_rules(path: Path) -> NoteRules:
         if not names or not all(isinstance(x, str) and x for x in names):
             raise RuleError(path, info.key_lines.get(name, line_of(info)), f"info: `{name}:` needs a column name or a list of them")
         columns[name] = tuple(names)
+    tags = data.get("function_tags")
+    if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
+        raise RuleError(path, data.key_lines.get("function_tags", line_of(data)),
+                        "`function_tags:` needs a list of part-of-speech tags (their first letters)")
     return NoteRules(_patterns(path, reading, "back_matter"), _patterns(path, reading, "noise"),
                      _patterns(path, reading, "heading"), _patterns(path, reading, "figure", "title"),
                      _patterns(path, identity, "broker", "broker"), _patterns(path, identity, "date", "year"),
                      _patterns(path, identity, "code", "code"), columns, _patterns(path, data, "asked"),
-                     _patterns(path, data, "explain"))
+                     _patterns(path, data, "explain"), frozenset(tags), _patterns(path, data, "quantity"))

@@ -24,7 +24,7 @@ PLACEHOLDERS = {
     "not_found_company": set(),
     "series_latest": {"year", "filing"},
     # a profit's change broken into the income statement's lines (answer/drivers.py)
-    "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"},
+    "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"}, "drivers_derived": set(),
     # research notes (answer/notes.py)
     "note_quote": {"title", "broker", "date", "page", "heading", "text"},
     "note_view": {"title", "broker", "date", "parts"},
