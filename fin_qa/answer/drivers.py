@@ -81,9 +81,9 @@ class Drivers:
         return Line(item, now, before, effect, f"{first.year}年{first.within or ''}"), list(facts)
 
     def check(self, question: str) -> Breakdown | None:
-        norm = normalize_question(question)
-        if not self.rules.asks_why(norm):
+        if not self.rules.asks_why(question):   # (the why-words are CJK: read before any normalizing)
             return None
+        norm = normalize_question(question)
         u = self.understand(question)
         if not u.companies:
             return None
