@@ -162,3 +162,14 @@ def test_fuzzy_candidates_are_the_counters_most_common():
         grams = sorted({qq[i:i + 2] for i in range(len(qq) - 1)})
         counts = Counter(chain.from_iterable(ci._by_gram.get(g, ()) for g in grams))
         assert ci._sharing(grams) == [n for n, c in counts.most_common(200) if c >= 2], q
+
+
+def test_year_on_year_asked_as_a_value_is_the_rate():
+    # "营业收入同比是多少" / "年同比为多少": the year-on-year rate, as "同比增长率是多少" is
+    from fin_qa.understand.question import Understander
+
+    und = Understander([], CATALOG)
+    for q in ("2019年营业收入同比是多少？", "2019年净利润年同比为多少", "2019年营业收入同比增长率是多少？"):
+        u = und.understand(q)
+        assert u.frame.operation == "growth" and not u.frame.unused, (q, u.frame)
+    assert und.understand("2019年营业收入同比是否增长？").frame.operation != "growth"   # (no value asked)
