@@ -172,4 +172,5 @@ def test_year_on_year_asked_as_a_value_is_the_rate():
     for q in ("2019年营业收入同比是多少？", "2019年净利润年同比为多少", "2019年营业收入同比增长率是多少？"):
         u = und.understand(q)
         assert u.frame.operation == "growth" and not u.frame.unused, (q, u.frame)
-    assert und.understand("2019年营业收入同比是否增长？").frame.operation != "growth"   # (no value asked)
+    assert und.understand("2019年营业收入同比是多少元？").frame.operation == "growth"
+    assert und.understand("2019年营业收入是多少？").frame.operation == "value"
