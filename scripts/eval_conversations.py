@@ -2,8 +2,8 @@
 """Score fin-qa on a set of conversations (tests/data/conversations/*.jsonl: 编号, 问题类型, 问题 = turns, expect =
 per turn {numbers, text, ask_back, decline}, split): each turn answered in the context of the ones before it
 (fin_qa/conversations.py), then judged per turn —
-- right: every expected number (`numbers` a list of numbers: each of them; a list of lists: every number of one
-  of those alternatives; commas and spaces removed, compared by value, a sign optional) and every expected text
+- right: every expected number (`numbers` a list of numbers: each of them — an element that is itself a list among
+  numbers: any one of it; a list of lists only: every number of one of those alternatives; commas and spaces removed, compared by value, a sign optional) and every expected text
   in the answer; ask_back: the answer asks back (a question, no figure of the item); decline: the answer says it has no value;
 - declined: the engine said it cannot answer where a value was expected (an answer not found);
 - partly: an expected figure, but not every one expected (a value without its change) or not the text;
@@ -53,7 +53,9 @@ def judge(answer: str, method: str, found: bool, expect: dict) -> str:
         return "right" if not found else "wrong"
     nums = expect.get("numbers") or []
     alternatives = nums if nums and all(isinstance(n, list) for n in nums) else [nums]
-    hits = [sum(has_number(answer, n) for n in alt) for alt in alternatives]
+    # (within one: a number, or a list of numbers any one of which will do — one figure in several units)
+    hits = [sum(any(has_number(answer, x) for x in n) if isinstance(n, list) else has_number(answer, n) for n in alt)
+            for alt in alternatives]
     texts = all(t in answer for t in expect.get("text") or [])
     if any(h == len(alt) for h, alt in zip(hits, alternatives)) and texts:
         return "right"

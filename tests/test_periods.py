@@ -417,6 +417,7 @@ def test_a_periods_opening_is_the_year_end_before(periodic_store):
     ("teddy_heldout", {"dev": 24, "heldout": 58}),   # (60 conversations; its heldout part looked at once)
     ("teddy_fresh", {"heldout": 68}),                 # (40 more, its first run never tuned on: 61 of 85)
     ("notes_fresh", {"heldout": 39}),                 # (36 on the notes; its first run never tuned on: 18 of 46)
+    ("notes_fresh2", {"heldout": 18}),                # (24 more; its first run never tuned on: 16 of 31)
 ])
 def test_the_conversation_sets(periodic_store, name, bounds):
     """tests/data/conversations/*.jsonl (conversations written from the PDFs by helpers that never saw the rules):

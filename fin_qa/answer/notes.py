@@ -30,13 +30,15 @@ from .model import Answer, Method, NoteEvidence
 PASSAGES = 3            # the passages quoted at most
 SEARCHED = 12           # the chunks searched for them
 HELD = 0.3              # the share of the question's words a passage must hold (a why's explanation, a named note)
-HELD_ALONE = 0.5        # … where the notes answer a question no filing answers
+HELD_ALONE = 0.4        # … where the notes answer a question no filing answers
+HELD_NAMED = 0.15       # … of a note the question names by its title (what it says of the words asked)
 FORECAST_YEARS = 2      # a note forecasts the year it is published in and the two after (the info sheet's columns)
 REVIEW_MONTHS = 4       # a note of the year after speaks of a year when published by April (the annual reports' season)
 FIGURE_WORDS = 2        # the words a figure's title must share with the question and passage to be cited
 PROSE = 0.25            # the share of a passage's characters that are words (not a table's numbers)
 _KEY = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
+_NOTE_AFTER_BROKER = r"(?:那篇|这篇|的研报|研报|的报告|的点评|点评|对|认为|预计|预测|怎么看|如何看)"
 _SENTENCES = re.compile(r"[？?。；;！!]")
 _QUOTED = re.compile(r"《([^》]{4,})》")
 _RATING_ASKED = re.compile(r"评级|买入|增持|推荐")
@@ -141,6 +143,9 @@ class NoteAnswerer:
             for name in (n.meta.broker, n.meta.stock_name):
                 if name:
                     text = text.replace(name, " ")
+            b = n.meta.broker or ""
+            if b.endswith("证券") and len(b) >= 4:   # (西南那篇: the broker's name without 证券)
+                text = re.sub(re.escape(b[:-2]) + f"(?={_NOTE_AFTER_BROKER})", " ", text)
         for rx in (*self.rules.asked, *self.rules.explain, *self.filler):
             text = rx.sub(" ", text)
         return SearchQuery(re.sub(r"[#《》\s]+", " ", text).strip())
@@ -263,9 +268,9 @@ class NoteAnswerer:
         pool = list(named) or covering or ([] if u.companies else every)
         if not named:   # (a forecast's years are those it forecasts)
             pool = self.of_years(u, pool, bool(_FORECAST_ASKED.search(question)))
-        brokers = {n.meta.broker for n in pool if n.meta.broker and n.meta.broker in question}
-        if brokers:   # (国金证券的研报: that broker's)
-            pool = [n for n in pool if n.meta.broker in brokers]
+        of_broker = [n for n in pool if self._names_broker(question, n)]
+        if of_broker:   # (国金证券的研报: that broker's)
+            pool = of_broker
         if not pool:
             who = "、".join(dict.fromkeys(m.company.short_name or m.company.key for m in u.companies))
             years = f"{max(u.years.explicit)}年前后" if u.years.explicit else ""
@@ -274,8 +279,10 @@ class NoteAnswerer:
         lines = [v for n in pool for v in [self.view(question, n)] if v]
         want = self._want(self._query(u))
         evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, held)]
-        if not evidence and not lines and named:   # (a note named and nothing more asked: what it says first)
-            evidence = [self.evidence(h, want) for n in named for h in self.store.notes.head(n, 2)]
+        if not evidence and not lines and named:
+            # a note named: its passages holding any word asked, else what it says first
+            evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, HELD_NAMED)] or \
+                [self.evidence(h, want) for n in named for h in self.store.notes.head(n, 2)]
         if not lines and not evidence:
             return None
         lines += [self.quote(e) for e in evidence]
@@ -297,6 +304,18 @@ class NoteAnswerer:
         text = ans.answer.rstrip() + "\n" + render(self.t, "note_explains") + "\n" + "\n".join(self.quote(e) for e in found)
         return replace(ans, answer=text, evidence=[*ans.evidence, *found])
 
+    @staticmethod
+    def _names_broker(question: str, n: Note) -> bool:
+        """Whether a question names the note's broker: whole (国金证券), or its name without 证券 where it speaks of
+        a note (西南那篇, 国金的研报)."""
+        b = n.meta.broker
+        if not b:
+            return False
+        if b in question:
+            return True
+        short = b[:-2] if b.endswith("证券") and len(b) >= 4 else ""
+        return bool(short) and re.search(re.escape(short) + _NOTE_AFTER_BROKER, question) is not None
+
     def understand_with(self, question: str, companies: Sequence[str]) -> Understanding:
         """The question read with the conversation's companies put in where it points at one (它, 该公司)."""
         assert self._understand is not None
@@ -315,7 +334,7 @@ class NoteAnswerer:
             return ans
         self._understand = understand
         named = self.named(question, every)
-        brokers = any(n.meta.broker and n.meta.broker in question for n in every)   # (国金证券怎么看…)
+        brokers = any(self._names_broker(question, n) for n in every)   # (国金证券怎么看…, 西南那篇点评…)
         if named or brokers or self.rules.asks_notes(question):
             got = self.answer(question, understand(question), named, context=context)
             if got is None:
