@@ -53,3 +53,9 @@ def test_rules_check_names_an_unknown_line(tmp_path):
     r = subprocess.run([sys.executable, "-m", "fin_qa.cli", "rules", "check", "--rules", str(root)], capture_output=True,
                        text=True)
     assert r.returncode != 0 and "drivers.yaml" in r.stdout + r.stderr and "销售费用合计" in r.stdout + r.stderr
+
+
+def test_the_parents_share_takes_the_minority_out(sample_store):
+    text = Router(FactSource(sample_store), CATALOG).answer("星河精密2021年归母净利润增长的原因是什么？").answer
+    lines = text[text.index("利润表各项目的变动"):]
+    assert "少数股东损益" in lines or "未读到：" in lines and "少数股东损益" in lines.split("未读到：")[1]

@@ -187,3 +187,73 @@ def test_rules_check_names_a_broken_note_rule(tmp_path):
     p.write_text(p.read_text(encoding="utf-8").replace("must: ['投资逻辑：'", "must: ['投资逻辑不是标题'"), encoding="utf-8")
     r = cli("rules", "check", "--rules", str(root))
     assert r.returncode != 0 and "notes.yaml" in r.stdout + r.stderr and "投资逻辑不是标题" in r.stdout + r.stderr
+
+
+def test_a_value_asked_beside_the_notes_stays_first(router):
+    ans = router.answer(f"{SHORT}2021年营业收入是多少？{NOTE_BROKER}给了什么评级？")
+    assert ans.answer.index("300,000,000.00元") < ans.answer.index("投资评级“买入”")
+    assert any(isinstance(e, NoteEvidence) for e in ans.evidence)
+
+
+def test_what_a_filing_prints_stays_the_filings(router):
+    # 年报中…: the filing's own words, whatever notes say
+    ans = router.answer(f"{SHORT}2021年年报中提到的投资评级是什么？")
+    assert not any(isinstance(e, NoteEvidence) for e in ans.evidence) and "研报" not in ans.answer
+
+
+def test_no_company_no_stock_notes(router):
+    # a company the store does not know is no company: a 个股研报 of another is never its answer
+    for q in ("贵州茅台的投资评级是什么？", "片仔癀的盈利预测是多少？", "贵州茅台的风险提示有哪些？"):
+        ans = router.answer(q)
+        assert NOTE_BROKER not in ans.answer and "0.42" not in ans.answer, (q, ans.answer)
+    ans = router.answer(f"华泰证券对{SHORT}的评级是什么？")   # (a broker none of whose notes the store holds)
+    assert not ans.found and "华泰证券" in ans.answer and "买入" not in ans.answer
+
+
+def test_a_rating_is_cited_with_the_info_sheets_cells(router):
+    ans = router.answer(f"{SHORT}的投资评级是什么？")
+    sheet = [e for e in ans.evidence if isinstance(e, NoteEvidence) and e.text.startswith("研报信息表")]
+    assert sheet and "emRatingName 买入" in sheet[0].text and sheet[0].note == NOTE_TITLE
+
+
+def test_a_missing_notes_index_falls_back_to_the_stores(store):
+    from fin_qa.search.base import SearchError
+
+    class Down:   # an Elasticsearch backend whose notes index is gone
+        name = "elasticsearch"
+
+        def for_notes(self):
+            return self
+
+        def search(self, *a, **k):
+            raise SearchError("index 'fin-qa-chunks-notes' does not exist")
+
+    from fin_qa.answer.notes import NoteAnswerer
+
+    router = Router(FactSource(store), CATALOG)
+    router.notes = NoteAnswerer(store, CATALOG, lambda: Down(), router.understander.lexicon.cut)  # type: ignore[arg-type]
+    ans = router.answer(f"《{NOTE_TITLE}》这篇研报有哪些风险提示？")
+    assert ans.method == "note" and "下游需求不及预期" in ans.answer
+
+
+def test_an_info_sheets_row_is_matched_whole_first_and_its_date_checked(tmp_path):
+    from openpyxl import Workbook
+
+    from fin_qa.sample import NOTE_INFO_COLUMNS, NOTE_INFO_ROW
+
+    build_note_pdf(tmp_path / "n" / "notes" / f"{NOTE_TITLE}.pdf")
+    wb = Workbook()
+    ws = wb.active
+    ws.append(NOTE_INFO_COLUMNS)
+    part = list(NOTE_INFO_ROW)
+    part[0], part[5] = "盈利能力稳步提升", "乙证券"            # a row whose title is only part of the file's name
+    ws.append(part)
+    whole = list(NOTE_INFO_ROW)
+    whole[6] = "28/04/2022"                                 # the row of the note, its date no date
+    ws.append(whole)
+    wb.save(tmp_path / "n" / "info.xlsx")
+    s = Store(tmp_path / "s")
+    summary = ingest([tmp_path / "n" / "notes"], s, CATALOG)
+    m = s.notes.all()[0].meta
+    assert m.broker == NOTE_BROKER and m.publish_date is None
+    assert "is no date" in summary.outcomes[0].detail

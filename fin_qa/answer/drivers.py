@@ -16,7 +16,7 @@ from ..catalog import Catalog
 from ..catalog.normalize import normalize_question
 from ..understand.question import Understanding
 from .compose import render
-from .model import Answer, Evidence, Method
+from .model import Answer, Evidence, Method, extended
 from .premise import _two_values
 
 
@@ -46,6 +46,7 @@ class Drivers:
         self.t = catalog.templates
         self.answer = answer
         self.understand = understand
+        self._minus = {x for lines in self.rules.minus.values() for x in lines}   # (taken from a profit: 少数股东损益)
 
     def _head(self, norm: str, u: Understanding) -> tuple[str, str] | None:
         """(the question's words before its profit item: company and period, the profit item) — None when it asks
@@ -71,7 +72,7 @@ class Drivers:
         delta = now - before
         if item in self.rules.profits:
             effect: Decimal | None = None   # (the profit itself)
-        elif item in self.subtracted:
+        elif item in self.subtracted or item in self._minus:
             effect = -delta
         elif now > 0 and before > 0 and "损失" in item:
             effect = None   # (a loss line stored positive: an old format's cost, its sign not told)
@@ -93,11 +94,14 @@ class Drivers:
         head, profit = found
         lines: list[Line] = []
         evidence: list[Evidence] = []
+        unread: list[str] = []
         for item in (profit, *self.rules.lines_of(profit)):
             got = self._line(head, item)
             if got is not None:
                 lines.append(got[0])
                 evidence += got[1]
+            elif item != profit:
+                unread.append(item)
         if len(lines) < 3 or lines[0].item != profit:
             return None   # (the profit's own change and at least two of its lines)
         parts = []
@@ -115,6 +119,8 @@ class Drivers:
             said += render(self.t, "drivers_up", parts="、".join(f"{x.item}（+{_amount(x.effect or Decimal(0))}）" for x in ups))
         if downs:
             said += render(self.t, "drivers_down", parts="、".join(f"{x.item}（-{_amount(x.effect or Decimal(0))}）" for x in downs))
+        if unread:   # (a line the statements print none of, or not read: said, the ranking is of those read)
+            said += render(self.t, "drivers_unread", items="、".join(unread))
         if any(getattr(e, "source", "") == "derived" for e in evidence):
             said += render(self.t, "drivers_derived")   # (a quarter alone: its filings' periods subtracted)
         return Breakdown(said, evidence)
@@ -122,7 +128,5 @@ class Drivers:
 
 def with_breakdown(ans: Answer, b: Breakdown) -> Answer:
     """The answer with the profit's lines after what it said (before a note's explanation)."""
-    ans.answer = ans.answer.rstrip() + "\n" + b.said
-    ans.evidence = [*ans.evidence, *b.evidence]
-    return ans
+    return extended(ans, b.said, b.evidence)
 

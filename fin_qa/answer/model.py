@@ -17,7 +17,7 @@ import re
 from decimal import Decimal
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 from ..numbers import parse_number
 
@@ -205,6 +205,17 @@ class Method(StrEnum):
     ASK_YEAR = "ask_year"            # which year is asked back (去年 after several years; a period with no year)
     ASK_WHICH = "ask_which"          # … which company
     ASK_PERIOD = "ask_period"        # a question of a company with filings of several periods names none
+
+
+def extended(ans: "Answer", text: str, evidence: "Sequence[Evidence]") -> "Answer":
+    """The answer with `text` said after it and its evidence added — the same answer otherwise (found, partial,
+    frame, context …: nothing recomputed)."""
+    import copy
+
+    out = copy.copy(ans)
+    out.answer = ans.answer.rstrip() + "\n" + text
+    out.evidence = [*ans.evidence, *(e for e in evidence if e not in ans.evidence)]
+    return out
 
 
 # the statements whose lines answer a value exactly (a sentence stating one is quoted only for what they lack)

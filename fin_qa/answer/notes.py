@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -21,11 +20,12 @@ from ..catalog import Catalog
 from ..search.base import Filters, SearchBackend, SearchQuery
 from ..search.sqlite_fts import match_expression
 from ..store import Store
-from ..store.notes import Note, NoteHit
+from ..search.base import SearchError
+from ..store.notes import Note, NoteHit, title_key as _key
 from ..understand.question import Understanding
 from .compose import render
 from .followup import POINTER
-from .model import Answer, Method, NoteEvidence
+from .model import Answer, CellEvidence, Evidence, FactEvidence, Method, NoteEvidence, extended
 
 PASSAGES = 3            # the passages quoted at most
 SEARCHED = 12           # the chunks searched for them
@@ -36,26 +36,15 @@ FORECAST_YEARS = 2      # a note forecasts the year it is published in and the t
 REVIEW_MONTHS = 4       # a note of the year after speaks of a year when published by April (the annual reports' season)
 FIGURE_WORDS = 2        # the words a figure's title must share with the question and passage to be cited
 PROSE = 0.25            # the share of a passage's characters that are words (not a table's numbers)
-_KEY = re.compile(r"[\W_]+")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _NOTE_AFTER_BROKER = r"(?:那篇|这篇|的研报|研报|的报告|的点评|点评|对|认为|预计|预测|怎么看|如何看)"
+_BROKER = re.compile(r"[\u4e00-\u9fff]{2,4}证券(?!市场|交易所|投资|时报|报|日报|代码|简称|事务)")
 _SENTENCES = re.compile(r"[？?。；;！!]")
 _QUOTED = re.compile(r"《([^》]{4,})》")
-_RATING_ASKED = re.compile(r"评级|买入|增持|推荐")
-_WHO_ASKED = re.compile(r"哪家(?:券商|机构)|哪个(?:券商|机构)|哪位|谁(?:写|出|发)|分析师|研究员|作者|什么时候|何时|哪天|发布(?:日期|时间)")
-_FORECAST_ASKED = re.compile(r"预测|预计|预期|EPS|eps|每股收益|PE|市盈率|盈利预测")
 # the filings' answers of a value: kept first when notes are asked beside them
 FILING_VALUES = (Method.LOOKUP, Method.FORMULA, Method.CHANGE, Method.ITEMS, Method.COMPARE, Method.STATISTICS,
                  Method.CELL, Method.FRAME, Method.STATED, Method.SERIES, Method.DISTRIBUTION)
 ASKED_BACK = (Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD)
-# the info sheet's forecasts (附件5 字段说明): column → (measure, the year relative to the note's)
-FORECASTS = (("predictThisYearEps", "每股收益（EPS）", 0), ("predictNextYearEps", "每股收益（EPS）", 1),
-             ("predictNextTwoYearEps", "每股收益（EPS）", 2), ("predictThisYearPe", "市盈率（PE）", 0),
-             ("predictNextYearPe", "市盈率（PE）", 1), ("predictNextTwoYearPe", "市盈率（PE）", 2))
-
-
-def _key(text: str) -> str:
-    return _KEY.sub("", text)
 
 
 def _words(text: str) -> set[str]:
@@ -72,11 +61,24 @@ def shown_path(path: str | None) -> str:
         return path
 
 
+def _gives_value(ans: Answer) -> bool:
+    """Whether the filings' answer gives a value (of one of its asks, for a compound question): what stays first
+    when notes are asked beside it — not a passage quoted for words a note answers."""
+    if not ans.answered:
+        return False
+    if ans.method == Method.PLAN:
+        if ans.asks:
+            return any(a.get("found") and a.get("method") in FILING_VALUES for a in ans.asks)
+        return any(isinstance(e, (FactEvidence, CellEvidence)) for e in ans.evidence)   # (a period's plan: its values)
+    return ans.method in FILING_VALUES
+
+
 class NoteAnswerer:
     def __init__(self, store: Store, catalog: Catalog, backend: Callable[[], SearchBackend] | None = None,
                  cut: Callable[[str], list[tuple[str, str]]] | None = None) -> None:
         self.store = store
         self.rules = catalog.notes
+        self.why = catalog.drivers   # (the words asking why: rules/drivers.yaml asked, one list)
         self.t = catalog.templates
         self.filler = catalog.search.filler   # (the question words no passage prints: 是多少, 有哪些)
         self._backend = backend      # the router's search backend: Elasticsearch searches its notes index
@@ -88,6 +90,13 @@ class NoteAnswerer:
         return self.store.notes.all(self.store.state())
 
     # --------------------------------------------------------------------------- which notes
+
+    @staticmethod
+    def consistent(u: Understanding, notes: Sequence[Note]) -> list[Note]:
+        """The notes named that may be of the company the question names (a 个股研报 of another company is not:
+        "金花股份的2025年三季报点评" names no note on 华润三九)."""
+        codes = {m.company.stock_code for m in u.companies if m.company.stock_code}
+        return [n for n in notes if not codes or n.meta.kind != "stock" or n.meta.stock_code in codes]
 
     def named(self, question: str, notes: Sequence[Note]) -> list[Note]:
         """The notes a question names by their title (whole, or a clause of it of 6 characters or more, or in
@@ -146,7 +155,7 @@ class NoteAnswerer:
             b = n.meta.broker or ""
             if b.endswith("证券") and len(b) >= 4:   # (西南那篇: the broker's name without 证券)
                 text = re.sub(re.escape(b[:-2]) + f"(?={_NOTE_AFTER_BROKER})", " ", text)
-        for rx in (*self.rules.asked, *self.rules.explain, *self.filler):
+        for rx in (*self.rules.asked, *self.why.asked, *self.filler):
             text = rx.sub(" ", text)
         return SearchQuery(re.sub(r"[#《》\s]+", " ", text).strip())
 
@@ -159,9 +168,18 @@ class NoteAnswerer:
         return {w for part in query.text.split() for w, tag in self.cut(part)
                 if len(w) >= 2 and not (tag[:1] in tags)}
 
+    def _names(self, query: SearchQuery) -> set[str]:
+        """The question's proper names of places, people and bodies (rules/notes.yaml name_tags)."""
+        if self.cut is None:
+            return set()
+        return {w for part in query.text.split() for w, tag in self.cut(part) if len(w) >= 2 and tag in self.rules.name_tags}
+
     @staticmethod
-    def _held(want: set[str], text: str) -> float:
-        return sum(1 for w in want if w in text) / len(want) if want else 0.0
+    def _held(want: set[str], hit: NoteHit) -> float:
+        """The share of the words asked the passage or its heading holds (风险提示 of a question on risks)."""
+        heading = " ".join(hit.path[1:])
+        held = sum(1 for w in want if w in hit.text or w in heading)
+        return held / len(want) if want else 0.0
 
     def search(self, u: Understanding, notes: Sequence[Note], held: float) -> list[tuple[NoteHit, float]]:
         """The notes' passages holding at least `held` of the words of the question, or of one of its sentences
@@ -177,33 +195,36 @@ class NoteAnswerer:
                 out.setdefault(h.chunk_id, h)
         # (admitted by one sentence's words; ordered by how much of the whole question each holds)
         whole = self._want(self._query(u))
-        ranked = [(h, self._held(whole, " ".join(h.path[1:]) + h.text)) for h in out.values()]
+        ranked = [(h, self._held(whole, h)) for h in out.values()]
         return sorted(ranked, key=lambda hs: (-hs[1], -hs[0].score))[:PASSAGES]
 
     def _search(self, query: SearchQuery, by_id: dict[int, Note], held: float) -> list[tuple[NoteHit, float]]:
         want = self._want(query)
         if not want:
             return []
+        names = self._names(query)   # (a place, person or body named: 贵州 of 贵州茅台 — a passage not naming it is not of it)
         backend = self._backend() if self._backend is not None else None
+        hits: list[NoteHit] | None = None
         if backend is not None and backend.name == "elasticsearch":
-            found = backend.for_notes().search(query, Filters([n.key for n in by_id.values()]), SEARCHED)  # type: ignore[attr-defined]
-            hits = self.store.notes.chunks([h.chunk_id for h in found], by_id)
-        else:
+            try:
+                found = backend.for_notes().search(query, Filters([n.key for n in by_id.values()]), SEARCHED)  # type: ignore[attr-defined]
+                hits = self.store.notes.chunks([h.chunk_id for h in found], by_id)
+            except SearchError:
+                hits = None   # (its notes index missing or down: the store's own FTS5 index holds every note)
+        if hits is None:
             expression = match_expression(query)
             hits = self.store.notes.match(expression, by_id, SEARCHED) if expression else []
         out = []
         for h in hits:
             if len(_CJK.findall(h.text)) < PROSE * len(h.text) or not ("，" in h.text or "。" in h.text):
                 continue   # (a table of forecasts printed as text: no passage to quote)
-            share = self._held(want, " ".join(h.path[1:]) + h.text)
-            if share >= held:
+            share = self._held(want, h)
+            if share >= held and all(n in h.text for n in names):
                 out.append((h, share))
         return out
 
     def _figure(self, hit: NoteHit, want: set[str]) -> str | None:
         """The title of the figure on the passage's page that the question and passage speak of, if one."""
-        if hit.figure:
-            return hit.figure
         nid = hit.note.id
         if nid not in self._figures:
             self._figures[nid] = self.store.notes.figures(nid)
@@ -228,29 +249,43 @@ class NoteAnswerer:
 
     # --------------------------------------------------------------------------- the answers
 
-    def view(self, question: str, note: Note) -> str | None:
-        """A note's rating and forecasts (its info sheet's), where the question asks them."""
-        m, parts = note.meta, []
-        if _WHO_ASKED.search(question):
-            who = next((m.info[c] for c in self.rules.info.get("researcher", ()) if m.info.get(c)), None)
+    def view(self, question: str, note: Note) -> tuple[str, str] | None:
+        """A note's info sheet's answer where the question asks it — who wrote it and when, its rating, target
+        price, forecasts — and that row's cells as the sheet prints them (what it is cited with)."""
+        m, parts, cells = note.meta, [], []
+        cols, r = self.rules.info, self.rules
+
+        def cell(field: str) -> str | None:
+            for c in cols.get(field, ()):
+                if m.info.get(c):
+                    cells.append(f"{c} {m.info[c]}")
+                    return str(m.info[c])
+            return None
+        if r.asks_view("who", question):
+            who = cell("researcher")
             parts.append("，".join(x for x in (m.broker and f"{m.broker}发布", who and f"分析师{who}",
                                               m.publish_date and f"发布日期{m.publish_date}") if x))
-        if _RATING_ASKED.search(question) and m.rating:
-            last = m.info.get("lastEmRatingName")
+        if r.asks_view("rating", question) and cell("rating"):
+            last = cell("last_rating")
             parts.append(render(self.t, "note_rating", rating=m.rating, last=f"（上次“{last}”）" if last else ""))
-        if _FORECAST_ASKED.search(question):
+        if r.asks_view("target", question):
+            high, low = cell("target_high"), cell("target_low")
+            price = "—".join(dict.fromkeys(x for x in (low, high) if x))
+            parts.append(render(self.t, "note_target", parts=f"{price}元") if price else render(self.t, "note_no_target"))
+        if r.asks_view("forecast", question):
             year = int(m.publish_date[:4]) if m.publish_date and m.publish_date[:4].isdigit() else None
             by: dict[str, list[str]] = {}
-            for col, measure, ahead in FORECASTS:
-                v = m.info.get(col)
+            for f in r.forecasts:
+                v = m.info.get(f.column)
                 if v not in (None, ""):
-                    when = f"{year + ahead}年" if year else ("今年", "明年", "后年")[ahead]
-                    by.setdefault(measure, []).append(f"{when}{v}")
+                    cells.append(f"{f.column} {v}")
+                    when = f"{year + f.ahead}年" if year else f"发布当年后第{f.ahead}年"
+                    by.setdefault(f.measure, []).append(f"{when}{v}")
             parts += [render(self.t, "note_forecast", measure=k, parts="、".join(v)) for k, v in by.items()]
         if not parts:
             return None
-        return render(self.t, "note_view", title=m.title, broker=m.broker or "券商", date=m.publish_date or "",
-                      parts="；".join(parts))
+        return (render(self.t, "note_view", title=m.title, broker=m.broker or "券商", date=m.publish_date or "",
+                       parts="；".join(parts)), render(self.t, "note_sheet", parts="；".join(cells)))
 
     def answer(self, question: str, u: Understanding, named: Sequence[Note], held: float = HELD,
                context: Sequence[str] = (), industry: bool = False) -> Answer | None:
@@ -263,36 +298,49 @@ class NoteAnswerer:
             return Answer(question, render(self.t, "ask_company", items="研报"), u.finglm_type(), Method.ASK_WHICH,
                           found=False)   # (它最新一篇研报…, and no company before it: which one)
         covering = self.covering(u, every)
+        industry_notes = [n for n in every if n.meta.kind == "industry"]
         if industry and u.companies:   # (a company's text no filing holds: its notes and the industry's)
-            covering = [*covering, *(n for n in every if n.meta.kind == "industry")]
-        pool = list(named) or covering or ([] if u.companies else every)
+            covering = [*covering, *industry_notes]
+        # (no company named: the industry's notes — a 个股研报 speaks of its own company only)
+        pool = list(named) or covering or ([] if u.companies else industry_notes)
         if not named:   # (a forecast's years are those it forecasts)
-            pool = self.of_years(u, pool, bool(_FORECAST_ASKED.search(question)))
+            pool = self.of_years(u, pool, self.rules.asks_view("forecast", question))
         of_broker = [n for n in pool if self._names_broker(question, n)]
         if of_broker:   # (国金证券的研报: that broker's)
             pool = of_broker
+        unknown = [b for b in _BROKER.findall(question) if not any(n.meta.broker == b for n in every)]
+        if unknown:   # (华泰证券的报告, and the store holds none of theirs)
+            pool = []
         if not pool:
-            who = "、".join(dict.fromkeys(m.company.short_name or m.company.key for m in u.companies))
+            who = "、".join(dict.fromkeys([*unknown, *(m.company.short_name or m.company.key for m in u.companies)]))
             years = f"{max(u.years.explicit)}年前后" if u.years.explicit else ""
             return Answer(question, render(self.t, "note_none", what=f"{who}{years}" or "这一问题"), u.finglm_type(),
                           Method.NOTE, found=False)
-        lines = [v for n in pool for v in [self.view(question, n)] if v]
+        # the info sheet's answers: of a note named, of one covering the company named, of an industry note whose
+        # industry the question names (never a company's rating from another's note)
+        viewed = [n for n in pool if n in named or n in covering or (n.meta.kind == "industry" and (
+            "行业" in question or bool(n.meta.industry and n.meta.industry in question)))]
+        views = [(n, v) for n in viewed for v in [self.view(question, n)] if v]
+        lines = [v[0] for _, v in views]
+        cited = [NoteEvidence(None, n.meta.title, v[1], None, n.key, n.meta.title, n.meta.broker, n.meta.publish_date,
+                              n.path) for n, v in views]
         want = self._want(self._query(u))
         evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, held)]
-        if not evidence and not lines and named:
-            # a note named: its passages holding any word asked, else what it says first
+        if not evidence and not lines and (named or not want):
+            # a note named, or notes asked and nothing more: the passages holding any word asked, else what the
+            # latest says first
             evidence = [self.evidence(h, want) for h, _ in self.search(u, pool, HELD_NAMED)] or \
-                [self.evidence(h, want) for n in named for h in self.store.notes.head(n, 2)]
+                [self.evidence(h, want) for h in self.store.notes.head((list(named) or pool)[0], 2)]
         if not lines and not evidence:
             return None
+        if not evidence and lines and all(render(self.t, "note_no_target") in line for line in lines):
+            # (only a target price asked, and no note gives one: said, no value)
+            return Answer(question, "\n".join(lines), u.finglm_type(), Method.NOTE, list[Evidence](cited), found=False)
         lines += [self.quote(e) for e in evidence]
         if held >= HELD_ALONE and not u.years.explicit and evidence:
             dates = "、".join(sorted({e.date for e in evidence if e.date}))
             lines.insert(0, render(self.t, "note_no_year", dates=dates))
-        if not evidence:   # (a rating or forecast: cite the note itself)
-            evidence = [NoteEvidence(None, n.meta.title, self.view(question, n) or "", None, n.key, n.meta.title,
-                                     n.meta.broker, n.meta.publish_date, n.path) for n in pool if self.view(question, n)]
-        return Answer(question, "\n".join(lines), u.finglm_type(), Method.NOTE, evidence=list(evidence))
+        return Answer(question, "\n".join(lines), u.finglm_type(), Method.NOTE, evidence=[*cited, *evidence])
 
     def explain(self, u: Understanding, ans: Answer) -> Answer:
         """A why-question's answer followed by what the notes covering its company say of it."""
@@ -301,8 +349,7 @@ class NoteAnswerer:
         found = [self.evidence(h, want) for h, _ in self.search(u, pool, HELD)] if pool else []
         if not found:
             return ans
-        text = ans.answer.rstrip() + "\n" + render(self.t, "note_explains") + "\n" + "\n".join(self.quote(e) for e in found)
-        return replace(ans, answer=text, evidence=[*ans.evidence, *found])
+        return extended(ans, render(self.t, "note_explains") + "\n" + "\n".join(self.quote(e) for e in found), list(found))
 
     @staticmethod
     def _names_broker(question: str, n: Note) -> bool:
@@ -324,10 +371,12 @@ class NoteAnswerer:
 
     def after(self, question: str, ans: Answer, understand: Callable[[str], Understanding], alone: bool = True,
               context: Sequence[str] = ()) -> Answer:
-        """The router's answer with the notes': a note named or notes asked (the notes answer; a value the
-        filings gave stays first), a why (the notes' explanation after it), or nothing a filing answers and no
-        company's value asked (the notes, said as theirs; `alone` False: not in a conversation about a company)."""
-        if not question.strip() or ans.method == Method.BAD_INPUT:
+        """The router's answer with the notes': a note named or notes asked (the notes answer; what the filings
+        answered stays first, the notes after it; where no note speaks of it, the filings' answer as it was), a why
+        (the notes' explanation after the filings'), or nothing a filing answers and no company's value asked (the
+        notes, said as theirs; `alone` False: not in a conversation about a company). A question asking what a
+        filing itself prints (年报中…, rules/notes.yaml `filing`) is the filings' alone."""
+        if not question.strip() or ans.method == Method.BAD_INPUT or self.rules.asks_filing(question):
             return ans
         every = self.notes()
         if not every:
@@ -336,16 +385,17 @@ class NoteAnswerer:
         named = self.named(question, every)
         brokers = any(self._names_broker(question, n) for n in every)   # (国金证券怎么看…, 西南那篇点评…)
         if named or brokers or self.rules.asks_notes(question):
-            got = self.answer(question, understand(question), named, context=context)
-            if got is None:
-                return ans
-            if ans.found and ans.method in FILING_VALUES and not _FORECAST_ASKED.search(question):
-                # (a filing's value asked beside the notes' view: the value first, the notes after it)
-                return replace(ans, answer=ans.answer.rstrip() + "\n" + got.answer, evidence=[*ans.evidence, *got.evidence])
+            u = understand(question)
+            got = self.answer(question, u, self.consistent(u, named), context=context)
+            explicit = bool(named or brokers or _BROKER.search(question)) or any(rx.search(question) for rx in self.rules.note_words)
+            if got is None or (not got.found and ans.answered and not explicit):
+                return ans   # (no note speaks of it, and none was named: the filings' answer as it was)
+            if _gives_value(ans):
+                return extended(ans, got.answer, got.evidence)   # (a value the filings gave first, the notes after)
             return got
         if ans.method in ASKED_BACK:
             return ans
-        if self.rules.asks_why(question):
+        if self.why.asks_why(question):
             # (answered or not by the filings: what the notes covering its company say of it, after)
             return self.explain(understand(question), ans)
         if not ans.answered and alone:
@@ -353,7 +403,7 @@ class NoteAnswerer:
             if u.items or u.formulas or (u.companies and self.rules.asks_quantity(question)):
                 return ans   # (a company's value no filing holds is never a note's number)
             got = self.answer(question, u, [], held=HELD_ALONE, industry=True)
-            if got is not None and got.found and any(isinstance(e, NoteEvidence) and e.text for e in got.evidence):
+            if got is not None and got.found and any(isinstance(e, NoteEvidence) and e.page for e in got.evidence):
                 got.answer = render(self.t, "note_instead") + "\n" + got.answer
                 return got
         return ans

@@ -197,6 +197,8 @@ class Router:
         year, period = later[-1]
         added = []
         for ser in ans.series:
+            if self.values.at_a_date(ser["item"]) or self.values.info(ser["item"]).statement == "资产负债表":
+                continue   # (a balance: a period end's is no change on the same period a year before)
             sub = self._answer_plain(f"{company.short_name or company.key}{year}年{LATEST_WORDS[period]}"
                                      f"{ser['label']}同比增长了多少？")
             if sub.found and sub.method == Method.CHANGE:

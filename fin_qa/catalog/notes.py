@@ -8,9 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .periods import _list, _pattern
-from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
+from .yamlfile import LDict, RuleError, line_of, load_rules_yaml, rule_regex
 
-INFO_FIELDS = ("title", "researcher", "broker", "date", "stock_code", "stock_name", "industry", "rating")
+INFO_FIELDS = ("title", "researcher", "broker", "date", "stock_code", "stock_name", "industry", "rating", "last_rating",
+               "target_high", "target_low")
+VIEWS = ("who", "rating", "target", "forecast")
+
+
+@dataclass(frozen=True)
+class Forecast:
+    column: str        # the info sheet's column (predictThisYearEps)
+    measure: str       # what it forecasts (每股收益（EPS）)
+    ahead: int         # its year after the note's year
 
 
 @dataclass(frozen=True)
@@ -24,15 +33,24 @@ class NoteRules:
     code: tuple[re.Pattern, ...] = ()
     info: dict[str, tuple[str, ...]] = field(default_factory=dict)   # field → the sheet's column names
     asked: tuple[re.Pattern, ...] = ()
-    explain: tuple[re.Pattern, ...] = ()
     function_tags: frozenset[str] = frozenset()
+    name_tags: frozenset[str] = frozenset()
     quantity: tuple[re.Pattern, ...] = ()
+    filing: tuple[re.Pattern, ...] = ()
+    note_words: tuple[re.Pattern, ...] = ()
+    views: dict[str, re.Pattern] = field(default_factory=dict)
+    forecasts: tuple[Forecast, ...] = ()
 
     def asks_quantity(self, text: str) -> bool:
         return any(rx.search(text) for rx in self.quantity)
 
-    def asks_why(self, text: str) -> bool:
-        return any(rx.search(text) for rx in self.explain)
+    def asks_filing(self, text: str) -> bool:
+        """Whether a question asks what a filing itself prints (年报中…) and names no note."""
+        return any(rx.search(text) for rx in self.filing) and not any(rx.search(text) for rx in self.note_words)
+
+    def asks_view(self, view: str, text: str) -> bool:
+        rx = self.views.get(view)
+        return rx is not None and rx.search(text) is not None
 
     def asks_notes(self, text: str) -> bool:
         return any(rx.search(text) for rx in self.asked)
@@ -62,8 +80,19 @@ def load_note_rules(path: Path) -> NoteRules:
     if not isinstance(tags, list) or not all(isinstance(t, str) and t for t in tags):
         raise RuleError(path, data.key_lines.get("function_tags", line_of(data)),
                         "`function_tags:` needs a list of part-of-speech tags (their first letters)")
+    views_data = data.get("views")
+    if not isinstance(views_data, LDict) or set(views_data) != set(VIEWS):
+        raise RuleError(path, data.key_lines.get("views", line_of(data)), f"`views:` needs exactly {', '.join(VIEWS)}")
+    views = {k: rule_regex(path, views_data.key_lines.get(k, line_of(views_data)), k, str(views_data[k])) for k in VIEWS}
+    forecasts = []
+    for e in _list(path, data, "forecasts"):
+        if not isinstance(e, LDict) or not isinstance(e.get("column"), str) or not isinstance(e.get("measure"), str) \
+                or not isinstance(e.get("ahead"), int):
+            raise RuleError(path, line_of(e), "forecasts: each needs `column`, `measure` and `ahead` (a whole number)")
+        forecasts.append(Forecast(e["column"], e["measure"], e["ahead"]))
     return NoteRules(_patterns(path, reading, "back_matter"), _patterns(path, reading, "noise"),
                      _patterns(path, reading, "heading"), _patterns(path, reading, "figure", "title"),
                      _patterns(path, identity, "broker", "broker"), _patterns(path, identity, "date", "year"),
                      _patterns(path, identity, "code", "code"), columns, _patterns(path, data, "asked"),
-                     _patterns(path, data, "explain"), frozenset(tags), _patterns(path, data, "quantity"))
+                     frozenset(tags), frozenset(data.get("name_tags") or ()), _patterns(path, data, "quantity"), _patterns(path, data, "filing"),
+                     _patterns(path, data, "note_words"), views, tuple(forecasts))

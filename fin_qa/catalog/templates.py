@@ -24,7 +24,7 @@ PLACEHOLDERS = {
     "not_found_company": set(),
     "series_latest": {"year", "filing"},
     # a profit's change broken into the income statement's lines (answer/drivers.py)
-    "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"}, "drivers_derived": set(),
+    "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"}, "drivers_derived": set(), "drivers_unread": {"items"},
     # research notes (answer/notes.py)
     "note_quote": {"title", "broker", "date", "page", "heading", "text"},
     "note_view": {"title", "broker", "date", "parts"},
@@ -34,6 +34,7 @@ PLACEHOLDERS = {
     "note_no_year": {"dates"},
     "note_explains": set(),
     "note_instead": set(),
+    "note_target": {"parts"}, "note_no_target": set(), "note_sheet": {"parts"},
     "no_company": set(), "ask_company": {"items"}, "ask_period_year": {"company", "period", "items", "years"},
     "not_found_report": {"company", "year"},
     "not_found_value": {"company", "year", "item"},

@@ -5,7 +5,6 @@ and its figures' titles. Rules: rules/notes.yaml. A note's figures are never rea
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -13,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog.notes import NoteRules
-from ..store.notes import NoteChunk, NoteMeta
+from ..store.notes import NoteChunk, NoteMeta, title_key as _key
 from .pages import Document
 
 NOTE_PARSER = 1          # a note read with an older parser is read again
@@ -26,7 +25,6 @@ _SPACE_CJK = re.compile(r"(?<=[\u4e00-\u9fff，。、：；（）“”％%])\s+
 _ENDS = ("。", "！", "？", "；")
 SHORT = 8                # a line this short with no punctuation is a label, not prose
 _PUNCT = re.compile(r"[，。：；、！？,;:]")
-_KEY = re.compile(r"[\W_]+")
 
 
 @dataclass
@@ -40,10 +38,6 @@ class ParsedNote:
     figures: list[tuple[int, str]]
     warnings: list[str] = field(default_factory=list)
     seconds: float = 0.0
-
-
-def _key(text: str) -> str:
-    return _KEY.sub("", unicodedata.normalize("NFKC", text)).lower()
 
 
 def _noise(rules: NoteRules, line: str) -> bool:
@@ -105,10 +99,12 @@ def read_note(doc: Document, rules: NoteRules, title: str) -> tuple[list[NoteChu
             for piece in _cut(text):
                 chunks.append(NoteChunk([title, heading] if heading else [title], piece, page_of))
 
+    ended = False
     for page in doc.pages:
-        if any(rx.search(line.text.strip()) for line in page.lines for rx in rules.back_matter):
-            break
         for raw in page.lines:
+            if any(rx.search(raw.text.strip()) for rx in rules.back_matter):
+                ended = True   # (the back matter's heading: it and everything after it unread)
+                break
             line = _LAYOUT_TAG.sub("", raw.text).strip()
             if not line or _noise(rules, line):
                 continue
@@ -134,6 +130,8 @@ def read_note(doc: Document, rules: NoteRules, title: str) -> tuple[list[NoteChu
             if line.endswith(_ENDS):
                 close()
         close()   # (a paragraph running over a page break is cut there: its page is cited)
+        if ended:
+            break
     return chunks, figures
 
 
@@ -152,12 +150,13 @@ def _cell(value: Any) -> str | None:
     return text or None
 
 
+_SHEETS: dict[tuple[str, int, int], list[dict[str, Any]]] = {}   # an xlsx read once a process (path, size, mtime)
+
+
 def info_rows(folder: Path, rules: NoteRules) -> list[dict[str, Any]]:
     """Every row of the info sheets (xlsx with the title column and a broker column) in the folder and the
-    folders above it (INFO_DEPTH), each with its sheet's kind: stock when the sheet has a stock code column."""
-    from openpyxl import load_workbook  # type: ignore[import-untyped]
-
-    cols = rules.info
+    folders above it (INFO_DEPTH), each with its sheet's kind: stock when the sheet has a stock code column, and its
+    file (_sheet). Each workbook is read once a process while it stays the same."""
     out: list[dict[str, Any]] = []
     seen: set[Path] = set()
     for d in [folder, *list(folder.parents)[:INFO_DEPTH]]:
@@ -166,27 +165,61 @@ def info_rows(folder: Path, rules: NoteRules) -> list[dict[str, Any]]:
                 continue
             seen.add(path)
             try:
-                wb = load_workbook(path, read_only=True, data_only=True)
-            except Exception:   # noqa: BLE001 — not a workbook this reads: no info sheet
+                st = path.stat()
+            except OSError:
                 continue
-            try:
-                for ws in wb.worksheets:
-                    rows = ws.iter_rows(values_only=True)
-                    header = [str(x).strip() if x is not None else "" for x in next(rows, ())]
-                    if not any(c in header for c in cols["title"]) or not any(c in header for c in cols["broker"]):
-                        continue
-                    stock = any(c in header for c in cols["stock_code"])
-                    for values in rows:
-                        row = {h: _cell(v) for h, v in zip(header, values) if h}
-                        row["_kind"] = "stock" if stock and any(row.get(c) for c in cols["stock_code"]) else "industry"
-                        out.append(row)
-            finally:
-                wb.close()
+            key = (str(path), st.st_size, st.st_mtime_ns)
+            if key not in _SHEETS:
+                if len(_SHEETS) > 256:
+                    _SHEETS.clear()
+                _SHEETS[key] = _sheet_rows(path, rules)
+            out += _SHEETS[key]
+    return out
+
+
+def _sheet_rows(path: Path, rules: NoteRules) -> list[dict[str, Any]]:
+    """The rows of a workbook's info sheets (none where it is no workbook this reads)."""
+    from openpyxl import load_workbook  # type: ignore[import-untyped]
+
+    cols = rules.info
+    out: list[dict[str, Any]] = []
+    try:
+        wb = load_workbook(path, read_only=True, data_only=True)
+    except Exception:   # noqa: BLE001 — not a workbook this reads: no info sheet
+        return out
+    try:
+        for ws in wb.worksheets:
+            rows = ws.iter_rows(values_only=True)
+            header = [str(x).strip() if x is not None else "" for x in next(rows, ())]
+            if not any(c in header for c in cols["title"]) or not any(c in header for c in cols["broker"]):
+                continue
+            stock = any(c in header for c in cols["stock_code"])
+            for values in rows:
+                row = {h: _cell(v) for h, v in zip(header, values) if h}
+                row["_kind"] = "stock" if stock and any(row.get(c) for c in cols["stock_code"]) else "industry"
+                row["_sheet"] = path.name
+                out.append(row)
+    finally:
+        wb.close()
     return out
 
 
 def _first(row: dict[str, Any], names: tuple[str, ...]) -> str | None:
     return next((row[n] for n in names if row.get(n)), None)
+
+
+def _date(value: str | None) -> str | None:
+    """An info sheet's date as YYYY-MM-DD (2025-10-30 00:00:00.000, 2025/10/30, 20251030), else None."""
+    if not value:
+        return None
+    m = re.match(r"\s*(20\d{2}|19\d{2})\D?(\d{1,2})\D?(\d{1,2})(?!\d)", value)
+    if m is None:
+        return None
+    y, mo, d = (int(x) for x in m.groups())
+    try:
+        return date(y, mo, d).isoformat()
+    except ValueError:
+        return None
 
 
 def _code(value: str | None) -> str | None:
@@ -200,18 +233,30 @@ def identify_note(doc: Document, path: Path, rules: NoteRules, rows: list[dict[s
     """The note's identity: its info sheet's row (matched by title: the file's name), else its pages'."""
     stem = _key(path.stem)
     cols = rules.info
-    for row in rows:
-        title = _first(row, cols["title"])
-        if title and (_key(title) == stem or (len(_key(title)) >= 8 and _key(title) in stem)):
-            day = _first(row, cols["date"])
-            meta = NoteMeta(title, row["_kind"], _first(row, cols["broker"]), day[:10] if day else None,
-                            _code(_first(row, cols["stock_code"])), _first(row, cols["stock_name"]),
-                            _first(row, cols["industry"]), _first(row, cols["rating"]),
-                            {k: v for k, v in row.items() if not k.startswith("_") and v is not None})
-            return meta, []
+    titled = [(row, _key(t)) for row in rows for t in [_first(row, cols["title"])] if t]
+    exact = [row for row, t in titled if t == stem]
+    near = [row for row, t in titled if len(t) >= 8 and t in stem and t != stem]
+    found = exact or near
+    if found:
+        row, warnings = found[0], []
+        if len(found) > 1:   # (two rows for one note: the first sheet's, said)
+            warnings.append(f"{len(found)} info-sheet rows name this note ({', '.join(r['_sheet'] for r in found)}): "
+                            f"the first ({row['_sheet']}) is read")
+        day = _date(_first(row, cols["date"]))
+        if _first(row, cols["date"]) and day is None:
+            warnings.append(f"the info sheet's date {_first(row, cols['date'])!r} is no date: the note's date unknown")
+        title = _first(row, cols["title"]) or path.stem
+        meta = NoteMeta(title, row["_kind"], _first(row, cols["broker"]), day,
+                        _code(_first(row, cols["stock_code"])), _first(row, cols["stock_name"]),
+                        _first(row, cols["industry"]), _first(row, cols["rating"]),
+                        {k: v for k, v in row.items() if not k.startswith("_") and v is not None})
+        return meta, warnings
     text = "\n".join(p.text for p in doc.pages[:2])
     brokers = Counter(m.group("broker") for p in doc.pages for rx in rules.broker for m in rx.finditer(p.text))
-    dated = next((m for rx in rules.date for m in [rx.search(text)] if m), None)
+    # the note's own date: one on a line of its own first (a header's "2025 年 10 月 29 日"), else the first printed
+    alone = [line.text.strip() for p in doc.pages[:1] for line in p.lines]
+    dated = next((m for line in alone for rx in rules.date for m in [rx.fullmatch(line)] if m), None) or \
+        next((m for rx in rules.date for m in [rx.search(text)] if m), None)
     code = next((m.group("code") for rx in rules.code for m in [rx.search(text)] if m), None)
     meta = NoteMeta(path.stem, "stock" if code else "industry", brokers.most_common(1)[0][0] if brokers else None,
                     f"{int(dated['year']):04d}-{int(dated['month']):02d}-{int(dated['day']):02d}" if dated else None,

@@ -8,15 +8,23 @@ only by the readers that ask for notes (answer/notes.py).
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import unicodedata
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..bigrams import analyze
 from .models import ChunkRecord
 
 NOTE_KEY = "note:"   # a note's key in search hits and evidence: note:<id>
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
+def title_key(text: str) -> str:
+    """A title as compared: width folded, lower case, its words only (no spaces, punctuation or brackets)."""
+    return _NOT_WORD.sub("", unicodedata.normalize("NFKC", text)).lower()
 
 
 @dataclass
@@ -38,7 +46,6 @@ class NoteChunk:
     path: list[str]                    # [title, heading]
     text: str
     page: int | None
-    figure: str | None = None          # the figure's title when the chunk is a figure's printed rows
 
 
 @dataclass
@@ -60,7 +67,6 @@ class NoteHit:
     path: list[str]
     text: str
     page: int | None
-    figure: str | None
     score: float
 
 
@@ -93,8 +99,8 @@ class NoteShelf:
                  meta.stock_name, meta.industry, meta.rating, pages, json.dumps(meta.info, ensure_ascii=False)))
             nid = int(cur.lastrowid or 0)
             for c in chunks:
-                cid = self.db.execute("INSERT INTO note_chunks(note_id, path, text, page, figure) VALUES(?,?,?,?,?)",
-                                      (nid, json.dumps(c.path, ensure_ascii=False), c.text, c.page, c.figure)).lastrowid
+                cid = self.db.execute("INSERT INTO note_chunks(note_id, path, text, page) VALUES(?,?,?,?)",
+                                      (nid, json.dumps(c.path, ensure_ascii=False), c.text, c.page)).lastrowid
                 self.db.execute("INSERT INTO notes_fts(rowid, heading, body) VALUES(?,?,?)",
                                 (cid, analyze(" ".join(c.path)), analyze(c.text)))
             self.db.executemany("INSERT INTO note_figures VALUES(?,?,?)", [(nid, p, t) for p, t in figures])
@@ -129,26 +135,26 @@ class NoteShelf:
             return []
         ids = ",".join(str(int(i)) for i in notes)
         rows = self.db.execute(
-            "SELECT c.id, c.note_id, c.path, c.text, c.page, c.figure, -bm25(notes_fts, ?, 1.0) AS s FROM notes_fts"
+            "SELECT c.id, c.note_id, c.path, c.text, c.page, -bm25(notes_fts, ?, 1.0) AS s FROM notes_fts"
             f" JOIN note_chunks c ON c.id = notes_fts.rowid WHERE notes_fts MATCH ? AND c.note_id IN ({ids})"
             " ORDER BY s DESC LIMIT ?", (heading_weight, expression, size)).fetchall()
-        return [NoteHit(notes[r[1]], r[0], json.loads(r[2] or "[]"), r[3], r[4], r[5], float(r[6])) for r in rows]
+        return [NoteHit(notes[r[1]], r[0], json.loads(r[2] or "[]"), r[3], r[4], float(r[5])) for r in rows]
 
     def chunks(self, chunk_ids: Sequence[int], notes: dict[int, Note]) -> list[NoteHit]:
         """These chunks (an index's hits read back), in the order given."""
         if not chunk_ids:
             return []
         got = {r[0]: r for r in self.db.execute(
-            f"SELECT id, note_id, path, text, page, figure FROM note_chunks WHERE id IN ({','.join('?' * len(chunk_ids))})",
+            f"SELECT id, note_id, path, text, page FROM note_chunks WHERE id IN ({','.join('?' * len(chunk_ids))})",
             list(chunk_ids))}
-        return [NoteHit(notes[r[1]], r[0], json.loads(r[2] or "[]"), r[3], r[4], r[5], 0.0)
+        return [NoteHit(notes[r[1]], r[0], json.loads(r[2] or "[]"), r[3], r[4], 0.0)
                 for i in chunk_ids if (r := got.get(i)) is not None and r[1] in notes]
 
     def head(self, note: Note, n: int) -> list[NoteHit]:
         """A note's first `n` chunks, in reading order (what it says first: 投资要点, 事件, 业绩简评)."""
-        rows = self.db.execute("SELECT id, path, text, page, figure FROM note_chunks WHERE note_id=? ORDER BY id",
+        rows = self.db.execute("SELECT id, path, text, page FROM note_chunks WHERE note_id=? ORDER BY id",
                                (note.id,)).fetchall()
-        hits = [NoteHit(note, r[0], json.loads(r[1] or "[]"), r[2], r[3], r[4], 0.0) for r in rows]
+        hits = [NoteHit(note, r[0], json.loads(r[1] or "[]"), r[2], r[3], 0.0) for r in rows]
         headed = [h for h in hits if len(h.path) > 1]   # (under a heading: not the cover's side panel)
         return (headed or hits)[:n]
 
@@ -164,6 +170,3 @@ class NoteShelf:
     def count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM notes").fetchone()[0]) if self._has("notes") else 0
 
-
-def note_ids(keys: Iterable[str]) -> list[int]:
-    return [int(k[len(NOTE_KEY):]) for k in keys if k.startswith(NOTE_KEY) and k[len(NOTE_KEY):].isdigit()]

@@ -89,8 +89,7 @@ CREATE TABLE IF NOT EXISTS notes(
 );
 CREATE INDEX IF NOT EXISTS notes_sha ON notes(sha256);
 CREATE TABLE IF NOT EXISTS note_chunks(
-    id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL REFERENCES notes(id), path TEXT, text TEXT, page INTEGER,
-    figure TEXT
+    id INTEGER PRIMARY KEY, note_id INTEGER NOT NULL REFERENCES notes(id), path TEXT, text TEXT, page INTEGER
 );
 CREATE INDEX IF NOT EXISTS note_chunks_note ON note_chunks(note_id);
 CREATE TABLE IF NOT EXISTS note_figures(note_id INTEGER NOT NULL REFERENCES notes(id), page INTEGER, title TEXT);
@@ -157,7 +156,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
 
-# the tables of a version-1 store (chunks_fts with its FTS5 shadow tables)
+# the tables a store may hold before its version is written (a creation stopped short: the DDL is idempotent) —
+# version 1's (chunks_fts with its FTS5 shadow tables) and those later migrations add
 _V1_TABLES = {"meta", "reports", "files", "facts", "sections", "chunks", "chunks_fts", "chunks_fts_data",
               "chunks_fts_idx", "chunks_fts_content", "chunks_fts_docsize", "chunks_fts_config",
               "tables", "tables_fts", "tables_fts_data", "tables_fts_idx", "tables_fts_content",
