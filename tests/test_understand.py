@@ -173,4 +173,6 @@ def test_year_on_year_asked_as_a_value_is_the_rate():
         u = und.understand(q)
         assert u.frame.operation == "growth" and not u.frame.unused, (q, u.frame)
     assert und.understand("2019年营业收入同比是多少元？").frame.operation == "growth"
+    u = und.understand("这些企业的利润年同比是多少？")   # (年同比 as the rate's word, never 是)
+    assert u.frame.operation == "growth" and u.frame.operation_word == "年同比"
     assert und.understand("2019年营业收入是多少？").frame.operation == "value"
