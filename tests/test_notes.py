@@ -231,7 +231,8 @@ def test_a_missing_notes_index_falls_back_to_the_stores(store):
     from fin_qa.answer.notes import NoteAnswerer
 
     router = Router(FactSource(store), CATALOG)
-    router.notes = NoteAnswerer(store, CATALOG, lambda: Down(), router.understander.lexicon.cut)  # type: ignore[arg-type]
+    router.notes = NoteAnswerer(store, CATALOG, router.understander.understand, lambda: Down(),  # type: ignore[arg-type]
+                                router.understander.lexicon.cut)
     ans = router.answer(f"《{NOTE_TITLE}》这篇研报有哪些风险提示？")
     assert ans.method == "note" and "下游需求不及预期" in ans.answer
 

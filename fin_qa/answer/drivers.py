@@ -15,7 +15,7 @@ from typing import Callable
 from ..catalog import Catalog
 from ..catalog.normalize import normalize_question
 from ..understand.question import Understanding
-from .compose import render
+from .compose import format_amount, render
 from .model import Answer, Evidence, Method, extended
 from .premise import _two_values
 
@@ -36,7 +36,7 @@ class Breakdown:
 
 
 def _amount(x: Decimal) -> str:
-    return f"{abs(x):,.2f}元"
+    return format_amount(abs(x), "human")
 
 
 class Drivers:
@@ -109,8 +109,7 @@ class Drivers:
             delta = x.now - x.before
             rate = f"，{'+' if delta >= 0 else '-'}{abs(delta) / abs(x.before) * 100:.2f}%" if x.before else ""
             moved = "持平" if delta == 0 else f"{'增加' if delta > 0 else '减少'}{_amount(delta)}"
-            parts.append(f"{x.item}{moved}（{_amount(x.now) if x.now >= 0 else '-' + _amount(x.now)}"
-                         f"，上年同期{_amount(x.before) if x.before >= 0 else '-' + _amount(x.before)}{rate}）")
+            parts.append(f"{x.item}{moved}（{format_amount(x.now, 'human')}，上年同期{format_amount(x.before, 'human')}{rate}）")
         told = [x for x in lines[1:] if x.effect]
         ups = sorted((x for x in told if x.effect and x.effect > 0), key=lambda x: -(x.effect or 0))[:self.rules.shown]
         downs = sorted((x for x in told if x.effect and x.effect < 0), key=lambda x: x.effect or 0)[:self.rules.shown]

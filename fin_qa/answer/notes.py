@@ -1,8 +1,8 @@
 """Research notes as a cited source (issue 46): a question naming a note (its title) or asking what notes say
 (研报, 券商, 投资评级, 盈利预测: rules/notes.yaml `asked`) is answered from the notes — their passages, and their
 rating and forecasts from the info sheet —, each quoted with the note's title, broker, date, page and heading,
-and the figure it speaks of; a why-question (原因, 驱动因素: `explain`) answered from the filings is followed
-by what the notes covering the company say of it; a question no filing answers and that asks no value (国家
+and the figure it speaks of; a why-question (原因, 驱动因素: rules/drivers.yaml `asked`) is followed by what the
+notes covering the company say of it; a question no filing answers and that asks no value (国家
 医保目录新增的中药产品有哪些) is answered by the notes whose passages hold most of its words, said as theirs.
 
 The figures of a note are never a filing's: they are quoted, with the note named, and never read into a value,
@@ -17,10 +17,9 @@ from typing import Callable, Sequence
 
 from ..bigrams import tokens
 from ..catalog import Catalog
-from ..search.base import Filters, SearchBackend, SearchQuery
+from ..search.base import Filters, SearchBackend, SearchError, SearchQuery
 from ..search.sqlite_fts import match_expression
 from ..store import Store
-from ..search.base import SearchError
 from ..store.notes import Note, NoteHit, title_key as _key
 from ..understand.question import Understanding
 from .compose import render
@@ -74,7 +73,8 @@ def _gives_value(ans: Answer) -> bool:
 
 
 class NoteAnswerer:
-    def __init__(self, store: Store, catalog: Catalog, backend: Callable[[], SearchBackend] | None = None,
+    def __init__(self, store: Store, catalog: Catalog, understand: Callable[[str], Understanding],
+                 backend: Callable[[], SearchBackend] | None = None,
                  cut: Callable[[str], list[tuple[str, str]]] | None = None) -> None:
         self.store = store
         self.rules = catalog.notes
@@ -83,8 +83,9 @@ class NoteAnswerer:
         self.filler = catalog.search.filler   # (the question words no passage prints: 是多少, 有哪些)
         self._backend = backend      # the router's search backend: Elasticsearch searches its notes index
         self.cut = cut               # a text's (word, part of speech): the understanding's dictionary
+        self.understand = understand   # a question → its Understanding (the router's)
         self._figures: dict[int, list[tuple[int, str]]] = {}
-        self._understand: Callable[[str], Understanding] | None = None
+        self._titles: dict[int, tuple[str, list[str]]] = {}   # a note's title as compared, and its clauses
 
     def notes(self) -> list[Note]:
         return self.store.notes.all(self.store.state())
@@ -105,8 +106,10 @@ class NoteAnswerer:
         quoted = [_key(m.group(1)) for m in _QUOTED.finditer(question)]
         out = []
         for n in notes:
-            title = _key(n.meta.title)
-            clauses = [c for c in (_key(x) for x in re.split(r"[：:，,；;]", n.meta.title)) if len(c) >= 6]
+            if n.id not in self._titles:   # (worked out once a note, not once a question)
+                self._titles[n.id] = (_key(n.meta.title), [c for c in (_key(x) for x in re.split(r"[：:，,；;]", n.meta.title))
+                                                           if len(c) >= 6])
+            title, clauses = self._titles[n.id]
             if title in q or any(c in q for c in clauses) or any(x and (x in title or title in x) for x in quoted):
                 out.append(n)
         return out
@@ -365,23 +368,21 @@ class NoteAnswerer:
 
     def understand_with(self, question: str, companies: Sequence[str]) -> Understanding:
         """The question read with the conversation's companies put in where it points at one (它, 该公司)."""
-        assert self._understand is not None
         text = POINTER.sub("", question) if POINTER.search(question) else question
-        return self._understand("和".join(companies) + text)
+        return self.understand("和".join(companies) + text)
 
-    def after(self, question: str, ans: Answer, understand: Callable[[str], Understanding], alone: bool = True,
-              context: Sequence[str] = ()) -> Answer:
+    def after(self, question: str, ans: Answer, context: Sequence[str] = ()) -> Answer:
         """The router's answer with the notes': a note named or notes asked (the notes answer; what the filings
         answered stays first, the notes after it; where no note speaks of it, the filings' answer as it was), a why
         (the notes' explanation after the filings'), or nothing a filing answers and no company's value asked (the
-        notes, said as theirs; `alone` False: not in a conversation about a company). A question asking what a
+        notes, said as theirs; never in a conversation about a company: `context`, its companies). A question asking what a
         filing itself prints (年报中…, rules/notes.yaml `filing`) is the filings' alone."""
         if not question.strip() or ans.method == Method.BAD_INPUT or self.rules.asks_filing(question):
             return ans
         every = self.notes()
         if not every:
             return ans
-        self._understand = understand
+        understand = self.understand
         named = self.named(question, every)
         brokers = any(self._names_broker(question, n) for n in every)   # (国金证券怎么看…, 西南那篇点评…)
         if named or brokers or self.rules.asks_notes(question):
@@ -398,7 +399,7 @@ class NoteAnswerer:
         if self.why.asks_why(question):
             # (answered or not by the filings: what the notes covering its company say of it, after)
             return self.explain(understand(question), ans)
-        if not ans.answered and alone:
+        if not ans.answered and not context:
             u = understand(question)
             if u.items or u.formulas or (u.companies and self.rules.asks_quantity(question)):
                 return ans   # (a company's value no filing holds is never a note's number)

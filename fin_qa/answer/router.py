@@ -37,7 +37,7 @@ from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .drivers import Drivers, with_breakdown
 from .notes import ASKED_BACK, NoteAnswerer
-from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
+from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence, extended
 from .open import OpenAnswerer
 from .chart import chart_of
 from .periods import PeriodAnswerer
@@ -125,10 +125,9 @@ class Router:
         # answers a question already checked)
         self.premises = Premises(self._answer_plain) if periods else None
         # research notes, a second kind of document (answer/notes.py; the top router only)
-        self.notes = NoteAnswerer(source.store, catalog, lambda: self.retriever.backend,
+        self.notes = NoteAnswerer(source.store, catalog, self.understander.understand, lambda: self.retriever.backend,
                                   self.understander.lexicon.cut) if periods else None
-        self._following = False   # (answering a turn of a conversation that names a company: follow)
-        self._following_companies: list[str] = []   # (… and its companies)
+        self._following: list[str] = []   # (answering a turn of a conversation naming companies, in follow: them)
         self.drivers = Drivers(catalog, self._answer_plain, self.understander.understand) if periods else None
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
@@ -165,8 +164,7 @@ class Router:
                 if breakdown is not None:
                     ans = with_breakdown(ans, breakdown)
             if self.notes is not None:
-                ans = self.notes.after(str(question or ""), ans, self.understander.understand, alone=not self._following,
-                                       context=self._following_companies)
+                ans = self.notes.after(str(question or ""), ans, context=self._following)
             if not ans.answered:
                 return ans
             drawn = chart_of(ans, self._name_of)
@@ -197,17 +195,16 @@ class Router:
         year, period = later[-1]
         added = []
         for ser in ans.series:
-            if self.values.at_a_date(ser["item"]) or self.values.info(ser["item"]).statement == "资产负债表":
+            if self.values.at_a_date(ser["item"]):
                 continue   # (a balance: a period end's is no change on the same period a year before)
             sub = self._answer_plain(f"{company.short_name or company.key}{year}年{LATEST_WORDS[period]}"
                                      f"{ser['label']}同比增长了多少？")
             if sub.found and sub.method == Method.CHANGE:
-                added.append(sub.answer)
-                ans.evidence = [*ans.evidence, *(e for e in sub.evidence if e not in ans.evidence)]
-        if added:
-            ans.answer = ans.answer.rstrip() + render(self.t, "series_latest", year=year,
-                                                      filing=FILING_WORDS[period]) + "".join(added)
-        return ans
+                added.append(sub)
+        if not added:
+            return ans
+        said = render(self.t, "series_latest", year=year, filing=FILING_WORDS[period]).lstrip("\n")
+        return extended(ans, said + "".join(a.answer for a in added), [e for a in added for e in a.evidence])
 
     def _name_of(self, key: str | None) -> str:
         """The short name of the company of a report key ("" when the store holds no such report)."""
@@ -317,12 +314,11 @@ class Router:
                                   resolved.items, context.period if context else "").to_dict()
             return ans
         # (a turn of a conversation about a company is never answered by notes speaking of no company)
-        self._following = bool(context is not None and context.companies)
-        self._following_companies = list(context.companies) if context is not None else []
+        self._following = list(context.companies) if context is not None else []
         try:
             ans = self.answer(resolved.question)
         finally:
-            self._following, self._following_companies = False, []
+            self._following = []
         ans.question = str(question)
         if resolved.took:
             parts = "，".join(f"{_TOOK_NAMES[k]}{v}" for k, v in resolved.took.items())
