@@ -112,7 +112,7 @@ class PlanExecutor:
             ask.text = self._text(plan, ask, prev, results)
             u, ans = self.answer_one(ask.text)
             if not ans.answered and u is not None:
-                ans = self._item_by_item(u, ans, ask)
+                ans = self.item_by_item(u, ans)
             if not ans.answered and ask.inherits and not self.planner.starts_with_predicate(
                     self.planner.strip_context(ask.words, plan)):
                 # it took the subject before only for naming nothing the catalog knows; its own words may
@@ -168,7 +168,7 @@ class PlanExecutor:
             words = prev.modifier + words
         return self.planner.with_context(words, plan) + every
 
-    def _item_by_item(self, u: Understanding, ans: Answer, ask: Ask) -> Answer:
+    def item_by_item(self, u: Understanding, ans: Answer) -> Answer:
         """An ask over a list of items ("营业收入和净利润同比增长了多少") declined as a whole: each item on
         its own, when the items stand in the question as a list (joined by 和/及/与/、)."""
         variants = self.planner.list_variants(u)

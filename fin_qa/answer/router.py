@@ -258,6 +258,9 @@ class Router:
             ans.question = str(question)
             return ans
         u, ans = self.answer_one(text, understood_text)
+        if not ans.answered and u.chinese:
+            # one ask over a list of items declined whole ("净利润、营业收入同比增长率分别是多少"): item by item
+            ans = self.executor.item_by_item(u, ans)
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and (u.items or u.formulas) \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
                 and all(self.values.at_a_date(i) for i in [*u.items, *(x for f in u.formulas for x in self._inputs_of(f))]):

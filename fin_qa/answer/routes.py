@@ -459,8 +459,9 @@ def _printed_total(s: AskState) -> Answer | None:
 
 def _stated_asked(s: AskState) -> bool:
     u = s.u
+    # (a sentence states a value, never the change or ratio asked of it: "净利润同比增长率" is no "净利润2,616.02万元")
     if not (s.kind in CELL_KINDS and u.shape == "value" and u.frame.scope != "parent" and u.frame.period != "opening"
-            and s.source("documented")):
+            and u.frame.operation == "value" and s.source("documented")):
         return False
     ans = s.source("kind")
     return not ans.answered or (s.kind == "text" and ans.method.startswith("text"))
