@@ -54,6 +54,8 @@ EXPLAINED = 0.75
 # the words that make an item another one (其他业务收入 is not 主营业务收入): a clause stating the item's value
 # says them
 _QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|海外|母公司|扣非|扣除非经常性损益")
+# the parties and ranked rows a clause's value may be of (前五名客户销售额 is no company's 销售额): the ask says them too
+_PARTY = re.compile(r"前[一二三四五六七八九十\d]+(?:名|大)|第[一二三四五六七八九十\d]+(?:名|大)|客户|供应商|关联方|子公司|参股公司")
 _INTERIM = re.compile(r"中期|半年度|季度")   # a sentence of an interim period's figures …
 _PERIOD_WORD = re.compile(r"中期|半年度|季度|年度(?!股东)|年末")   # … or of the year's
 
@@ -212,6 +214,8 @@ class StatedAnswerer:
                 continue
             if any(w not in lead + tail for w in _QUALIFIER.findall(ask)):
                 continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
+            if any(w not in ask for w in _PARTY.findall(lead)):
+                continue   # "前五名客户销售额 32,932.48万元" states no 销售额 of the company: a party the ask lacks
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
             if context is None:
                 context = _context(unit, before, heading)
