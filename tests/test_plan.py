@@ -411,3 +411,63 @@ def test_positive_accounting_holds_over_every_question_set(router):
                 # (a word the answer's evidence prints is accounted for by it: 现金红利 of 每10股派发…现金红利)
                 assert not unprinted(u.left, ans) and "left" not in frame_record(u, ans), (q, u.left, ans.answer)
     assert answered > 500
+
+
+# ------------------------------------------------------------------------------------------- several intents (issue 46)
+
+_PICK = re.compile(r"([\u4e00-\u9fff]+?)同比增长率最[大高快]的是(\S+?)（(.+?)）")
+
+
+def _rates(text: str) -> dict[str, float]:
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"([\u4e00-\u9fff]+?)(-?\d+\.\d+)%", text)}
+
+
+def test_a_ranking_then_its_companies_then_the_one_that_stands_out(router):
+    # B2001 of the Teddy Cup 2026 problem B, of a year the shared reports hold: the top-N ranking, each listed
+    # company's 净利润 and 营业收入 (销售额, said of a company) change, then which rose most — each winner the
+    # largest of the rates the step before read
+    a = ask(router, "2019年利润最高的top10企业是哪些？这些企业的利润、销售额年同比是多少？年同比上涨幅度最大的是哪家企业？")
+    assert a.method == "plan" and [s["kind"] for s in a.asks] == ["rank", "each", "pick"], a.answer
+    listed = [c["company"] for c in a.asks[1]["companies"]]
+    assert len(listed) >= 3 and "前10家" in a.answer
+    ranking = a.answer.split("\n")[0]
+    assert [ranking.find(n) for n in listed] == sorted(ranking.find(n) for n in listed)   # (in the ranking's order)
+    text = a.answer
+    for v in ("27.40%", "-28.95%", "-7.32%", "8.20%", "-4.49%", "3.07%"):   # 海翔药业, 四方科技, 惠威科技
+        assert v in text, v
+    picks = list(_PICK.finditer(text.split("（3）", 1)[1]))
+    assert {m.group(1) for m in picks} == {"净利润", "营业收入"}, text
+    for m in picks:
+        rates = _rates(m.group(3))
+        assert set(rates) == set(listed) and rates[m.group(2)] == max(rates.values()), m.group(0)
+    assert a.chart and a.chart["kind"] == "bar" and a.chart["unit"] == "%" and a.chart["labels"] == listed
+
+
+def test_top_n_is_read_in_latin_letters(router):
+    a = ask(router, "2019年净利润最高的TOP 3企业是哪些？")
+    assert "前3家" in a.answer and "4." not in a.answer
+
+
+def test_a_pick_over_a_ranking_reads_the_items_it_names(router):
+    a = ask(router, "2019年营业收入最高的前3家公司是哪些？其中净利润同比增长最快的是哪家？")
+    assert [s["kind"] for s in a.asks] == ["rank", "pick"]
+    m = _PICK.search(a.answer)
+    assert m and m.group(1) == "净利润"
+    rates = _rates(m.group(3))
+    assert len(rates) == 3 and rates[m.group(2)] == max(rates.values())
+
+
+def test_a_chain_whose_ranking_lists_nothing_says_so_at_each_step(router):
+    a = ask(router, "2035年利润最高的top10企业是哪些？这些企业的营业收入是多少？哪家企业的营业收入同比增长最快？")
+    assert not a.found and a.answer.count("没有列出公司") == 2 and not re.search(r"\d[\d,]*\.\d\d", a.answer)
+
+
+def test_items_listed_in_one_ask_are_answered_item_by_item(router):
+    # a sentence stating 归属于上市公司股东的净利润 2,616.02万元 is neither 净利润 nor its growth rate
+    a = ask(router, "惠威科技2019年的净利润、营业收入同比增长率分别是多少")
+    assert "-7.32%" in a.answer and "3.07%" in a.answer and "2,616.02" not in a.answer
+
+
+def test_a_partys_value_in_a_sentence_is_not_the_companys(router):
+    a = ask(router, "四方科技2019年的销售额是多少？")
+    assert "32,932.48" not in a.answer

@@ -42,6 +42,7 @@ from .open import OpenAnswerer
 from .chart import chart_of
 from .periods import PeriodAnswerer
 from .premise import Premise, Premises
+from .chain import SetChain
 from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
@@ -111,6 +112,9 @@ class Router:
         self.column_periods = _column_periods(catalog)   # (routes.every_period_read)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
+        # a ranking and the asks over the companies it lists (answer/chain.py), where the plan rules declare them
+        self.chain = SetChain(catalog.plan, self.planner, self._answer_plain, self.understander.understand, self.t) \
+            if catalog.plan is not None else None
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
                                      lambda item: self.values.info(item).statement in STATEMENT_NAMES)
         frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)
@@ -167,8 +171,9 @@ class Router:
                 ans = self.notes.after(str(question or ""), ans, context=self._following)
             if not ans.answered:
                 return ans
-            drawn = chart_of(ans, self._name_of)
-            ans.chart = drawn.to_dict() if drawn is not None else None
+            if ans.chart is None:   # (a chain's comparison draws its own: answer/chain.py)
+                drawn = chart_of(ans, self._name_of)
+                ans.chart = drawn.to_dict() if drawn is not None else None
             return self._doubted(ans)
 
     def _answer_plain(self, question: str | None) -> Answer:
@@ -250,6 +255,10 @@ class Router:
             if ans is not None:
                 ans.question = str(question)
                 return ans
+        chained = self.chain.answer(text) if self.chain is not None else None
+        if chained is not None:
+            chained.question = str(question)
+            return chained
         plan = self.planner.plan(text)
         if not plan.compound:
             plan = self.planner.each_company(text) or plan

@@ -13,10 +13,10 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
-            "period_list", "versus")
+            "period_list", "versus", "set_reference", "set_pick", "set_rate")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
-           "which": ("who", "more", "order"), "period_list": ("a", "b")}
+           "which": ("who", "more", "order"), "period_list": ("a", "b"), "set_pick": ("order", "order2")}
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,10 @@ class PlanRules:
     which: re.Pattern
     period_list: re.Pattern
     versus: re.Pattern
+    set_reference: re.Pattern
+    set_pick: re.Pattern
+    set_rate: re.Pattern
+    company_measures: dict[str, str]
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 
@@ -59,4 +63,9 @@ def load_plan_rules(path: Path) -> PlanRules | None:
         regexes[key] = _rx(path, line, key, data[key], names=_GROUPS.get(key, ()))
     words = {key: _word_list(path, data.key_lines.get(key, line_of(data)), key, data.get(key))
              for key in ("higher", "lower")}
-    return PlanRules(**regexes, **words)  # type: ignore[arg-type]  # the keys are the fields, by name
+    measures = data.get("company_measures") or {}
+    line = data.key_lines.get("company_measures", line_of(data))
+    if not isinstance(measures, dict) or not all(isinstance(k, str) and isinstance(v, str) and k and v
+                                                 for k, v in measures.items()):
+        raise RuleError(path, line, "`company_measures:` must map a word to the item it names (销售额: 营业收入)")
+    return PlanRules(**regexes, **words, company_measures=dict(measures))  # type: ignore[arg-type]  # (fields, by name)

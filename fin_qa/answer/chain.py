@@ -1,0 +1,274 @@
+"""Several intents over the companies a ranking lists (多意图, issue 46): "2024年利润最高的top10企业是哪些？这些企业的
+利润、销售额年同比是多少？年同比上涨幅度最大的是哪家企业？" — steps whose results feed the next.
+
+A question is such a chain (rules/plan.yaml `set_reference`, `set_pick`) when it has two clauses or more, its first
+ranks or lists companies across the store (no company named: the statistics answerer's ranking) and every later
+clause either names them back ("这些企业", "上述公司", "其中") or asks which of them stands out ("…最大的是哪家企业").
+Then, in order:
+
+1. the ranking, answered as the single question it is; the companies it lists, in its order, are the set;
+2. a clause naming them back is asked of each company in turn — the reference replaced by the company and the
+   ranking's year — as a question of its own (the router's whole path: a list of items answered item by item),
+   measure words said of a company as a whole read as the item they name (`company_measures`: 销售额 → 营业收入);
+3. a clause asking which company is highest or lowest is answered from the values the step before read of each
+   company (their growth rates when it asks a rate: 同比, 涨幅 … `set_rate`), one winner per item, never read again;
+   with no step before it, each company's value of the items it names is read first.
+
+Every number is one of those answers' (read and cited by them) or a rate computed from two of their values. A
+company whose value was not read is said, never left out silently; no set (the ranking read nothing) is said in
+each later step's place. Anything else is no chain (None): the plan path takes it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Callable
+
+from ..catalog.normalize import normalize_question
+from ..catalog.plan_rules import PlanRules
+from ..understand.plan import Ask, Planner
+from ..understand.question import Understanding
+from .chart import Chart
+from .compose import render, round_half_up
+from .model import Answer, Evidence, FactEvidence, Method
+from .plan import AskResult, _number, _values_of
+
+_YEAR = re.compile(r"(?:19|20)\d\d\s*年")
+
+
+@dataclass
+class Member:
+    name: str          # the company's short name, as the ranking printed it
+    key: str           # its code (the report key's company part)
+
+
+@dataclass
+class Step:
+    kind: str                       # rank | each | pick
+    words: str                      # the clause as the question wrote it
+    answer: Answer
+    per_company: list[tuple[Member, Answer, Understanding | None]] = field(default_factory=list)
+
+    def record(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"words": self.words, "kind": self.kind, "method": self.answer.method,
+                               "found": self.answer.found}
+        if self.per_company:
+            out["companies"] = [{"company": m.name, "question": a.question, "method": a.method, "found": a.found}
+                                for m, a, _ in self.per_company]
+        return out
+
+
+class SetChain:
+    """Answers chains of a ranking and the asks over the companies it lists (module docstring)."""
+
+    def __init__(self, rules: PlanRules, planner: Planner, answer: Callable[[str], Answer],
+                 understand: Callable[[str], Understanding], templates: dict[str, str]):
+        self.rules = rules
+        self.planner = planner
+        self.answer_question = answer
+        self.understand = understand
+        self.t = templates
+
+    # ------------------------------------------------------------------------------------ the chain
+
+    def answer(self, question: str) -> Answer | None:
+        r = self.rules
+        norm = normalize_question(question)
+        if not (r.set_reference.search(norm) or r.set_pick.search(norm)):
+            return None   # (most questions: told by two regexes)
+        clauses = [c.strip() for c in self.planner.clauses(norm)]
+        if len(clauses) < 2:
+            return None
+        later = clauses[1:]
+        if not all(r.set_reference.search(c) or r.set_pick.search(c) for c in later):
+            return None
+        u0 = self.understand(clauses[0])
+        if u0.type != "statistics" or u0.companies:
+            return None   # (the first clause must list companies across the store)
+        first = self.answer_question(clauses[0])   # (a ranking that read nothing says so, and so do the steps after)
+        members = _members(first)
+        year = _year_words(clauses[0])
+        steps = [Step("rank", clauses[0], first)]
+        for clause in later:
+            steps.append(self._pick(clause, steps, members, year) if r.set_pick.search(clause)
+                         else self._each(clause, members, year))
+        return self._compose(question, steps, members)
+
+    def _for(self, clause: str, m: Member, year: str) -> str:
+        """The clause as a question of one company: its reference replaced by the company (and the ranking's
+        year, where the clause names none), measure words said of a company as a whole read as their item."""
+        r = self.rules
+        head = m.name + ("" if _YEAR.search(clause) else year)
+        ref = r.set_reference.search(clause)
+        text = clause[:ref.start()] + head + clause[ref.end():] if ref else head + clause
+        for word, item in self.rules.company_measures.items():
+            text = text.replace(word, item)
+        return text
+
+    def _each(self, clause: str, members: list[Member], year: str) -> Step:
+        if not members:
+            return Step("each", clause, _unanswered(clause, render(self.t, "chain_no_set")))
+        per = []
+        for m in members:
+            text = self._for(clause, m, year)
+            per.append((m, self.answer_question(text), self.understand(text)))
+        lines = [render(self.t, "chain_company", company=m.name, answer=a.answer.strip()) for m, a, _ in per]
+        evidence = _evidence(a for _, a, _ in per)
+        missing = [m.name for m, a, _ in per if not a.found]
+        found = [a for _, a, _ in per if a.answered]
+        ans = Answer(clause, "\n".join(lines), found[0].type if found else "1",
+                     "plan" if found else "not_found", evidence, found=not missing and bool(found),
+                     partial=missing if found and missing else [])
+        return Step("each", clause, ans, per)
+
+    def _pick(self, clause: str, steps: list[Step], members: list[Member], year: str) -> Step:
+        """Which company of the set is highest or lowest: from the values the step before read of each (its rates
+        when the clause asks a rate), else each company's value of the items the clause names, read first."""
+        r = self.rules
+        m = r.set_pick.search(clause)
+        assert m is not None
+        word = m.group("order") or m.group("order2")
+        higher = any(w in word for w in r.higher)
+        if not members:
+            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_no_set")))
+        rate = bool(r.set_rate.search(clause))
+        before = steps[-1] if steps[-1].kind == "each" else None
+        per = before.per_company if before is not None else []
+        own_items = self.understand(self._for(clause, members[0], year)).items
+        if not per or own_items and not _same_items(own_items, per):
+            # the items the clause names, read of each company ("其中营业收入同比增长最快的是哪家")
+            items = own_items or []
+            if not items:
+                return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")))
+            per = []
+            for mm in members:
+                text = f"{mm.name}{year}" + "、".join(items) + ("同比增长率是多少" if rate else "是多少")
+                per.append((mm, self.answer_question(text), self.understand(text)))
+            read = _evidence(a for _, a, _ in per)   # (read here: each value's evidence cited with the comparison)
+        else:
+            read = []
+        table: dict[str, list[tuple[Member, Decimal, str, Evidence]]] = {}
+        unread: dict[str, list[str]] = {}
+        names: list[str] = []
+        for mm, a, u in per:
+            got = {name: (v, shown, e) for name, v, shown, e in
+                   (_rates(a) if rate else _values_of(AskResult(Ask(a.question), a, u)))}
+            for item in (u.items if u is not None else []) or list(got):
+                label = next((n for n in got if n == item or item in n), None)
+                names += [item] if item not in names else []
+                if label is None:
+                    unread.setdefault(item, []).append(mm.name)
+                else:
+                    table.setdefault(item, []).append((mm, *got[label]))
+        lines: list[str] = []
+        evidence: list[Evidence] = list(read)
+        missing: list[str] = []
+        for item in names:
+            got = table.get(item, [])
+            if not got:
+                missing.append(item)
+                lines.append(render(self.t, "chain_pick_none", item=item + ("同比增长率" if rate else "")))
+                continue
+            ranked = sorted(got, key=lambda x: x[1], reverse=higher)
+            tie = [x for x in ranked if x[1] == ranked[0][1]]
+            parts = "，".join(f"{mm.name}{shown}" for mm, _, shown, _ in got)
+            what = item + ("同比增长率" if rate else "")
+            lines.append(render(self.t, "chain_pick", item=what, order=word, winner="、".join(x[0].name for x in tie),
+                                parts=parts))
+            if unread.get(item):
+                lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
+            evidence += [e for *_, e in got if e not in evidence]
+        if not table:
+            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")), per)
+        ans = Answer(clause, "".join(lines), "2-2", "compare_asks", evidence, found=not missing and not unread,
+                     partial=missing + [f"{n}（{i}）" for i, ns in unread.items() for n in ns])
+        ans.chart = _rates_chart(table).to_dict() if table and rate else None
+        return Step("pick", clause, ans, per)
+
+    # ------------------------------------------------------------------------------------ composing
+
+    def _compose(self, question: str, steps: list[Step], members: list[Member]) -> Answer:
+        lines, evidence, missing = [], [], []
+        for n, s in enumerate(steps, 1):
+            a = s.answer
+            if a.answered or s.kind == "rank" and members:
+                lines.append(render(self.t, "plan_part", n=n, answer=a.answer.strip()))
+                missing += [f"（{n}）{x}" for x in a.partial]
+            else:
+                lines.append(render(self.t, "plan_unanswered", n=n, words=s.words, reason=a.answer.strip()))
+                missing.append(f"（{n}）{s.words}")
+            evidence += [e for e in a.evidence if e not in evidence]
+        answered = [s.answer.answered or s.kind == "rank" and bool(members) for s in steps]
+        method = "plan" if any(answered) else "not_found"
+        out = Answer(question, "\n".join(lines), steps[0].answer.type, method, evidence, found=not missing,
+                     partial=missing if any(answered) else [])
+        out.asks = [s.record() for s in steps]
+        charts = [s.answer.chart for s in steps if s.kind == "pick" and s.answer.chart]
+        out.chart = charts[-1] if charts else None
+        return out
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+def _members(ranking: Answer) -> list[Member]:
+    """The companies a ranking listed, in its order (its facts name each with its report)."""
+    out: list[Member] = []
+    for e in ranking.evidence:
+        if isinstance(e, FactEvidence) and e.company and e.report:
+            key = e.report.split(":")[0]
+            if all(m.key != key for m in out):
+                out.append(Member(e.company, key))
+    return out
+
+
+def _year_words(text: str) -> str:
+    m = _YEAR.search(text)
+    return m.group(0).replace(" ", "") if m else ""
+
+
+def _rates(ans: Answer) -> list[tuple[str, Decimal, str, Evidence]]:
+    """(item, growth rate, rate as printed, the year's evidence): each item's change an answer read — its two values
+    of one item, the year's and the year before's (by item: the base's label may say the question's word for it)."""
+    if not ans.answered or ans.method not in (Method.CHANGE, Method.ITEMS):
+        return []
+    facts = [e for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None]
+    out = []
+    for item in dict.fromkeys(e.item for e in facts):
+        pair = sorted((e for e in facts if e.item == item), key=lambda e: (e.year, e.period != "previous"))
+        if len(pair) != 2 or pair[0].year == pair[1].year:
+            continue
+        base, now = (_number(e.stored or e.value) for e in pair)
+        if base is None or now is None or base[0] == 0:
+            continue
+        rate = (now[0] - base[0]) / abs(base[0]) * 100
+        out.append((item, rate, f"{round_half_up(rate, 2)}%", pair[1]))
+    return out
+
+
+def _same_items(items: list[str], per: list[tuple[Member, Answer, Understanding | None]]) -> bool:
+    before = {i for _, _, u in per if u is not None for i in u.items}
+    return set(items) <= before
+
+
+def _evidence(answers: Any) -> list[Evidence]:
+    out: list[Evidence] = []
+    for a in answers:
+        out += [e for e in a.evidence if e not in out]
+    return out
+
+
+def _unanswered(clause: str, reason: str) -> Answer:
+    return Answer(clause, reason, "1", "not_found", found=False)
+
+
+def _rates_chart(table: dict[str, list[tuple[Member, Decimal, str, Evidence]]]) -> Chart:
+    """The companies' growth rates compared, an item a dataset (bars, in %)."""
+    names = list(dict.fromkeys(mm.name for got in table.values() for mm, *_ in got))
+    datasets = []
+    for item, got in table.items():
+        at = {mm.name: (v, shown) for mm, v, shown, _ in got}
+        datasets.append({"label": item + "同比增长率", "item": item,
+                         "data": [float(round_half_up(at[n][0], 2)) if n in at else None for n in names],
+                         "shown": [at[n][1] if n in at else "" for n in names]})
+    return Chart("bar", "、".join(d["label"] for d in datasets) + "（各公司）", names, datasets, "%")
