@@ -227,3 +227,15 @@ def test_plan_rules_are_checked_with_file_and_line(rules_copy):
     assert len(problems) == 1 and problems[0].startswith(f"{path}:") and "clause_end: bad regex" in problems[0]
     path.unlink()
     assert Catalog.load(rules_copy).plan is None
+
+
+def test_stand_ins_and_company_measures_are_checked(rules_copy, catalog):
+    assert [(s.asked, s.given) for s in catalog.stand_ins][:1] == [("主营业务收入", "营业收入")]
+    assert catalog.plan.company_measures["销售额"] == "营业收入"
+    f = rules_copy / "keyword_tables" / "stand_ins.yaml"
+    f.write_text("stand_ins:\n  - asked: 主营业务收入\n    given: 主营收入合计\n    holds: 说明\n", encoding="utf-8")
+    assert "stand_ins.yaml:2" in _check_one(rules_copy) and "not an item" in _check_one(rules_copy)
+    f.write_text("stand_ins:\n  - asked: 营业成本\n    given: 营业收入\n    holds: 说明\n", encoding="utf-8")
+    assert "an item of its own" in _check_one(rules_copy)
+    f.write_text("stand_ins:\n  - asked: 主营业务收入\n", encoding="utf-8")
+    assert "needs `asked:`, `given:` and `holds:`" in _check_one(rules_copy)

@@ -413,6 +413,23 @@ def test_a_periods_opening_is_the_year_end_before(periodic_store):
 
 
 @needs_periodic
+def test_an_item_not_printed_alone_is_said_then_its_holder(periodic_store):
+    """B2003: 华润三九's annual summaries print 营业收入, no 主营业务收入 — that is said first, then 营业收入 as itself
+    (keyword_tables/stand_ins.yaml), drawn; the next turn's why keeps the conversation's span (近三年) and the same
+    stand-in, with the notes' explanation after the figures."""
+    first, why = _conversation(periodic_store.dir, "华润三九近三年的主营业务收入情况做可视化绘图", "主营业务收入上升的原因是什么")
+    assert first["answer"].startswith("报告中没有单列主营业务收入") and not first["found"] and first["partial"]
+    assert "27,616,611,772.61" in first["answer"] and first["chart"]["kind"] == "line"
+    assert [p["year"] for p in first["series"][0]["points"]] == [2022, 2023, 2024]
+    assert why["from_context"]["year"] == "近三年" and why["from_context"]["company"] == "华润三九"
+    assert "报告中没有单列主营业务收入" in why["answer"] and "36.83%" in why["answer"] and "11.63%" in why["answer"]
+    if NOTES.is_dir():
+        assert "研报的解释" in why["answer"]
+    # an item printed alone is read as itself: no stand-in said
+    assert "没有单列" not in _conversation(periodic_store.dir, "华润三九2024年营业收入是多少？")[0]["answer"]
+
+
+@needs_periodic
 @pytest.mark.parametrize("name, bounds", [
     ("teddy_heldout", {"dev": 24, "heldout": 58}),   # (60 conversations; its heldout part looked at once)
     ("teddy_fresh", {"heldout": 68}),                 # (40 more, its first run never tuned on: 61 of 85)

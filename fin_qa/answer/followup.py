@@ -54,12 +54,15 @@ class Context:
     years: list[int] = field(default_factory=list)
     items: list[str] = field(default_factory=list)       # items and formulas named
     period: str = ""   # the period within the year it named, in the words that name it (上半年, 第三季度单季)
+    span: str = ""     # the years it named by a span, no year written (近三年): carried as written
 
     def to_dict(self) -> dict[str, Any]:
         out = {"question": self.question, "companies": list(self.companies), "years": list(self.years),
                "items": list(self.items)}
         if self.period:
             out["period"] = self.period
+        if self.span:
+            out["span"] = self.span
         return out
 
     @classmethod
@@ -78,9 +81,12 @@ class Context:
         period = d.get("period", "")
         if not isinstance(period, str) or len(period) > MAX_PERIOD:
             raise ValueError(f"its 'period' is not the words of a period (at most {MAX_PERIOD} characters)")
+        span = d.get("span", "")
+        if not isinstance(span, str) or len(span) > MAX_PERIOD:
+            raise ValueError(f"its 'span' is not the words of a span of years (at most {MAX_PERIOD} characters)")
         if "companies" in d or "frame" not in d:
             return cls(q, _texts(d.get("companies"), "companies"), _years(d.get("years")),
-                       _texts(d.get("items"), "items"), period)
+                       _texts(d.get("items"), "items"), period, span)
         frame = d.get("frame")
         if not isinstance(frame, dict):
             raise ValueError("its 'frame' is not an object")
@@ -138,7 +144,9 @@ class Resolved:
 def context_of(question: str, u: Understanding) -> Context:
     """The context an answered question leaves (u: its understanding)."""
     names = list(dict.fromkeys(m.company.short_name or m.company.full_name for m in u.companies))
-    return Context(question, [n for n in names if n], list(u.years.years), list(u.items) + list(u.formulas))
+    span = u.years.recent_word if u.years.recent and not u.years.explicit else ""
+    return Context(question, [n for n in names if n], list(u.years.years), list(u.items) + list(u.formulas),
+                   span=span)
 
 
 class FollowUp:
@@ -149,13 +157,14 @@ class FollowUp:
     def __init__(self, understand: Callable[[str], Understanding], previous: re.Pattern, base: re.Pattern | None,
                  asks: list[re.Pattern], inputs_of: Callable[[str], list[str]],
                  in_report: Callable[[Context, list[str]], bool],
-                 period_in: Callable[[str], PeriodWords | None] = lambda text: None):
+                 period_in: Callable[[str], PeriodWords | None] = lambda text: None, known: tuple[str, ...] = ()):
         """inputs_of: a formula's input items (净利润 after 营业收入增长率: 净利润增长率); in_report: whether
         the context's report prints all these words (a word the question does not explain may be the name of
         a company the store lacks, unless the report prints it: 董事长, not 天马科技); period_in: the period
         within a year a text names (answer/periods.py), if any."""
         self.understand = understand
         self.period_in = period_in
+        self.known = known
         self.relative = [(previous, -1), (_NEXT_YEAR, 1)]
         self.base = base   # what a change is measured against (比去年, 同比 …)
         self.asks = re.compile("|".join([rx.pattern for rx in asks] + [_DESCRIBE]))
@@ -207,7 +216,8 @@ class FollowUp:
         if not pointed and (u.type == "statistics" or _DEFINITION.search(u.norm)):
             return Resolved(question)   # a ranking across companies, a definition: no one company's question
         companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
-        left = _unexplained(u)
+        # (a word the rules know as an item's, printed alone or not — 主营业务收入 — names no company)
+        left = [] if any(k in text for k in self.known) else _unexplained(u)
         if not companies and not u.company_unnamed and left and not self.in_report(context, left):
             return Resolved(question)   # words that may name a company the store lacks: never another one
         years = list(u.years.explicit)
@@ -231,6 +241,9 @@ class FollowUp:
             took["company"] = company
         year = "、".join(f"{y}年" for y in (years or context.years))
         if not years and context.years:
+            took.setdefault("year", year)
+        elif not years and context.span and not u.years.recent:
+            year = context.span   # (近三年 as the conversation said it: the span, not the years it came to then)
             took.setdefault("year", year)
         if period and said is None and u.topics and not named:
             period = ""   # (a text asked — 它的主营业务是什么 — is the year's report's: no period carried into it)

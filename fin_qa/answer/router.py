@@ -123,7 +123,8 @@ class Router:
                                  frame.base if frame else None,
                                  ([frame.ask] if frame else []) + [rx for _, rx in self.understander.config.shapes],
                                  self._inputs_of, self._in_report,
-                                 lambda text: self.periods.words_in(text) if self.periods is not None else None)
+                                 lambda text: self.periods.words_in(text) if self.periods is not None else None,
+                                 tuple(x.asked for x in catalog.stand_ins))
         self._context_of: tuple[str | None, Context] = (None, Context(""))   # (answer_one's last question's)
         # a question's premise checked with this router's own answers (the top router only: a period's view
         # answers a question already checked)
@@ -157,6 +158,10 @@ class Router:
         failed check names it) says so; the chart its numbers make."""
         with self.source.store.pinned():   # (one state of the store read for the whole answer)
             ans = self._answer_plain(question)
+            if question and ans.method not in ASKED_BACK and ans.method != Method.BAD_INPUT and (
+                    not ans.answered or ans.method.startswith("text") and self.catalog.drivers.asks_why(str(question))):
+                # (an item not printed alone, nothing read of it — or a why of it answered by any passage)
+                ans = self._stood_in(str(question), ans)
             premise = self.premises.check(str(question)) if self.premises is not None and ans.method not in \
                 (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
             if premise is not None:
@@ -175,6 +180,24 @@ class Router:
                 drawn = chart_of(ans, self._name_of)
                 ans.chart = drawn.to_dict() if drawn is not None else None
             return self._doubted(ans)
+
+    def _stood_in(self, question: str, ans: Answer) -> Answer:
+        """A question asking an item the report does not print alone (keyword_tables/stand_ins.yaml: 主营业务收入)
+        that nothing answered: that said first, then the printed item holding it (营业收入) as what it is, with its
+        chart — never as the item asked (partial: the item asked stays unanswered)."""
+        norm = normalize_question(question)
+        for s in self.catalog.stand_ins:
+            if s.asked not in norm:
+                continue
+            sub = self._answer_plain(norm.replace(s.asked, s.given))
+            if not sub.answered:
+                return ans
+            said = render(self.t, "stand_in", asked=s.asked, given=s.given, holds=s.holds)
+            out = Answer(question, said + sub.answer, sub.type, sub.method, list(sub.evidence), found=False,
+                         partial=[s.asked] + list(sub.partial))
+            out.series, out.shown, out.asks = sub.series, sub.shown, sub.asks
+            return out
+        return ans
 
     def _answer_plain(self, question: str | None) -> Answer:
         """The answer of a question naming a period within a year (answer/periods.py), else of the annual path."""
@@ -348,9 +371,10 @@ class Router:
             left = context_of(question, self.understander.understand(question))
         period = self.followup.period_in(question)
         left = Context(left.question, list(left.companies), list(left.years), list(left.items),
-                       period.words if period is not None else "")
+                       period.words if period is not None else "", left.span)
         if context is not None:   # (what it did not name stays as the conversation had it)
             left.companies = left.companies or list(context.companies)
+            left.span = left.span or ("" if left.years else context.span)
             left.years = left.years or list(context.years)
             left.items = left.items or list(context.items)
         return left

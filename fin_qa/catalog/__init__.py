@@ -5,7 +5,8 @@ fin_qa/_data; `--rules DIR` / `$FIN_QA_RULES` names an edited copy):
 
     keyword_tables/  items.yaml (statement items + synonyms), profile.yaml, employees.yaml, sections.yaml,
                      glossary.yaml (definitions for open questions), disclosures.yaml (key disclosures),
-                     cells.yaml (question words for table cells), teddy.yaml (`export --schema teddy`)
+                     cells.yaml (question words for table cells), teddy.yaml (`export --schema teddy`),
+                     stand_ins.yaml (an item not printed alone and the printed item holding it)
     formulas/        *.yaml (formulas, templates, derived items)
     rules/           question_types.yaml, understanding.yaml, plan.yaml, answer_templates.yaml, search.yaml,
                      llm.yaml, report_names.yaml, periods.yaml, notes.yaml, drivers.yaml, lexicon.yaml, fewshot/keywords.yaml,
@@ -39,6 +40,7 @@ from .glossary import Glossary, load_glossary
 from .cells import CellWords, load_cell_words
 from .frames import FrameWords, load_frame_words
 from .drivers import DriverRules, load_driver_rules
+from .stand_ins import StandIn, load_stand_ins
 from .notes import NoteRules, load_note_rules
 from .periods import PeriodRules, load_period_rules
 from .places import Places, load_places
@@ -100,6 +102,7 @@ class Catalog:
     teddy: TeddySchema = field(default_factory=TeddySchema)   # keyword_tables/teddy.yaml: `export --schema teddy`
     notes: NoteRules = field(default_factory=NoteRules)   # rules/notes.yaml: research notes read and asked
     drivers: DriverRules = field(default_factory=DriverRules)   # rules/drivers.yaml: a profit's change broken down
+    stand_ins: tuple[StandIn, ...] = ()   # keyword_tables/stand_ins.yaml: an item not printed alone, and its holder
 
     def employee_category(self, label: str) -> str:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
@@ -205,6 +208,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     if items is not None:
         it2 = items
         drivers = part(rd / "drivers.yaml", lambda: load_driver_rules(rd / "drivers.yaml", it2))
+    stand_ins = part(kt / "stand_ins.yaml", lambda: load_stand_ins(kt / "stand_ins.yaml", it2)) if items is not None else None
     llm = part(rd / "llm.yaml", lambda: load_llm_config(rd / "llm.yaml"))
     fewshot = part(rd / "fewshot" / "keywords.yaml", lambda: load_fewshot(rd / "fewshot" / "keywords.yaml"))
     prompts = part(rd / "prompts", lambda: load_prompts(rd / "prompts"), f"{rd / 'prompts'}/*.txt")
@@ -224,10 +228,10 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
             and prompts and mappings is not None and places is not None and checks is not None
             and glossary is not None and disclosures is not None and cells is not None and glyphs is not None
             and lexicon is not None and frames is not None and periods is not None and teddy is not None and notes is not None
-            and drivers is not None)
+            and drivers is not None and stand_ins is not None)
     return Catalog(root, items, profile, employees, categories, vocab, formulas, topics, rules, understanding,
                    templates, search, llm, fewshot, prompts, names, mappings, places, checks, glossary, disclosures,
-                   cells, plan, glyphs, lexicon, frames, periods, teddy, notes, drivers), problems, checked
+                   cells, plan, glyphs, lexicon, frames, periods, teddy, notes, drivers, stand_ins), problems, checked
 
 
 def _load_mappings(folder: Path) -> dict[str, Any]:
