@@ -471,3 +471,14 @@ def test_items_listed_in_one_ask_are_answered_item_by_item(router):
 def test_a_partys_value_in_a_sentence_is_not_the_companys(router):
     a = ask(router, "四方科技2019年的销售额是多少？")
     assert "32,932.48" not in a.answer
+
+
+def test_a_chain_in_one_sentence_of_commas(router):
+    # "请列出…，并给出这些企业的…，以及…最低的是哪家": its steps cut at the commas naming the set back or picking from it
+    a = ask(router, "请列出2019年净利润前3名的企业，并给出这些企业的营业收入同比增长率，以及增长率最低的是哪家。")
+    assert [s["kind"] for s in a.asks] == ["rank", "each", "pick"]
+    m = re.search(r"营业收入同比增长率最低的是([\u4e00-\u9fff]+)（(.+?)）", a.answer)
+    assert m and len(_rates(m.group(2))) == 3 and _rates(m.group(2))[m.group(1)] == min(_rates(m.group(2)).values())
+    # a company's own question naming a part of it back ("其中关联方…") is no chain
+    a = ask(router, "四方科技2019年前五名客户销售额合计是多少，其中关联方销售额是多少？")
+    assert not a.asks or all(s.get("kind") != "rank" for s in a.asks)

@@ -35,6 +35,7 @@ from .model import Answer, Evidence, FactEvidence, Method
 from .plan import AskResult, _number, _values_of
 
 _YEAR = re.compile(r"(?:19|20)\d\d\s*年")
+_PIECE = re.compile(r"[^，,；;。？?！!]+[，,；;。？?！!]*|[，,；;。？?！!]+")
 
 
 @dataclass
@@ -77,12 +78,10 @@ class SetChain:
         norm = normalize_question(question)
         if not (r.set_reference.search(norm) or r.set_pick.search(norm)):
             return None   # (most questions: told by two regexes)
-        clauses = [c.strip() for c in self.planner.clauses(norm)]
+        clauses = self._steps(norm)
         if len(clauses) < 2:
             return None
         later = clauses[1:]
-        if not all(r.set_reference.search(c) or r.set_pick.search(c) for c in later):
-            return None
         u0 = self.understand(clauses[0])
         if u0.type != "statistics" or u0.companies:
             return None   # (the first clause must list companies across the store)
@@ -94,6 +93,22 @@ class SetChain:
             steps.append(self._pick(clause, steps, members, year) if r.set_pick.search(clause)
                          else self._each(clause, members, year))
         return self._compose(question, steps, members)
+
+    def _steps(self, norm: str) -> list[str]:
+        """The question's steps: its pieces (cut after ？。；！ and commas) up to the first naming the set back or
+        picking from it, as the ranking; then a step at each such piece, a piece naming neither belonging to the
+        step before it ("…，保留两位小数"). [] when no later piece names the set or picks from it."""
+        r = self.rules
+        first, later = "", []
+        for piece in _PIECE.findall(norm):
+            step = bool(r.set_reference.search(piece) or r.set_pick.search(piece))
+            if step and first.strip():
+                later.append(piece)
+            elif later:
+                later[-1] += piece
+            else:
+                first += piece
+        return [first.strip(" ，,"), *(p.strip(" ，,") for p in later)] if later else []
 
     def _for(self, clause: str, m: Member, year: str) -> str:
         """The clause as a question of one company: its reference replaced by the company (and the ranking's
