@@ -482,3 +482,33 @@ def test_a_chain_in_one_sentence_of_commas(router):
     # a company's own question naming a part of it back ("其中关联方…") is no chain
     a = ask(router, "四方科技2019年前五名客户销售额合计是多少，其中关联方销售额是多少？")
     assert not a.asks or all(s.get("kind") != "rank" for s in a.asks)
+
+
+def test_several_asks_of_companies_named_as_a_list(router):
+    # every ask of each company named (never the first company's alone), the subject carried, then the pick
+    a = ask(router, "惠威科技和四方科技2019年的营业收入分别是多少？同比增速各是多少？哪家增速更高？")
+    assert [s["kind"] for s in a.asks] == ["each", "each", "pick"], a.answer
+    text = digits(a.answer)
+    for v in ("274816055.36", "1175301034.32", "3.07%", "-4.49%"):
+        assert v in text, v
+    assert "营业收入同比增长率更高的是惠威科技" in a.answer
+    # a pick naming an item of its own reads the step that asked it; highest and lowest both said
+    a = ask(router, "华锦股份、苏常柴、四方科技2019年的净利润各是多少？它们当中净利润最高和最低的分别是哪家？")
+    assert "净利润最高的是华锦股份" in a.answer and "净利润最低的是苏常柴" in a.answer
+
+
+def test_a_fall_named_before_the_order_is_the_lowest_rate(router):
+    a = ask(router, "2019年利润总额最低的三家公司中，利润总额同比下降幅度最大的是哪一家？")
+    m = re.search(r"下降幅度最大的是([\u4e00-\u9fff]+)（(.+?)）", a.answer)
+    assert m and _rates(m.group(2))[m.group(1)] == min(_rates(m.group(2)).values()), a.answer
+
+
+def test_the_whole_order_asked_lists_every_company(router):
+    a = ask(router, "2019年各公司营业收入从高到低怎么排？")
+    assert a.method == "statistics" and "前" not in a.answer.split("公司是")[0]
+    assert a.answer.count("（") >= 2 * 5 and "1. " in a.answer and "5. " in a.answer
+
+
+def test_items_listed_before_a_growth_rate_share_it(router):
+    a = ask(router, "海翔药业2019年营业收入、净利润的同比增长率分别是多少？")
+    assert "8.20%" in a.answer and "27.40%" in a.answer and "营业收入是" not in a.answer

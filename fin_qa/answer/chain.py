@@ -27,7 +27,8 @@ from typing import Any, Callable
 
 from ..catalog.normalize import normalize_question
 from ..catalog.plan_rules import PlanRules
-from ..understand.plan import Ask, Planner
+from ..understand.entities import CompanyMatch
+from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .chart import Chart
 from .compose import render, round_half_up
@@ -35,6 +36,10 @@ from .model import Answer, Evidence, FactEvidence, Method
 from .plan import AskResult, _number, _values_of
 
 _YEAR = re.compile(r"(?:19|20)\d\d\s*年")
+# the words joining a list of companies, left where their names were taken out ("#和#2025年" → "2025年")
+_JOINED = re.compile(r"#(?:[和与及、,，]|以及)*(?=#)|(?<=#)(?:(?:这|上述)?[两三四五六七八九十]家)?(?:公司|企业)?")
+# the words of an order a pick asks (更高, 较慢, 最低)
+_ORDER_WORDS = re.compile(r"(?:最|更|较)(?:高|低|多|少|大|小|快|慢|严重)")
 _PIECE = re.compile(r"[^，,；;。？?！!]+[，,；;。？?！!]*|[，,；;。？?！!]+")
 
 
@@ -64,12 +69,14 @@ class SetChain:
     """Answers chains of a ranking and the asks over the companies it lists (module docstring)."""
 
     def __init__(self, rules: PlanRules, planner: Planner, answer: Callable[[str], Answer],
-                 understand: Callable[[str], Understanding], templates: dict[str, str]):
+                 understand: Callable[[str], Understanding], templates: dict[str, str],
+                 mentions: Callable[[str], tuple[str, list[CompanyMatch], Any]] | None = None):
         self.rules = rules
         self.planner = planner
         self.answer_question = answer
         self.understand = understand
         self.t = templates
+        self.mentions = mentions   # (the companies a text names, where they stand: a named set's)
 
     # ------------------------------------------------------------------------------------ the chain
 
@@ -93,6 +100,54 @@ class SetChain:
             steps.append(self._pick(clause, steps, members, year) if r.set_pick.search(clause)
                          else self._each(clause, members, year))
         return self._compose(question, steps, members)
+
+    def named(self, question: str, plan: Plan) -> Answer | None:
+        """A plan of several asks whose first names several companies as a list ("宁德时代和贵州茅台2025年的营业收入分别
+        是多少？同比增速各是多少？哪家增速更高？"): the companies are the set — every ask but a pick asked of each of
+        them in turn (the others' names and the each-words left out), a pick (哪家…更高, 哪家最低) answered from the
+        values the ask before read of each. None when the first ask names fewer than two companies."""
+        if self.mentions is None or len(plan.asks) < 2:
+            return None
+        first = plan.asks[0].words
+        _, found, _ = self.mentions(first)
+        members: list[Member] = []
+        for m in found:
+            c = m.company
+            if all(x.key != c.key for x in members):
+                members.append(Member(c.short_name or c.full_name or c.key, c.key))
+        if len(members) < 2:
+            return None
+        year = _year_words(plan.norm)
+        steps: list[Step] = []
+        subject = ""
+        for ask in plan.asks:
+            words = self._without_companies(ask.words)
+            if ask.kind == "compare" or self.rules.set_pick.search(words):
+                steps.append(self._pick(words, steps, members, year))
+                # (the item it names is the subject of an ask after it: "哪家营业收入更高？各是多少？")
+                u = self.understand(self._for(words, members[0], year))
+                subject = "、".join([*u.items, *u.formulas]) or subject
+                continue
+            if subject and ask.reference and ask.reference in words:
+                words = words.replace(ask.reference, subject, 1)   # (其, 该指标: the subject of the ask before)
+            elif subject and ask.inherits:   # ("同比增速各是多少": of the ask before's subject)
+                joint = "" if self.planner.starts_with_predicate(words) or subject.endswith("的") else "的"
+                words = subject + joint + words
+            subject = self.planner.subject(words)
+            steps.append(self._each(words, members, year))
+        return self._compose(question, steps, members)
+
+    def _without_companies(self, words: str) -> str:
+        """An ask's words without the companies it names (and the words joining them), nor its each-words (分别, 各):
+        what is asked of each company."""
+        assert self.mentions is not None
+        norm, found, _ = self.mentions(words)
+        out = norm
+        for m in sorted(found, key=lambda m: m.start, reverse=True):
+            if m.start >= 0:
+                out = out[:m.start] + "#" + out[m.end:]
+        out = _JOINED.sub("", out).replace("#", "")
+        return self.rules.each.sub("", out).lstrip("的，, ")
 
     def _steps(self, norm: str) -> list[str]:
         """The question's steps: its pieces (cut after ？。；！ and commas) up to the first naming the set back or
@@ -141,17 +196,23 @@ class SetChain:
         """Which company of the set is highest or lowest: from the values the step before read of each (its rates
         when the clause asks a rate), else each company's value of the items the clause names, read first."""
         r = self.rules
-        m = r.set_pick.search(clause)
-        assert m is not None
-        word = m.group("order") or m.group("order2")
-        higher = any(w in word for w in r.higher)
+        orders = [m.group("order") or m.group("order2") for m in r.set_pick.finditer(clause)] or \
+            [w for w in _ORDER_WORDS.findall(clause)]
+        if not orders:
+            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")))
+        # "净利润最高和最低的分别是哪家": each order asked
+        orders = list(dict.fromkeys(orders + [w for w in _ORDER_WORDS.findall(clause) if w not in orders]))
         if not members:
             return Step("pick", clause, _unanswered(clause, render(self.t, "chain_no_set")))
         rate = bool(r.set_rate.search(clause))
-        before = steps[-1] if steps[-1].kind == "each" else None
+        own_u = self.understand(self._for(clause, members[0], year))
+        own_items = [*own_u.items, *own_u.formulas]
+        # the values of the latest step asked of each company that read the items the pick names (any, if it
+        # names none)
+        before = next((st for st in reversed(steps) if st.kind == "each" and st.per_company
+                       and (not own_items or _same_items(own_items, st.per_company))), None)
         per = before.per_company if before is not None else []
-        own_items = self.understand(self._for(clause, members[0], year)).items
-        if not per or own_items and not _same_items(own_items, per):
+        if not per:
             # the items the clause names, read of each company ("其中营业收入同比增长最快的是哪家")
             items = own_items or []
             if not items:
@@ -167,10 +228,9 @@ class SetChain:
         unread: dict[str, list[str]] = {}
         names: list[str] = []
         for mm, a, u in per:
-            got = {name: (v, shown, e) for name, v, shown, e in
-                   (_rates(a) if rate else _values_of(AskResult(Ask(a.question), a, u)))}
-            for item in (u.items if u is not None else []) or list(got):
-                label = next((n for n in got if n == item or item in n), None)
+            got = {name: (v, shown, e) for name, v, shown, e in (_rates(a) if rate else _values(a, u))}
+            for item in ([*u.items, *u.formulas] if u is not None else []) or list(got):
+                label = item if item in got else next((n for n in got if item in n or n in item), None)
                 names += [item] if item not in names else []
                 if label is None:
                     unread.setdefault(item, []).append(mm.name)
@@ -185,12 +245,16 @@ class SetChain:
                 missing.append(item)
                 lines.append(render(self.t, "chain_pick_none", item=item + ("同比增长率" if rate else "")))
                 continue
-            ranked = sorted(got, key=lambda x: x[1], reverse=higher)
-            tie = [x for x in ranked if x[1] == ranked[0][1]]
             parts = "，".join(f"{mm.name}{shown}" for mm, _, shown, _ in got)
             what = item + ("同比增长率" if rate else "")
-            lines.append(render(self.t, "chain_pick", item=what, order=word, winner="、".join(x[0].name for x in tie),
-                                parts=parts))
+            fall = r.set_fall.search(clause) if rate else None
+            for word in ([fall.group(0)] if fall else orders):
+                # (a fall's largest, of rates, is the lowest: "降幅最大", "下滑最严重")
+                high = fall is None and any(w in word for w in r.higher)
+                ranked = sorted(got, key=lambda x: x[1], reverse=high)
+                tie = [x for x in ranked if x[1] == ranked[0][1]]
+                lines.append(render(self.t, "chain_pick", item=what, order=word,
+                                    winner="、".join(x[0].name for x in tie), parts=parts))
             if unread.get(item):
                 lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
             evidence += [e for *_, e in got if e not in evidence]
@@ -245,8 +309,8 @@ def _year_words(text: str) -> str:
 def _rates(ans: Answer) -> list[tuple[str, Decimal, str, Evidence]]:
     """(item, growth rate, rate as printed, the year's evidence): each item's change an answer read — its two values
     of one item, the year's and the year before's (by item: the base's label may say the question's word for it)."""
-    if not ans.answered or ans.method not in (Method.CHANGE, Method.ITEMS):
-        return []
+    if not ans.answered or ans.method not in (Method.CHANGE, Method.ITEMS, Method.FORMULA):
+        return []   # (a formula's: a growth rate's two values of one item, 利润总额增长率; no other formula has them)
     facts = [e for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None]
     out = []
     for item in dict.fromkeys(e.item for e in facts):
@@ -261,8 +325,24 @@ def _rates(ans: Answer) -> list[tuple[str, Decimal, str, Evidence]]:
     return out
 
 
+def _values(ans: Answer, u: Understanding | None) -> list[tuple[str, Decimal, str, Evidence]]:
+    """(item, value, as printed, evidence): the values an answer read, one per item — of a change asked, the year's
+    own (its rates are _rates': a pick asking no rate compares the values)."""
+    if ans.answered and ans.method in (Method.CHANGE, Method.ITEMS):
+        facts = [e for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None and e.period == "current"]
+        last = max((e.year for e in facts), default=None)
+        out = []
+        for e in facts:
+            num = _number(e.stored or e.value) if e.year == last else None
+            if num is not None and all(e.item != x[0] for x in out):
+                out.append((e.item, num[0], e.value, e))
+        if out or ans.method == Method.CHANGE:
+            return out
+    return _values_of(AskResult(Ask(ans.question), ans, u))
+
+
 def _same_items(items: list[str], per: list[tuple[Member, Answer, Understanding | None]]) -> bool:
-    before = {i for _, _, u in per if u is not None for i in u.items}
+    before = {i for _, _, u in per if u is not None for i in [*u.items, *u.formulas]}
     return set(items) <= before
 
 

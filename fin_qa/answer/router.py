@@ -113,8 +113,8 @@ class Router:
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)
         # a ranking and the asks over the companies it lists (answer/chain.py), where the plan rules declare them
-        self.chain = SetChain(catalog.plan, self.planner, self._answer_plain, self.understander.understand, self.t) \
-            if catalog.plan is not None else None
+        self.chain = SetChain(catalog.plan, self.planner, self._answer_plain, self.understander.understand, self.t,
+                              self.understander.mentions) if catalog.plan is not None else None
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
                                      lambda item: self.values.info(item).statement in STATEMENT_NAMES)
         frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)
@@ -283,6 +283,10 @@ class Router:
             chained.question = str(question)
             return chained
         plan = self.planner.plan(text)
+        named = self.chain.named(text, plan) if self.chain is not None and plan.compound else None
+        if named is not None:   # (several asks of several companies named as a list: each asked of each)
+            named.question = str(question)
+            return named
         if not plan.compound:
             plan = self.planner.each_company(text) or plan
         if plan.compound:

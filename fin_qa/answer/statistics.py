@@ -213,6 +213,9 @@ class StatisticsAnswerer:
         if r.nth:
             chosen = df.iloc[r.nth - 1: r.nth]
             start = r.nth
+        elif r.every:
+            chosen = df.head(LIST_LIMIT)   # (the whole order asked: every company holding the value)
+            start = 1
         else:
             chosen = df.head(r.top)
             start = 1
@@ -224,6 +227,8 @@ class StatisticsAnswerer:
         order = ("最高的" if r.descending else "最低的") if not r.nth else f"第{r.nth}{'高' if r.descending else '低'}的"
         if r.top > 1 and not r.nth:
             order += f"前{r.top}家"
+        if r.every and not r.nth:
+            order = ("从高到低" if r.descending else "从低到高") + f"的{len(chosen)}家"
         text = render(t, "rank", year=year, scope=scope, item=name, order=order, parts=parts)
         missing: list[str] = []
         if r.top > 1 and not r.nth and len(chosen) < r.top:

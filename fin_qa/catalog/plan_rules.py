@@ -13,7 +13,7 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
-            "period_list", "versus", "set_reference", "set_pick", "set_rate")
+            "period_list", "versus", "set_reference", "set_pick", "set_rate", "set_fall")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
            "which": ("who", "more", "order"), "period_list": ("a", "b"), "set_pick": ("order", "order2")}
@@ -43,6 +43,7 @@ class PlanRules:
     set_reference: re.Pattern
     set_pick: re.Pattern
     set_rate: re.Pattern
+    set_fall: re.Pattern
     company_measures: dict[str, str]
     higher: tuple[str, ...]
     lower: tuple[str, ...]

@@ -51,6 +51,7 @@ class StatisticsCues:
     places: list[re.Pattern]
     office_words: tuple[str, ...]
     several: int = 3                    # how many "哪几家…最高" lists (a top-N whose N is 几)
+    every: re.Pattern | None = None     # a whole order asked (从高到低排个序): every company, no top-N said
 
 
 def _regex(path: Path, line: int, key: str, text: object, groups: int | None = None) -> re.Pattern:
@@ -109,6 +110,7 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
         places=place_rx,
         office_words=_words(path, line("office_words"), "statistics.office_words", data["office_words"]),
         several=_count(path, line("several"), data.get("several", 3)),
+        every=_regex(path, line("every"), "statistics.every", data["every"]) if data.get("every") else None,
     )
 
 

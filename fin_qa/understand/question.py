@@ -222,6 +222,8 @@ class Understander:
                 companies = [hit]
                 masked_text = masked_text.replace(hit.text, "#" * len(hit.text))
         keywords, key_text = self.matcher.find(masked_text) if chinese else ([], "")
+        if len(keywords) > 1:
+            keywords = _shared_rate(keywords, key_text, self.matcher.phrases)
         formulas_named = {k.name for k in keywords if k.kind == "formula"}   # (before the topics take theirs)
         topics = self.topics.find(masked_text) if chinese else []
         if topics:
@@ -545,4 +547,26 @@ def _signed(text: str, keywords: list[Keyword]) -> list[str]:
         minus = _MINUS.search(key[end:k.start]) is not None
         out.append(("-" if minus else "") + k.name)
         end = k.end
+    return out
+
+
+# the words a growth rate's name ends with (formulas/growth.yaml "{label}增长率" and its aliases), longest first
+_RATE_ENDS = ("同比增长率", "同比增幅", "增长幅度", "增长率", "变动率", "增幅")
+_LIST_JOIN = re.compile(r"[、和及与]|以及")
+
+
+def _shared_rate(keywords: list[Keyword], key_text: str, phrases: dict[str, tuple[str, str]]) -> list[Keyword]:
+    """Items listed right before a growth rate share it ("营业收入、利润总额的同比增长率": 营业收入增长率 too, never the
+    营业收入 itself): each item joined to the rate by 、/和/及/与 alone becomes its own rate, where the formulas name
+    one."""
+    out = list(keywords)
+    for i in range(len(out) - 1, 0, -1):
+        rate, k = out[i], out[i - 1]
+        if rate.kind != "formula" or k.kind != "item" or not _LIST_JOIN.fullmatch(key_text[k.end:rate.start]):
+            continue
+        end = next((e for e in _RATE_ENDS if rate.text.endswith(e)), None)
+        hits = [phrases.get(phrase_key(k.text + e)) for e in (end, *_RATE_ENDS)] if end else []
+        hit = next((h for h in hits if h is not None and h[0] == "formula"), None)
+        if hit is not None:
+            out[i - 1] = Keyword("formula", hit[1], k.text, k.start, k.end)
     return out

@@ -26,6 +26,7 @@ class Ranking:
     descending: bool = True
     top: int = 1
     top_asked: bool = False          # 前N / 最高的N家 was said (else a threshold lists every company)
+    every: bool = False              # the whole order asked (从高到低排个序, no N, no 最): every company
     nth: int | None = None
     op: str | None = None       # > < >= <=
     threshold: Decimal | None = None
@@ -59,6 +60,11 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
     m = cues.nth.search(q)
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
+        r.spans.append(m.span())
+    m = cues.every.search(q) if cues.every is not None else None
+    if m and not r.top_asked and not r.nth and not any(w.startswith("最") and w in q for w in (*cues.descending, *cues.ascending)):
+        # "各公司利润总额从高到低怎么排", "按归母净利润从高到低排个序": the whole order, every company
+        r.every = True
         r.spans.append(m.span())
     r.spans += [m.span() for m in cues.rank_words.finditer(q)]
     m = cues.threshold.search(q)
