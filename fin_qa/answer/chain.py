@@ -174,7 +174,7 @@ class SetChain:
         text = clause[:ref.start()] + head + clause[ref.end():] if ref else head + clause
         for word, item in self.rules.company_measures.items():
             text = text.replace(word, item)
-        return text
+        return self.rules.each.sub("", text)   # (分别, 各: one company's question asks one value)
 
     def _each(self, clause: str, members: list[Member], year: str) -> Step:
         if not members:

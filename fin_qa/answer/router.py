@@ -103,7 +103,7 @@ class Router:
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
-            "statistics": StatisticsAnswerer(self.values, catalog.disclosures),
+            "statistics": StatisticsAnswerer(self.values, catalog.disclosures, catalog.checks),
             "text": self.text,
             "distribution": DistributionAnswerer(self.values),
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),

@@ -20,6 +20,7 @@ from .model import Answer, FactEvidence
 from .values import Values, display_name
 
 if TYPE_CHECKING:
+    from ..catalog.checks import CheckRules
     from ..catalog.disclosures import Disclosure
 
 _COLUMNS = ["report_id", "company", "short_name", "full_name", "dec", "num", "page", "source"]
@@ -33,8 +34,9 @@ class StatisticsAnswerer:
     operations = frozenset({"value", "average"})
     periods = frozenset({None, "closing", "current"})
 
-    def __init__(self, values: Values, disclosures: "tuple[Disclosure, ...]" = ()):
+    def __init__(self, values: Values, disclosures: "tuple[Disclosure, ...]" = (), kinds: "CheckRules | None" = None):
         self.v = values
+        self.kinds = kinds   # (rules/checks.yaml: the kind of company a name says — 银行, 保险, 证券)
         self.t = values.t
         self.places = values.places
         # key disclosures with text or yes/no values: companies are filtered by them, not ranked
@@ -104,6 +106,11 @@ class StatisticsAnswerer:
                              "full_name": rep.full_name, "dec": value, "num": float(value),
                              "page": None, "source": "formula"})
             df = pd.DataFrame(rows, columns=_COLUMNS)
+        if r.kind is not None and not df.empty:
+            # a kind of company left out or kept (rules/checks.yaml essentials: its names say it — 银行, 保险, 证券)
+            kind, keep, _ = r.kind
+            of_kind = {row.report_id for row in df.itertuples() if self._kind(row) == kind}
+            df = df[df["report_id"].isin(of_kind) == keep]
         if r.place and not df.empty:
             fields = [r.place_field] if r.place_field else ["注册地址", "办公地址"]
             keep: set[int] = set()
@@ -117,6 +124,11 @@ class StatisticsAnswerer:
                 # that is no item's words either: "两家火星公司")
                 r.place_unknown, r.place = r.place, None
         return df
+
+    def _kind(self, row: Any) -> str:
+        """The kind of a report's company by its names (rules/checks.yaml essentials; general when none says)."""
+        e = self.kinds.kind_of(f"{row.full_name or ''} {row.short_name or ''}", set()) if self.kinds else None
+        return e.kind if e is not None else "general"
 
     def _show(self, target: str, is_formula: bool, d: Decimal) -> str:
         f = self.v.formulas.get(target) if is_formula else None
@@ -156,6 +168,8 @@ class StatisticsAnswerer:
                           "declined", found=False)
         scope = f"注册地址在{r.place}的" if r.place and r.place_field == "注册地址" else (
             f"办公地址在{r.place}的" if r.place and r.place_field else (f"{r.place}的" if r.place else ""))
+        if r.kind is not None:
+            scope += f"（{r.kind[2]}）"
         if df.empty:
             return Answer(u.question, render(t, "not_found_value", company=scope or "各公司", year=year, item=name),
                           u.finglm_type(), "not_found", found=False)

@@ -52,6 +52,8 @@ class StatisticsCues:
     office_words: tuple[str, ...]
     several: int = 3                    # how many "哪几家…最高" lists (a top-N whose N is 几)
     every: re.Pattern | None = None     # a whole order asked (从高到低排个序): every company, no top-N said
+    # a kind of company (rules/checks.yaml essentials: bank, insurer, broker) left out or kept: (pattern, kind, keep)
+    kinds: tuple[tuple[re.Pattern, str, bool, str], ...] = ()   # (+ the answer's words for it; "": as written)
 
 
 def _regex(path: Path, line: int, key: str, text: object, groups: int | None = None) -> re.Pattern:
@@ -111,7 +113,17 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
         office_words=_words(path, line("office_words"), "statistics.office_words", data["office_words"]),
         several=_count(path, line("several"), data.get("several", 3)),
         every=_regex(path, line("every"), "statistics.every", data["every"]) if data.get("every") else None,
+        kinds=_kinds(path, line("kinds"), data.get("kinds") or []),
     )
+
+
+def _kinds(path: Path, line: int, value: object) -> tuple[tuple[re.Pattern, str, bool, str], ...]:
+    if not isinstance(value, list) or not all(isinstance(k, dict) and isinstance(k.get("pattern"), str)
+                                              and isinstance(k.get("kind"), str) and isinstance(k.get("keep"), bool)
+                                              and isinstance(k.get("said", ""), str) for k in value):
+        raise RuleError(path, line, "statistics.kinds: a list of {pattern, kind, keep: true|false, said (optional)}")
+    return tuple((_regex(path, line_of(k, line), "statistics.kinds", k["pattern"]), k["kind"], k["keep"],
+                  k.get("said", "")) for k in value)
 
 
 def _count(path: Path, line: int, value: object) -> int:

@@ -27,6 +27,7 @@ class Ranking:
     top: int = 1
     top_asked: bool = False          # 前N / 最高的N家 was said (else a threshold lists every company)
     every: bool = False              # the whole order asked (从高到低排个序, no N, no 最): every company
+    kind: tuple[str, bool, str] | None = None   # a kind of company left out or kept: (kind, keep, as written)
     nth: int | None = None
     op: str | None = None       # > < >= <=
     threshold: Decimal | None = None
@@ -61,6 +62,12 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
         r.spans.append(m.span())
+    for rx, kind, keep, said in cues.kinds:
+        m = rx.search(q)
+        if m:   # "非银行", "银行除外": a kind of company left out (kept: "各家银行中")
+            r.kind = (kind, keep, said or m.group(0))
+            r.spans.append(m.span())
+            break
     m = cues.every.search(q) if cues.every is not None else None
     if m and not r.top_asked and not r.nth and not any(w.startswith("最") and w in q for w in (*cues.descending, *cues.ascending)):
         # "各公司利润总额从高到低怎么排", "按归母净利润从高到低排个序": the whole order, every company
@@ -84,8 +91,12 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             r.threshold = scale(num, m.group(2))
             r.threshold_text = m.group(0)
     r.percent = r.threshold is not None and "%" in r.threshold_text
+    kind_at = next((span for rx, *_ in cues.kinds for m in [rx.search(q)] if m and r.kind is not None
+                    for span in [m.span()]), None)
     for rx in cues.places:
         m = rx.search(q)
+        if m and kind_at is not None and m.start("place") < kind_at[1] and kind_at[0] < m.end("place"):
+            continue   # ("在2019年的非银行上市公司里": a kind of company, no place)
         if m:
             fld = m.groupdict().get("field")
             if fld:
