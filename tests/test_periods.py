@@ -427,6 +427,14 @@ def test_an_item_not_printed_alone_is_said_then_its_holder(periodic_store):
         assert "研报的解释" in why["answer"]
     # an item printed alone is read as itself: no stand-in said
     assert "没有单列" not in _conversation(periodic_store.dir, "华润三九2024年营业收入是多少？")[0]["answer"]
+    # a company the store lacks, named beside a stand-in's words, is never asked of the conversation's company
+    first, other = _conversation(periodic_store.dir, "华润三九近三年的营业收入", "天马科技主营业务收入上升的原因是什么")
+    assert "华润三九" not in other["answer"] and not other.get("from_context")
+    # two stand-ins, each said once; a period's question says it once
+    both = _conversation(periodic_store.dir, "华润三九2024年主营业务成本和主营业务收入分别是多少")[0]
+    assert both["answer"].count("报告中没有单列主营业务收入") == 1 and both["answer"].count("没有单列主营业务成本") == 1
+    q3 = _conversation(periodic_store.dir, "华润三九2025年第三季度主营业务收入是多少")[0]
+    assert q3["answer"].count("没有单列") == 1 and "21,986,403,962.07" in q3["answer"]
 
 
 @needs_periodic

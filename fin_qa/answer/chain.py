@@ -33,13 +33,16 @@ from ..understand.question import Understanding
 from .chart import Chart
 from .compose import render, round_half_up
 from .model import Answer, Evidence, FactEvidence, Method
-from .plan import AskResult, _number, _values_of
+from .plan import AskResult, _number, _rates_of, _values_of
 
 _YEAR = re.compile(r"(?:19|20)\d\d\s*年")
 # the words joining a list of companies, left where their names were taken out ("#和#2025年" → "2025年")
 _JOINED = re.compile(r"#(?:[和与及、,，]|以及)*(?=#)|(?<=#)(?:(?:这|上述)?[两三四五六七八九十]家)?(?:公司|企业)?")
 # the words of an order a pick asks (更高, 较慢, 最低)
 _ORDER_WORDS = re.compile(r"(?:最|更|较)(?:高|低|多|少|大|小|快|慢|严重)")
+# a ranking's clause ending "among them" ("排名前五的企业中，"): the pick after it picks from its companies
+_RATE_NAME = re.compile(r"(?:增长率|增速|增幅|变动率)$")   # (a formula naming a growth rate: 利润总额增长率)
+_AMONG = re.compile(r"(?:中|里|当中|之中)[，,]\s*$")
 _PIECE = re.compile(r"[^，,；;。？?！!]+[，,；;。？?！!]*|[，,；;。？?！!]+")
 
 
@@ -150,20 +153,39 @@ class SetChain:
         return self.rules.each.sub("", out).lstrip("的，, ")
 
     def _steps(self, norm: str) -> list[str]:
-        """The question's steps: its pieces (cut after ？。；！ and commas) up to the first naming the set back or
-        picking from it, as the ranking; then a step at each such piece, a piece naming neither belonging to the
-        step before it ("…，保留两位小数"). [] when no later piece names the set or picks from it."""
+        """The question's steps: its pieces (cut after ？。；！ and commas) up to the first naming the set back, as the
+        ranking; then a step at each piece naming the set back (这些企业, 其中) or picking from it (哪家最高: only once
+        the set was named back, or right after a ranking "…的企业中，"); a piece asking nothing ("…，保留两位小数")
+        belongs to the step before it. [] when it is no such chain: no piece names the set back, or a piece asks
+        something of its own (a question of its own after the ranking: "净利润最高的是哪家？")."""
         r = self.rules
-        first, later = "", []
+        asks = self.planner.rules.ask if self.planner.rules is not None else None
+        first, later, held = "", [], ""
         for piece in _PIECE.findall(norm):
-            step = bool(r.set_reference.search(piece) or r.set_pick.search(piece))
-            if step and first.strip():
+            referred = bool(r.set_reference.search(piece)) or bool(r.set_pick.search(piece)) and bool(
+                later or _AMONG.search(first) or held)
+            if referred and first.strip() and asks is not None and not asks.search(piece) \
+                    and not r.set_pick.search(piece) and piece.rstrip().endswith(("，", ",")) \
+                    and not self._names_own(r.set_reference.sub("", piece)):
+                held += piece   # ("它们2019年与2018年相比，…增加最多的是哪家": the set named, the ask after the comma)
+                continue
+            if held:
+                piece, held = held + piece, ""
+                referred = True
+            if referred and first.strip():
                 later.append(piece)
+            elif later and asks is not None and asks.search(piece) and self._names_own(piece):
+                return []   # (a piece asking something of its own, neither naming the set nor picking from it)
             elif later:
                 later[-1] += piece
             else:
                 first += piece
         return [first.strip(" ，,"), *(p.strip(" ，,") for p in later)] if later else []
+
+    def _names_own(self, piece: str) -> bool:
+        """Whether a piece names an item, a formula or a company of its own ("涨了多少" names none: it goes on)."""
+        u = self.understand(piece)
+        return bool(u.items or u.formulas or u.companies)
 
     def _for(self, clause: str, m: Member, year: str) -> str:
         """The clause as a question of one company: its reference replaced by the company (and the ranking's
@@ -173,17 +195,31 @@ class SetChain:
         ref = r.set_reference.search(clause)
         text = clause[:ref.start()] + head + clause[ref.end():] if ref else head + clause
         for word, item in self.rules.company_measures.items():
-            text = text.replace(word, item)
+            # (the company's: 前五名客户销售额 is a customer's, kept as written)
+            text = re.sub(rf"(?<![户商名])(?<!大){re.escape(word)}", item, text)
         return self.rules.each.sub("", text)   # (分别, 各: one company's question asks one value)
 
     def _each(self, clause: str, members: list[Member], year: str) -> Step:
         if not members:
             return Step("each", clause, _unanswered(clause, render(self.t, "chain_no_set")))
+        if self.mentions is not None and self.mentions(clause)[1]:
+            # "其中邮储银行的净利润是多少": a company of its own, asked once
+            text = clause if _YEAR.search(clause) else year + clause
+            one = self.answer_question(self.rules.set_reference.sub("", text))
+            return Step("each", clause, one)
+        u = self.understand(self._for(clause, members[0], year))
+        if not (u.items or u.formulas):
+            # "其中哪家是银行": nothing a company's figures answer; no passage of each is quoted for it
+            return Step("each", clause, _unanswered(clause, render(self.t, "chain_each_nothing")))
         per = []
         for m in members:
             text = self._for(clause, m, year)
             per.append((m, self.answer_question(text), self.understand(text)))
         lines = [render(self.t, "chain_company", company=m.name, answer=a.answer.strip()) for m, a, _ in per]
+        for m, a, _ in per:   # (each value cited with its company: three 净利润 of 2019 are told apart)
+            for e in a.evidence:
+                if isinstance(e, FactEvidence) and not e.company:
+                    e.company = m.name
         evidence = _evidence(a for _, a, _ in per)
         missing = [m.name for m, a, _ in per if not a.found]
         found = [a for _, a, _ in per if a.answered]
@@ -193,62 +229,68 @@ class SetChain:
         return Step("each", clause, ans, per)
 
     def _pick(self, clause: str, steps: list[Step], members: list[Member], year: str) -> Step:
-        """Which company of the set is highest or lowest: from the values the step before read of each (its rates
-        when the clause asks a rate), else each company's value of the items the clause names, read first."""
+        """Which company of the set is highest or lowest: from the values the latest step asked of each company read
+        of the items the clause names (of its year), their rates when the clause asks a rate — or when it names no
+        item after a step that asked rates ("…同比增长率是多少？哪家最低？") —, else each company's value of those items,
+        read here first. A fall named before the order (降幅最大) is the lowest rate."""
         r = self.rules
-        orders = [m.group("order") or m.group("order2") for m in r.set_pick.finditer(clause)] or \
-            [w for w in _ORDER_WORDS.findall(clause)]
+        orders = list(dict.fromkeys([m.group("order") or m.group("order2") for m in r.set_pick.finditer(clause)]
+                                    + _ORDER_WORDS.findall(clause)))
         if not orders:
             return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")))
-        # "净利润最高和最低的分别是哪家": each order asked
-        orders = list(dict.fromkeys(orders + [w for w in _ORDER_WORDS.findall(clause) if w not in orders]))
         if not members:
             return Step("pick", clause, _unanswered(clause, render(self.t, "chain_no_set")))
-        rate = bool(r.set_rate.search(clause))
+        own_year = _year_words(clause)
+        if own_year:
+            year = own_year   # ("2018年营业收入最高的是哪家": that year's, never the chain's)
         own_u = self.understand(self._for(clause, members[0], year))
         own_items = [*own_u.items, *own_u.formulas]
-        # the values of the latest step asked of each company that read the items the pick names (any, if it
-        # names none)
-        before = next((st for st in reversed(steps) if st.kind == "each" and st.per_company
+        # the latest step asked of each company of the same year that read the items the pick names (any, if none)
+        before = next((st for st in reversed(steps) if st.kind == "each" and st.per_company and not own_year
                        and (not own_items or _same_items(own_items, st.per_company))), None)
         per = before.per_company if before is not None else []
-        if not per:
-            # the items the clause names, read of each company ("其中营业收入同比增长最快的是哪家")
-            items = own_items or []
+        rate = bool(r.set_rate.search(clause)) or (not own_items and before is not None and bool(
+            r.set_rate.search(before.words)))
+        items = own_items or [i for _, _, u in per if u is not None for i in [*u.items, *u.formulas]]
+        items = list(dict.fromkeys(items))
+        if per and rate and not any(_rates(a) for _, a, _ in per):
+            per = []   # (the step before read values, no rate: the rates are read here)
+        read = not per
+        if read:
             if not items:
                 return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")))
+            # (a rate named as an item — 净利润增长率 — is read as a value: it is the rate)
+            ask = self.rules.set_questions["rate" if rate and not all(map(_RATE_NAME.search, items)) else "value"]
             per = []
             for mm in members:
-                text = f"{mm.name}{year}" + "、".join(items) + ("同比增长率是多少" if rate else "是多少")
+                text = ask.format(company=mm.name, year=year, items="、".join(items))
                 per.append((mm, self.answer_question(text), self.understand(text)))
-            read = _evidence(a for _, a, _ in per)   # (read here: each value's evidence cited with the comparison)
-        else:
-            read = []
         table: dict[str, list[tuple[Member, Decimal, str, Evidence]]] = {}
         unread: dict[str, list[str]] = {}
-        names: list[str] = []
         for mm, a, u in per:
             got = {name: (v, shown, e) for name, v, shown, e in (_rates(a) if rate else _values(a, u))}
-            for item in ([*u.items, *u.formulas] if u is not None else []) or list(got):
-                label = item if item in got else next((n for n in got if item in n or n in item), None)
-                names += [item] if item not in names else []
+            for item in items:
+                label = _label(item, got, alone=len(items) == 1)
                 if label is None:
                     unread.setdefault(item, []).append(mm.name)
                 else:
                     table.setdefault(item, []).append((mm, *got[label]))
         lines: list[str] = []
-        evidence: list[Evidence] = list(read)
+        evidence: list[Evidence] = _evidence(a for _, a, _ in per) if read else []
         missing: list[str] = []
-        for item in names:
+        fall = r.set_fall.search(clause) if rate else None
+        for item in items:
+            what = item + (self.rules.set_questions["rate_label"] if rate and not _RATE_NAME.search(item) else "")
             got = table.get(item, [])
             if not got:
                 missing.append(item)
-                lines.append(render(self.t, "chain_pick_none", item=item + ("同比增长率" if rate else "")))
+                lines.append(render(self.t, "chain_pick_none", item=what))
                 continue
             parts = "，".join(f"{mm.name}{shown}" for mm, _, shown, _ in got)
-            what = item + ("同比增长率" if rate else "")
-            fall = r.set_fall.search(clause) if rate else None
-            for word in ([fall.group(0)] if fall else orders):
+            no_fall = fall is not None and all(v >= 0 for _, v, _, _ in got)
+            if no_fall:   # (none fell: no "largest fall" is named)
+                lines.append(render(self.t, "chain_pick_no_fall", item=what, parts=parts))
+            for word in [] if no_fall else [fall.group(0)] if fall else orders:
                 # (a fall's largest, of rates, is the lowest: "降幅最大", "下滑最严重")
                 high = fall is None and any(w in word for w in r.higher)
                 ranked = sorted(got, key=lambda x: x[1], reverse=high)
@@ -259,11 +301,11 @@ class SetChain:
                 lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
             evidence += [e for *_, e in got if e not in evidence]
         if not table:
-            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")), per)
+            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")), per if read else [])
         ans = Answer(clause, "".join(lines), "2-2", "compare_asks", evidence, found=not missing and not unread,
                      partial=missing + [f"{n}（{i}）" for i, ns in unread.items() for n in ns])
-        ans.chart = _rates_chart(table).to_dict() if table and rate else None
-        return Step("pick", clause, ans, per)
+        ans.chart = _rates_chart(table, self.rules.set_questions["rate_label"]).to_dict() if rate else None
+        return Step("pick", clause, ans, per if read else [])
 
     # ------------------------------------------------------------------------------------ composing
 
@@ -307,22 +349,11 @@ def _year_words(text: str) -> str:
 
 
 def _rates(ans: Answer) -> list[tuple[str, Decimal, str, Evidence]]:
-    """(item, growth rate, rate as printed, the year's evidence): each item's change an answer read — its two values
-    of one item, the year's and the year before's (by item: the base's label may say the question's word for it)."""
+    """(item, growth rate, rate as printed, the year's evidence): each item's change an answer read (a change, items,
+    or a growth formula's two values of one item: 利润总额增长率 — no other formula holds two of one item)."""
     if not ans.answered or ans.method not in (Method.CHANGE, Method.ITEMS, Method.FORMULA):
-        return []   # (a formula's: a growth rate's two values of one item, 利润总额增长率; no other formula has them)
-    facts = [e for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None]
-    out = []
-    for item in dict.fromkeys(e.item for e in facts):
-        pair = sorted((e for e in facts if e.item == item), key=lambda e: (e.year, e.period != "previous"))
-        if len(pair) != 2 or pair[0].year == pair[1].year:
-            continue
-        base, now = (_number(e.stored or e.value) for e in pair)
-        if base is None or now is None or base[0] == 0:
-            continue
-        rate = (now[0] - base[0]) / abs(base[0]) * 100
-        out.append((item, rate, f"{round_half_up(rate, 2)}%", pair[1]))
-    return out
+        return []
+    return _rates_of(AskResult(Ask(ans.question), ans), by_item=True)
 
 
 def _values(ans: Answer, u: Understanding | None) -> list[tuple[str, Decimal, str, Evidence]]:
@@ -341,6 +372,18 @@ def _values(ans: Answer, u: Understanding | None) -> list[tuple[str, Decimal, st
     return _values_of(AskResult(Ask(ans.question), ans, u))
 
 
+def _label(item: str, got: dict[str, Any], alone: bool = False) -> str | None:
+    """The name an answer read an item's value under: the item's own, else the one name holding it or held by it
+    (利润总额增长率 → 利润总额), else — one item asked, one value read (归母净利润增长率's two values of 归属于母公司所有者的
+    净利润) — that one; none when several could be meant."""
+    if item in got:
+        return item
+    near = [n for n in got if item in n or n in item]
+    if len(near) == 1:
+        return near[0]
+    return next(iter(got)) if alone and len(got) == 1 else None
+
+
 def _same_items(items: list[str], per: list[tuple[Member, Answer, Understanding | None]]) -> bool:
     before = {i for _, _, u in per if u is not None for i in [*u.items, *u.formulas]}
     return set(items) <= before
@@ -357,13 +400,13 @@ def _unanswered(clause: str, reason: str) -> Answer:
     return Answer(clause, reason, "1", "not_found", found=False)
 
 
-def _rates_chart(table: dict[str, list[tuple[Member, Decimal, str, Evidence]]]) -> Chart:
+def _rates_chart(table: dict[str, list[tuple[Member, Decimal, str, Evidence]]], label: str) -> Chart:
     """The companies' growth rates compared, an item a dataset (bars, in %)."""
     names = list(dict.fromkeys(mm.name for got in table.values() for mm, *_ in got))
     datasets = []
     for item, got in table.items():
         at = {mm.name: (v, shown) for mm, v, shown, _ in got}
-        datasets.append({"label": item + "同比增长率", "item": item,
+        datasets.append({"label": item + ("" if _RATE_NAME.search(item) else label), "item": item,
                          "data": [float(round_half_up(at[n][0], 2)) if n in at else None for n in names],
                          "shown": [at[n][1] if n in at else "" for n in names]})
     return Chart("bar", "、".join(d["label"] for d in datasets) + "（各公司）", names, datasets, "%")

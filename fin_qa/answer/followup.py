@@ -43,6 +43,8 @@ _TRAILER = re.compile(r"(?:又|分别)?(?:呢|如何|怎么样|怎样)?[？?。�
 # words asking for a description (the rules' ask and shape cues cover values, names, lists and yes/no)
 _DESCRIBE = r"吗|如何|怎样|怎么|介绍|说明|简述|描述|分析"
 # a definition asked ("什么是商誉", "流动比率是什么意思"): a question of no one company (answer/open.py)
+# what is left of a question asking why or how, once its item is out: no name of a company ("上升原因")
+_ASKING_ONLY = re.compile(r"(?:收入|成本)?(?:上升|下降|增长|减少|变化|变动)?(?:的)?(?:原因|驱动因素|影响因素|情况)?")
 _DEFINITION = re.compile(r"什么是|是什么意思|什么意思|的含义|含义是|的定义|定义是|如何计算|怎么计算|怎样计算|计算公式")
 
 
@@ -216,8 +218,13 @@ class FollowUp:
         if not pointed and (u.type == "statistics" or _DEFINITION.search(u.norm)):
             return Resolved(question)   # a ranking across companies, a definition: no one company's question
         companies = [n for m in u.companies for n in [m.company.short_name or m.company.full_name] if n]
-        # (a word the rules know as an item's, printed alone or not — 主营业务收入 — names no company)
-        left = [] if any(k in text for k in self.known) else _unexplained(u)
+        # (a word the rules know as an item's, printed alone or not — 主营业务收入 — names no company; any other word
+        # left may: "天马科技主营业务收入…" is never asked of the context's company)
+        bare = text
+        for k in self.known:
+            bare = bare.replace(k, "")
+        left = _unexplained(u) if bare == text else (_unexplained(self.understand(bare)) if bare.strip() else [])
+        left = [w for w in left if not _ASKING_ONLY.fullmatch(w)]
         if not companies and not u.company_unnamed and left and not self.in_report(context, left):
             return Resolved(question)   # words that may name a company the store lacks: never another one
         years = list(u.years.explicit)

@@ -295,13 +295,18 @@ def _number(text: str) -> tuple[Decimal, str] | None:
         return None
 
 
-def _rates_of(r: AskResult) -> list[tuple[str, Decimal, str, Evidence]]:
+def _rates_of(r: AskResult, by_item: bool = False) -> list[tuple[str, Decimal, str, Evidence]]:
     """(name, growth rate, rate as printed, evidence): the rates a change ask computed, one per item,
-    from the two values it read of each (this year's and the base's)."""
+    from the two values it read of each (this year's and the base's); by_item: named by the item (the base's label
+    may say the question's word for it: 利润（净利润）)."""
     facts = [e for e in r.answer.evidence if isinstance(e, FactEvidence) and e.year is not None]
     out: list[tuple[str, Decimal, str, Evidence]] = []
-    for name in dict.fromkeys(e.label or e.item for e in facts):
-        pair = sorted((e for e in facts if (e.label or e.item) == name), key=lambda e: (e.year, e.period != "previous"))
+
+    def name_of(e: FactEvidence) -> str:
+        return e.item if by_item else e.label or e.item
+
+    for name in dict.fromkeys(map(name_of, facts)):
+        pair = sorted((e for e in facts if name_of(e) == name), key=lambda e: (e.year, e.period != "previous"))
         base, now = (_number(e.stored or e.value) for e in pair) if len(pair) == 2 else (None, None)
         if base is None or now is None or base[0] == 0:
             continue

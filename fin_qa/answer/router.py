@@ -158,9 +158,9 @@ class Router:
         failed check names it) says so; the chart its numbers make."""
         with self.source.store.pinned():   # (one state of the store read for the whole answer)
             ans = self._answer_plain(question)
-            if question and ans.method not in ASKED_BACK and ans.method != Method.BAD_INPUT and (
+            if question and self.periods is not None and ans.method not in ASKED_BACK and ans.method != Method.BAD_INPUT and (
                     not ans.answered or ans.method.startswith("text") and self.catalog.drivers.asks_why(str(question))):
-                # (an item not printed alone, nothing read of it — or a why of it answered by any passage)
+                # (an item not printed alone, nothing read of it — or a why of it answered by a passage not naming it)
                 ans = self._stood_in(str(question), ans)
             premise = self.premises.check(str(question)) if self.premises is not None and ans.method not in \
                 (Method.BAD_INPUT, Method.ASK_WHICH, Method.ASK_YEAR, Method.ASK_PERIOD) else None
@@ -182,22 +182,25 @@ class Router:
             return self._doubted(ans)
 
     def _stood_in(self, question: str, ans: Answer) -> Answer:
-        """A question asking an item the report does not print alone (keyword_tables/stand_ins.yaml: 主营业务收入)
-        that nothing answered: that said first, then the printed item holding it (营业收入) as what it is, with its
-        chart — never as the item asked (partial: the item asked stays unanswered)."""
+        """A question asking items the report does not print alone (keyword_tables/stand_ins.yaml: 主营业务收入) that
+        nothing answered — or a why of them answered by a passage that does not name them: that said first, then the
+        printed items holding them (营业收入) as what they are, with the chart — never as the items asked (partial:
+        they stay unanswered). A passage naming the item (四方科技's "实现主营业务收入…") stays the answer."""
         norm = normalize_question(question)
-        for s in self.catalog.stand_ins:
-            if s.asked not in norm:
-                continue
-            sub = self._answer_plain(norm.replace(s.asked, s.given))
-            if not sub.answered:
-                return ans
-            said = render(self.t, "stand_in", asked=s.asked, given=s.given, holds=s.holds)
-            out = Answer(question, said + sub.answer, sub.type, sub.method, list(sub.evidence), found=False,
-                         partial=[s.asked] + list(sub.partial))
-            out.series, out.shown, out.asks = sub.series, sub.shown, sub.asks
-            return out
-        return ans
+        used = [s for s in self.catalog.stand_ins if s.asked in norm]
+        if not used or ans.answered and any(s.asked in ans.answer for s in used):
+            return ans
+        text = norm
+        for s in used:
+            text = text.replace(s.asked, s.given)
+        sub = self._answer_plain(text)
+        if not sub.answered:
+            return ans
+        said = "".join(render(self.t, "stand_in", asked=s.asked, given=s.given, holds=s.holds) for s in used)
+        out = Answer(question, said + sub.answer, sub.type, sub.method, list(sub.evidence), found=False,
+                     partial=[s.asked for s in used] + list(sub.partial))
+        out.series, out.shown, out.asks = sub.series, sub.shown, sub.asks
+        return out
 
     def _answer_plain(self, question: str | None) -> Answer:
         """The answer of a question naming a period within a year (answer/periods.py), else of the annual path."""

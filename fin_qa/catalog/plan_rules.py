@@ -13,10 +13,10 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
-            "period_list", "versus", "set_reference", "set_pick", "set_rate", "set_fall")
+            "period_list", "versus", "set_reference", "set_pick", "set_rate", "set_fall", "with_change")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
-           "which": ("who", "more", "order"), "period_list": ("a", "b"), "set_pick": ("order", "order2")}
+           "which": ("who", "more", "order"), "period_list": ("a", "b"), "set_pick": ("order", "order2"), "with_change": ("item",)}
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,10 @@ class PlanRules:
     set_pick: re.Pattern
     set_rate: re.Pattern
     set_fall: re.Pattern
+    with_change: re.Pattern
     company_measures: dict[str, str]
+    set_questions: dict[str, str]
+    with_change_asks: str
     higher: tuple[str, ...]
     lower: tuple[str, ...]
 
@@ -69,4 +72,20 @@ def load_plan_rules(path: Path) -> PlanRules | None:
     if not isinstance(measures, dict) or not all(isinstance(k, str) and isinstance(v, str) and k and v
                                                  for k, v in measures.items()):
         raise RuleError(path, line, "`company_measures:` must map a word to the item it names (销售额: 营业收入)")
-    return PlanRules(**regexes, **words, company_measures=dict(measures))  # type: ignore[arg-type]  # (fields, by name)
+    asks = data.get("set_questions") or {}
+    line = data.key_lines.get("set_questions", line_of(data))
+    if not isinstance(asks, dict) or set(asks) != {"rate", "value", "rate_label"} or not all(
+            isinstance(v, str) and v for v in asks.values()):
+        raise RuleError(path, line, "`set_questions:` needs rate, value (questions with {company}, {year}, {items}) "
+                                    "and rate_label")
+    for key in ("rate", "value"):
+        try:
+            asks[key].format(company="", year="", items="")
+        except (KeyError, IndexError, ValueError) as exc:
+            raise RuleError(path, line, f"set_questions.{key}: only {{company}}, {{year}} and {{items}} ({exc})") from None
+    said = data.get("with_change_asks")
+    if not isinstance(said, str) or "\\g<item>" not in said:
+        raise RuleError(path, data.key_lines.get("with_change_asks", line_of(data)),
+                        "`with_change_asks:` needs the asks a value and its change are cut into, with \\g<item>")
+    return PlanRules(**regexes, **words, company_measures=dict(measures),  # type: ignore[arg-type]  # (fields, by name)
+                     set_questions=dict(asks), with_change_asks=said)

@@ -89,7 +89,7 @@ PLACEHOLDERS = {
     "open_refused": set(),
     "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
     "plan_compare": {"n", "winner", "order", "parts"},
-    "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "chain_company": {"company", "answer"}, "chain_no_set": set(), "chain_pick": {"item", "order", "winner", "parts"}, "chain_pick_unread": {"companies", "item"}, "chain_pick_nothing": set(), "chain_pick_none": {"item"}, "stand_in": {"asked", "given", "holds"}, "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
+    "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "chain_company": {"company", "answer"}, "chain_no_set": set(), "chain_pick": {"item", "order", "winner", "parts"}, "chain_pick_unread": {"companies", "item"}, "chain_pick_nothing": set(), "chain_pick_none": {"item"}, "chain_pick_no_fall": {"item", "parts"}, "chain_each_nothing": set(), "stand_in": {"asked", "given", "holds"}, "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
     "rank_fewer": {"year", "item", "n"}, "series_head": {"company"}, "series": {"item", "span", "points"}, "series_point": {"year", "value"},
     "series_change": {"change"}, "series_by_rate": {"verb", "rate", "amount"}, "series_by_amount": {"verb", "amount"},
     "series_by_points": {"verb", "points"}, "series_up_points": set(), "series_down_points": set(),

@@ -169,6 +169,9 @@ class Planner:
 
     def plan(self, question: str) -> Plan:
         norm = normalize_question(question or "")
+        if self.rules is not None and self.rules.with_change_asks:
+            # "营业收入及其年同比": the value, then its change, two asks
+            norm = self.rules.with_change.sub(self.rules.with_change_asks, norm)
         plan = Plan(question, norm)
         if self.rules is None or not norm:
             plan.asks = [Ask(norm, text=norm)]
