@@ -551,3 +551,19 @@ def test_a_why_of_an_item_a_passage_names_keeps_the_passage(router):
     # 四方科技 prints 主营业务收入 (its 收入和成本分析): the passage stays, no stand-in said
     a = ask(router, "四方科技2019年主营业务收入增长的原因是什么？")
     assert "没有单列" not in a.answer and "1,135,639,368.05" in a.answer
+
+
+def test_a_question_written_in_steps(router):
+    # ①②③…, 第一步…, 先…再…最后: a step each, its mark and verb left out; 它 the step before's subject; 同比 alone
+    # asks the change; a lone 先 (先谢过) is no step
+    a = ask(router, "四方科技2019年 ①营业收入 ②营业收入同比 ③毛利率，请依次回答。")
+    assert len(a.asks) == 3 and "1,175,301,034.32" in a.answer and "-4.49%" in a.answer and "23.15%" in a.answer
+    a = ask(router, "先查海翔药业2019年的净利润，再算它的同比增长率，最后计算毛利率。")
+    assert len(a.asks) == 3 and "770,782,185.09" in a.answer and "27.40%" in a.answer and "50.26%" in a.answer
+    a = ask(router, "四方科技2019年的营业收入是多少？先谢过")
+    assert not a.asks or len(a.asks) == 1
+
+
+def test_a_value_with_its_change(router):
+    a = ask(router, "四方科技2019年营业收入及其同比增长率是多少？")
+    assert len(a.asks) == 2 and "1,175,301,034.32" in a.answer and "-4.49%" in a.answer

@@ -300,8 +300,10 @@ class SetChain:
             if unread.get(item):
                 lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
             evidence += [e for *_, e in got if e not in evidence]
+        if not table and not read:
+            return self._pick(clause, [], members, year)   # (the step before read none of them: read here)
         if not table:
-            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")), per if read else [])
+            return Step("pick", clause, _unanswered(clause, render(self.t, "chain_pick_nothing")), per)
         ans = Answer(clause, "".join(lines), "2-2", "compare_asks", evidence, found=not missing and not unread,
                      partial=missing + [f"{n}（{i}）" for i, ns in unread.items() for n in ns])
         ans.chart = _rates_chart(table, self.rules.set_questions["rate_label"]).to_dict() if rate else None

@@ -13,7 +13,7 @@ from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
 _REGEXES = ("clause_end", "comma", "ask", "every_ask", "reference", "predicate_start", "compare", "list_join",
             "subject_tail", "share_of", "whole", "restated", "each", "connective", "together", "modifier", "which",
-            "period_list", "versus", "set_reference", "set_pick", "set_rate", "set_fall", "with_change")
+            "period_list", "versus", "set_reference", "set_pick", "set_rate", "set_fall", "with_change", "step_mark", "step_verbs")
 # the named groups a regex must have
 _GROUPS = {"compare": ("order",), "share_of": ("whole",), "restated": ("period", "y", "end", "start"),
            "which": ("who", "more", "order"), "period_list": ("a", "b"), "set_pick": ("order", "order2"), "with_change": ("item",)}
@@ -45,6 +45,8 @@ class PlanRules:
     set_rate: re.Pattern
     set_fall: re.Pattern
     with_change: re.Pattern
+    step_mark: re.Pattern
+    step_verbs: re.Pattern
     company_measures: dict[str, str]
     set_questions: dict[str, str]
     with_change_asks: str

@@ -42,6 +42,7 @@ _PERIOD_AFTER = re.compile(r"(?:度|年末|年初|年底|末|初|底)")
 _OWN_PERIOD = re.compile(r"年初|期初|年末|期末|年底|上年|去年|上期|本期|本年|当年")
 # the year a period word belongs to: the last year written before it ("2022年初", "2022年…的年初")
 _YEAR_BEFORE = re.compile(r"((?:19|20)\d\d)\s*年(?!.*(?:19|20)\d\d\s*年)")
+_STEP_IT = re.compile(r"^它的?")   # (a step's 它: the subject of the step before)
 _YEAR_AFTER = re.compile(r"((?:19|20)\d\d)\s*年")   # the first year named after a point of the question
 
 
@@ -140,6 +141,9 @@ class Planner:
         """The question's clauses: cut after clause ends, and at a comma whose two sides each ask."""
         r = self.rules
         assert r is not None
+        # a question written in steps (①…②…, 第一步…, 先…再…: two marks at least): a clause each
+        if self._in_steps(norm):
+            norm = r.step_mark.sub(lambda m: m.group(0) if m.start() == 0 else "；" + m.group(0), norm)
         out: list[str] = []
         start = 0
         for m in r.clause_end.finditer(norm):
@@ -160,6 +164,11 @@ class Planner:
             cut += merged
         return [c for c in cut if c.strip(" ，,。？?；;！!")]
 
+    def _in_steps(self, text: str) -> bool:
+        """Whether a question is written in steps: two step marks at least (先…再…; a lone 先 — 先谢过 — is none)."""
+        assert self.rules is not None
+        return len(self.rules.step_mark.findall(text)) >= 2
+
     def _asks(self, text: str) -> bool:
         r = self.rules
         assert r is not None
@@ -178,7 +187,7 @@ class Planner:
             return plan
         r = self.rules
         inner = norm.rstrip("?？。.!！；; ")
-        if (not r.clause_end.search(inner) and (not r.comma.search(inner) or len(r.ask.findall(inner)) < 2)) \
+        if (not r.clause_end.search(inner) and not self._in_steps(inner) and (not r.comma.search(inner) or len(r.ask.findall(inner)) < 2)) \
                 or r.whole.search(norm):
             # one clause (or commas with one ask word): one ask, the usual question planned at the cost of
             # a few regexes; an explanation, a reason, a description: the text and open answerers take it whole
@@ -186,10 +195,17 @@ class Planner:
             return plan
         asks: list[Ask] = []
         lead: list[str] = []
+        steps = self._in_steps(norm)
         clauses = self.clauses(norm)
         for n, clause in enumerate(clauses):
-            body = clause.strip()
-            if not self._asks(body) and not self._bare_ask(body, plan):
+            body = clause.strip().strip("；;").strip()
+            step = r.step_mark.match(body) if steps else None
+            if step:   # (a step is an ask: its mark and the verb after it are no words of it — 第二步，算出…; 它 the
+                # subject of the step before: "再算它的同比增长率")
+                body = _STEP_IT.sub("", r.step_verbs.sub("", body[step.end():], count=1)).rstrip("，,；; ")
+            if not body:
+                continue
+            if not self._asks(body) and not self._bare_ask(body, plan) and not step:
                 last = not any(self._asks(c) for c in clauses[n + 1:])
                 if last and r.every_ask.search(body.lstrip("，,")):
                     # 均以万元为单位 after the last ask: of every ask (in the middle: of the ask before it)
