@@ -518,7 +518,7 @@ def test_the_multi_intent_set_over_the_reports(all_store, tmp_path):
     """tests/data/multi_intent_heldout.jsonl (issue 46: a ranking then each company then a pick; companies named as a
     list; steps — written from the PDFs by a helper that never saw the rules) over the store of reports and
     reports_more (the 2024/2025 companies and 民生银行 are not there: their questions are declined): no wrong answer.
-    Over every shared report (docs/benchmarks.md) 31 right, 0 wrong."""
+    Over every shared report (docs/benchmarks.md) 34 right, 0 wrong."""
     out = tmp_path / "multi.json"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
                     str(ROOT / "tests" / "data" / "multi_intent_heldout.jsonl"), "--json", str(out)],

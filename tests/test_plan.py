@@ -567,3 +567,16 @@ def test_a_question_written_in_steps(router):
 def test_a_value_with_its_change(router):
     a = ask(router, "四方科技2019年营业收入及其同比增长率是多少？")
     assert len(a.asks) == 2 and "1,175,301,034.32" in a.answer and "-4.49%" in a.answer
+
+
+def test_a_set_described_then_picked_from(router):
+    # "排在前三位的公司里，哪家…" (the set described, no ask of its own), "是哪两家" (the count said again), "各自"
+    a = ask(router, "2019年总资产排在前三位的公司里，哪家的营业收入增长最快？")
+    assert [s["kind"] for s in a.asks] == ["rank", "pick"] and "营业收入同比增长率最快的是海翔药业" in a.answer
+    a = ask(router, "2019年营业收入排名前二的是哪两家公司？")
+    assert a.method == "statistics" and "前2家" in a.answer
+    a = ask(router, "2019年营业收入排名前三的企业有哪些？各自营业收入的同比增速是多少？哪一家增速最快？")
+    assert [s["kind"] for s in a.asks] == ["rank", "each", "pick"] and "8.20%" in a.answer
+    # a place filter, not a ranking of a set: one question, its place kept
+    a = ask(router, "2019年在浙江注册的公司中，营业收入最高的是哪家？")
+    assert not any(s.get("kind") == "pick" for s in a.asks or []) and "浙江" in a.answer

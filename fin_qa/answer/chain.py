@@ -92,9 +92,16 @@ class SetChain:
         if len(clauses) < 2:
             return None
         later = clauses[1:]
+        if _AMONG.search(clauses[0] + "，") and self.planner.rules is not None \
+                and not self.planner.rules.ask.search(clauses[0]):
+            # "2019年总资产排在前三位的公司里，…": the set described, asked as the ranking it is
+            clauses[0] = _AMONG.sub("", clauses[0] + "，") + self.rules.set_questions["members"]
         u0 = self.understand(clauses[0])
         if u0.type != "statistics" or u0.companies:
             return None   # (the first clause must list companies across the store)
+        if not any(r.set_reference.search(c) for c in later) and not (
+                u0.ranking is not None and (u0.ranking.top_asked or u0.ranking.every)):
+            return None   # ("在西安注册的公司中，…最高的是哪家": a filter, no ranking of a set: one question)
         first = self.answer_question(clauses[0])   # (a ranking that read nothing says so, and so do the steps after)
         members = _members(first)
         year = _year_words(clauses[0])

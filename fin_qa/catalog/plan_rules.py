@@ -76,10 +76,10 @@ def load_plan_rules(path: Path) -> PlanRules | None:
         raise RuleError(path, line, "`company_measures:` must map a word to the item it names (销售额: 营业收入)")
     asks = data.get("set_questions") or {}
     line = data.key_lines.get("set_questions", line_of(data))
-    if not isinstance(asks, dict) or set(asks) != {"rate", "value", "rate_label"} or not all(
+    if not isinstance(asks, dict) or set(asks) != {"rate", "value", "rate_label", "members"} or not all(
             isinstance(v, str) and v for v in asks.values()):
-        raise RuleError(path, line, "`set_questions:` needs rate, value (questions with {company}, {year}, {items}) "
-                                    "and rate_label")
+        raise RuleError(path, line, "`set_questions:` needs rate, value (questions with {company}, {year}, {items}), "
+                                    "rate_label and members")
     for key in ("rate", "value"):
         try:
             asks[key].format(company="", year="", items="")

@@ -52,12 +52,17 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             r.spans.append((q.find(w), q.find(w) + len(w)))
     if low and (not high or q.find(low) < q.find(high)):
         r.descending = False
+    guarded: list[tuple[int, int]] = []   # (the spans of the count asked and of a kind: never a place's)
     m = cues.top.search(q) or cues.extreme_n.search(q)
     if m:
         # 哪几家 / 前几名: several, as many as the rules say
         r.top = cues.several if m.group(1) == "几" else max(1, int(cn_number(m.group(1)) or 1))
         r.top_asked = True
         r.spans.append(m.span())
+        # the same count said again ("营收排名前二的是哪两家公司"): its words are read too
+        r.spans += [x.span() for x in cues.top.finditer(q) if x.span() != m.span()
+                    and (x.group(1) == "几" or int(cn_number(x.group(1)) or 0) == r.top)]
+        guarded += [x.span() for x in cues.top.finditer(q)] + [m.span()]
     m = cues.nth.search(q)
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
@@ -67,6 +72,7 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
         if m:   # "非银行", "银行除外": a kind of company left out (kept: "各家银行中")
             r.kind = (kind, keep, said or m.group(0))
             r.spans.append(m.span())
+            guarded.append(m.span())
             break
     m = cues.every.search(q) if cues.every is not None else None
     if m and not r.top_asked and not r.nth and not any(w.startswith("最") and w in q for w in (*cues.descending, *cues.ascending)):
@@ -91,12 +97,10 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
             r.threshold = scale(num, m.group(2))
             r.threshold_text = m.group(0)
     r.percent = r.threshold is not None and "%" in r.threshold_text
-    kind_at = next((span for rx, *_ in cues.kinds for m in [rx.search(q)] if m and r.kind is not None
-                    for span in [m.span()]), None)
     for rx in cues.places:
         m = rx.search(q)
-        if m and kind_at is not None and m.start("place") < kind_at[1] and kind_at[0] < m.end("place"):
-            continue   # ("在2019年的非银行上市公司里": a kind of company, no place)
+        if m and any(m.start("place") < b and a < m.end("place") for a, b in guarded):
+            continue   # (words a count or a kind read — "排在前三位的", "在2019年的非银行上市公司里" — are no place)
         if m:
             fld = m.groupdict().get("field")
             if fld:
