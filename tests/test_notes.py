@@ -258,3 +258,40 @@ def test_an_info_sheets_row_is_matched_whole_first_and_its_date_checked(tmp_path
     m = s.notes.all()[0].meta
     assert m.broker == NOTE_BROKER and m.publish_date is None
     assert "is no date" in summary.outcomes[0].detail
+
+
+def test_a_notes_page_is_served_where_it_is_cited(store):
+    # fin-qa serve: a quoted note's evidence carries its page's address, and the page is drawn from the note's file
+    from fin_qa.serve.service import InvalidInput, NotFound, Service
+
+    service = Service(store.dir, CATALOG)
+    with service.answering() as w:
+        router = Router(FactSource(w.store), CATALOG)
+        rec = service.record(w.store, router.answer(f"《{NOTE_TITLE}》这篇研报有哪些风险提示？"))
+    urls = [e["image"] for e in rec["evidence"] if "note" in e and "image" in e]
+    assert urls and urls[0].startswith("/api/notes/"), rec["evidence"]
+    note_id, page = urls[0].split("/")[3], int(urls[0].split("/")[5].split(".")[0])
+    image = service.note_page_image(int(note_id), page)
+    assert image.png.startswith(b"\x89PNG") and len(image.png) > 2000 and image.placed == "unavailable"
+    with pytest.raises(NotFound):
+        service.note_page_image(int(note_id), 999)
+    with pytest.raises(NotFound):
+        service.note_page_image(123456, 1)
+    with pytest.raises(InvalidInput):
+        service.note_page_image(int(note_id), 1, scale=40)
+
+
+def test_a_notes_page_over_http(store):
+    from fin_qa.serve.app import create_app
+    from fin_qa.serve.service import Service
+    from serving import ServerThread, request
+
+    srv = ServerThread(create_app(Service(store.dir, CATALOG)))
+    try:
+        note_id = store.notes.all()[0].id
+        r = request(srv.base, f"/api/notes/{note_id}/pages/1.png")
+        assert r.status == 200 and r.body.startswith(b"\x89PNG") and r.headers.get("x-highlight") == "unavailable"
+        assert request(srv.base, f"/api/notes/{note_id}/pages/99.png").status == 404
+        assert request(srv.base, "/api/notes/x/pages/1.png").status == 422
+    finally:
+        srv.stop()

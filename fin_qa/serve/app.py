@@ -229,6 +229,16 @@ def create_app(service: Service) -> FastAPI:
             headers["X-Highlight-Note"] = image.note
         return Response(image.png, media_type="image/png", headers=headers)
 
+    @app.get("/api/notes/{note_id}/pages/{page}.png", summary="A page of a research note",
+             response_class=Response, responses={200: {"content": {"image/png": {}}}})
+    async def note_page_image(note_id: str, page: str, scale: float = Query(1.5)) -> Response:
+        if not re.fullmatch(r"[0-9]{1,6}", page) or not re.fullmatch(r"[0-9]{1,9}", note_id):
+            raise InvalidInput(f"note {note_id[:20]!r} page {page[:20]!r}: numbers are expected")
+        image = await run_in_threadpool(service.note_page_image, int(note_id), int(page), scale)
+        return Response(image.png, media_type="image/png",
+                        headers={"X-Highlight": image.placed, "X-Highlight-Note": image.note,
+                                 "Cache-Control": "private, max-age=300"})
+
     drawing = anyio.CapacityLimiter(1)   # (charts drawn in turn, on a thread of their own: never the answers')
 
     @app.post("/api/chart", summary="An answer's chart drawn as an image (800×500, the package's CJK font)",

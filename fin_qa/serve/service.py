@@ -36,6 +36,7 @@ from ..numbers import is_number
 from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..store import DB_NAME, Store
+from ..store.notes import NOTE_KEY
 from .pages import DEFAULT_SCALE, Box, locate, render_png
 from .queue import Busy, ModelQueue
 
@@ -305,6 +306,12 @@ class Service:
         for ev, d in zip(ans.evidence, record.get("evidence", [])):
             key = getattr(ev, "report", None)
             page = getattr(ev, "page", None)
+            if key and key.startswith(NOTE_KEY):
+                # a research note's page (its file where it was read: a note's words are not boxed)
+                path = getattr(ev, "path", None)
+                if page and path and Path(path).is_file():
+                    d["image"] = note_image_url(key[len(NOTE_KEY):], page)
+                continue
             if key and key not in has_pages:
                 rid = store.report_id(key)
                 has_pages[key] = rid is not None and any(f["kind"] == "pdf" for f in store.report_files(rid))
@@ -429,6 +436,36 @@ class Service:
 
     # ------------------------------------------------------------------ page images
 
+    def note_page_image(self, note_id: int, page: int, scale: float = DEFAULT_SCALE) -> PageImage:
+        """A page of a research note the store holds, from its file (nothing boxed: a note's word positions are not
+        stored)."""
+        if not 0.25 <= scale <= MAX_SCALE:
+            raise InvalidInput(f"scale {scale}: between 0.25 and {MAX_SCALE}")
+        scale = round(scale * 4) / 4
+        with self.reading() as w:
+            note = next((n for n in w.store.notes.all() if n.id == note_id), None)
+        if note is None:
+            raise NotFound(f"no research note {note_id} in the store (fin-qa notes lists them)")
+        path = Path(note.path)
+        if not path.is_file() or path.suffix.lower() != ".pdf":
+            raise NotFound(f"note {note_id}'s file {note.path} is not there: its pages cannot be shown")
+        if not 1 <= page <= (note.pages or 0):
+            raise NotFound(f"page {page} is out of range: note {note_id} has {note.pages} pages")
+        cache_key = (f"{NOTE_KEY}{note_id}", page, (), scale, (path.stat().st_size, path.stat().st_mtime_ns),
+                     self._store_state())
+        with self._lock:
+            if cache_key in self._images:
+                self._images.move_to_end(cache_key)
+                return self._images[cache_key]
+        with self._renders:
+            image = PageImage(render_png(path, page, [], scale), [], "unavailable",
+                              "a research note's word positions are not stored: its page is shown, nothing boxed")
+        with self._lock:
+            self._images[cache_key] = image
+            while len(self._images) > IMAGE_CACHE:
+                self._images.popitem(last=False)
+        return image
+
     def page_image(self, key: str, page: int, highlights: list[str], scale: float = DEFAULT_SCALE) -> PageImage:
         if not 0.25 <= scale <= MAX_SCALE:
             raise InvalidInput(f"scale {scale}: between 0.25 and {MAX_SCALE}")
@@ -551,6 +588,10 @@ def highlight(ev: Any) -> list[str]:
     if isinstance(ev, CellEvidence):
         return [ev.row, ev.cell or ev.value]
     return []
+
+
+def note_image_url(note_id: str, page: int) -> str:
+    return f"/api/notes/{quote(note_id, safe='')}/pages/{page}.png"
 
 
 def image_url(key: str, page: int, highlights: list[str]) -> str:
