@@ -198,7 +198,7 @@ def test_every_clause_of_every_question_set_is_in_the_plan(router):
     content = re.compile(r"[^\u4e00-\u9fffA-Za-z0-9]")
     for q in questions:
         p = router.planner.plan(router.planner.restate(q)[0])
-        kept = content.sub("", "".join(a.words for a in p.asks) + "".join(p.every))
+        kept = content.sub("", "".join(a.words for a in p.asks) + "".join(p.every) + "".join(p.marks))
         assert sorted(kept) == sorted(content.sub("", p.norm)), (q, [a.words for a in p.asks], p.every)
 
 
@@ -393,8 +393,8 @@ def test_positive_accounting_holds_over_every_question_set(router):
     """The invariant, over every question of tests/data: an ask for a value answered with a company's own
     number (a statement line, a formula, a change — text facts such as 会计师事务所名称 aside) leaves no word
     unaccounted for (`left`, which --json shows)."""
-    from fin_qa.answer.router import COMPANY_VALUES, frame_record
-    from fin_qa.answer.routes import text_items, unprinted
+    from fin_qa.answer.router import frame_record
+    from fin_qa.answer.routes import COMPANY_VALUES, text_items, unprinted
 
     questions = []
     for f in sorted(DATA.glob("*.jsonl")):

@@ -167,7 +167,8 @@ class SetChain:
         something of its own (a question of its own after the ranking: "净利润最高的是哪家？")."""
         r = self.rules
         asks = self.planner.rules.ask if self.planner.rules is not None else None
-        first, later, held = "", [], ""
+        first, held = "", ""
+        later: list[str] = []
         for piece in _PIECE.findall(norm):
             referred = bool(r.set_reference.search(piece)) or bool(r.set_pick.search(piece)) and bool(
                 later or _AMONG.search(first) or held)
@@ -218,7 +219,7 @@ class SetChain:
         if not (u.items or u.formulas):
             # "其中哪家是银行": nothing a company's figures answer; no passage of each is quoted for it
             return Step("each", clause, _unanswered(clause, render(self.t, "chain_each_nothing")))
-        per = []
+        per: list[tuple[Member, Answer, Understanding | None]] = []
         for m in members:
             text = self._for(clause, m, year)
             per.append((m, self.answer_question(text), self.understand(text)))
@@ -288,25 +289,25 @@ class SetChain:
         fall = r.set_fall.search(clause) if rate else None
         for item in items:
             what = item + (self.rules.set_questions["rate_label"] if rate and not _RATE_NAME.search(item) else "")
-            got = table.get(item, [])
-            if not got:
+            rows = table.get(item, [])
+            if not rows:
                 missing.append(item)
                 lines.append(render(self.t, "chain_pick_none", item=what))
                 continue
-            parts = "，".join(f"{mm.name}{shown}" for mm, _, shown, _ in got)
-            no_fall = fall is not None and all(v >= 0 for _, v, _, _ in got)
+            parts = "，".join(f"{mm.name}{shown}" for mm, _, shown, _ in rows)
+            no_fall = fall is not None and all(v >= 0 for _, v, _, _ in rows)
             if no_fall:   # (none fell: no "largest fall" is named)
                 lines.append(render(self.t, "chain_pick_no_fall", item=what, parts=parts))
             for word in [] if no_fall else [fall.group(0)] if fall else orders:
                 # (a fall's largest, of rates, is the lowest: "降幅最大", "下滑最严重")
                 high = fall is None and any(w in word for w in r.higher)
-                ranked = sorted(got, key=lambda x: x[1], reverse=high)
+                ranked = sorted(rows, key=lambda x: x[1], reverse=high)
                 tie = [x for x in ranked if x[1] == ranked[0][1]]
                 lines.append(render(self.t, "chain_pick", item=what, order=word,
                                     winner="、".join(x[0].name for x in tie), parts=parts))
             if unread.get(item):
                 lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
-            evidence += [e for *_, e in got if e not in evidence]
+            evidence += [e for *_, e in rows if e not in evidence]
         if not table and not read:
             return self._pick(clause, [], members, year)   # (the step before read none of them: read here)
         if not table:
@@ -370,8 +371,8 @@ def _values(ans: Answer, u: Understanding | None) -> list[tuple[str, Decimal, st
     own (its rates are _rates': a pick asking no rate compares the values)."""
     if ans.answered and ans.method in (Method.CHANGE, Method.ITEMS):
         facts = [e for e in ans.evidence if isinstance(e, FactEvidence) and e.year is not None and e.period == "current"]
-        last = max((e.year for e in facts), default=None)
-        out = []
+        last = max((e.year for e in facts if e.year is not None), default=None)
+        out: list[tuple[str, Decimal, str, Evidence]] = []
         for e in facts:
             num = _number(e.stored or e.value) if e.year == last else None
             if num is not None and all(e.item != x[0] for x in out):
@@ -412,10 +413,10 @@ def _unanswered(clause: str, reason: str) -> Answer:
 def _rates_chart(table: dict[str, list[tuple[Member, Decimal, str, Evidence]]], label: str) -> Chart:
     """The companies' growth rates compared, an item a dataset (bars, in %)."""
     names = list(dict.fromkeys(mm.name for got in table.values() for mm, *_ in got))
-    datasets = []
+    datasets: list[dict[str, Any]] = []
     for item, got in table.items():
         at = {mm.name: (v, shown) for mm, v, shown, _ in got}
         datasets.append({"label": item + ("" if _RATE_NAME.search(item) else label), "item": item,
                          "data": [float(round_half_up(at[n][0], 2)) if n in at else None for n in names],
                          "shown": [at[n][1] if n in at else "" for n in names]})
-    return Chart("bar", "、".join(d["label"] for d in datasets) + "（各公司）", names, datasets, "%")
+    return Chart("bar", "、".join(str(d["label"]) for d in datasets) + "（各公司）", names, datasets, "%")

@@ -15,14 +15,13 @@ from ..catalog.periods import FILING_WORDS
 from ..catalog.normalize import normalize_question
 from ..catalog.vocabulary import DISCLOSURES
 from ..check import CheckResult, doubtable, doubts
-from ..numbers import parse_number
 from ..llm.base import ChatModel
 from ..llm.batching import CachedChat, RecordingChat
 from ..search.base import SearchBackend
 from ..search.retrieve import Retriever, make_backend
 from ..store import Store
 from ..understand.llm_keywords import LLMKeywords
-from ..understand.plan import Ask, Plan, Planner
+from ..understand.plan import Planner
 from ..understand.question import Understander, Understanding
 from .cells import CellAnswerer
 from .frames import FrameAnswerer, SubsidiaryAnswerer
@@ -37,7 +36,7 @@ from .formula import FormulaAnswerer
 from .lookup import LookupAnswerer, declined, understood
 from .drivers import Drivers, with_breakdown
 from .notes import ASKED_BACK, NoteAnswerer
-from .model import STATEMENT_NAMES, Answer, CellEvidence, FactEvidence, Method, PassageEvidence, extended
+from .model import STATEMENT_NAMES, Answer, FactEvidence, Method, PassageEvidence, extended
 from .open import OpenAnswerer
 from .chart import chart_of
 from .periods import PeriodAnswerer
@@ -47,7 +46,7 @@ from .plan import PlanExecutor
 from .prose import Prose
 from .review import NONE_VALUE, Reviewer
 from . import routes
-from .routes import COMPANY_VALUES, PRINTABLE_SLOTS, cue_words, unprinted
+from .routes import PRINTABLE_SLOTS, cue_words, unprinted
 from .series import SeriesAnswerer
 from .stated import StatedAnswerer
 from .statistics import StatisticsAnswerer

@@ -108,9 +108,9 @@ class StatisticsAnswerer:
             df = pd.DataFrame(rows, columns=_COLUMNS)
         if r.kind is not None and not df.empty:
             # a kind of company left out or kept (rules/checks.yaml essentials: its names say it — 银行, 保险, 证券)
-            kind, keep, _ = r.kind
+            kind, kept, _ = r.kind
             of_kind = {row.report_id for row in df.itertuples() if self._kind(row) == kind}
-            df = df[df["report_id"].isin(of_kind) == keep]
+            df = df[df["report_id"].isin(of_kind) == kept]
         if r.place and not df.empty:
             fields = [r.place_field] if r.place_field else ["注册地址", "办公地址"]
             keep: set[int] = set()

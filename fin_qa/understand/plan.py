@@ -87,6 +87,7 @@ class Plan:
     years_bare: str = ""          # the years without the period word after them
     asks: list[Ask] = field(default_factory=list)
     every: list[str] = field(default_factory=list)   # clauses that apply to every ask (均以万元为单位)
+    marks: list[str] = field(default_factory=list)   # the step marks and verbs read as the question's steps (第二步，算出)
 
     @property
     def compound(self) -> bool:
@@ -202,7 +203,10 @@ class Planner:
             step = r.step_mark.match(body) if steps else None
             if step:   # (a step is an ask: its mark and the verb after it are no words of it — 第二步，算出…; 它 the
                 # subject of the step before: "再算它的同比增长率")
-                body = _STEP_IT.sub("", r.step_verbs.sub("", body[step.end():], count=1)).rstrip("，,；; ")
+                rest = body[step.end():]
+                body = _STEP_IT.sub("", r.step_verbs.sub("", rest, count=1)).rstrip("，,；; ")
+                plan.marks.append(step.group(0) + rest[:len(rest) - len(rest.lstrip("，,：:、 "))]
+                                  + rest.lstrip("，,：:、 ")[:max(0, len(rest.strip("，,；; ")) - len(body))])
             if not body:
                 continue
             if not self._asks(body) and not self._bare_ask(body, plan) and not step:
@@ -237,7 +241,7 @@ class Planner:
         self._context(plan)
         if not plan.company:
             # no company the store knows (or a ranking across companies): the single path says so once
-            plan.asks = [Ask(norm, text=norm)]
+            plan.asks, plan.marks = [Ask(norm, text=norm)], []
             return plan
         every = "".join(plan.every)
         for i, ask in enumerate(asks):
