@@ -514,15 +514,17 @@ def test_the_sum_questions_over_the_reports(all_store, tmp_path):
     assert len(rows) == 4 and all(r["verdict"] == "right" for r in rows), [(r["id"], r["answer"][:160]) for r in rows]
 
 
-def test_the_multi_intent_set_over_the_reports(all_store, tmp_path):
-    """tests/data/multi_intent_heldout.jsonl (issue 46: a ranking then each company then a pick; companies named as a
-    list; steps — written from the PDFs by a helper that never saw the rules) over the store of reports and
-    reports_more (the 2024/2025 companies and 民生银行 are not there: their questions are declined): no wrong answer.
-    Over every shared report (docs/benchmarks.md) 34 right, 0 wrong."""
+@pytest.mark.parametrize("name, right", [("multi_intent_heldout", 16), ("multi_intent_heldout2", 11)])
+def test_the_multi_intent_sets_over_the_reports(all_store, tmp_path, name, right):
+    """tests/data/multi_intent_heldout*.jsonl (issue 46: a ranking then each company then a pick; companies named as
+    a list; steps — written from the PDFs by helpers that never saw the rules) over the store of reports and
+    reports_more (the 2024/2025 companies and the banks' years are not there: their questions are declined): no
+    wrong answer; `right` a little under the figure measured (17 and 12; over every shared report 34 of 36 and 20 of
+    30: docs/benchmarks.md)."""
     out = tmp_path / "multi.json"
     subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "multi_intent_heldout.jsonl"), "--json", str(out)],
+                    str(ROOT / "tests" / "data" / f"{name}.jsonl"), "--json", str(out)],
                    check=True, capture_output=True, text=True)
     rows = json.loads(out.read_text(encoding="utf-8"))
     assert not [(r["id"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
-    assert sum(r["verdict"] == "right" for r in rows) >= 10   # (11 when measured)
+    assert sum(r["verdict"] == "right" for r in rows) >= right

@@ -580,3 +580,8 @@ def test_a_set_described_then_picked_from(router):
     # a place filter, not a ranking of a set: one question, its place kept
     a = ask(router, "2019年在浙江注册的公司中，营业收入最高的是哪家？")
     assert not any(s.get("kind") == "pick" for s in a.asks or []) and "浙江" in a.answer
+
+
+def test_n_companies_said_without_a_top_word(router):
+    a = ask(router, "按2019年末资产总计从小到大排，排在最前面的三家公司是哪些？")
+    assert "前3家" in a.answer and "3. " in a.answer

@@ -296,8 +296,10 @@ class Router:
             ans.question = str(question)
             return ans
         u, ans = self.answer_one(text, understood_text)
-        if not ans.answered and u.chinese:
-            # one ask over a list of items declined whole ("净利润、营业收入同比增长率分别是多少"): item by item
+        if not ans.answered and u.chinese and len(u.items) > 1 and (
+                u.frame.operation != "value" or any(slot == "operation" for slot, _ in u.frame.unused)):
+            # one ask over a list of items declined whole for its operation ("净利润、营业收入同比增长率分别是多少":
+            # a change of two items, 分别 unread): item by item
             ans = self.executor.item_by_item(u, ans)
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and (u.items or u.formulas) \
                 and all(slot == "period" for slot, _ in u.frame.unused) \

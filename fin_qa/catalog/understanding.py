@@ -52,6 +52,7 @@ class StatisticsCues:
     office_words: tuple[str, ...]
     several: int = 3                    # how many "哪几家…最高" lists (a top-N whose N is 几)
     every: re.Pattern | None = None     # a whole order asked (从高到低排个序): every company, no top-N said
+    companies_n: re.Pattern | None = None   # N companies named in a ranking, no top word ("最前面的三家公司")
     # a kind of company (rules/checks.yaml essentials: bank, insurer, broker) left out or kept: (pattern, kind, keep)
     kinds: tuple[tuple[re.Pattern, str, bool, str], ...] = ()   # (+ the answer's words for it; "": as written)
 
@@ -113,6 +114,8 @@ def _statistics(path: Path, data: dict) -> StatisticsCues:
         office_words=_words(path, line("office_words"), "statistics.office_words", data["office_words"]),
         several=_count(path, line("several"), data.get("several", 3)),
         every=_regex(path, line("every"), "statistics.every", data["every"]) if data.get("every") else None,
+        companies_n=_regex(path, line("companies_n"), "statistics.companies_n", fill("companies_n"), 1)
+        if data.get("companies_n") else None,
         kinds=_kinds(path, line("kinds"), data.get("kinds") or []),
     )
 

@@ -63,6 +63,12 @@ def read_ranking(q: str, cues: StatisticsCues) -> Ranking:
         r.spans += [x.span() for x in cues.top.finditer(q) if x.span() != m.span()
                     and (x.group(1) == "几" or int(cn_number(x.group(1)) or 0) == r.top)]
         guarded += [x.span() for x in cues.top.finditer(q)] + [m.span()]
+    m = cues.companies_n.search(q) if cues.companies_n is not None and not r.top_asked else None
+    if m and (cn_number(m.group(1)) or 0) >= 2:
+        # "排在最前面的三家公司": N companies said, no top word — never the first alone
+        r.top, r.top_asked = int(cn_number(m.group(1)) or 2), True
+        r.spans.append(m.span())
+        guarded.append(m.span())
     m = cues.nth.search(q)
     if m:
         r.nth = max(1, int(cn_number(m.group(1)) or 1))
