@@ -585,3 +585,12 @@ def test_a_set_described_then_picked_from(router):
 def test_n_companies_said_without_a_top_word(router):
     a = ask(router, "按2019年末资产总计从小到大排，排在最前面的三家公司是哪些？")
     assert "前3家" in a.answer and "3. " in a.answer
+
+
+def test_a_why_after_a_pick_explains_the_company_it_named(router):
+    # the explain step: the why-question of the pick's winner, of its item and the way it moved (the figures, the
+    # statement's lines of a profit); a why with no pick before it is said
+    a = ask(router, "2019年净利润最高的前5家公司中，净利润同比增长最快的是哪家？原因是什么？")
+    assert [s["kind"] for s in a.asks] == ["rank", "pick", "explain"], a.answer
+    last = a.answer.split("（3）", 1)[1]
+    assert last.startswith("海翔药业2019年净利润同比增长27.40%") and "利润表各项目的变动" in last

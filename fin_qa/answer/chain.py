@@ -54,10 +54,11 @@ class Member:
 
 @dataclass
 class Step:
-    kind: str                       # rank | each | pick
+    kind: str                       # rank | each | pick | explain
     words: str                      # the clause as the question wrote it
     answer: Answer
     per_company: list[tuple[Member, Answer, Understanding | None]] = field(default_factory=list)
+    winners: list[tuple[Member, str, Decimal]] = field(default_factory=list)   # a pick's: (company, item, value)
 
     def record(self) -> dict[str, Any]:
         out: dict[str, Any] = {"words": self.words, "kind": self.kind, "method": self.answer.method,
@@ -73,13 +74,16 @@ class SetChain:
 
     def __init__(self, rules: PlanRules, planner: Planner, answer: Callable[[str], Answer],
                  understand: Callable[[str], Understanding], templates: dict[str, str],
-                 mentions: Callable[[str], tuple[str, list[CompanyMatch], Any]] | None = None):
+                 mentions: Callable[[str], tuple[str, list[CompanyMatch], Any]] | None = None,
+                 explain: Callable[[str], Answer] | None = None, asks_why: Callable[[str], bool] = lambda t: False):
         self.rules = rules
         self.planner = planner
         self.answer_question = answer
         self.understand = understand
         self.t = templates
         self.mentions = mentions   # (the companies a text names, where they stand: a named set's)
+        self.explain = explain     # (a why-question's whole answer: the figures, the statement's lines, the notes)
+        self.asks_why = asks_why
 
     # ------------------------------------------------------------------------------------ the chain
 
@@ -107,9 +111,27 @@ class SetChain:
         year = _year_words(clauses[0])
         steps = [Step("rank", clauses[0], first)]
         for clause in later:
-            steps.append(self._pick(clause, steps, members, year) if r.set_pick.search(clause)
+            steps.append(self._explain(clause, steps, year) if self.asks_why(clause) and not r.set_pick.search(clause)
+                         else self._pick(clause, steps, members, year) if r.set_pick.search(clause)
                          else self._each(clause, members, year))
         return self._compose(question, steps, members)
+
+    def _explain(self, clause: str, steps: list[Step], year: str) -> Step:
+        """A why asked after a pick ("…哪家增长最快？分析其原因"): the why-question of the company it named, of its item
+        and the way it moved, answered whole (the figures, the statement's lines where a profit's, the notes)."""
+        pick = next((st for st in reversed(steps) if st.kind == "pick" and st.winners), None)
+        if pick is None or self.explain is None:
+            return Step("explain", clause, _unanswered(clause, render(self.t, "chain_explain_nothing")))
+        parts = []
+        for m, item, value in pick.winners:
+            base = _RATE_NAME.sub("", item) or item
+            way = self.rules.set_questions["up" if value >= 0 else "down"]
+            parts.append(self.explain(self.rules.set_questions["why"].format(company=m.name, year=year, items=base,
+                                                                             direction=way)))
+        text = "\n".join(a.answer.strip() for a in parts)
+        ans = Answer(clause, text, parts[0].type, "plan" if any(a.answered for a in parts) else "not_found",
+                     [e for a in parts for e in a.evidence], found=all(a.found for a in parts))
+        return Step("explain", clause, ans)
 
     def named(self, question: str, plan: Plan) -> Answer | None:
         """A plan of several asks whose first names several companies as a list ("宁德时代和贵州茅台2025年的营业收入分别
@@ -170,8 +192,8 @@ class SetChain:
         first, held = "", ""
         later: list[str] = []
         for piece in _PIECE.findall(norm):
-            referred = bool(r.set_reference.search(piece)) or bool(r.set_pick.search(piece)) and bool(
-                later or _AMONG.search(first) or held)
+            referred = bool(r.set_reference.search(piece)) or (bool(r.set_pick.search(piece)) or self.asks_why(piece)) \
+                and bool(later or _AMONG.search(first) or held)
             if referred and first.strip() and asks is not None and not asks.search(piece) \
                     and not r.set_pick.search(piece) and piece.rstrip().endswith(("，", ",")) \
                     and not self._names_own(r.set_reference.sub("", piece)):
@@ -287,6 +309,7 @@ class SetChain:
         evidence: list[Evidence] = _evidence(a for _, a, _ in per) if read else []
         missing: list[str] = []
         fall = r.set_fall.search(clause) if rate else None
+        winners: list[tuple[Member, str, Decimal]] = []
         for item in items:
             what = item + (self.rules.set_questions["rate_label"] if rate and not _RATE_NAME.search(item) else "")
             rows = table.get(item, [])
@@ -305,6 +328,7 @@ class SetChain:
                 tie = [x for x in ranked if x[1] == ranked[0][1]]
                 lines.append(render(self.t, "chain_pick", item=what, order=word,
                                     winner="、".join(x[0].name for x in tie), parts=parts))
+                winners += [(x[0], item, x[1]) for x in tie] if not winners else []
             if unread.get(item):
                 lines.append(render(self.t, "chain_pick_unread", companies="、".join(unread[item]), item=what))
             evidence += [e for *_, e in rows if e not in evidence]
@@ -315,7 +339,7 @@ class SetChain:
         ans = Answer(clause, "".join(lines), "2-2", "compare_asks", evidence, found=not missing and not unread,
                      partial=missing + [f"{n}（{i}）" for i, ns in unread.items() for n in ns])
         ans.chart = _rates_chart(table, self.rules.set_questions["rate_label"]).to_dict() if rate else None
-        return Step("pick", clause, ans, per if read else [])
+        return Step("pick", clause, ans, per if read else [], winners if rate else [])
 
     # ------------------------------------------------------------------------------------ composing
 

@@ -113,7 +113,8 @@ class Router:
         self.planner = Planner(catalog.plan, self.understander)
         # a ranking and the asks over the companies it lists (answer/chain.py), where the plan rules declare them
         self.chain = SetChain(catalog.plan, self.planner, self._answer_plain, self.understander.understand, self.t,
-                              self.understander.mentions) if catalog.plan is not None else None
+                              self.understander.mentions, self.answer, catalog.drivers.asks_why) \
+            if catalog.plan is not None else None
         self.executor = PlanExecutor(self.planner, self.answer_one, self.t,
                                      lambda item: self.values.info(item).statement in STATEMENT_NAMES)
         frame = self.understander.config.frame   # (no frame rules: no cue of the previous year, none read)

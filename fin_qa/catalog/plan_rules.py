@@ -76,13 +76,13 @@ def load_plan_rules(path: Path) -> PlanRules | None:
         raise RuleError(path, line, "`company_measures:` must map a word to the item it names (销售额: 营业收入)")
     asks = data.get("set_questions") or {}
     line = data.key_lines.get("set_questions", line_of(data))
-    if not isinstance(asks, dict) or set(asks) != {"rate", "value", "rate_label", "members"} or not all(
+    if not isinstance(asks, dict) or set(asks) != {"rate", "value", "rate_label", "members", "why", "up", "down"} or not all(
             isinstance(v, str) and v for v in asks.values()):
-        raise RuleError(path, line, "`set_questions:` needs rate, value (questions with {company}, {year}, {items}), "
-                                    "rate_label and members")
-    for key in ("rate", "value"):
+        raise RuleError(path, line, "`set_questions:` needs rate, value, why (questions with {company}, {year}, {items}; "
+                                    "why {direction} too), rate_label, members, up and down")
+    for key in ("rate", "value", "why"):
         try:
-            asks[key].format(company="", year="", items="")
+            asks[key].format(company="", year="", items="", direction="")
         except (KeyError, IndexError, ValueError) as exc:
             raise RuleError(path, line, f"set_questions.{key}: only {{company}}, {{year}} and {{items}} ({exc})") from None
     said = data.get("with_change_asks")
