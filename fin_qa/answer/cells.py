@@ -88,10 +88,12 @@ EXPLAINED = 0.75       # share of an ask's characters its cells (label, headers,
 MAX_ROWS = 12          # a list answer gives at most this many rows
 MAX_COLUMNS = 4        # columns one ask may name
 
+_TAKEN = re.compile(r"\x00+")
+
 
 def _runs(text: str, taken: list[bool]) -> list[str]:
     """The runs of characters not taken."""
-    return [r for r in re.split(r"\x00+", "".join("\x00" if t else ch for ch, t in zip(text, taken))) if r]
+    return [r for r in _TAKEN.split("".join("\x00" if t else ch for ch, t in zip(text, taken))) if r]
 
 
 class When(NamedTuple):

@@ -155,6 +155,7 @@ SOURCES: dict[str, Callable[[AskState], Any]] = {
     "stated": lambda s: s.router.stated.answer(s.u),
     "asks_each": lambda s: s.router.frames.asks_each(s.u),
     "documented": lambda s: _documented(s),
+    "cell_kinds": lambda s: _cell_kinds_now(s),
 }
 
 
@@ -282,6 +283,10 @@ VETOES: dict[str, Callable[..., Any]] = {
 # ------------------------------------------------------------------------------------------- the routes
 
 def _cell_kinds(s: AskState) -> bool:
+    return s.source("cell_kinds")   # type: ignore[no-any-return]   # (decided once per ask: many routes ask it)
+
+
+def _cell_kinds_now(s: AskState) -> bool:
     return s.kind in CELL_KINDS and s.u.frame.scope != "parent" and not _WHY.search(s.u.norm) \
         and s.source("documented")
 

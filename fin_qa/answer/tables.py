@@ -39,6 +39,9 @@ _ENUM = re.compile(r"^(?:[（(]?[一二三四五六七八九十\d]{1,3}[)）]?[�
 # a label's unit in its parenthesis, after other words of it too ("现金分红金额（含税，人民币百万元）")
 _UNIT = re.compile(r"[（(](?:[^()（）]*?[，,、;；]\s*)?\s*(?:单位\s*[:：]\s*)?(?:人民币)?\s*(元|千元|万元|百万元|亿元|%|人|股|万股)\s*[)）]")
 _NOT_CONTENT = re.compile(r"[^\u3400-\u9fffa-z0-9%]")
+_SPACES = re.compile(r"\s+")
+_OPEN_BRACKET = re.compile(r"^[^（()）]*[)）]|[（(][^（()）]*$")
+_CLAUSE_MARK = re.compile(r"[,，;；]")
 # a table no ask reads cells from: a statement (the lookup's) or a 释义 table (it defines words)
 SKIP_TABLE = re.compile(r"释义|(?:资产负债表|利润表|现金流量表|所有者权益变动表|股东权益变动表)$")
 # a number cut short or run into the next one: ends in "." or ",", one decimal after a thousands group,
@@ -63,7 +66,7 @@ def is_number(text: str) -> bool:
 def norm(text: str) -> str:
     """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks)."""
     s = unicodedata.normalize("NFKC", text or "").lower()
-    s = re.sub(r"\s+", "", s)
+    s = _SPACES.sub("", s)
     return _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)
 
 
@@ -73,9 +76,9 @@ def core(label: str) -> str:
     s = _ENUM.sub("", unicodedata.normalize("NFKC", label or "").strip())
     s = _BRACKETS.sub("", unicodedata.normalize("NFKC", s))
     # a bracket a page break left open ("…政府补助（与企业业务密" / "切相关…除外）计入当期…"): its part out
-    s = re.sub(r"^[^（()）]*[)）]|[（(][^（()）]*$", "", s) or s
+    s = _OPEN_BRACKET.sub("", s) or s
     s = norm(s).strip(":：")
-    head = re.split(r"[,，;；]", s, maxsplit=1)[0]
+    head = _CLAUSE_MARK.split(s, maxsplit=1)[0]
     return head if len(head) >= 4 else s   # "计入当期损益的政府补助，但与…除外": its first clause
 
 

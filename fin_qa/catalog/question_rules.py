@@ -37,8 +37,16 @@ class Rule:
     line: int
     regex: re.Pattern | None = None
 
+    def __post_init__(self) -> None:
+        # the conditions as checked: the features' own values first, the words and the regex after (all must
+        # hold, so the order changes no result; a question most rules do not fit is told so by a flag)
+        cost = {"any_words": 1, "no_words": 1, "regex": 2}
+        self._checks = sorted(self.when.items(), key=lambda kv: cost.get(kv[0], 0))
+        self._words = {k: (re.compile("|".join(map(re.escape, v))) if v else None)
+                       for k, v in self.when.items() if k in ("any_words", "no_words")}
+
     def matches(self, f: Features) -> bool:
-        for key, want in self.when.items():
+        for key, want in self._checks:
             if key in BOOL_FEATURES:
                 if getattr(f, key) != want:
                     return False
@@ -49,10 +57,12 @@ class Rule:
                 if f.operation not in want:
                     return False
             elif key == "any_words":
-                if not any(w in f.question for w in want):
+                rx = self._words[key]
+                if rx is None or not rx.search(f.question):
                     return False
             elif key == "no_words":
-                if any(w in f.question for w in want):
+                rx = self._words[key]
+                if rx is not None and rx.search(f.question):
                     return False
             elif key == "regex":
                 assert self.regex is not None   # load_rules compiles one for every rule with `regex`

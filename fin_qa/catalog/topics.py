@@ -7,13 +7,14 @@ from pathlib import Path
 
 from .yamlfile import RuleError, line_of, load_rules_yaml
 
+_SPACES = re.compile(r"\s+")
 _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十]+[节章]|\d{1,2}(?:\.\d{1,2}){1,2}|"
                         r"[（(]?\s*[一二三四五六七八九十\d]{1,3}\s*[)）]?\s*[、.．]?)\s*")
 
 
 def title_key(title: str) -> str:
     """A heading without its numbering and spaces: "十二、重大诉讼、仲裁事项" → "重大诉讼、仲裁事项"."""
-    return re.sub(r"\s+", "", _NUMBERING.sub("", title or ""))
+    return _SPACES.sub("", _NUMBERING.sub("", title or ""))
 
 
 @dataclass(frozen=True)

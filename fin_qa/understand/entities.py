@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 import numpy as np
+from rapidfuzz import fuzz as rf_fuzz
+from rapidfuzz import process as rf_process
 from thefuzz import fuzz
 
 from ..catalog.frame_rules import CompanyNameRules
@@ -351,8 +353,10 @@ class CompanyIndex:
             names = sorted({n for ns in self._by_gram.values() for n in ns}, key=lambda n: self._first_seen[n])
             self._gram_names = names
             at = {n: i for i, n in enumerate(names)}
-            self._gram_ids = {g: np.fromiter((at[n] for n in ns), dtype=np.int32, count=len(ns))
-                              for g, ns in self._by_gram.items()}
+            # (one array of every bigram's names in turn, each bigram's a view of it: one conversion, not one each)
+            flat = np.array([at[n] for ns in self._by_gram.values() for n in ns], dtype=np.int32)
+            ends = np.cumsum([len(ns) for ns in self._by_gram.values()]).tolist()
+            self._gram_ids = {g: flat[e - len(ns):e] for (g, ns), e in zip(self._by_gram.items(), ends)}
         arrays = [self._gram_ids[g] for g in grams if g in self._gram_ids]
         if not arrays:
             return []
@@ -374,8 +378,15 @@ class CompanyIndex:
         # two, the first met first among equals: most_common is a stable sort's first 200)
         grams = sorted({q[i:i + 2] for i in range(len(q) - 1)})
         best: tuple[int, int, str] | None = None
-        for name in self._sharing(grams):
-            score = fuzz.partial_ratio(name, q)
+        names = self._sharing(grams)
+        # thefuzz's partial_ratio (rapidfuzz's, rounded) of each name, scored in one call: only the names
+        # within half a point of the threshold come back (a score rounds to the threshold from there), in the
+        # names' order as before
+        scores = {i: int(round(score)) for _, score, i in rf_process.extract(
+            q, names, scorer=rf_fuzz.partial_ratio, processor=None, score_cutoff=self.fuzzy_threshold - 0.5,
+            limit=None)}
+        for i in sorted(scores):
+            name, score = names[i], scores[i]
             if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
                 best = (score, len(name), name)
         if not best:

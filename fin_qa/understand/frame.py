@@ -68,6 +68,8 @@ def mask(text: str, start: int, end: int) -> str:
 
 def take(text: str, rx: re.Pattern) -> tuple[str, list[re.Match]]:
     """Every match of rx over the unused characters, marked as used."""
+    if rx.search(text) is None:
+        return text, []   # (most rules read nothing in a question: one search says so)
     found = [m for m in rx.finditer(text) if m.group(0) and USED not in m.group(0)]
     for m in found:
         text = mask(text, m.start(), m.end())
@@ -236,6 +238,8 @@ def unused_cues(rest: str, rules: FrameRules) -> list[tuple[str, str]]:
     rest, _ = take(rest, rules.harmless)
     out: list[tuple[str, str]] = []
     for slot, rx in rules.cues:
+        if rx.search(rest) is None:
+            continue
         for m in rx.finditer(rest):
             if m.group(0) and USED not in m.group(0):
                 out.append((slot, m.group(0)))
