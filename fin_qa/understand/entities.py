@@ -10,6 +10,7 @@ Years: 2019年, 2019-2021年 / 2019至2021年, 2019和2020年, and 上年/去年
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -47,13 +48,18 @@ class CompanyMatch:
     score: int = 100             # 100 exact, else the thefuzz score
 
 
+_MARKED = re.compile(r"^(?:\*?ST|S\*?ST|N)")      # a short name's ST / N mark
+_CLASS_LETTER = re.compile(r"[AB]$")
+_BRACKETED = re.compile(r"\([^)]*\)")
+
+
 def _variants(name: str, kind: str) -> set[str]:
     name = normalize_question(name)
     out = {name}
     if kind == "short":
-        bare = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", name)
+        bare = _MARKED.sub("", name)
         out.add(bare)
-        out.add(re.sub(r"[AB]$", "", bare) if len(bare) > 3 else bare)
+        out.add(_CLASS_LETTER.sub("", bare) if len(bare) > 3 else bare)
     elif kind == "full":
         if "股份有限公司" in name:
             out.add(name.replace("股份有限公司", "有限公司"))
@@ -61,19 +67,33 @@ def _variants(name: str, kind: str) -> set[str]:
             out.add(name.replace("股份有限公司", "股份公司"))
         if name.endswith("有限公司"):
             out.add(name[: -len("有限公司")])
-        out.add(re.sub(r"\([^)]*\)", "", name))
+        out.add(_BRACKETED.sub("", name))
     return {v for v in out if len(v) >= 2}
 
 
+_BY_LAST: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}   # id(words) → (words, last char → its words)
+
+
 def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
+    """The name less the first of the words (in their order) it ends with, leaving a character at least."""
     if not name.endswith(words):   # one C-level test for the usual case
         return None
-    return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
+    held = _BY_LAST.get(id(words))
+    if held is None or held[0] is not words:
+        by_last: dict[str, list[str]] = {}
+        for w in words:
+            if w:
+                by_last.setdefault(w[-1], []).append(w)
+        held = _BY_LAST[id(words)] = (words, {k: tuple(v) for k, v in by_last.items()})
+    for w in held[1].get(name[-1], ()):   # (only the words ending as the name does, in their order)
+        if name.endswith(w) and len(name) > len(w):
+            return name[: -len(w)]
+    return None
 
 
 def _without_legal_form(name: str, rules: CompanyNameRules) -> str:
     """A registered name without brackets and its legal form: 常柴股份有限公司 → 常柴."""
-    core = normalize_question(re.sub(r"\([^)]*\)", "", normalize_question(name)))
+    core = normalize_question(_BRACKETED.sub("", normalize_question(name)))
     while (cut := _strip_end(core, rules.legal_forms)) is not None:
         core = cut
     return core
@@ -83,7 +103,10 @@ def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None
     """The region a name starts with, when at least `keep` characters are left after it."""
     if not core.startswith(rules.regions):   # one C-level test for the usual case
         return None
-    return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
+    for r in rules.regions:
+        if core.startswith(r) and len(core) - len(r) >= keep:
+            return r
+    return None
 
 
 def regionless_short(short: str | None, rules: CompanyNameRules) -> str | None:
@@ -91,7 +114,7 @@ def regionless_short(short: str | None, rules: CompanyNameRules) -> str | None:
     that is no part of a name stands before it ("云南铝业股份有限公司" is not 中国铝业's 铝业)."""
     if not short:
         return None
-    name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+    name = _MARKED.sub("", normalize_question(short))
     region = _leading_region(name, rules, 2)
     return name[len(region):] if region else None
 
@@ -103,7 +126,7 @@ def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
     or what is left is fewer than two characters, a region or a trade word."""
     if not short:
         return None
-    name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+    name = _MARKED.sub("", normalize_question(short))
     name = _strip_end(name, rules.share_suffixes) or name   # (华锦股份 → 华锦: a spoken form already)
     core = name
     while (cut := _strip_end(core, rules.trade_words)) is not None and len(cut) >= 2:
@@ -141,7 +164,7 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
             if brand != c or len(brand) < len(core):
                 out.add(brand + "集团")   # the group by its trade name: 四方科技集团股份有限公司 → 四方集团
     if short:
-        name = re.sub(r"^(?:\*?ST|S\*?ST|N)", "", normalize_question(short))
+        name = _MARKED.sub("", normalize_question(short))
         if (cut := _strip_end(name, rules.share_suffixes)) is not None:
             out.add(cut)
         bare = regionless_short(short, rules)
@@ -216,16 +239,21 @@ class CompanyIndex:
         self._boundary = name_rules.boundary if name_rules is not None else None
         self._rules = name_rules if name_rules is not None and name_rules.used else None
         self._reserved = reserved
-        longest = max((len(f) for f in spoken), default=0)
-        starts: dict[str, set[str]] = defaultdict(set)   # the beginnings of registered names → their companies
-        for name, owners in self._names.items():
-            for size in range(2, min(len(name), longest) + 1):
-                if name[:size] in spoken:
-                    starts[name[:size]] |= owners
+        # the registered names in order: those starting with a form are one run of them (looked up only for
+        # the forms that would be names)
+        registered = sorted(self._names)
+        owners_of = {n: set(ks) for n, ks in self._names.items()}
 
         def shared_by_another(form: str, keys: set[str]) -> bool:
             """Another company's registered name starts with the form (华西 of 华西股份, and 华西证券)."""
-            return bool(starts.get(form, set()) - keys)
+            if len(form) < 2:
+                return False
+            i = bisect_left(registered, form)
+            while i < len(registered) and registered[i].startswith(form):
+                if owners_of[registered[i]] - keys:
+                    return True
+                i += 1
+            return False
 
         for form, keys in spoken.items():
             if (form in self._names or len(keys) > 1 or (reserved is not None and reserved(form))
