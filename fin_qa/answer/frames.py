@@ -32,6 +32,7 @@ from functools import lru_cache
 
 import pandas as pd
 
+from ..prefilter import may_match
 from ..bigrams import tokens
 from ..catalog.frames import FrameWords
 from ..catalog.items import ItemTable
@@ -550,9 +551,12 @@ class FrameAnswerer:
         if got is None:
             if len(self._cued) > 1024:
                 self._cued.clear()
-            got = self._cued[text] = (self._cue is not None and self._cue.search(text) is not None) or \
-                _AGE.search(norm(text).translate(_CN)) is not None or (   # an aging range (1年以内, 1至2年)
-                    self._add is not None and self._add.search(text) is not None and _JOINED.search(text) is not None)
+            aged = norm(text).translate(_CN)
+            got = self._cued[text] = (self._cue is not None and may_match(self._cue, text)
+                                      and self._cue.search(text) is not None) or \
+                may_match(_AGE, aged) and _AGE.search(aged) is not None or (   # an aging range (1年以内, 1至2年)
+                    self._add is not None and may_match(self._add, text) and self._add.search(text) is not None
+                    and _JOINED.search(text) is not None)
         return got
 
     # ---- step 0: the frame of a table, once

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from thefuzz import fuzz, process
 
 from ..numbers import cn_number
+from ..prefilter import may_match
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ class Generalizer:
     def residue(self, text: str) -> list[str]:
         """The pieces of text left after the filler patterns are cut out."""
         for rx in self.filler:
-            text = rx.sub(" ", text)
+            if may_match(rx, text):
+                text = rx.sub(" ", text)
         return [p for p in text.split() if len(p) >= self.min_residue]
 
     def match(self, keyword: str) -> Generalized | None:

@@ -1,0 +1,124 @@
+"""What a text must hold for a regex to match anywhere in it, told before the regex runs.
+
+Most of the rules' patterns read nothing in most questions, and Python's `re` tries a pattern at every
+place of a text (a pattern opening with a lookahead — "(?=[^，。]*?[占在])…" — scans ahead from each one).
+`needles(rx)` works out, once per pattern, a few strings one of which every match of it contains (a
+literal run it cannot do without, a small set of characters, a branch's alternatives, a lookaround's own
+words); `may_match(rx, text)` is False only when none of them is in the text — then no search, finditer,
+sub or findall of it finds anything, and none needs to run. A pattern it cannot tell of (case-insensitive,
+nothing required) is simply run.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+try:   # (Python 3.11+: re._parser and re._constants; before: sre_parse, sre_constants)
+    from re import _constants as _c  # type: ignore[attr-defined]
+    from re import _parser as _p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - older Pythons
+    import sre_constants as _c  # type: ignore[no-redef]
+    import sre_parse as _p  # type: ignore[no-redef]
+
+MOST = 12         # a requirement of more strings than this is no filter worth its checks
+SET_CHARS = 12    # a character class of more characters than this is no requirement
+
+_KNOWN: dict[tuple[str, int], tuple[str, ...] | None] = {}           # (pattern, flags) → its needles
+_BY_ID: dict[int, tuple[re.Pattern, tuple[str, ...] | None]] = {}      # id(rx) → (rx, its needles): no hash of rx
+# (a compiled pattern's own hash reads its whole program each time: the big alternations would pay for it)
+
+
+def needles(rx: re.Pattern) -> tuple[str, ...] | None:
+    """Strings one of which every match of rx contains; None when none can be told (worked out once)."""
+    held = _BY_ID.get(id(rx))
+    if held is not None and held[0] is rx:
+        return held[1]
+    key = (rx.pattern, rx.flags)
+    if key in _KNOWN:
+        got = _KNOWN[key]
+    else:
+        got = None
+        if not rx.flags & re.IGNORECASE:
+            try:
+                need = _sequence(_p.parse(rx.pattern, rx.flags))
+            except Exception:   # (a pattern the parser reads otherwise: no filter, never a wrong one)
+                need = None
+            if need and len(need) <= MOST and all(need):
+                got = tuple(sorted(need, key=lambda s: (-len(s), s)))
+        if len(_KNOWN) > 4096:
+            _KNOWN.clear()
+        _KNOWN[key] = got
+    if len(_BY_ID) > 4096:
+        _BY_ID.clear()
+    _BY_ID[id(rx)] = (rx, got)   # (rx held: its id is not another pattern's while it is here)
+    return got
+
+
+def may_match(rx: re.Pattern, text: str) -> bool:
+    """False only when rx cannot match anywhere in text (none of its needles is in it)."""
+    need = needles(rx)
+    if need is None:
+        return True
+    for s in need:
+        if s in text:
+            return True
+    return False
+
+
+def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:
+    """The more selective of two requirements (fewer strings, then longer ones)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if (len(a), -min(map(len, a))) <= (len(b), -min(map(len, b))) else b
+
+
+def _sequence(seq: Any) -> set[str] | None:
+    """A requirement of a sequence of items: the best of its items' (each is required), a run of
+    literal characters read as one string."""
+    best: set[str] | None = None
+    run: list[str] = []
+    for op, av in list(seq) + [(None, None)]:
+        if op is _c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            best = _better(best, {"".join(run)})
+            run = []
+        if op is None:
+            break
+        best = _better(best, _item(op, av))
+    return best
+
+
+def _item(op: Any, av: Any) -> set[str] | None:
+    if op is _c.IN:
+        chars: set[str] = set()
+        for kind, value in av:
+            if kind is _c.LITERAL:
+                chars.add(chr(value))
+            elif kind is _c.RANGE and value[1] - value[0] < SET_CHARS:
+                chars.update(chr(x) for x in range(value[0], value[1] + 1))
+            else:
+                return None   # (a negated class, a category, a wide range: anything)
+        return chars if 0 < len(chars) <= SET_CHARS else None
+    if op is _c.SUBPATTERN:
+        group, add_flags, del_flags, p = av
+        return None if add_flags & re.IGNORECASE else _sequence(p)
+    if op is getattr(_c, "ATOMIC_GROUP", object()):
+        return _sequence(av)
+    if op is _c.BRANCH:
+        out: set[str] = set()
+        for alt in av[1]:
+            need = _sequence(alt)
+            if not need:
+                return None   # (an alternative requiring nothing: the branch requires nothing)
+            out |= need
+        return out
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", object())):
+        low, _, p = av
+        return _sequence(p) if low >= 1 else None
+    if op is _c.ASSERT:   # a lookahead or lookbehind that holds matches words of the text too
+        return _sequence(av[1])
+    return None   # (ANY, AT, NOT_LITERAL, ASSERT_NOT, GROUPREF …: nothing required)
