@@ -395,8 +395,13 @@ class CompanyIndex:
         first = np.full(n, len(met), dtype=np.int64)
         np.minimum.at(first, met, np.arange(len(met), dtype=np.int64))
         ids = np.flatnonzero(counts >= 2)
-        order = np.lexsort((first[ids], -counts[ids]))[:200]   # (most shared first; equals in the order first met)
-        return [self._gram_names[i] for i in ids[order]]
+        # most shared first, equals in the order first met: one key each (no two names are first met at one
+        # place), the 200 least keys picked, then ordered
+        key = (len(met) + 1) * (counts.max() - counts[ids]).astype(np.int64) + first[ids]
+        if len(key) > 200:
+            pick = np.argpartition(key, 199)[:200]
+            ids, key = ids[pick], key[pick]
+        return [self._gram_names[i] for i in ids[np.argsort(key)].tolist()]
 
     def _fuzzy(self, text: str) -> CompanyMatch | None:
         q = normalize_question(text)
