@@ -946,6 +946,8 @@ class CellAnswerer:
             if best is None:
                 return None
             picks.append(best)
+            if best.explained < EXPLAINED and not DEBUG:
+                return None   # (an ask this table does not explain: no later ask changes that)
         if not picks or any(p.explained < EXPLAINED for p in picks) or all(self._denominator_only(p, named[p.row])
                                                                             for p in picks):
             if DEBUG:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from .yamlfile import RuleError, line_of, load_rules_yaml
@@ -12,6 +13,7 @@ _NUMBERING = re.compile(r"^\s*(?:第[一二三四五六七八九十]+[节章]|\d
                         r"[（(]?\s*[一二三四五六七八九十\d]{1,3}\s*[)）]?\s*[、.．]?)\s*")
 
 
+@lru_cache(maxsize=8192)
 def title_key(title: str) -> str:
     """A heading without its numbering and spaces: "十二、重大诉讼、仲裁事项" → "重大诉讼、仲裁事项"."""
     return _SPACES.sub("", _NUMBERING.sub("", title or ""))

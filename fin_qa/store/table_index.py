@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from .fts_rank import FtsRanker, Phrase, ReportRows, StoredRows, fts_tokens, indexed
@@ -129,5 +130,11 @@ class TableIndex:
 
 
 def stored_path(text: str | None) -> list[str]:
-    """A heading path as stored (a JSON list) → the list."""
-    return json.loads(text) if text else []
+    """A heading path as stored (a JSON list) → the list (a list of its own: the caller may change it)."""
+    return list(_decoded_path(text)) if text else []
+
+
+@lru_cache(maxsize=8192)
+def _decoded_path(text: str) -> tuple[str, ...]:
+    # (a report's chunks share a few hundred paths: each decoded once)
+    return tuple(json.loads(text))
