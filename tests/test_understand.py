@@ -160,7 +160,7 @@ def test_fuzzy_candidates_are_the_counters_most_common():
               "万科企业", "四方维图"]:
         qq = normalize_question(q)
         grams = sorted({qq[i:i + 2] for i in range(len(qq) - 1)})
-        counts = Counter(chain.from_iterable(ci._by_gram.get(g, ()) for g in grams))
+        counts = Counter(chain.from_iterable(ci.names_with(g) for g in grams))
         assert ci._sharing(grams) == [n for n, c in counts.most_common(200) if c >= 2], q
 
 

@@ -74,12 +74,44 @@ def _variants(name: str, kind: str) -> set[str]:
 _BY_LAST: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}   # id(words) → (words, last char → its words)
 
 
+_SETS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}   # id(words) → (words, the same as a set)
+
+
+def _as_set(words: tuple[str, ...]) -> frozenset[str]:
+    """A rule's word list as a set (made once per list: a membership test is then one lookup, not a scan)."""
+    held = _SETS.get(id(words))
+    if held is None or held[0] is not words:
+        if len(_SETS) > 256:
+            _SETS.clear()   # (lists of catalogs loaded before: let them go)
+        held = _SETS[id(words)] = (words, frozenset(words))
+    return held[1]
+
+
+_BY_FIRST: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}   # id(words) → (words, first char → its words)
+
+
+def _by_first(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """A rule's word list by first character, each in the list's order (made once per list)."""
+    held = _BY_FIRST.get(id(words))
+    if held is None or held[0] is not words:
+        if len(_BY_FIRST) > 256:
+            _BY_FIRST.clear()   # (lists of catalogs loaded before: let them go)
+        firsts: dict[str, list[str]] = {}
+        for w in words:
+            if w:
+                firsts.setdefault(w[0], []).append(w)
+        held = _BY_FIRST[id(words)] = (words, {k: tuple(v) for k, v in firsts.items()})
+    return held[1]
+
+
 def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
     """The name less the first of the words (in their order) it ends with, leaving a character at least."""
     if not name.endswith(words):   # one C-level test for the usual case
         return None
     held = _BY_LAST.get(id(words))
     if held is None or held[0] is not words:
+        if len(_BY_LAST) > 256:
+            _BY_LAST.clear()   # (lists of catalogs loaded before: let them go)
         by_last: dict[str, list[str]] = {}
         for w in words:
             if w:
@@ -103,7 +135,7 @@ def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None
     """The region a name starts with, when at least `keep` characters are left after it."""
     if not core.startswith(rules.regions):   # one C-level test for the usual case
         return None
-    for r in rules.regions:
+    for r in _by_first(rules.regions).get(core[0], ()):   # (only the regions starting as the name does, in order)
         if core.startswith(r) and len(core) - len(r) >= keep:
             return r
     return None
@@ -131,7 +163,7 @@ def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
     core = name
     while (cut := _strip_end(core, rules.trade_words)) is not None and len(cut) >= 2:
         core = cut
-    plain = core == name or core in rules.regions or core in rules.trade_words   # (上海电气 → 上海: a region)
+    plain = core == name or core in _as_set(rules.regions) or core in _as_set(rules.trade_words)   # (上海电气 → 上海)
     return None if plain or len(core) < 2 else core
 
 
@@ -170,7 +202,8 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
         bare = regionless_short(short, rules)
         if bare:
             out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
-    return {f for f in out if len(f) >= rules.min_chars and f not in rules.regions and f not in rules.trade_words}
+    regions, trades = _as_set(rules.regions), _as_set(rules.trade_words)
+    return {f for f in out if len(f) >= rules.min_chars and f not in regions and f not in trades}
 
 
 _YEAR_NEXT = re.compile(r"\s*(?:(?:19|20)\d\d|[〇零一二三四五六七八九]{4}年|[0-3]\d年)")
@@ -267,17 +300,12 @@ class CompanyIndex:
         for name in self._names:
             lengths[name[:2]].add(len(name))
         self._head_lengths: dict[str, tuple[int, ...]] = {h: tuple(sorted(ns, reverse=True)) for h, ns in lengths.items()}
-        self._by_gram: dict[str, list[str]] = defaultdict(list)   # character bigram → names having it
-        self._gram_ids: dict[str, np.ndarray] | None = None       # (the same, as the names' numbers: _sharing)
-        self._gram_names: list[str] = []
-        self._first_seen: dict[str, int] = {}
-        for name in self._names:
-            # the fuzzy fallback scores registered names only: a short spoken form ("深圳机场") would win
-            # partial-ratio scores against any question sharing a few characters
-            if len(name) >= 3 and not name.isdigit() and name not in self._spoken:
-                self._first_seen.setdefault(name, len(self._first_seen))
-                for g in {name[i:i + 2] for i in range(len(name) - 1)}:
-                    self._by_gram[g].append(name)
+        # the names the fuzzy fallback scores: the registered ones (a short spoken form — "深圳机场" — would win
+        # partial-ratio scores against any question sharing a few characters), numbered in this order; their
+        # bigrams indexed when a question first needs them (_sharing)
+        self._gram_names: list[str] = [n for n in self._names if len(n) >= 3 and not n.isdigit()
+                                       and n not in self._spoken]
+        self._gram_ids: dict[str, np.ndarray] | None = None   # character bigram → the numbers of the names having it
 
     def find(self, question: str) -> list[CompanyMatch]:
         """Every company named in the question: longest match first, no overlapping spans."""
@@ -378,13 +406,7 @@ class CompanyIndex:
         met — Counter(names of each bigram in turn).most_common(200), counted with numpy's bincount over
         the names' numbers (a common bigram such as 有限 lists thousands of names)."""
         if self._gram_ids is None:
-            names = sorted({n for ns in self._by_gram.values() for n in ns}, key=lambda n: self._first_seen[n])
-            self._gram_names = names
-            at = {n: i for i, n in enumerate(names)}
-            # (one array of every bigram's names in turn, each bigram's a view of it: one conversion, not one each)
-            flat = np.array([at[n] for ns in self._by_gram.values() for n in ns], dtype=np.int32)
-            ends = np.cumsum([len(ns) for ns in self._by_gram.values()]).tolist()
-            self._gram_ids = {g: flat[e - len(ns):e] for (g, ns), e in zip(self._by_gram.items(), ends)}
+            self._gram_ids = self._gram_index()
         arrays = [self._gram_ids[g] for g in grams if g in self._gram_ids]
         if not arrays:
             return []
@@ -402,6 +424,30 @@ class CompanyIndex:
             pick = np.argpartition(key, 199)[:200]
             ids, key = ids[pick], key[pick]
         return [self._gram_names[i] for i in ids[np.argsort(key)].tolist()]
+
+    def _gram_index(self) -> dict[str, np.ndarray]:
+        """Each bigram → the numbers of the names having it, in increasing order: every (bigram, name) pair
+        listed once, sorted by bigram (stably: the names stay in their order), each bigram's run a view."""
+        grams: list[str] = []
+        owners: list[int] = []
+        for i, name in enumerate(self._gram_names):
+            held = {name[k:k + 2] for k in range(len(name) - 1)}
+            grams += held
+            owners += [i] * len(held)
+        if not grams:
+            return {}
+        by = np.array(grams)
+        order = np.argsort(by, kind="stable")
+        by, ids = by[order], np.array(owners, dtype=np.int32)[order]
+        starts = np.flatnonzero(np.r_[True, by[1:] != by[:-1]])
+        ends = np.r_[starts[1:], len(by)]
+        return {g: ids[a:b] for g, a, b in zip(by[starts].tolist(), starts.tolist(), ends.tolist())}
+
+    def names_with(self, gram: str) -> list[str]:
+        """The names the fuzzy fallback scores that hold a bigram, in their order."""
+        if self._gram_ids is None:
+            self._gram_ids = self._gram_index()
+        return [self._gram_names[i] for i in self._gram_ids.get(gram, np.empty(0, dtype=np.int32)).tolist()]
 
     def _fuzzy(self, text: str) -> CompanyMatch | None:
         q = normalize_question(text)
