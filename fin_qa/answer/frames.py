@@ -388,7 +388,8 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
 
 def aging_span(text: str) -> str:
     """The words of an aging range in a content string ("一至二年" of "应收账款中一至二年"), or ""."""
-    m = _AGE.search(text.translate(_CN))
+    aged = text.translate(_CN)
+    m = _AGE.search(aged) if may_match(_AGE, aged) else None
     return text[m.start():m.end()] if m else ""
 
 

@@ -85,15 +85,21 @@ class Understanding:
 
     @property
     def items(self) -> list[str]:
-        out = [k.name for k in self.keywords if k.kind == "item"]
-        out += [g.name for g in self.generalized if g.kind == "item"]
-        return list(dict.fromkeys(out))
+        return list(self._named["item"])
 
     @property
     def formulas(self) -> list[str]:
-        out = [k.name for k in self.keywords if k.kind == "formula"]
-        out += [g.name for g in self.generalized if g.kind == "formula"]
-        return list(dict.fromkeys(out))
+        return list(self._named["formula"])
+
+    @cached_property
+    def _named(self) -> dict[str, tuple[str, ...]]:
+        # the items and the formulas named, each once, in order (read often: worked out once — an understanding's
+        # keywords are not changed once it is made)
+        out: dict[str, dict[str, None]] = {"item": {}, "formula": {}}
+        for k in (*self.keywords, *self.generalized):
+            if k.kind in out:
+                out[k.kind][k.name] = None
+        return {kind: tuple(names) for kind, names in out.items()}
 
     @property
     def asked(self) -> list[tuple[str, str]]:
