@@ -11,6 +11,7 @@ nothing required) is simply run.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 try:   # (Python 3.11+: re._parser and re._constants; before: sre_parse, sre_constants)
@@ -24,15 +25,20 @@ MOST = 12         # a requirement of more strings than this is no filter worth i
 SET_CHARS = 12    # a character class of more characters than this is no requirement
 
 _KNOWN: dict[tuple[str, int], tuple[str, ...] | None] = {}           # (pattern, flags) → its needles
-_BY_ID: dict[int, tuple[re.Pattern, tuple[str, ...] | None]] = {}      # id(rx) → (rx, its needles): no hash of rx
-# (a compiled pattern's own hash reads its whole program each time: the big alternations would pay for it)
+# id(rx) → (rx, its needles, a search for any of them): no hash of rx (a compiled pattern's own hash reads its
+# whole program each time: the big alternations would pay for it)
+_BY_ID: dict[int, tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None]] = {}
 
 
 def needles(rx: re.Pattern) -> tuple[str, ...] | None:
     """Strings one of which every match of rx contains; None when none can be told (worked out once)."""
+    return _held(rx)[1]
+
+
+def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None]:
     held = _BY_ID.get(id(rx))
     if held is not None and held[0] is rx:
-        return held[1]
+        return held
     key = (rx.pattern, rx.flags)
     if key in _KNOWN:
         got = _KNOWN[key]
@@ -48,22 +54,24 @@ def needles(rx: re.Pattern) -> tuple[str, ...] | None:
         if len(_KNOWN) > 4096:
             _KNOWN.clear()
         _KNOWN[key] = got
+    # the needles looked for in one pass of C: a character class when each is one character, else their
+    # alternation (plain strings: no pattern of the rule's own)
+    search = None if got is None else re.compile(
+        "[" + "".join(re.escape(n) for n in got) + "]" if all(len(n) == 1 for n in got)
+        else "|".join(re.escape(n) for n in got)).search
     if len(_BY_ID) > 4096:
         _BY_ID.clear()
-    _BY_ID[id(rx)] = (rx, got)   # (rx held: its id is not another pattern's while it is here)
-    return got
+    held = _BY_ID[id(rx)] = (rx, got, search)   # (rx held: its id is not another pattern's while it is here)
+    return held
 
 
 def may_match(rx: re.Pattern, text: str) -> bool:
     """False only when rx cannot match anywhere in text (none of its needles is in it)."""
     held = _BY_ID.get(id(rx))
-    need = held[1] if held is not None and held[0] is rx else needles(rx)
-    if need is None:
-        return True
-    for s in need:
-        if s in text:
-            return True
-    return False
+    if held is None or held[0] is not rx:
+        held = _held(rx)
+    search = held[2]
+    return search is None or search(text) is not None
 
 
 def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:

@@ -1,0 +1,89 @@
+"""fin_qa/prefilter.py: a rule's pattern is skipped only where it cannot match."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from fin_qa.catalog import Catalog
+from fin_qa.catalog.normalize import normalize_question, phrase_key
+from fin_qa.prefilter import may_match, needles
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.parametrize("pattern, text, can", [
+    (r"(?=[^，,。；;?？]*?[占在])(?P<a>[^，,。；;?？]+?)的?(?:比例|比重)", "销售费用占营业收入的比例是多少", True),
+    (r"(?=[^，,。；;?？]*?[占在])(?P<a>[^，,。；;?？]+?)的?(?:比例|比重)", "销售费用是多少", False),
+    (r"(?P<a>.+?)除以(?P<b>.+)", "净利润除以营业收入", True),
+    (r"(?P<a>.+?)除以(?P<b>.+)", "净利润和营业收入", False),
+    (r"同比(?:增长|下降)|较上年", "营业收入较上年增长了多少", True),
+    (r"同比(?:增长|下降)|较上年", "营业收入同比是多少", True),    # (同比 is there: the pattern runs, and finds nothing)
+    (r"同比(?:增长|下降)|较上年", "营业收入是多少", False),
+    (r"(?<=年)末|期末", "2019年末的货币资金", True),            # a lookbehind's words are the text's too
+    (r"(?<=年)末|期末", "货币资金", False),
+    (r"[0-9]{1,2}位小数", "保留2位小数", True),
+    (r"[0-9]{1,2}位小数", "保留整数", False),
+])
+def test_a_pattern_is_skipped_only_where_its_needles_are_missing(pattern, text, can):
+    rx = re.compile(pattern)
+    assert may_match(rx, text) is can
+    assert (rx.search(text) is not None) <= may_match(rx, text)
+
+
+@pytest.mark.parametrize("pattern", [r"(?:年报)?", r"\d+", r"(?i)roe", r"(?!期初)余额|.*", r"[^年]+", r"(?:期初)*"])
+def test_a_pattern_requiring_nothing_or_read_otherwise_is_always_run(pattern):
+    # (nothing every match needs: optional, a category, case folded, negated, repeated from zero)
+    assert needles(re.compile(pattern)) is None
+    assert may_match(re.compile(pattern), "完全无关的文字")
+
+
+def _texts() -> list[str]:
+    out = []
+    for f in sorted(DATA.glob("*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            try:
+                q = json.loads(line).get("question")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(q, str):
+                out += [q, normalize_question(q), phrase_key(q)]
+    return list(dict.fromkeys(out))
+
+
+def _patterns(obj, seen: set[int], out: dict[int, re.Pattern], depth: int = 0) -> None:
+    if depth > 6 or id(obj) in seen:
+        return
+    if isinstance(obj, re.Pattern):
+        out[id(obj)] = obj
+        return
+    if isinstance(obj, (str, bytes, int, float, bool, type(None))):
+        return
+    seen.add(id(obj))
+    if isinstance(obj, dict):
+        values = list(obj.values())
+    elif isinstance(obj, (list, tuple, set, frozenset)):
+        values = list(obj)
+    else:
+        values = list(getattr(obj, "__dict__", {}).values())
+    for v in values[:5000]:
+        _patterns(v, seen, out, depth + 1)
+
+
+def test_no_shipped_rule_pattern_is_skipped_where_it_matches():
+    # every pattern of the shipped rules, over every question of tests/data (as written, normalised, as
+    # phrases are compared): where its needles are missing, it finds nothing
+    found: dict[int, re.Pattern] = {}
+    _patterns(Catalog.shipped(), set(), found)
+    patterns = [rx for rx in found.values() if needles(rx)]
+    texts = _texts()
+    assert len(patterns) > 100 and len(texts) > 1000
+    skipped = 0
+    for rx in patterns:
+        for t in texts:
+            if not may_match(rx, t):
+                skipped += 1
+                assert rx.search(t) is None, (rx.pattern, t)
+    assert skipped > len(texts)   # (and it does skip: most rules read nothing in most questions)
