@@ -106,7 +106,7 @@ def _by_first(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 
 def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
     """The name less the first of the words (in their order) it ends with, leaving a character at least."""
-    if not name.endswith(words):   # one C-level test for the usual case
+    if not name:
         return None
     held = _BY_LAST.get(id(words))
     if held is None or held[0] is not words:
@@ -133,7 +133,7 @@ def _without_legal_form(name: str, rules: CompanyNameRules) -> str:
 
 def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None:
     """The region a name starts with, when at least `keep` characters are left after it."""
-    if not core.startswith(rules.regions):   # one C-level test for the usual case
+    if not core:
         return None
     for r in _by_first(rules.regions).get(core[0], ()):   # (only the regions starting as the name does, in order)
         if core.startswith(r) and len(core) - len(r) >= keep:
@@ -436,12 +436,13 @@ class CompanyIndex:
             owners += [i] * len(held)
         if not grams:
             return {}
-        by = np.array(grams)
-        order = np.argsort(by, kind="stable")
-        by, ids = by[order], np.array(owners, dtype=np.int32)[order]
-        starts = np.flatnonzero(np.r_[True, by[1:] != by[:-1]])
-        ends = np.r_[starts[1:], len(by)]
-        return {g: ids[a:b] for g, a, b in zip(by[starts].tolist(), starts.tolist(), ends.tolist())}
+        by = np.array(grams, dtype="<U2")
+        codes = by.view(np.uint64)   # (a bigram's two code points as one number: an integer sort, not a string one)
+        order = np.argsort(codes, kind="stable")
+        codes, ids = codes[order], np.array(owners, dtype=np.int32)[order]
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
+        ends = np.r_[starts[1:], len(codes)]
+        return {g: ids[a:b] for g, a, b in zip(by[order][starts].tolist(), starts.tolist(), ends.tolist())}
 
     def names_with(self, gram: str) -> list[str]:
         """The names the fuzzy fallback scores that hold a bigram, in their order."""
