@@ -44,7 +44,7 @@ def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[
         got = _KNOWN[key]
     else:
         got = None
-        if not rx.flags & re.IGNORECASE:
+        if isinstance(rx.pattern, str) and not rx.flags & re.IGNORECASE:   # (a bytes pattern: no filter)
             try:
                 need = _sequence(_p.parse(rx.pattern, rx.flags))
             except Exception:   # (a pattern the parser reads otherwise: no filter, never a wrong one)

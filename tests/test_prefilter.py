@@ -33,6 +33,11 @@ def test_a_pattern_is_skipped_only_where_its_needles_are_missing(pattern, text, 
     assert (rx.search(text) is not None) <= may_match(rx, text)
 
 
+def test_a_bytes_pattern_is_always_run():
+    rx = re.compile(rb"abc")
+    assert needles(rx) is None and may_match(rx, b"xabc")
+
+
 @pytest.mark.parametrize("pattern", [r"(?:年报)?", r"\d+", r"(?i)roe", r"(?!期初)余额|.*", r"[^年]+", r"(?:期初)*"])
 def test_a_pattern_requiring_nothing_or_read_otherwise_is_always_run(pattern):
     # (nothing every match needs: optional, a category, case folded, negated, repeated from zero)

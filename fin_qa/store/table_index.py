@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .fts_rank import FtsRanker, Phrase, ReportRows, StoredRows, fts_tokens, indexed
 from .models import TableRecord
@@ -131,10 +131,15 @@ class TableIndex:
 
 def stored_path(text: str | None) -> list[str]:
     """A heading path as stored (a JSON list) → the list (a list of its own: the caller may change it)."""
-    return list(_decoded_path(text)) if text else []
+    if not text:
+        return []
+    got = _decoded_path(text)
+    return list(got) if isinstance(got, tuple) else got
 
 
 @lru_cache(maxsize=8192)
-def _decoded_path(text: str) -> tuple[str, ...]:
-    # (a report's chunks share a few hundred paths: each decoded once)
-    return tuple(json.loads(text))
+def _decoded_path(text: str) -> Any:
+    # (a report's chunks share a few hundred paths: each decoded once; a list kept as a tuple, copied for each
+    # caller)
+    got = json.loads(text)
+    return tuple(got) if isinstance(got, list) else got

@@ -106,8 +106,11 @@ def _by_first(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 
 def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
     """The name less the first of the words (in their order) it ends with, leaving a character at least."""
-    if not name:
-        return None
+    if not name or "" in _as_set(words):
+        # (an empty word — never in a shipped list — read as before: it ends every name)
+        if not name.endswith(words):
+            return None
+        return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
     held = _BY_LAST.get(id(words))
     if held is None or held[0] is not words:
         if len(_BY_LAST) > 256:
@@ -133,8 +136,11 @@ def _without_legal_form(name: str, rules: CompanyNameRules) -> str:
 
 def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None:
     """The region a name starts with, when at least `keep` characters are left after it."""
-    if not core:
-        return None
+    if not core or "" in _as_set(rules.regions):
+        # (an empty region — never in a shipped list — read as before: it starts every name)
+        if not core.startswith(rules.regions):
+            return None
+        return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
     for r in _by_first(rules.regions).get(core[0], ()):   # (only the regions starting as the name does, in order)
         if core.startswith(r) and len(core) - len(r) >= keep:
             return r
