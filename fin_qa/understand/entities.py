@@ -71,9 +71,6 @@ def _variants(name: str, kind: str) -> set[str]:
     return {v for v in out if len(v) >= 2}
 
 
-_BY_LAST: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}   # id(words) → (words, last char → its words)
-
-
 _SETS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}   # id(words) → (words, the same as a set)
 
 
@@ -87,20 +84,22 @@ def _as_set(words: tuple[str, ...]) -> frozenset[str]:
     return held[1]
 
 
-_BY_FIRST: dict[int, tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}   # id(words) → (words, first char → its words)
+_BY_CHAR: dict[tuple[int, int], tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}
+# (id(words), 0 or -1) → (words, its first or last character → the words, in the list's order)
 
 
-def _by_first(words: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """A rule's word list by first character, each in the list's order (made once per list)."""
-    held = _BY_FIRST.get(id(words))
+def _by_char(words: tuple[str, ...], at: int) -> dict[str, tuple[str, ...]]:
+    """A rule's word list by each word's first (at 0) or last (at -1) character, in the list's order (made once
+    per list)."""
+    held = _BY_CHAR.get((id(words), at))
     if held is None or held[0] is not words:
-        if len(_BY_FIRST) > 256:
-            _BY_FIRST.clear()   # (lists of catalogs loaded before: let them go)
-        firsts: dict[str, list[str]] = {}
+        if len(_BY_CHAR) > 512:
+            _BY_CHAR.clear()   # (lists of catalogs loaded before: let them go)
+        index: dict[str, list[str]] = {}
         for w in words:
             if w:
-                firsts.setdefault(w[0], []).append(w)
-        held = _BY_FIRST[id(words)] = (words, {k: tuple(v) for k, v in firsts.items()})
+                index.setdefault(w[at], []).append(w)
+        held = _BY_CHAR[(id(words), at)] = (words, {k: tuple(v) for k, v in index.items()})
     return held[1]
 
 
@@ -111,16 +110,7 @@ def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
         if not name.endswith(words):
             return None
         return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
-    held = _BY_LAST.get(id(words))
-    if held is None or held[0] is not words:
-        if len(_BY_LAST) > 256:
-            _BY_LAST.clear()   # (lists of catalogs loaded before: let them go)
-        by_last: dict[str, list[str]] = {}
-        for w in words:
-            if w:
-                by_last.setdefault(w[-1], []).append(w)
-        held = _BY_LAST[id(words)] = (words, {k: tuple(v) for k, v in by_last.items()})
-    for w in held[1].get(name[-1], ()):   # (only the words ending as the name does, in their order)
+    for w in _by_char(words, -1).get(name[-1], ()):   # (only the words ending as the name does, in their order)
         if name.endswith(w) and len(name) > len(w):
             return name[: -len(w)]
     return None
@@ -141,7 +131,7 @@ def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None
         if not core.startswith(rules.regions):
             return None
         return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
-    for r in _by_first(rules.regions).get(core[0], ()):   # (only the regions starting as the name does, in order)
+    for r in _by_char(rules.regions, 0).get(core[0], ()):   # (only the regions starting as the name does, in order)
         if core.startswith(r) and len(core) - len(r) >= keep:
             return r
     return None
