@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Per question, in one process: the whole answer (Router.answer) of every question of some sets, a first
 pass (each question seen for the first time: the caches of the lexicon, the generalizer and the fuzzy
-verdicts cold for it) and again (best and median of 3 rounds). Prints its figures.
+verdicts cold for it) and again (best and median of 3 rounds), the engine set up as fin-qa batch and serve
+set it (a read-only store; the collector as gc_tuning.for_answering sets it). Prints its figures.
 
     PYTHONPATH=CHECKOUT taskset -c 1 python scripts/bench_questions.py --store S tests/data/paraphrases.jsonl
 
@@ -20,12 +21,16 @@ def main(argv=None) -> int:
     ap.add_argument("--store", required=True)
     ap.add_argument("sets", nargs="+")
     args = ap.parse_args(argv)
+    from fin_qa import gc_tuning
     from fin_qa.answer.facts import FactSource
     from fin_qa.answer.router import Router
     from fin_qa.catalog import Catalog
     from fin_qa.store import Store
 
-    router = Router(FactSource(Store(args.store)), Catalog.shipped())
+    # as fin-qa batch and serve answer (and scripts/bench_instructions.py counts): the store read-only, the
+    # collector set for answering once the engine is built
+    router = Router(FactSource(Store(args.store, create=False, readonly=True)), Catalog.shipped())
+    gc_tuning.for_answering()
     qs = [json.loads(line)["question"] for f in args.sets for line in open(f, encoding="utf-8") if line.strip()]
     router.answer("四方科技2019年的货币资金是多少")   # (the store and the lexicon's index opened)
     t = time.perf_counter()
