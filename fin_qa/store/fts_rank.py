@@ -26,6 +26,7 @@ from __future__ import annotations
 import array
 import heapq
 import math
+import operator
 import re
 import sqlite3
 import sys
@@ -499,9 +500,14 @@ class FtsRanker:
                 idf = 1e-6
             # each row's sum in the phrases' order (a phrase the row lacks adds 0.0: left out, the sum is the
             # same)
+            if not scores:   # (the first phrase: 0.0 + a term ≥ 0 is the term)
+                scores = {rowid: idf * ((x * k1) / (x + norms[rowid])) for rowid, x in fs.items()}
+                continue
+            get = scores.get
             for rowid, x in fs.items():
-                scores[rowid] = scores.get(rowid, 0.0) + idf * ((x * k1) / (x + norms[rowid]))
-        best = heapq.nsmallest(size, ((-1.0 * score, rowid) for rowid, score in scores.items()))
+                scores[rowid] = get(rowid, 0.0) + idf * ((x * k1) / (x + norms[rowid]))
+        # the best first, a tie by the smaller rowid (the pairs made in C, not by a generator)
+        best = heapq.nsmallest(size, zip(map(operator.neg, scores.values()), scores.keys()))
         return [(-s, rowid) for s, rowid in best]
 
     def _counts(self, rows: ReportRows, phrase: Phrase) -> dict[int, tuple[int, int]]:
