@@ -11,7 +11,7 @@ nothing required) is simply run.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 try:   # (Python 3.11+: re._parser and re._constants; before: sre_parse, sre_constants)
@@ -72,6 +72,23 @@ def may_match(rx: re.Pattern, text: str) -> bool:
         held = _held(rx)
     search = held[2]
     return search is None or search(text) is not None
+
+
+# The pattern's own calls, run only where it may match (what the rules' readers call: the guard in one place).
+
+def search(rx: re.Pattern, text: str) -> re.Match | None:
+    """rx.search(text), None without running it where rx cannot match."""
+    return rx.search(text) if may_match(rx, text) else None
+
+
+def finditer(rx: re.Pattern, text: str) -> Iterator[re.Match]:
+    """rx.finditer(text), nothing without running it where rx cannot match."""
+    return rx.finditer(text) if may_match(rx, text) else iter(())
+
+
+def sub(rx: re.Pattern, repl: Any, text: str) -> str:
+    """rx.sub(repl, text), the text itself without running it where rx cannot match."""
+    return rx.sub(repl, text) if may_match(rx, text) else text
 
 
 def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:

@@ -92,3 +92,21 @@ def test_no_shipped_rule_pattern_is_skipped_where_it_matches():
                 skipped += 1
                 assert rx.search(t) is None, (rx.pattern, t)
     assert skipped > len(texts)   # (and it does skip: most rules read nothing in most questions)
+
+
+@pytest.mark.parametrize("pattern, text", [
+    (r"(?=[^，,。；;?？]*?[占在])(?P<a>[^，,。；;?？]+?)的?(?:比例|比重)", "销售费用占营业收入的比例，管理费用占营业收入的比重"),
+    (r"(?=[^，,。；;?？]*?[占在])(?P<a>[^，,。；;?？]+?)的?(?:比例|比重)", "销售费用是多少"),
+    (r"同比(?:增长|下降)|较上年", "营业收入较上年增长了多少，同比增长呢"),
+    (r"同比(?:增长|下降)|较上年", "营业收入是多少"),
+    (r"\d+", "2019年和2020年"),   # (a pattern with no needles: always run)
+])
+def test_the_guarded_calls_give_what_the_patterns_own_give(pattern, text):
+    from fin_qa import prefilter
+
+    rx = re.compile(pattern)
+    got, own = prefilter.search(rx, text), rx.search(text)
+    assert (got and got.span()) == (own and own.span())
+    assert [m.span() for m in prefilter.finditer(rx, text)] == [m.span() for m in rx.finditer(text)]
+    assert prefilter.sub(rx, "#", text) == rx.sub("#", text)
+    assert prefilter.sub(rx, lambda m: m.group(0)[::-1], text) == rx.sub(lambda m: m.group(0)[::-1], text)

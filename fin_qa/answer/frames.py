@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import pandas as pd
 
-from ..prefilter import may_match
+from .. import prefilter
 from ..bigrams import tokens
 from ..catalog.frames import FrameWords
 from ..catalog.items import ItemTable
@@ -389,7 +389,7 @@ def read_query(ask: str, words: FrameWords, said: str = "") -> Query:
 def aging_span(text: str) -> str:
     """The words of an aging range in a content string ("一至二年" of "应收账款中一至二年"), or ""."""
     aged = text.translate(_CN)
-    m = _AGE.search(aged) if may_match(_AGE, aged) else None
+    m = prefilter.search(_AGE, aged)
     return text[m.start():m.end()] if m else ""
 
 
@@ -552,11 +552,9 @@ class FrameAnswerer:
         if got is None:
             if len(self._cued) > 1024:
                 self._cued.clear()
-            aged = norm(text).translate(_CN)
-            got = self._cued[text] = (self._cue is not None and may_match(self._cue, text)
-                                      and self._cue.search(text) is not None) or \
-                may_match(_AGE, aged) and _AGE.search(aged) is not None or (   # an aging range (1年以内, 1至2年)
-                    self._add is not None and may_match(self._add, text) and self._add.search(text) is not None
+            got = self._cued[text] = (self._cue is not None and prefilter.search(self._cue, text) is not None) or \
+                prefilter.search(_AGE, norm(text).translate(_CN)) is not None or (   # an aging range (1年以内, 1至2年)
+                    self._add is not None and prefilter.search(self._add, text) is not None
                     and _JOINED.search(text) is not None)
         return got
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..catalog.frame_rules import FrameRules
 from ..numbers import cn_number
-from ..prefilter import may_match
+from .. import prefilter
 
 USED = "#"   # a used character of the working copy of the question
 
@@ -69,7 +69,7 @@ def mask(text: str, start: int, end: int) -> str:
 
 def take(text: str, rx: re.Pattern) -> tuple[str, list[re.Match]]:
     """Every match of rx over the unused characters, marked as used."""
-    if not may_match(rx, text) or rx.search(text) is None:
+    if prefilter.search(rx, text) is None:
         return text, []   # (most rules read nothing in a question: its needles, or one search, say so)
     found = [m for m in rx.finditer(text) if m.group(0) and USED not in m.group(0)]
     for m in found:
@@ -125,7 +125,7 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         f.unused.append(("scope", said["consolidated"]))
     # the unit asked, 约, decimals
     for rx in [r for r in (unit_rx, rules.unit_more, rules.unit_bare) if r is not None]:
-        for m in rx.finditer(rest) if may_match(rx, rest) else ():
+        for m in prefilter.finditer(rx, rest):
             if USED in m.group(0):
                 continue
             if f.unit is None:
@@ -139,7 +139,7 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     if found:
         f.decimals = 0
     for rx in decimals_rx:
-        d = rx.search(norm) if may_match(rx, norm) else None
+        d = prefilter.search(rx, norm)
         if d and f.decimals is None:
             n = cn_number(d.group(1))
             f.decimals = int(n) if n is not None else None
@@ -152,14 +152,14 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     f.trend = found[0].group(0) if found else ""
     # operations: a change against a base (期初, 上年, 同比), or over two operands
     ops = rules.operations
-    base = [m for m in rules.base.finditer(rest) if USED not in m.group(0)] if may_match(rules.base, rest) else []
+    base = [m for m in prefilter.finditer(rules.base, rest) if USED not in m.group(0)]
     for op in ("growth", "change"):
         rest, found = take(rest, ops[op])
         if found and f.operation == "value":
             f.operation, f.operation_word = op, found[0].group(0)
     if f.operation == "value":
         for op, rx in (("change", ops["verb_amount"]), ("growth", ops["verb_rate"])):
-            v = next((x for x in rx.finditer(rest) if USED not in x.group(0)), None) if may_match(rx, rest) else None
+            v = next((x for x in prefilter.finditer(rx, rest) if USED not in x.group(0)), None)
             if v is None or not (base or years >= 2 or v.group(0).endswith(("多少", "几"))):
                 continue
             amount = ops["amount_words"].match(rest[v.end():])
@@ -239,7 +239,7 @@ def unused_cues(rest: str, rules: FrameRules) -> list[tuple[str, str]]:
     rest, _ = take(rest, rules.harmless)
     out: list[tuple[str, str]] = []
     for slot, rx in rules.cues:
-        if not may_match(rx, rest) or rx.search(rest) is None:
+        if prefilter.search(rx, rest) is None:
             continue
         for m in rx.finditer(rest):
             if m.group(0) and USED not in m.group(0):

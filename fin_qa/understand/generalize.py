@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from thefuzz import fuzz, process
 
 from ..numbers import cn_number
-from ..prefilter import may_match
+from .. import prefilter
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,7 @@ class Generalizer:
     def residue(self, text: str) -> list[str]:
         """The pieces of text left after the filler patterns are cut out."""
         for rx in self.filler:
-            if may_match(rx, text):
-                text = rx.sub(" ", text)
+            text = prefilter.sub(rx, " ", text)
         return [p for p in text.split() if len(p) >= self.min_residue]
 
     def match(self, keyword: str) -> Generalized | None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from ..catalog.lexicon import LexiconRules
 from ..store.dictionary import PREFIX, DictionaryIndex
-from ..prefilter import may_match
+from .. import prefilter
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 USED = "#"   # a character a slot took (understand/frame.py's mark)
@@ -227,7 +227,7 @@ class Lexicon:
             return Word(word, pos, False, "filler")
         if word in r.saying:
             return Word(word, pos, False, "saying")
-        if any(may_match(rx, word) and rx.search(word) for rx in self._cues):
+        if any(prefilter.search(rx, word) for rx in self._cues):
             return Word(word, pos, True, "cue")
         if pos in r.function_pos or pos == "x" and not _CJK.search(word):
             return Word(word, pos, False, "function word")

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from ..prefilter import may_match
+from .. import prefilter
 from ..catalog.normalize import normalize_question, phrase_key
 from ..catalog.plan_rules import PlanRules
 from .entities import find_years
@@ -182,8 +182,7 @@ class Planner:
         norm = normalize_question(question or "")
         if self.rules is not None and self.rules.with_change_asks:
             # "营业收入及其年同比": the value, then its change, two asks
-            if may_match(self.rules.with_change, norm):
-                norm = self.rules.with_change.sub(self.rules.with_change_asks, norm)
+            norm = prefilter.sub(self.rules.with_change, self.rules.with_change_asks, norm)
         plan = Plan(question, norm)
         if self.rules is None or not norm:
             plan.asks = [Ask(norm, text=norm)]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from ..prefilter import may_match
+from .. import prefilter
 from ..catalog import Catalog
 from ..catalog.question_rules import Features, Rule
 from ..catalog.topics import Topic
@@ -392,13 +392,12 @@ class Understander:
         neutral (rules/understanding.yaml `neutral_spans`, `neutral`: 结果需要, 记得要, 精确到 … said to the
         reader). (The lexicon's filler is marked used already.)"""
         for rx in self.config.neutral_spans:
-            if may_match(rx, text):
-                text = rx.sub(" ", text)
+            text = prefilter.sub(rx, " ", text)
         pieces = self.generalizer.residue(text)
         # a word naming the group asked (各学历, 每类产品) is never an item's tail: not neutral
         grouped = {w for w in pieces if any(g + w in text for g in _GROUP_WORDS)}
         for rx in self.config.neutral:
-            pieces = [p for w in pieces for p in ([w] if w in grouped or not may_match(rx, w) else rx.sub(" ", w).split())]
+            pieces = [p for w in pieces for p in ([w] if w in grouped else prefilter.sub(rx, " ", w).split())]
         return [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
 
     def _content(self, piece: str) -> list[str]:
@@ -432,7 +431,7 @@ class Understander:
         or more (then a parenthesis defines one of them, not the ask). A term is an item name, "-" before it
         where the question subtracts it ("(流动资产-存货)/流动负债", "流动资产减去存货"): computed as written."""
         for rx in rules.spelled:
-            for m in rx.finditer(text) if may_match(rx, text) else ():
+            for m in prefilter.finditer(rx, text):
                 if several and m.group(0)[:1] in "(（":
                     continue   # a parenthesis of a question computing several values defines one of them
                 side_a, side_b = self._heads_spelled(m.group("a"), rules), self._heads_spelled(m.group("b"), rules)
@@ -469,7 +468,7 @@ class Understander:
         the items listed, added up, over the whole. A parenthesis listing items is the question's own
         definition of the name before it (期间费用 here is these three, not the four of formulas/compound.yaml):
         its items alone are added. None unless two items or more are listed."""
-        m = rules.spelled_share.search(text) if may_match(rules.spelled_share, text) else None
+        m = prefilter.search(rules.spelled_share, text)
         if m is None or rules.each_asked.search(norm):
             return None   # ("A和B分别占C的比例": a share each, not one of their sum)
         a = m.group("a")
