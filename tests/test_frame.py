@@ -164,6 +164,23 @@ def test_spoken_forms():
     assert "海翔药业" in spoken_forms("浙江海翔药业股份有限公司", "海翔药业", rules)
 
 
+def test_the_name_rules_word_lists_indexed_by_their_end_characters():
+    from fin_qa.catalog.frame_rules import CompanyNameRules, word_index
+
+    rules = CATALOG.understanding.company_names
+    for words, index in ((rules.legal_forms, rules.legal_form_index), (rules.regions, rules.region_index),
+                         (rules.trade_words, rules.trade_word_index)):
+        assert index.words == set(words)
+        # every word under its first and its last character, in the list's order (longest first)
+        assert all(index.by_first[w[0]] == tuple(x for x in words if x[0] == w[0]) for w in words)
+        assert all(index.by_last[w[-1]] == tuple(x for x in words if x[-1] == w[-1]) for w in words)
+    # a word of no character would start and end every name: refused, not read
+    with pytest.raises(ValueError, match="empty word"):
+        word_index(("股份有限公司", ""))
+    with pytest.raises(ValueError, match="empty word"):
+        CompanyNameRules(regions=("浙江", "")).region_index
+
+
 @pytest.mark.parametrize("q, code", [
     ("金宇生物2020年的营业收入是多少？", "600201"),
     ("常柴2019年的营业收入是多少？", "200570"),

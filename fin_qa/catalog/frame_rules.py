@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from .lexicon import named_in
 from .yamlfile import LDict, RuleError, line_of, rule_regex
@@ -48,6 +50,27 @@ class FrameRules:
     ask: re.Pattern                                # words asking for a value or a name (a clause's ask)
 
 
+class WordIndex(NamedTuple):
+    """A word list of the company-name rules as the names are cut by it: every word, and the words by their
+    first and by their last character (each in the list's order: longest first)."""
+    words: frozenset[str]
+    by_first: dict[str, tuple[str, ...]]
+    by_last: dict[str, tuple[str, ...]]
+
+
+def word_index(words: tuple[str, ...]) -> WordIndex:
+    """The list's WordIndex; a word of no character is none (it would start and end every name)."""
+    if "" in words:
+        raise ValueError("a company-name word list holds an empty word")
+    first: dict[str, list[str]] = {}
+    last: dict[str, list[str]] = {}
+    for w in words:
+        first.setdefault(w[0], []).append(w)
+        last.setdefault(w[-1], []).append(w)
+    return WordIndex(frozenset(words), {k: tuple(v) for k, v in first.items()},
+                     {k: tuple(v) for k, v in last.items()})
+
+
 @dataclass
 class CompanyNameRules:
     legal_forms: tuple[str, ...] = ()
@@ -58,6 +81,23 @@ class CompanyNameRules:
     boundary: re.Pattern | None = None   # what must stand before or after a spoken form
     line: int = 0
     used: bool = field(default=False)   # false: only the registered names (no rules given)
+
+    # the word lists indexed (made when first read: the loader sets the lists after the rules are made)
+    @cached_property
+    def legal_form_index(self) -> WordIndex:
+        return word_index(self.legal_forms)
+
+    @cached_property
+    def region_index(self) -> WordIndex:
+        return word_index(self.regions)
+
+    @cached_property
+    def trade_word_index(self) -> WordIndex:
+        return word_index(self.trade_words)
+
+    @cached_property
+    def share_suffix_index(self) -> WordIndex:
+        return word_index(self.share_suffixes)
 
 
 def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None,

@@ -21,7 +21,7 @@ from rapidfuzz import fuzz as rf_fuzz
 from rapidfuzz import process as rf_process
 from thefuzz import fuzz
 
-from ..catalog.frame_rules import CompanyNameRules
+from ..catalog.frame_rules import CompanyNameRules, WordIndex
 from ..catalog.normalize import normalize_question
 from ..numbers import cn_number
 from ..store import Report
@@ -71,46 +71,9 @@ def _variants(name: str, kind: str) -> set[str]:
     return {v for v in out if len(v) >= 2}
 
 
-_SETS: dict[int, tuple[tuple[str, ...], frozenset[str]]] = {}   # id(words) → (words, the same as a set)
-
-
-def _as_set(words: tuple[str, ...]) -> frozenset[str]:
-    """A rule's word list as a set (made once per list: a membership test is then one lookup, not a scan)."""
-    held = _SETS.get(id(words))
-    if held is None or held[0] is not words:
-        if len(_SETS) > 256:
-            _SETS.clear()   # (lists of catalogs loaded before: let them go)
-        held = _SETS[id(words)] = (words, frozenset(words))
-    return held[1]
-
-
-_BY_CHAR: dict[tuple[int, int], tuple[tuple[str, ...], dict[str, tuple[str, ...]]]] = {}
-# (id(words), 0 or -1) → (words, its first or last character → the words, in the list's order)
-
-
-def _by_char(words: tuple[str, ...], at: int) -> dict[str, tuple[str, ...]]:
-    """A rule's word list by each word's first (at 0) or last (at -1) character, in the list's order (made once
-    per list)."""
-    held = _BY_CHAR.get((id(words), at))
-    if held is None or held[0] is not words:
-        if len(_BY_CHAR) > 512:
-            _BY_CHAR.clear()   # (lists of catalogs loaded before: let them go)
-        index: dict[str, list[str]] = {}
-        for w in words:
-            if w:
-                index.setdefault(w[at], []).append(w)
-        held = _BY_CHAR[(id(words), at)] = (words, {k: tuple(v) for k, v in index.items()})
-    return held[1]
-
-
-def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
+def _strip_end(name: str, index: WordIndex) -> str | None:
     """The name less the first of the words (in their order) it ends with, leaving a character at least."""
-    if not name or "" in _as_set(words):
-        # (an empty word — never in a shipped list — read as before: it ends every name)
-        if not name.endswith(words):
-            return None
-        return next((name[: -len(w)] for w in words if name.endswith(w) and len(name) > len(w)), None)
-    for w in _by_char(words, -1).get(name[-1], ()):   # (only the words ending as the name does, in their order)
+    for w in index.by_last.get(name[-1:], ()):   # (only the words ending as the name does, in their order)
         if name.endswith(w) and len(name) > len(w):
             return name[: -len(w)]
     return None
@@ -119,19 +82,14 @@ def _strip_end(name: str, words: tuple[str, ...]) -> str | None:
 def _without_legal_form(name: str, rules: CompanyNameRules) -> str:
     """A registered name without brackets and its legal form: 常柴股份有限公司 → 常柴."""
     core = normalize_question(_BRACKETED.sub("", normalize_question(name)))
-    while (cut := _strip_end(core, rules.legal_forms)) is not None:
+    while (cut := _strip_end(core, rules.legal_form_index)) is not None:
         core = cut
     return core
 
 
 def _leading_region(core: str, rules: CompanyNameRules, keep: int) -> str | None:
     """The region a name starts with, when at least `keep` characters are left after it."""
-    if not core or "" in _as_set(rules.regions):
-        # (an empty region — never in a shipped list — read as before: it starts every name)
-        if not core.startswith(rules.regions):
-            return None
-        return next((r for r in rules.regions if core.startswith(r) and len(core) - len(r) >= keep), None)
-    for r in _by_char(rules.regions, 0).get(core[0], ()):   # (only the regions starting as the name does, in order)
+    for r in rules.region_index.by_first.get(core[:1], ()):   # (only the regions starting as the name does, in order)
         if core.startswith(r) and len(core) - len(r) >= keep:
             return r
     return None
@@ -155,11 +113,11 @@ def short_core(short: str | None, rules: CompanyNameRules) -> str | None:
     if not short:
         return None
     name = _MARKED.sub("", normalize_question(short))
-    name = _strip_end(name, rules.share_suffixes) or name   # (华锦股份 → 华锦: a spoken form already)
+    name = _strip_end(name, rules.share_suffix_index) or name   # (华锦股份 → 华锦: a spoken form already)
     core = name
-    while (cut := _strip_end(core, rules.trade_words)) is not None and len(cut) >= 2:
+    while (cut := _strip_end(core, rules.trade_word_index)) is not None and len(cut) >= 2:
         core = cut
-    plain = core == name or core in _as_set(rules.regions) or core in _as_set(rules.trade_words)   # (上海电气 → 上海)
+    plain = core == name or core in rules.region_index.words or core in rules.trade_word_index.words   # (上海电气 → 上海)
     return None if plain or len(core) < 2 else core
 
 
@@ -184,21 +142,21 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
             if len(c) >= 6 and (region is None or c != core):
                 out.add(c[:4])   # brand + trade: 安靠智能 of 安靠智能输电工程科技 (never 上海复旦 of 上海复旦微电子)
             brand = c
-            while (cut := _strip_end(c, rules.trade_words)) is not None and len(cut) >= 3:
+            while (cut := _strip_end(c, rules.trade_word_index)) is not None and len(cut) >= 3:
                 out.add(cut)
                 c = cut
-            while (cut := _strip_end(brand, rules.trade_words)) is not None and len(cut) >= 2:
+            while (cut := _strip_end(brand, rules.trade_word_index)) is not None and len(cut) >= 2:
                 brand = cut
             if brand != c or len(brand) < len(core):
                 out.add(brand + "集团")   # the group by its trade name: 四方科技集团股份有限公司 → 四方集团
     if short:
         name = _MARKED.sub("", normalize_question(short))
-        if (cut := _strip_end(name, rules.share_suffixes)) is not None:
+        if (cut := _strip_end(name, rules.share_suffix_index)) is not None:
             out.add(cut)
         bare = regionless_short(short, rules)
         if bare:
             out.add(bare)   # 贵州茅台 → 茅台 (read only where a boundary stands before it)
-    regions, trades = _as_set(rules.regions), _as_set(rules.trade_words)
+    regions, trades = rules.region_index.words, rules.trade_word_index.words
     return {f for f in out if len(f) >= rules.min_chars and f not in regions and f not in trades}
 
 
