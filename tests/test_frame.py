@@ -165,6 +165,8 @@ def test_spoken_forms():
 
 
 def test_the_name_rules_word_lists_indexed_by_their_end_characters():
+    import dataclasses
+
     from fin_qa.catalog.frame_rules import CompanyNameRules, word_index
 
     rules = CATALOG.understanding.company_names
@@ -174,11 +176,14 @@ def test_the_name_rules_word_lists_indexed_by_their_end_characters():
         # every word under its first and its last character, in the list's order (longest first)
         assert all(index.by_first[w[0]] == tuple(x for x in words if x[0] == w[0]) for w in words)
         assert all(index.by_last[w[-1]] == tuple(x for x in words if x[-1] == w[-1]) for w in words)
-    # a word of no character would start and end every name: refused, not read
+    # a word of no character would start and end every name: refused as the rules are made, not read
     with pytest.raises(ValueError, match="empty word"):
         word_index(("股份有限公司", ""))
     with pytest.raises(ValueError, match="empty word"):
-        CompanyNameRules(regions=("浙江", "")).region_index
+        CompanyNameRules(regions=("浙江", ""))
+    # the rules never change once made, so the indexes made with them stay theirs
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.regions = ("浙江",)   # type: ignore[misc]
 
 
 @pytest.mark.parametrize("q, code", [

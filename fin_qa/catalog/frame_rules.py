@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import NamedTuple
 
@@ -52,7 +51,7 @@ class FrameRules:
 
 class WordIndex(NamedTuple):
     """A word list of the company-name rules as the names are cut by it: every word, and the words by their
-    first and by their last character (each in the list's order: longest first)."""
+    first and by their last character (each in the list's order)."""
     words: frozenset[str]
     by_first: dict[str, tuple[str, ...]]
     by_last: dict[str, tuple[str, ...]]
@@ -71,8 +70,11 @@ def word_index(words: tuple[str, ...]) -> WordIndex:
                      {k: tuple(v) for k, v in last.items()})
 
 
-@dataclass
+@dataclass(frozen=True)
 class CompanyNameRules:
+    """rules/understanding.yaml `company_names:` (the loader sorts each word list longest first:
+    集团股份有限公司 is cut before 股份有限公司). Made whole and never changed, so that the lists' indexes,
+    made with them, stay theirs; a list with an empty word is refused as the rules are made."""
     legal_forms: tuple[str, ...] = ()
     regions: tuple[str, ...] = ()
     trade_words: tuple[str, ...] = ()
@@ -80,24 +82,16 @@ class CompanyNameRules:
     min_chars: int = 2
     boundary: re.Pattern | None = None   # what must stand before or after a spoken form
     line: int = 0
-    used: bool = field(default=False)   # false: only the registered names (no rules given)
+    used: bool = False   # false: only the registered names (no rules given)
+    legal_form_index: WordIndex = field(init=False, repr=False, compare=False)
+    region_index: WordIndex = field(init=False, repr=False, compare=False)
+    trade_word_index: WordIndex = field(init=False, repr=False, compare=False)
+    share_suffix_index: WordIndex = field(init=False, repr=False, compare=False)
 
-    # the word lists indexed (made when first read: the loader sets the lists after the rules are made)
-    @cached_property
-    def legal_form_index(self) -> WordIndex:
-        return word_index(self.legal_forms)
-
-    @cached_property
-    def region_index(self) -> WordIndex:
-        return word_index(self.regions)
-
-    @cached_property
-    def trade_word_index(self) -> WordIndex:
-        return word_index(self.trade_words)
-
-    @cached_property
-    def share_suffix_index(self) -> WordIndex:
-        return word_index(self.share_suffixes)
+    def __post_init__(self) -> None:
+        for words, index in ((self.legal_forms, "legal_form_index"), (self.regions, "region_index"),
+                             (self.trade_words, "trade_word_index"), (self.share_suffixes, "share_suffix_index")):
+            object.__setattr__(self, index, word_index(words))   # (frozen: set once, here)
 
 
 def _rx(path: Path, line: int, key: str, text: object, groups: int | None = None,
@@ -190,15 +184,15 @@ def load_company_names(path: Path, data: LDict) -> CompanyNameRules:
     if "company_names" not in data:
         return CompanyNameRules()
     sec = _section(path, data, "company_names", keys, keys)
-    out = CompanyNameRules(line=data.key_lines.get("company_names", 1), used=True)
+    line = data.key_lines.get("company_names", 1)
+    lists: dict[str, tuple[str, ...]] = {}
     for key in keys[:-2]:
         words = sec[key]
         if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
-            raise RuleError(path, sec.key_lines.get(key, out.line), f"company_names.{key} must be a list of words")
+            raise RuleError(path, sec.key_lines.get(key, line), f"company_names.{key} must be a list of words")
         # longest first: 集团股份有限公司 is cut before 股份有限公司
-        setattr(out, key, tuple(sorted(words, key=len, reverse=True)))
+        lists[key] = tuple(sorted(words, key=len, reverse=True))
     if not isinstance(sec["min_chars"], int) or not 2 <= sec["min_chars"] <= 6:
-        raise RuleError(path, sec.key_lines.get("min_chars", out.line), "company_names.min_chars must be 2-6")
-    out.min_chars = sec["min_chars"]
-    out.boundary = _rx(path, sec.key_lines.get("boundary", out.line), "company_names.boundary", sec["boundary"])
-    return out
+        raise RuleError(path, sec.key_lines.get("min_chars", line), "company_names.min_chars must be 2-6")
+    boundary = _rx(path, sec.key_lines.get("boundary", line), "company_names.boundary", sec["boundary"])
+    return CompanyNameRules(**lists, min_chars=sec["min_chars"], boundary=boundary, line=line, used=True)
