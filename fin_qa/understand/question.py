@@ -96,9 +96,10 @@ class Understanding:
         # the items and the formulas named, each once, in order (read often: worked out once — an understanding's
         # keywords are not changed once it is made)
         out: dict[str, dict[str, None]] = {"item": {}, "formula": {}}
-        for kind, name in [*((k.kind, k.name) for k in self.keywords), *((g.kind, g.name) for g in self.generalized)]:
-            if kind in out:
-                out[kind][name] = None
+        named: list[Keyword | Generalized] = [*self.keywords, *self.generalized]
+        for k in named:
+            if k.kind in out:
+                out[k.kind][k.name] = None
         return {kind: tuple(names) for kind, names in out.items()}
 
     @property
