@@ -439,3 +439,18 @@ def test_a_name_looked_up_in_one_report_is_what_the_store_wide_scan_finds_there(
     some = sorted({r[0] for r in everywhere})[:2]
     assert store.naming(name, 10**6, some) == [r for r in everywhere if r[0] in some]
     assert store.naming(name, 10**6, []) == []
+
+
+def test_a_stored_heading_path_is_each_callers_own():
+    # (paths are decoded once and held; a caller changing its list changes no other caller's)
+    from fin_qa.store.table_index import stored_path
+
+    text = '["第三节 管理层讨论与分析", "二、主营业务分析"]'
+    first = stored_path(text)
+    first.append("changed")
+    assert stored_path(text) == ["第三节 管理层讨论与分析", "二、主营业务分析"]
+    assert stored_path(None) == [] and stored_path("") == []
+    # a text that is no list (never stored) is decoded as it was, anew for each caller
+    odd = stored_path('{"a": 1}')
+    odd["b"] = 2   # type: ignore[call-overload]
+    assert stored_path('{"a": 1}') == {"a": 1}

@@ -134,12 +134,13 @@ def stored_path(text: str | None) -> list[str]:
     if not text:
         return []
     got = _decoded_path(text)
-    return list(got) if isinstance(got, tuple) else got
+    # (a list is held as a tuple, each caller given its own list; anything else — never stored — decoded anew,
+    # as it always was, so that no caller is handed an object the cache holds)
+    return list(got) if isinstance(got, tuple) else json.loads(text)
 
 
 @lru_cache(maxsize=8192)
 def _decoded_path(text: str) -> Any:
-    # (a report's chunks share a few hundred paths: each decoded once; a list kept as a tuple, copied for each
-    # caller)
+    # (a report's chunks share a few hundred paths: each decoded once; a list kept as a tuple)
     got = json.loads(text)
     return tuple(got) if isinstance(got, list) else got
