@@ -164,6 +164,39 @@ def test_fuzzy_candidates_are_the_counters_most_common():
         assert ci._sharing(grams) == [n for n, c in counts.most_common(200) if c >= 2], q
 
 
+def test_fuzzy_bigram_index_and_score_bound():
+    """The bigram index worked out in numpy is the plain one (each bigram's names once, in increasing order),
+    and a name the score bound leaves out scores below the cutoff: rapidfuzz's partial_ratio of every name
+    against made-up questions over a few characters (so that many names come close)."""
+    import random
+
+    import numpy as np
+    from rapidfuzz import fuzz as rf_fuzz
+
+    from fin_qa.store import Report
+    from fin_qa.understand.entities import CompanyIndex, _gram_index_plain
+
+    rnd = random.Random(7)
+    chars = "四方科技集团股份有限公司海翔药业华锦化学𠀀A"   # (one code point above the BMP)
+    names = sorted({"".join(rnd.choice(chars) for _ in range(rnd.randint(3, 14))) for _ in range(400)})
+    reports = [Report(i, f"{600000 + i}:2019", str(600000 + i), 2019, n, None) for i, n in enumerate(names)]
+    ci = CompanyIndex(reports)
+    index, plain = ci._gram_index(), _gram_index_plain(ci._gram_names)
+    assert index.keys() == plain.keys() and len(index) > 50
+    for g, ids in index.items():
+        assert ids.dtype == np.int32 and ids.tolist() == plain[g].tolist(), g
+    ids = np.arange(len(ci._gram_names))
+    left_out = 0
+    for _ in range(300):
+        q = "".join(rnd.choice(chars + "的是多少年") for _ in range(rnd.randint(2, 30)))
+        for cutoff in (79.5, 69.5, 49.5):
+            may = ci._may_score(q, ids, cutoff)
+            for i in np.flatnonzero(~may).tolist():
+                assert rf_fuzz.partial_ratio(q, ci._gram_names[i]) < cutoff, (q, ci._gram_names[i], cutoff)
+            left_out += int((~may).sum())
+    assert left_out > 1000   # (the bound leaves names out)
+
+
 def test_year_on_year_asked_as_a_value_is_the_rate():
     # "营业收入同比是多少" / "年同比为多少": the year-on-year rate, as "同比增长率是多少" is
     from fin_qa.understand.question import Understander

@@ -163,6 +163,28 @@ def spoken_forms(full: str | None, short: str | None, rules: CompanyNameRules) -
 _YEAR_NEXT = re.compile(r"\s*(?:(?:19|20)\d\d|[〇零一二三四五六七八九]{4}年|[0-3]\d年)")
 
 
+def _gram_index_plain(names: list[str]) -> dict[str, np.ndarray]:
+    """CompanyIndex._gram_index in plain Python (names holding a NUL, or too many names to number in the
+    bits numpy's integers leave)."""
+    held: dict[str, list[int]] = defaultdict(list)
+    for i, name in enumerate(names):
+        for g in sorted({name[k:k + 2] for k in range(len(name) - 1)}):
+            held[g].append(i)
+    return {g: np.array(ids, dtype=np.int32) for g, ids in held.items()}
+
+
+def _padded_points(names: list[str]) -> tuple[np.ndarray | None, np.ndarray, int]:
+    """The names' code points, a row each padded with NULs (None: a name holds a NUL), their lengths, and the
+    greatest code point."""
+    lengths = np.array([len(n) for n in names], dtype=np.int64)
+    width = int(lengths.max()) if names else 0
+    if any("\0" in n for n in names):
+        return None, lengths, 0
+    padded = "".join(n.ljust(width, "\0") for n in names)
+    points = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).astype(np.intp)   # (indexes, as they are used)
+    return points.reshape(len(names), width), lengths, int(points.max(initial=0))
+
+
 class CompanyIndex:
     """Names → companies. Built from the store's reports (stock code, full and short names, company key),
     and the spoken forms of those names (spoken_forms) that name one company only and are no item word
@@ -228,8 +250,10 @@ class CompanyIndex:
         self._reserved = reserved
         # the registered names in order: those starting with a form are one run of them (looked up only for
         # the forms that would be names)
+        # (their owners are self._names's: a spoken form below is added only where no name is, so the
+        # registered names' sets stay as they are)
         registered = sorted(self._names)
-        owners_of = {n: set(ks) for n, ks in self._names.items()}
+        owners_of = self._names
 
         def shared_by_another(form: str, keys: set[str]) -> bool:
             """Another company's registered name starts with the form (华西 of 华西股份, and 华西证券)."""
@@ -237,7 +261,7 @@ class CompanyIndex:
                 return False
             i = bisect_left(registered, form)
             while i < len(registered) and registered[i].startswith(form):
-                if owners_of[registered[i]] - keys:
+                if not owners_of[registered[i]] <= keys:
                     return True
                 i += 1
             return False
@@ -260,6 +284,7 @@ class CompanyIndex:
         self._gram_names: list[str] = [n for n in self._names if len(n) >= 3 and not n.isdigit()
                                        and n not in self._spoken]
         self._gram_ids: dict[str, np.ndarray] | None = None   # character bigram → the numbers of the names having it
+        self._gram_points: tuple[np.ndarray | None, np.ndarray, int] | None = None   # (_padded_points, when first needed)
 
     def find(self, question: str) -> list[CompanyMatch]:
         """Every company named in the question: longest match first, no overlapping spans."""
@@ -357,13 +382,17 @@ class CompanyIndex:
 
     def _sharing(self, grams: list[str]) -> list[str]:
         """The 200 names sharing most of the bigrams (two at least), names of equal count in the order first
-        met — Counter(names of each bigram in turn).most_common(200), counted with numpy's bincount over
-        the names' numbers (a common bigram such as 有限 lists thousands of names)."""
+        met — Counter(names of each bigram in turn).most_common(200) (_sharing_ids: their numbers)."""
+        return [self._gram_names[i] for i in self._sharing_ids(grams).tolist()]
+
+    def _sharing_ids(self, grams: list[str]) -> np.ndarray:
+        """_sharing's names by their numbers, counted with numpy's bincount over the names' numbers (a common
+        bigram such as 有限 lists thousands of names)."""
         if self._gram_ids is None:
             self._gram_ids = self._gram_index()
         arrays = [self._gram_ids[g] for g in grams if g in self._gram_ids]
         if not arrays:
-            return []
+            return np.empty(0, dtype=np.int64)
         met = np.concatenate(arrays)
         n = len(self._gram_names)
         counts = np.bincount(met, minlength=n)
@@ -377,26 +406,49 @@ class CompanyIndex:
         if len(key) > 200:
             pick = np.argpartition(key, 199)[:200]
             ids, key = ids[pick], key[pick]
-        return [self._gram_names[i] for i in ids[np.argsort(key)].tolist()]
+        return ids[np.argsort(key)]
+
+    def _may_score(self, q: str, ids: np.ndarray, cutoff: float) -> np.ndarray:
+        """Which of the names (by their numbers) may reach `cutoff` in partial ratio against q; the others
+        cannot. partial_ratio scores the shorter string (L characters) against parts of the longer of at
+        most L characters: 200·common / (L + part), where the characters in common (in order) are at most
+        the name's characters that q prints anywhere (ov, and L): at best 200·ov / (L + ov)."""
+        if self._gram_points is None:
+            self._gram_points = _padded_points(self._gram_names)
+        points, lengths, top = self._gram_points
+        if points is None or "\0" in q:
+            return np.ones(len(ids), dtype=bool)   # (a NUL in a name or in q: every name scored)
+        asked = [ord(c) for c in q]
+        printed = np.zeros(max([top, *asked]) + 1, dtype=bool)   # (q's code points marked;
+        printed[asked] = True                                     # the padding, NUL, is not in q)
+        short = np.minimum(lengths[ids], len(q))
+        ov = np.minimum(printed[points[ids]].sum(axis=1), short)
+        return 200 * ov >= cutoff * (short + ov)   # type: ignore[no-any-return]
 
     def _gram_index(self) -> dict[str, np.ndarray]:
         """Each bigram → the numbers of the names having it, in increasing order: every (bigram, name) pair
-        listed once, sorted by bigram (stably: the names stay in their order), each bigram's run a view."""
-        grams: list[str] = []
-        owners: list[int] = []
-        for i, name in enumerate(self._gram_names):
-            held = {name[k:k + 2] for k in range(len(name) - 1)}
-            grams += held
-            owners += [i] * len(held)
-        if not grams:
-            return {}
-        by = np.array(grams, dtype="<U2")
-        codes = by.view(np.uint64)   # (a bigram's two code points as one number: an integer sort, not a string one)
-        order = np.argsort(codes, kind="stable")
-        codes, ids = codes[order], np.array(owners, dtype=np.int32)[order]
+        listed once. Worked out in numpy over the names' code points joined by NULs: each pair is one
+        integer (the bigram's two code points above the name's number), sorted and made unique, so each
+        bigram's run is its names in increasing order, a view of one array."""
+        names = self._gram_names
+        bits = max(len(names), 1).bit_length()
+        joined = "\0".join(names)
+        if not names or bits > 63 - 42 or joined.count("\0") != len(names) - 1:   # (42 bits: two code points)
+            return _gram_index_plain(names)
+        points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        owner = np.repeat(np.arange(len(names), dtype=np.uint64), np.array(list(map(len, names))) + 1)[:len(points)]
+        first, second = points[:-1], points[1:]
+        inside = (first != 0) & (second != 0)   # (no bigram across the NUL between two names)
+        code = (first[inside] << np.uint64(21)) | second[inside]
+        pairs = np.sort((code << np.uint64(bits)) | owner[:-1][inside])
+        pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]]   # (a name's bigram printed twice, once)
+        codes = pairs >> np.uint64(bits)
+        ids = (pairs & np.uint64((1 << bits) - 1)).astype(np.int32)
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]])
         ends = np.r_[starts[1:], len(codes)]
-        return {g: ids[a:b] for g, a, b in zip(by[order][starts].tolist(), starts.tolist(), ends.tolist())}
+        heads = codes[starts]
+        grams = np.stack([heads >> np.uint64(21), heads & np.uint64((1 << 21) - 1)], axis=1).astype("<u4")
+        return {g: ids[a:b] for g, a, b in zip(grams.view("<U2").ravel().tolist(), starts.tolist(), ends.tolist())}
 
     def names_with(self, gram: str) -> list[str]:
         """The names the fuzzy fallback scores that hold a bigram, in their order."""
@@ -412,13 +464,15 @@ class CompanyIndex:
         # two, the first met first among equals: most_common is a stable sort's first 200)
         grams = sorted({q[i:i + 2] for i in range(len(q) - 1)})
         best: tuple[int, int, str] | None = None
-        names = self._sharing(grams)
-        # thefuzz's partial_ratio (rapidfuzz's, rounded) of each name, scored in one call: only the names
-        # within half a point of the threshold come back (a score rounds to the threshold from there), in the
-        # names' order as before
+        ids = self._sharing_ids(grams)
+        names = [self._gram_names[i] for i in ids.tolist()]
+        # thefuzz's partial_ratio (rapidfuzz's, rounded) of each name that may reach it, scored in one call:
+        # only the names within half a point of the threshold come back (a score rounds to the threshold from
+        # there), in the names' order as before
+        cutoff = self.fuzzy_threshold - 0.5
+        scored = {i: names[i] for i in np.flatnonzero(self._may_score(q, ids, cutoff)).tolist()}
         scores = {i: int(round(score)) for _, score, i in rf_process.extract(
-            q, names, scorer=rf_fuzz.partial_ratio, processor=None, score_cutoff=self.fuzzy_threshold - 0.5,
-            limit=None)}
+            q, scored, scorer=rf_fuzz.partial_ratio, processor=None, score_cutoff=cutoff, limit=None)}
         for i in sorted(scores):
             name, score = names[i], scores[i]
             if score >= self.fuzzy_threshold and (best is None or (score, len(name)) > best[:2]):
