@@ -7,6 +7,13 @@ literal run it cannot do without, a small set of characters, a branch's alternat
 words); `may_match(rx, text)` is False only when none of them is in the text — then no search, finditer,
 sub or findall of it finds anything, and none needs to run. A pattern it cannot tell of (case-insensitive,
 nothing required) is simply run.
+
+Where a pattern runs, `re` tries it at every place of the text; one opening with a lookbehind, a group or a
+branch whose alternatives open so (the rules' big alternations) is tried whole at each place — `re` skips
+ahead only over a pattern opening with a literal, a class, or a branch of literals. `quick(rx)` is rx behind
+a lookahead for the characters any match of it starts with ("(?=[排及哪第…])(?:…)"): the same matches, the
+same groups, and at a place no match can start one test of a class instead of every alternative. The
+guarded calls (search, finditer, sub) run it.
 """
 from __future__ import annotations
 
@@ -23,11 +30,13 @@ except ImportError:  # pragma: no cover - older Pythons
 
 MOST = 12         # a requirement of more strings than this is no filter worth its checks
 SET_CHARS = 12    # a character class of more characters than this is no requirement
+FIRST_CHARS = 256   # a lookahead of more first characters than this saves little (the 4e00-9fff range: none)
 
 _KNOWN: dict[tuple[str, int], tuple[str, ...] | None] = {}           # (pattern, flags) → its needles
 # id(rx) → (rx, its needles, a search for any of them): no hash of rx (a compiled pattern's own hash reads its
 # whole program each time: the big alternations would pay for it)
-_BY_ID: dict[int, tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None]] = {}
+_BY_ID: dict[int, tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None, re.Pattern]] = {}
+_QUICK: dict[tuple[str, int], re.Pattern | None] = {}   # (pattern, flags) → quick's pattern (None: rx itself)
 
 
 def needles(rx: re.Pattern) -> tuple[str, ...] | None:
@@ -35,7 +44,7 @@ def needles(rx: re.Pattern) -> tuple[str, ...] | None:
     return _held(rx)[1]
 
 
-def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None]:
+def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[[str], Any] | None, re.Pattern]:
     held = _BY_ID.get(id(rx))
     if held is not None and held[0] is rx:
         return held
@@ -61,8 +70,101 @@ def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[
         else "|".join(re.escape(n) for n in got)).search
     if len(_BY_ID) > 4096:
         _BY_ID.clear()
-    held = _BY_ID[id(rx)] = (rx, got, search)   # (rx held: its id is not another pattern's while it is here)
+    held = _BY_ID[id(rx)] = (rx, got, search, quick(rx))   # (rx held: its id is not another pattern's while it is here)
     return held
+
+
+def quick(rx: re.Pattern) -> re.Pattern:
+    """rx, or rx behind a lookahead for the characters its matches start with where `re` would try it whole
+    at every place: the same matches (spans, groups, names) in every text (worked out once a pattern)."""
+    key = (rx.pattern, rx.flags)
+    if key not in _QUICK:
+        got = None
+        if isinstance(rx.pattern, str) and not rx.flags & (re.IGNORECASE | re.VERBOSE):
+            try:
+                parsed = _p.parse(rx.pattern, rx.flags)
+                firsts, empty = (None, True) if _skips_ahead(list(parsed)) else _firsts(parsed)
+                if firsts is not None and not empty and 0 < sum(b - a + 1 for a, b in firsts) <= FIRST_CHARS:
+                    cls = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+                                  for a, b in sorted(set(firsts)))
+                    got = re.compile(f"(?=[{cls}])(?:{rx.pattern})", rx.flags)
+                    if got.groupindex != rx.groupindex or got.groups != rx.groups:
+                        got = None
+            except Exception:   # (a pattern that cannot be wrapped — global flags inside it —: run as it is)
+                got = None
+        if len(_QUICK) > 4096:
+            _QUICK.clear()
+        _QUICK[key] = got
+    return _QUICK[key] or rx
+
+
+def _skips_ahead(seq: list) -> bool:
+    """Whether `re` finds the places a pattern may match by itself: it opens (inside groups) with a literal,
+    a class, or a branch whose every alternative opens with a literal (re's own literal or charset prefix)."""
+    while seq and seq[0][0] is _c.SUBPATTERN:
+        seq = list(seq[0][1][3])
+    if not seq:
+        return False
+    op, av = seq[0]
+    if op in (_c.LITERAL, _c.IN):
+        return True
+    return op is _c.BRANCH and all(alt and list(alt)[0][0] is _c.LITERAL for alt in av[1])
+
+
+_ZERO_WIDTH = (_c.AT, _c.ASSERT, _c.ASSERT_NOT)
+
+
+def _firsts(seq: Any) -> tuple[list[tuple[int, int]] | None, bool]:
+    """(the ranges of characters a match of the sequence may start with, whether it may match nothing);
+    None when not told (any character, a back reference, case-insensitive words)."""
+    out: list[tuple[int, int]] = []
+    for op, av in seq:
+        if op in _ZERO_WIDTH:
+            continue   # (a lookaround or an anchor reads no character: the next item's is the first)
+        got, empty = _first_of(op, av)
+        if got is None:
+            return None, False
+        out += got
+        if not empty:
+            return out, False
+    return out, True
+
+
+def _first_of(op: Any, av: Any) -> tuple[list[tuple[int, int]] | None, bool]:
+    if op is _c.LITERAL:
+        return [(av, av)], False
+    if op is _c.IN:
+        ranges: list[tuple[int, int]] = []
+        for kind, value in av:
+            if kind is _c.LITERAL:
+                ranges.append((value, value))
+            elif kind is _c.RANGE:
+                ranges.append(value)
+            else:
+                return None, False   # (a negated class, a category)
+        return ranges, False
+    if op is _c.SUBPATTERN:
+        group, add_flags, del_flags, p = av
+        return (None, False) if add_flags & re.IGNORECASE else _firsts(p)
+    if op is getattr(_c, "ATOMIC_GROUP", object()):
+        return _firsts(av)
+    if op is _c.BRANCH:
+        out: list[tuple[int, int]] = []
+        empty = False
+        for alt in av[1]:
+            got, nothing = _firsts(alt)
+            if got is None:
+                return None, False
+            out += got
+            empty = empty or nothing
+        return out, empty
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", object())):
+        low, high, p = av
+        if high == 0:
+            return [], True
+        got, nothing = _firsts(p)
+        return got, nothing or low == 0
+    return None, False   # (ANY, NOT_LITERAL, CATEGORY, GROUPREF, GROUPREF_EXISTS …)
 
 
 def may_match(rx: re.Pattern, text: str) -> bool:
@@ -82,7 +184,7 @@ def search(rx: re.Pattern, text: str) -> re.Match | None:
     held = _BY_ID.get(id(rx))
     if held is None or held[0] is not rx:
         held = _held(rx)
-    return None if held[2] is not None and held[2](text) is None else rx.search(text)
+    return None if held[2] is not None and held[2](text) is None else held[3].search(text)
 
 
 def finditer(rx: re.Pattern, text: str) -> Iterator[re.Match]:
@@ -90,7 +192,7 @@ def finditer(rx: re.Pattern, text: str) -> Iterator[re.Match]:
     held = _BY_ID.get(id(rx))
     if held is None or held[0] is not rx:
         held = _held(rx)
-    return iter(()) if held[2] is not None and held[2](text) is None else rx.finditer(text)
+    return iter(()) if held[2] is not None and held[2](text) is None else held[3].finditer(text)
 
 
 def sub(rx: re.Pattern, repl: Any, text: str) -> str:
@@ -98,7 +200,7 @@ def sub(rx: re.Pattern, repl: Any, text: str) -> str:
     held = _BY_ID.get(id(rx))
     if held is None or held[0] is not rx:
         held = _held(rx)
-    return text if held[2] is not None and held[2](text) is None else rx.sub(repl, text)
+    return text if held[2] is not None and held[2](text) is None else held[3].sub(repl, text)
 
 
 def _better(a: set[str] | None, b: set[str] | None) -> set[str] | None:

@@ -110,3 +110,92 @@ def test_the_guarded_calls_give_what_the_patterns_own_give(pattern, text):
     assert [m.span() for m in prefilter.finditer(rx, text)] == [m.span() for m in rx.finditer(text)]
     assert prefilter.sub(rx, "#", text) == rx.sub("#", text)
     assert prefilter.sub(rx, lambda m: m.group(0)[::-1], text) == rx.sub(lambda m: m.group(0)[::-1], text)
+
+
+def _found(rx: re.Pattern, text: str) -> list[tuple]:
+    return [(m.span(), m.groups(), m.groupdict()) for m in rx.finditer(text)]
+
+
+def test_a_quick_pattern_finds_what_the_shipped_rule_pattern_finds():
+    # every shipped rule pattern that `quick` puts behind a lookahead of its first characters, over every
+    # question of tests/data: the same matches, spans, groups and names
+    from fin_qa.prefilter import quick
+
+    found: dict[int, re.Pattern] = {}
+    _patterns(Catalog.shipped(), set(), found)
+    wrapped = [(rx, quick(rx)) for rx in found.values() if quick(rx) is not rx]
+    texts = _texts()
+    assert len(wrapped) > 20 and len(texts) > 1000
+    for rx, q in wrapped:
+        assert q.pattern.startswith("(?=[") and q.groupindex == rx.groupindex
+        for t in texts:
+            assert _found(q, t) == _found(rx, t), (rx.pattern, t)
+
+
+@pytest.mark.parametrize("pattern", [
+    r"(?:年)(?:末|初)",          # (opens with a literal, inside a group: re skips ahead by itself)
+    r"末|期末",                  # (a branch of literals: re's own charset)
+    r"(?<=年)(?:末)?",           # (may match nothing: every place is a match)
+    r"(?i:top)\d|(?<!a)b",       # (case-insensitive words)
+    r"(?<!a)(?:.)b",             # (any character first)
+    r"(?<!a)[^x]b",              # (a negated class)
+    r"(?<!a)(\w)b",              # (a category)
+    r"(?s)(?<!a)b|c",            # (global flags inside: cannot be wrapped)
+    r"(?<!a)[\u4e00-\u9fff]b",   # (too many first characters)
+])
+def test_a_pattern_quick_cannot_help_is_run_as_it_is(pattern):
+    from fin_qa.prefilter import quick
+
+    rx = re.compile(pattern)
+    assert quick(rx) is rx
+    assert quick(re.compile(r"(?<!a)b|c", re.VERBOSE)).pattern == r"(?<!a)b|c"
+
+
+def test_a_quick_pattern_finds_what_any_pattern_finds():
+    # made-up patterns of the rules' kind (lookbehinds, groups, branches, repeats, classes) over made-up texts
+    # of a few characters: every match the same, where quick wraps them
+    import random
+
+    from fin_qa import prefilter
+    from fin_qa.prefilter import quick
+
+    rnd = random.Random(11)
+    chars = "年末期初上第一二占比0"
+
+    def atom(depth: int) -> str:
+        k = rnd.randrange(9 if depth < 3 else 3)
+        if k == 0:
+            return rnd.choice(chars)
+        if k == 1:
+            return "[" + "".join(rnd.sample(chars, 3)) + "]"
+        if k == 2:
+            return rnd.choice(chars) + rnd.choice(["?", "*", "+", "{0,2}", "{1,2}?", "{0}"])
+        if k == 3:
+            return "(?<!" + rnd.choice(chars) + ")"
+        if k == 4:
+            return "(?=" + seq(depth + 1) + ")"
+        if k == 5:
+            return "(?:" + seq(depth + 1) + ")" + rnd.choice(["", "?", "*", "{1,2}"])
+        if k == 6:
+            return f"(?P<g{rnd.randrange(10**6)}>" + seq(depth + 1) + ")"
+        if k == 7:
+            return "(?:" + "|".join(seq(depth + 1) for _ in range(rnd.randint(2, 4))) + ")"
+        return rnd.choice(["\\b", "$", "^"])
+
+    def seq(depth: int) -> str:
+        return "".join(atom(depth) for _ in range(rnd.randint(1, 3)))
+
+    wrapped = 0
+    for _ in range(3000):
+        pattern = "|".join(seq(0) for _ in range(rnd.randint(1, 4)))
+        try:
+            rx = re.compile(pattern)
+        except re.error:
+            continue
+        q = quick(rx)
+        wrapped += q is not rx
+        for _ in range(20):
+            t = "".join(rnd.choice(chars + "的是") for _ in range(rnd.randint(0, 12)))
+            assert _found(q, t) == _found(rx, t), (pattern, t)
+            assert prefilter.sub(rx, "#", t) == rx.sub("#", t), (pattern, t)
+    assert wrapped > 300
