@@ -76,7 +76,8 @@ def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[
 
 def quick(rx: re.Pattern) -> re.Pattern:
     """rx, or rx behind a lookahead for the characters its matches start with where `re` would try it whole
-    at every place: the same matches (spans, groups, names) in every text (worked out once a pattern)."""
+    at every place: the same matches (spans, groups, names) in every text (worked out once a pattern). A
+    match's `.re` is the pattern run, the wrapped one (no reader of a guarded call's match reads it)."""
     key = (rx.pattern, rx.flags)
     if key not in _QUICK:
         got = None

@@ -152,8 +152,9 @@ def test_a_pattern_quick_cannot_help_is_run_as_it_is(pattern):
 
 
 def test_a_quick_pattern_finds_what_any_pattern_finds():
-    # made-up patterns of the rules' kind (lookbehinds, groups, branches, repeats, classes) over made-up texts
-    # of a few characters: every match the same, where quick wraps them
+    # made-up patterns of the rules' kind (lookbehinds, groups, branches, repeats, classes) and more (anchors,
+    # atomic groups, possessive repeats, back references, conditionals, flags) over made-up texts of a few
+    # characters, new lines and one above the BMP: every match the same, where quick wraps them
     import random
 
     from fin_qa import prefilter
@@ -163,7 +164,7 @@ def test_a_quick_pattern_finds_what_any_pattern_finds():
     chars = "年末期初上第一二占比0"
 
     def atom(depth: int) -> str:
-        k = rnd.randrange(9 if depth < 3 else 3)
+        k = rnd.randrange(10 if depth < 3 else 3)
         if k == 0:
             return rnd.choice(chars)
         if k == 1:
@@ -180,7 +181,12 @@ def test_a_quick_pattern_finds_what_any_pattern_finds():
             return f"(?P<g{rnd.randrange(10**6)}>" + seq(depth + 1) + ")"
         if k == 7:
             return "(?:" + "|".join(seq(depth + 1) for _ in range(rnd.randint(2, 4))) + ")"
-        return rnd.choice(["\\b", "$", "^"])
+        if k == 8:
+            return rnd.choice(["\\b", "\\B", "$", "^", "\\A", "\\Z"])
+        return rnd.choice([f"(?>{seq(depth + 1)})", rnd.choice(chars) + rnd.choice(["*+", "?+", "{1,2}+"]),
+                           f"(?P<r{depth}>{rnd.choice(chars)})(?P=r{depth})",
+                           f"(?P<c{depth}>{rnd.choice(chars)})?(?(c{depth}){rnd.choice(chars)}|{rnd.choice(chars)})",
+                           f"(?s:{seq(depth + 1)})", "\n", "[\U00020000-\U00020002]"])
 
     def seq(depth: int) -> str:
         return "".join(atom(depth) for _ in range(rnd.randint(1, 3)))
@@ -189,13 +195,13 @@ def test_a_quick_pattern_finds_what_any_pattern_finds():
     for _ in range(3000):
         pattern = "|".join(seq(0) for _ in range(rnd.randint(1, 4)))
         try:
-            rx = re.compile(pattern)
+            rx = re.compile(pattern, rnd.choice([0, re.MULTILINE, re.DOTALL]))
         except re.error:
             continue
         q = quick(rx)
         wrapped += q is not rx
         for _ in range(20):
-            t = "".join(rnd.choice(chars + "的是") for _ in range(rnd.randint(0, 12)))
+            t = "".join(rnd.choice(chars + "的是\n\U00020001") for _ in range(rnd.randint(0, 12)))
             assert _found(q, t) == _found(rx, t), (pattern, t)
             assert prefilter.sub(rx, "#", t) == rx.sub("#", t), (pattern, t)
     assert wrapped > 300

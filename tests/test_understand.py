@@ -195,6 +195,18 @@ def test_fuzzy_bigram_index_and_score_bound():
                 assert rf_fuzz.partial_ratio(q, ci._gram_names[i]) < cutoff, (q, ci._gram_names[i], cutoff)
             left_out += int((~may).sum())
     assert left_out > 1000   # (the bound leaves names out)
+    # rapidfuzz's own path for strings of more than 64 characters, and names of a lone surrogate (no store
+    # holds one; the index still reads them as the plain one does)
+    long_names = ["".join(rnd.choice(chars) for _ in range(rnd.randint(40, 90))) for _ in range(60)] + ["四方\ud800科技"]
+    ci = CompanyIndex([Report(i, f"{600000 + i}:2019", str(600000 + i), 2019, n, None) for i, n in enumerate(long_names)])
+    index, plain = ci._gram_index(), _gram_index_plain(ci._gram_names)
+    assert index.keys() == plain.keys() and all(index[g].tolist() == plain[g].tolist() for g in index)
+    ids = np.arange(len(ci._gram_names))
+    for _ in range(200):
+        q = "".join(rnd.choice(chars) for _ in range(rnd.randint(30, 120)))
+        for cutoff in (79.5, 49.5):
+            for i in np.flatnonzero(~ci._may_score(q, ids, cutoff)).tolist():
+                assert rf_fuzz.partial_ratio(q, ci._gram_names[i]) < cutoff, (q, ci._gram_names[i], cutoff)
 
 
 def test_year_on_year_asked_as_a_value_is_the_rate():

@@ -181,7 +181,7 @@ def _padded_points(names: list[str]) -> tuple[np.ndarray | None, np.ndarray, int
     if any("\0" in n for n in names):
         return None, lengths, 0
     padded = "".join(n.ljust(width, "\0") for n in names)
-    points = np.frombuffer(padded.encode("utf-32-le"), dtype=np.uint32).astype(np.intp)   # (indexes, as they are used)
+    points = np.frombuffer(padded.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     return points.reshape(len(names), width), lengths, int(points.max(initial=0))
 
 
@@ -422,7 +422,7 @@ class CompanyIndex:
         printed = np.zeros(max([top, *asked]) + 1, dtype=bool)   # (q's code points marked;
         printed[asked] = True                                     # the padding, NUL, is not in q)
         short = np.minimum(lengths[ids], len(q))
-        ov = np.minimum(printed[points[ids]].sum(axis=1), short)
+        ov = np.minimum(printed[points[ids].astype(np.intp)].sum(axis=1), short)
         return 200 * ov >= cutoff * (short + ov)   # type: ignore[no-any-return]
 
     def _gram_index(self) -> dict[str, np.ndarray]:
@@ -435,7 +435,7 @@ class CompanyIndex:
         joined = "\0".join(names)
         if not names or bits > 63 - 42 or joined.count("\0") != len(names) - 1:   # (42 bits: two code points)
             return _gram_index_plain(names)
-        points = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32).astype(np.uint64)
+        points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
         owner = np.repeat(np.arange(len(names), dtype=np.uint64), np.array(list(map(len, names))) + 1)[:len(points)]
         first, second = points[:-1], points[1:]
         inside = (first != 0) & (second != 0)   # (no bigram across the NUL between two names)
