@@ -7,8 +7,11 @@ executes do not). Needs valgrind (cachegrind); prints one line of figures.
     PYTHONPATH=CHECKOUT python scripts/bench_instructions.py questions --store S SETS...
 
     answer     FinGLM round A's questions over its imported gold values, as scripts/bench_answer.py answers them
-               (each round pays its own load): the instructions of one round after the first, per question —
-               (rounds 3 − rounds 1) / 2 / questions.
+               (each round pays its own load), per question: a fresh process's load and first round (rounds 1 −
+               rounds 0: the imports left out) — what `fin-qa batch` of these questions does —, and a round
+               after the first (rounds 2 − rounds 1), which also pays its own load but finds what the process
+               keeps for the same texts across routers (the generalizer's verdicts, the lexicon's cuts, the
+               rules' compiled guards) made by the first round.
     questions  real-report questions over an ingested store, as scripts/bench_questions.py answers them: the
                first pass per question (passes 1 − passes 0: each question seen for the first time) and again
                (passes 2 − passes 1).
@@ -91,11 +94,11 @@ def main(argv=None) -> int:
         if not args.questions:
             ap.error("answer needs --questions")
         n = sum(1 for line in open(args.questions, encoding="utf-8") if line.strip())
-        runs = [["answer", args.store, args.questions, args.scope, str(k)] for k in (1, 3)]
+        runs = [["answer", args.store, args.questions, args.scope, str(k)] for k in (0, 1, 2)]
         with ThreadPoolExecutor(len(runs)) as pool:
-            one, three = pool.map(count, runs)
-        print(f"answer: {n} questions, {(three - one) / 2 / n / 1e6:.3f} M instructions a question (a round after "
-              f"the first)")
+            zero, one, two = pool.map(count, runs)
+        print(f"answer: {n} questions, a fresh process (load and first round) {(one - zero) / n / 1e6:.3f} M "
+              f"instructions a question; a round after the first {(two - one) / n / 1e6:.3f} M")
         return 0
     if not args.sets:
         ap.error("questions needs the question sets")
