@@ -172,13 +172,13 @@ class Lexicon:
                 out.append((at, m.end(), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
                 continue
             n = len(run)
-            known = self._words_of(run)
+            known, starting = self._words_of(run)
             logtotal = math.log(self._total())
             route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
             for i in range(n - 1, -1, -1):
-                ends = [j for j in range(i, min(n, i + MAX_WORD)) if run[i:j + 1] in known] or [i]
-                route[i] = max((math.log(known.get(run[i:j + 1], (1, ""))[0] or 1) - logtotal + route[j + 1][0], j)
-                               for j in ends)
+                # the words starting here (their last index and frequency, shortest first), else the character
+                ends = starting[i] or [(i, 1)]
+                route[i] = max((math.log(f or 1) - logtotal + route[j + 1][0], j) for j, f in ends)
             i = 0
             while i < n:
                 j = route[i][1] + 1
@@ -187,12 +187,15 @@ class Lexicon:
                 i = j
         return out
 
-    def _words_of(self, run: str) -> dict[str, tuple[int, str]]:
-        """The words of the dictionary (and the file's) among a run's substrings, with their (frequency, tag):
-        each start's strings extended one character at a time while they begin some word (the index's
-        prefixes), one lookup for each length — the same words as looking up every substring."""
+    def _words_of(self, run: str) -> tuple[dict[str, tuple[int, str]], list[list[tuple[int, int]]]]:
+        """The words of the dictionary (and the file's) among a run's substrings, with their (frequency, tag),
+        and at each start the words starting there (their last index and frequency, shortest first): each
+        start's strings extended one character at a time while they begin some word (the index's prefixes),
+        one lookup for each length — the same words as looking up every substring of MAX_WORD characters
+        at most (a word's beginnings are each a word or a prefix, wherever it stands)."""
         n = len(run)
         words: dict[str, tuple[int, str]] = {}
+        starting: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         frontier = [(i, i + 1) for i in range(n)]
         while frontier:
             got = self._entries({run[i:j] for i, j in frontier})
@@ -203,10 +206,11 @@ class Lexicon:
                     continue
                 if e[1] != PREFIX:
                     words[run[i:j]] = e
+                    starting[i].append((j - 1, e[0]))
                 if j < n and j - i < MAX_WORD:
                     longer.append((i, j + 1))
             frontier = longer
-        return words
+        return words, starting
 
     def _fixed(self, word: str, pos: str) -> Word | None:
         """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
