@@ -209,6 +209,31 @@ def test_fuzzy_bigram_index_and_score_bound():
                 assert rf_fuzz.partial_ratio(q, ci._gram_names[i]) < cutoff, (q, ci._gram_names[i], cutoff)
 
 
+def test_generalizer_scores_as_thefuzz_extract():
+    """The generalizer's best phrases (rapidfuzz's ratio of the phrases a bound lets reach the threshold) are
+    thefuzz's extract(limit=8) less those below the threshold: the same phrases, scores and order, over the
+    shipped phrases and made-up keywords cut from them (near matches, ties)."""
+    import random
+
+    from thefuzz import fuzz, process
+
+    from fin_qa.understand.question import Understander
+
+    g = Understander([], CATALOG).generalizer
+    rnd = random.Random(5)
+    near = 0
+    for _ in range(600):
+        c = rnd.choice(g.choices)
+        k = c[(a := rnd.randrange(len(c))):a + rnd.randint(2, 12)]
+        if rnd.random() < 0.5 and len(k) > 2:
+            k = k[:1] + rnd.choice(g.choices)[:2] + k[2:]
+        want = [(p, s) for p, s in process.extract(k, g.choices, scorer=fuzz.ratio, processor=None, limit=8)
+                if s >= g.threshold]
+        assert [(p, s) for p, s in g._best(k) if s >= g.threshold] == want, k
+        near += bool(want)
+    assert near > 100
+
+
 def test_year_on_year_asked_as_a_value_is_the_rate():
     # "营业收入同比是多少" / "年同比为多少": the year-on-year rate, as "同比增长率是多少" is
     from fin_qa.understand.question import Understander

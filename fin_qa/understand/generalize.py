@@ -3,7 +3,8 @@
 "研发经费投入多少" has no exact phrase; after the filler words are removed the residue "研发经费投入"
 is scored (thefuzz ratio) against every item and formula phrase; the best above the threshold wins,
 equal scores going to the longer name. The chat model's keywords (issue 5) go through the same
-function.
+function. (Scored with rapidfuzz's ratio, which thefuzz's rounds, and only the phrases a bound on the
+ratio lets reach the threshold: the same 8 best as thefuzz's extract gives, less those below it.)
 """
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import re
 import threading
 from dataclasses import dataclass
 
-from thefuzz import fuzz, process
+import numpy as np
+from rapidfuzz import fuzz as rf_fuzz
+from rapidfuzz import process as rf_process
 
 from ..numbers import cn_number
 from .. import prefilter
@@ -65,11 +68,38 @@ class Generalizer:
         self.threshold = threshold
         self.min_residue = min_residue
         self.prefer_longer = prefer_longer
+        self._points: tuple[np.ndarray, np.ndarray, np.ndarray, int] | None = None   # (_may_reach, when first needed)
         what = (tuple(phrases.items()), threshold, min_residue, prefer_longer, tuple(meaning_words))
         with _MEMO_LOCK:
             if what not in _SHARED_MEMO and len(_SHARED_MEMO) >= 8:
                 _SHARED_MEMO.clear()
             self._memo: dict[str, Generalized | None] = _SHARED_MEMO.setdefault(what, {})
+
+    def _best(self, keyword: str) -> list[tuple[str, int]]:
+        """thefuzz's extract(keyword, choices, scorer=ratio, processor=None, limit=8) — the 8 best phrases, best
+        first, equals in the choices' order, each with its ratio rounded — less those below the threshold:
+        rapidfuzz's ratio of only the phrases that may reach it (_may_reach), within half a point of it."""
+        cutoff = self.threshold - 0.5
+        may = {i: self.choices[i] for i in np.flatnonzero(self._may_reach(keyword, cutoff)).tolist()}
+        return [(phrase, int(round(score))) for phrase, score, _ in rf_process.extract(
+            keyword, may, scorer=rf_fuzz.ratio, processor=None, score_cutoff=cutoff, limit=8)]
+
+    def _may_reach(self, keyword: str, cutoff: float) -> np.ndarray:
+        """Which phrases may reach `cutoff` in ratio against the keyword; the others cannot. ratio is
+        200·common / (its length + the keyword's), where the characters in common (in order) are at most the
+        phrase's characters that the keyword prints anywhere (ov), and either length."""
+        if self._points is None:
+            lengths = np.array([len(c) for c in self.choices], dtype=np.int64)
+            points = np.frombuffer("".join(self.choices).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            owner = np.repeat(np.arange(len(self.choices)), lengths)
+            self._points = (points.astype(np.intp), owner, lengths, int(points.max(initial=0)))
+        points, owner, lengths, top = self._points
+        asked = [ord(c) for c in keyword]
+        printed = np.zeros(max([top, *asked]) + 1, dtype=bool)
+        printed[asked] = True
+        ov = np.bincount(owner, weights=printed[points], minlength=len(lengths))
+        ov = np.minimum(ov, np.minimum(lengths, len(keyword)))
+        return 200 * ov >= cutoff * (lengths + len(keyword))   # type: ignore[no-any-return]
 
     def residue(self, text: str) -> list[str]:
         """The pieces of text left after the filler patterns are cut out."""
@@ -91,9 +121,8 @@ class Generalizer:
     def _match(self, keyword: str) -> Generalized | None:
         if len(keyword) < self.min_residue:
             return None
-        hits = process.extract(keyword, self.choices, scorer=fuzz.ratio, processor=None, limit=8)
         best = None
-        for phrase, score in hits:
+        for phrase, score in self._best(keyword):
             if score < self.threshold:
                 continue
             if any((w in phrase) != (w in keyword) for w in self.meaning_words):
