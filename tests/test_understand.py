@@ -232,6 +232,17 @@ def test_generalizer_scores_as_thefuzz_extract():
         assert [(p, s) for p, s in g._best(k) if s >= g.threshold] == want, k
         near += bool(want)
     assert near > 100
+    # any threshold the rules allow, and ratios of exactly T − 0.5 (which round to an even T: 11.5 → 12)
+    from fin_qa.understand.generalize import Generalizer
+
+    phrases = {"a" * 23 + "b" * 236: ("item", "x"), "a" * 67 + "b" * 192: ("item", "y"), "营业收入": ("item", "z"),
+               "a" + "b" * 7: ("item", "w")}
+    for threshold in (0, 1, 12, 13, 34, 70, 100):
+        g = Generalizer(phrases, [], threshold=threshold)
+        for k in ("a" * 141, "a" * 8, "营业收入", "营业", "ab"):
+            want = [(p, s) for p, s in process.extract(k, g.choices, scorer=fuzz.ratio, processor=None, limit=8)
+                    if s >= threshold]
+            assert [(p, s) for p, s in g._best(k) if s >= threshold] == want, (threshold, k)
 
 
 def test_year_on_year_asked_as_a_value_is_the_rate():

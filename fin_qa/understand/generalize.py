@@ -77,9 +77,11 @@ class Generalizer:
 
     def _best(self, keyword: str) -> list[tuple[str, int]]:
         """thefuzz's extract(keyword, choices, scorer=ratio, processor=None, limit=8) — the 8 best phrases, best
-        first, equals in the choices' order, each with its ratio rounded — less those below the threshold:
-        rapidfuzz's ratio of only the phrases that may reach it (_may_reach), within half a point of it."""
-        cutoff = self.threshold - 0.5
+        first, equals in the choices' order, each with its ratio rounded — down to a point below the threshold
+        (the caller keeps those at it): rapidfuzz's ratio of only the phrases that may score that (_may_reach).
+        (A point, not half of one: a ratio of exactly T − 0.5 rounds to T when T is even, and rapidfuzz's float
+        of it may fall just below T − 0.5.)"""
+        cutoff = max(0.0, self.threshold - 1.0)
         may = {i: self.choices[i] for i in np.flatnonzero(self._may_reach(keyword, cutoff)).tolist()}
         return [(phrase, int(round(score))) for phrase, score, _ in rf_process.extract(
             keyword, may, scorer=rf_fuzz.ratio, processor=None, score_cutoff=cutoff, limit=8)]
