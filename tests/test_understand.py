@@ -257,3 +257,43 @@ def test_year_on_year_asked_as_a_value_is_the_rate():
     u = und.understand("这些企业的利润年同比是多少？")   # (年同比 as the rate's word, never 是)
     assert u.frame.operation == "growth" and u.frame.operation_word == "年同比"
     assert und.understand("2019年营业收入是多少？").frame.operation == "value"
+
+
+def test_keyword_trie_finds_the_leftmost_longest_phrases():
+    """The keyword pass (a trie walked at each place) finds what one regex of the phrases, longest alternative
+    first, finds with finditer: at each place the longest phrase starting there, then on from its end — over
+    random phrase sets and texts of a small alphabet (prefixes of each other, overlaps, repeats)."""
+    import random
+    import re
+
+    from fin_qa.understand.keywords import leftmost_longest, phrase_trie
+
+    rnd = random.Random(7)
+    for _ in range(400):
+        phrases = {"".join(rnd.choice("营业收入率#") for _ in range(rnd.randint(1, 5))) for _ in range(rnd.randint(1, 12))}
+        rx = re.compile("|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)))
+        trie = phrase_trie(phrases)
+        for _ in range(20):
+            text = "".join(rnd.choice("营业收入率#的") for _ in range(rnd.randint(0, 20)))
+            assert leftmost_longest(trie, text) == [m.span() for m in rx.finditer(text)], (phrases, text)
+    assert phrase_trie({"营业收入", ""}) is phrase_trie(["营业收入"])   # (one trie for the same phrases)
+
+
+def test_a_rule_regex_is_compiled_once_and_still_heard():
+    """A rule's regex is the same pattern object every load, and one Python warns about is refused every time
+    (re's own cache would keep a compiled one quiet)."""
+    import re
+    import warnings
+
+    from fin_qa.catalog.yamlfile import RuleError, rule_regex
+
+    rx = rule_regex("r.yaml", 1, "k", "比值|比率")
+    assert rx is rule_regex("r.yaml", 2, "k", "比值|比率") and rx.search("资产负债比率")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        re.compile("[[比]值")   # (in re's cache now, quiet)
+    for line in (3, 4):
+        with pytest.raises(RuleError, match=f"r.yaml:{line}.*Python warns"):
+            rule_regex("r.yaml", line, "k", "[[比]值")
+    with pytest.raises(RuleError, match="bad regex"):
+        rule_regex("r.yaml", 5, "k", "(比值")

@@ -97,24 +97,36 @@ def load_rules_yaml(path: Path) -> Any:
         raise RuleError(path, 1, f"YAML: {_one_line(exc)}") from None
 
 
-# the parser of the re module (3.11+: re._parser; before: sre_parse), where Python's warnings about a
-# pattern come from
+# the compiler of the re module (3.11+: re._compiler; before: sre_compile): a pattern parsed and compiled once,
+# past re's cache, so that Python's warnings about it (which its parser gives) are heard
+_compile = getattr(getattr(re, "_compiler", None), "compile", None)
 _parse = getattr(getattr(re, "_parser", None), "parse", None)
+_CLEAN: dict[str, re.Pattern] = {}   # a rule's pattern → compiled, heard without a warning (each rules load)
 
 
 def rule_regex(path: Path | str, line: int, key: str, text: str) -> re.Pattern:
     """A rule's regex compiled; a bad one, or one Python warns about (a possible nested set "[[", a
     possible set difference "--" …, which a later Python reads otherwise), is a RuleError at its line.
-    (The pattern is parsed apart to hear the warning: re's cache would keep a compiled one quiet.)"""
+    (Compiled past re's cache, which would keep a compiled one quiet — parsed once, not apart and again —
+    and kept once heard clean: the same pattern object every load.)"""
+    rx = _CLEAN.get(text)
+    if rx is not None:
+        return rx
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if _parse is not None:
-                _parse(text)
-            rx = re.compile(text)
+            if _compile is not None:
+                rx = _compile(text, 0)
+            else:  # pragma: no cover - a Python without re._compiler
+                if _parse is not None:
+                    _parse(text)
+                rx = re.compile(text)
         except re.error as exc:
             raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
     if caught:
         raise RuleError(path, line, f"{key}: regex {text!r}: Python warns: {caught[0].message} "
                                     "(escape the character: \\[, \\-, \\&, \\~, \\|)")
+    if len(_CLEAN) > 16_384:
+        _CLEAN.clear()
+    _CLEAN[text] = rx
     return rx

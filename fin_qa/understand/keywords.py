@@ -1,53 +1,64 @@
-"""Keywords of a question: every item the keyword tables know and every formula name, found by one
-regex built from those tables.
+"""Keywords of a question: every item the keyword tables know and every formula name, found in one
+pass over a trie of those tables' phrases.
 
 The vocabulary joins keyword_tables/items.yaml (statement items), profile.yaml (company fields and the
 contact table), employees.yaml (head counts, ratios, 专业构成/教育程度 categories) and the formulas.
 Each phrase is matched with and without 的 (the question is matched with 的 removed, so
-"归属于母公司所有者的净利润" and "归属母公司所有者净利润" meet). The regex is compiled from a trie of the
-phrases, so one pass finds the leftmost-longest phrases ("营业收入增长率" beats "营业收入").
+"归属于母公司所有者的净利润" and "归属母公司所有者净利润" meet). One pass over a trie of the phrases finds
+the leftmost-longest phrases ("营业收入增长率" beats "营业收入").
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..catalog.normalize import phrase_key
 from ..catalog.vocabulary import Vocabulary
 
 
-# ------------------------------------------------------------------------------------ trie regex
+# ------------------------------------------------------------------------------------ the phrase trie
 
-def trie_regex(phrases) -> re.Pattern:
-    """One regex matching any of the phrases, longest alternative first at every branch."""
-    trie: dict = {}
-    for p in phrases:
-        if not p:
-            continue
-        node = trie
-        for ch in p:
-            node = node.setdefault(ch, {})
-        node[""] = True
+_END = ""   # a trie node's key for "a phrase ends here"
+_TRIES: dict[frozenset, dict] = {}   # the phrases → their trie (the same for every matcher of the same tables)
 
-    def emit(node: dict) -> str:
-        end = "" in node
-        branches = []
-        for ch, child in sorted(node.items()):
-            if not ch:
-                continue
-            # a run of single children is one literal: the recursion goes as deep as the branch points,
-            # not as long as the longest phrase (a 2,000-character synonym in a rules file)
-            run = [ch]
-            while len(child) == 1 and "" not in child:
-                (nxt, child), = child.items()
-                run.append(nxt)
-            branches.append(re.escape("".join(run)) + emit(child))
-        if not branches:
-            return ""
-        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return "(?:" + body + ")?" if end else body
 
-    return re.compile(emit(trie) if trie else r"(?!x)x")
+def phrase_trie(phrases) -> dict:
+    """The phrases as a trie of dicts, character by character ("" in a node: a phrase ends there)."""
+    key = frozenset(p for p in phrases if p)
+    trie = _TRIES.get(key)
+    if trie is None:
+        trie = {}
+        for p in key:
+            node = trie
+            for ch in p:
+                node = node.setdefault(ch, {})
+            node[_END] = True
+        if len(_TRIES) > 16:
+            _TRIES.clear()
+        _TRIES[key] = trie
+    return trie
+
+
+def leftmost_longest(trie: dict, text: str) -> list[tuple[int, int]]:
+    """(start, end) of the phrases in a text, left to right: at each place the longest phrase starting there,
+    then on from its end; a place no phrase starts at is passed by one character."""
+    out: list[tuple[int, int]] = []
+    i, n = 0, len(text)
+    while i < n:
+        node = trie.get(text[i])
+        j, end = i + 1, 0
+        while node is not None:
+            if _END in node:
+                end = j
+            if j >= n:
+                break
+            node = node.get(text[j])
+            j += 1
+        if end:
+            out.append((i, end))
+            i = end
+        else:
+            i += 1
+    return out
 
 
 @dataclass
@@ -70,16 +81,15 @@ class KeywordMatcher:
             # an item the reports print (研发人员数量占比) is read, not computed
             if key and key not in self.phrases:
                 self.phrases[key] = ("formula", name)
-        self.regex = trie_regex(self.phrases)
+        self.trie = phrase_trie(self.phrases)
 
     def find(self, question: str) -> tuple[list[Keyword], str]:
         """(keywords in question order, the question key they were found in). Mask company names and
         years with '#' before calling, so they are not read as keywords."""
         q = phrase_key(question)
         out: list[Keyword] = []
-        for m in self.regex.finditer(q):
-            if not m.group(0):
-                continue
-            kind, name = self.phrases[m.group(0)]
-            out.append(Keyword(kind, name, m.group(0), m.start(), m.end()))
+        for a, b in leftmost_longest(self.trie, q):
+            text = q[a:b]
+            kind, name = self.phrases[text]
+            out.append(Keyword(kind, name, text, a, b))
         return out, q
