@@ -49,13 +49,15 @@ def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[
     if held is not None and held[0] is rx:
         return held
     key = (rx.pattern, rx.flags)
+    parsed = None
     if key in _KNOWN:
         got = _KNOWN[key]
     else:
         got = None
         if isinstance(rx.pattern, str) and not rx.flags & re.IGNORECASE:   # (a bytes pattern: no filter)
             try:
-                need = _sequence(_p.parse(rx.pattern, rx.flags))
+                parsed = _p.parse(rx.pattern, rx.flags)   # (read, never changed: quick reads it too)
+                need = _sequence(parsed)
             except Exception:   # (a pattern the parser reads otherwise: no filter, never a wrong one)
                 need = None
             if need and len(need) <= MOST and all(need):
@@ -70,20 +72,22 @@ def _held(rx: re.Pattern) -> tuple[re.Pattern, tuple[str, ...] | None, Callable[
         else "|".join(re.escape(n) for n in got)).search
     if len(_BY_ID) > 4096:
         _BY_ID.clear()
-    held = _BY_ID[id(rx)] = (rx, got, search, quick(rx))   # (rx held: its id is not another pattern's while it is here)
+    held = _BY_ID[id(rx)] = (rx, got, search, quick(rx, parsed))   # (rx held: its id is not another pattern's while it is here)
     return held
 
 
-def quick(rx: re.Pattern) -> re.Pattern:
+def quick(rx: re.Pattern, parsed: Any = None) -> re.Pattern:
     """rx, or rx behind a lookahead for the characters its matches start with where `re` would try it whole
     at every place: the same matches (spans, groups, names) in every text (worked out once a pattern). A
-    match's `.re` is the pattern run, the wrapped one (no reader of a guarded call's match reads it)."""
+    match's `.re` is the pattern run, the wrapped one (no reader of a guarded call's match reads it).
+    `parsed`: rx's pattern as re's parser reads it, where the caller has it."""
     key = (rx.pattern, rx.flags)
     if key not in _QUICK:
         got = None
         if isinstance(rx.pattern, str) and not rx.flags & (re.IGNORECASE | re.VERBOSE):
             try:
-                parsed = _p.parse(rx.pattern, rx.flags)
+                if parsed is None:   # (else the pattern as _held parsed it)
+                    parsed = _p.parse(rx.pattern, rx.flags)
                 firsts, empty = (None, True) if _skips_ahead(list(parsed)) else _firsts(parsed)
                 if firsts is not None and not empty and 0 < sum(b - a + 1 for a, b in firsts) <= FIRST_CHARS:
                     cls = "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"

@@ -166,13 +166,15 @@ class Lexicon:
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
         out: list[tuple[int, int, str]] = []
-        for m in _RUNS.finditer(text):
-            run, at = m.group(), m.start()
-            if not _CJK.match(run):
-                out.append((at, m.end(), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
+        pieces = [(m.start(), m.group()) for m in _RUNS.finditer(text)]
+        cjk = list(dict.fromkeys(run for _, run in pieces if _CJK.match(run)))
+        words_of = dict(zip(cjk, self._words_of(cjk))) if cjk else {}
+        for at, run in pieces:
+            if run not in words_of:
+                out.append((at, at + len(run), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
                 continue
             n = len(run)
-            known, starting = self._words_of(run)
+            known, starting = words_of[run]
             logtotal = math.log(self._total())
             route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
             for i in range(n - 1, -1, -1):
@@ -187,30 +189,31 @@ class Lexicon:
                 i = j
         return out
 
-    def _words_of(self, run: str) -> tuple[dict[str, tuple[int, str]], list[list[tuple[int, int]]]]:
-        """The words of the dictionary (and the file's) among a run's substrings, with their (frequency, tag),
-        and at each start the words starting there (their last index and frequency, shortest first): each
-        start's strings extended one character at a time while they begin some word (the index's prefixes),
-        one lookup for each length — the same words as looking up every substring of MAX_WORD characters
-        at most (a word's beginnings are each a word or a prefix, wherever it stands)."""
-        n = len(run)
-        words: dict[str, tuple[int, str]] = {}
-        starting: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        frontier = [(i, i + 1) for i in range(n)]
+    def _words_of(self, runs: list[str]) -> list[tuple[dict[str, tuple[int, str]], list[list[tuple[int, int]]]]]:
+        """For each run of a text: the words of the dictionary (and the file's) among its substrings, with their
+        (frequency, tag), and at each start the words starting there (their last index and frequency,
+        shortest first): each start's strings extended one character at a time while they begin some word
+        (the index's prefixes), one lookup for each length over all the runs — the same words as looking up
+        every substring of MAX_WORD characters at most (a word's beginnings are each a word or a prefix,
+        wherever it stands)."""
+        got_of = [({}, [[] for _ in range(len(run))]) for run in runs]
+        frontier = [(r, i, i + 1) for r, run in enumerate(runs) for i in range(len(run))]
         while frontier:
-            got = self._entries({run[i:j] for i, j in frontier})
+            got = self._entries({runs[r][i:j] for r, i, j in frontier})
             longer = []
-            for i, j in frontier:
+            for r, i, j in frontier:
+                run = runs[r]
                 e = got.get(run[i:j])
                 if e is None:
                     continue
                 if e[1] != PREFIX:
+                    words, starting = got_of[r]
                     words[run[i:j]] = e
                     starting[i].append((j - 1, e[0]))
-                if j < n and j - i < MAX_WORD:
-                    longer.append((i, j + 1))
+                if j < len(run) and j - i < MAX_WORD:
+                    longer.append((r, i, j + 1))
             frontier = longer
-        return words, starting
+        return got_of
 
     def _fixed(self, word: str, pos: str) -> Word | None:
         """What a word is wherever it stands (steps 1-4 of rules/lexicon.yaml), or None when where it stands
