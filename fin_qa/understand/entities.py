@@ -25,6 +25,7 @@ from ..catalog.frame_rules import CompanyNameRules, WordIndex
 from ..catalog.normalize import normalize_question
 from ..numbers import cn_number
 from ..store import Report
+from .codepoints import code_points, printed_mask
 
 
 
@@ -181,7 +182,7 @@ def _padded_points(names: list[str]) -> tuple[np.ndarray | None, np.ndarray, int
     if any("\0" in n for n in names):
         return None, lengths, 0
     padded = "".join(n.ljust(width, "\0") for n in names)
-    points = np.frombuffer(padded.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    points = code_points(padded)
     return points.reshape(len(names), width), lengths, int(points.max(initial=0))
 
 
@@ -418,9 +419,7 @@ class CompanyIndex:
         points, lengths, top = self._gram_points
         if points is None or "\0" in q:
             return np.ones(len(ids), dtype=bool)   # (a NUL in a name or in q: every name scored)
-        asked = [ord(c) for c in q]
-        printed = np.zeros(max([top, *asked]) + 1, dtype=bool)   # (q's code points marked;
-        printed[asked] = True                                     # the padding, NUL, is not in q)
+        printed = printed_mask(q, top)   # (q's code points marked; the padding, NUL, is not in q)
         short = np.minimum(lengths[ids], len(q))
         ov = np.minimum(printed[points[ids].astype(np.intp)].sum(axis=1), short)
         return 200 * ov >= cutoff * (short + ov)   # type: ignore[no-any-return]
@@ -435,7 +434,7 @@ class CompanyIndex:
         joined = "\0".join(names)
         if not names or bits > 63 - 42 or joined.count("\0") != len(names) - 1:   # (42 bits: two code points)
             return _gram_index_plain(names)
-        points = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
+        points = code_points(joined).astype(np.uint64)
         owner = np.repeat(np.arange(len(names), dtype=np.uint64), np.array(list(map(len, names))) + 1)[:len(points)]
         first, second = points[:-1], points[1:]
         inside = (first != 0) & (second != 0)   # (no bigram across the NUL between two names)

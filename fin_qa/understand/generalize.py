@@ -18,6 +18,7 @@ from rapidfuzz import process as rf_process
 
 from ..numbers import cn_number
 from .. import prefilter
+from .codepoints import code_points, printed_mask
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,11 @@ class Generalizer:
         phrase's characters that the keyword prints anywhere (ov), and either length."""
         if self._points is None:
             lengths = np.array([len(c) for c in self.choices], dtype=np.int64)
-            points = np.frombuffer("".join(self.choices).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+            points = code_points("".join(self.choices))
             owner = np.repeat(np.arange(len(self.choices)), lengths)
             self._points = (points.astype(np.intp), owner, lengths, int(points.max(initial=0)))
         points, owner, lengths, top = self._points
-        asked = [ord(c) for c in keyword]
-        printed = np.zeros(max([top, *asked]) + 1, dtype=bool)
-        printed[asked] = True
-        ov = np.bincount(owner, weights=printed[points], minlength=len(lengths))
+        ov = np.bincount(owner, weights=printed_mask(keyword, top)[points], minlength=len(lengths))
         ov = np.minimum(ov, np.minimum(lengths, len(keyword)))
         return 200 * ov >= cutoff * (lengths + len(keyword))   # type: ignore[no-any-return]
 

@@ -196,7 +196,8 @@ class Lexicon:
         (the index's prefixes), one lookup for each length over all the runs — the same words as looking up
         every substring of MAX_WORD characters at most (a word's beginnings are each a word or a prefix,
         wherever it stands)."""
-        got_of = [({}, [[] for _ in range(len(run))]) for run in runs]
+        got_of: list[tuple[dict[str, tuple[int, str]], list[list[tuple[int, int]]]]] = \
+            [({}, [[] for _ in range(len(run))]) for run in runs]
         frontier = [(r, i, i + 1) for r, run in enumerate(runs) for i in range(len(run))]
         while frontier:
             got = self._entries({runs[r][i:j] for r, i, j in frontier})
