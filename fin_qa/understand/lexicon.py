@@ -165,28 +165,44 @@ class Lexicon:
         return got
 
     def _spans(self, text: str) -> list[tuple[int, int, str]]:
-        out: list[tuple[int, int, str]] = []
+        """The words of each run of Chinese characters (each run cut on its own, kept per run as a text of that
+        run alone: questions share their runs), the other runs whole."""
         pieces = [(m.start(), m.group()) for m in _RUNS.finditer(text)]
-        cjk = list(dict.fromkeys(run for _, run in pieces if _CJK.match(run)))
-        words_of = dict(zip(cjk, self._words_of(cjk))) if cjk else {}
+        cut = self._cut
+        runs = {run: cut.get(run) for _, run in pieces if _CJK.match(run)}
+        new = [run for run, kept in runs.items() if kept is None]
+        if new:
+            for run, (known, starting) in zip(new, self._words_of(new)):
+                runs[run] = cut_run = self._route(run, known, starting)
+                if len(cut) > 50_000:
+                    cut.clear()
+                cut[run] = cut_run
+        out: list[tuple[int, int, str]] = []
         for at, run in pieces:
-            if run not in words_of:
+            got = runs.get(run)
+            if got is None:
                 out.append((at, at + len(run), "m" if run.isdigit() else "eng" if run.isalnum() else "x"))
-                continue
-            n = len(run)
-            known, starting = words_of[run]
-            logtotal = math.log(self._total())
-            route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
-            for i in range(n - 1, -1, -1):
-                # the words starting here (their last index and frequency, shortest first), else the character
-                ends = starting[i] or [(i, 1)]
-                route[i] = max((math.log(f or 1) - logtotal + route[j + 1][0], j) for j, f in ends)
-            i = 0
-            while i < n:
-                j = route[i][1] + 1
-                w = run[i:j]
-                out.append((at + i, at + j, known[w][1] if w in known else "x"))
-                i = j
+            else:
+                out += [(at + a, at + b, pos) for a, b, pos in got]
+        return out
+
+    def _route(self, run: str, known: dict[str, tuple[int, str]],
+               starting: list[list[tuple[int, int]]]) -> list[tuple[int, int, str]]:
+        """A run's words as jieba cuts it without its HMM: the route of the greatest total log frequency."""
+        n = len(run)
+        logtotal = math.log(self._total())
+        route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            # the words starting here (their last index and frequency, shortest first), else the character
+            ends = starting[i] or [(i, 1)]
+            route[i] = max((math.log(f or 1) - logtotal + route[j + 1][0], j) for j, f in ends)
+        out: list[tuple[int, int, str]] = []
+        i = 0
+        while i < n:
+            j = route[i][1] + 1
+            w = run[i:j]
+            out.append((i, j, known[w][1] if w in known else "x"))
+            i = j
         return out
 
     def _words_of(self, runs: list[str]) -> list[tuple[dict[str, tuple[int, str]], list[list[tuple[int, int]]]]]:
