@@ -466,9 +466,10 @@ class CompanyIndex:
         ids = self._sharing_ids(grams)
         names = [self._gram_names[i] for i in ids.tolist()]
         # thefuzz's partial_ratio (rapidfuzz's, rounded) of each name that may reach it, scored in one call:
-        # only the names within half a point of the threshold come back (a score rounds to the threshold from
-        # there), in the names' order as before
-        cutoff = self.fuzzy_threshold - 0.5
+        # only the names within a point of the threshold come back (a score rounds to the threshold from half a
+        # point below it — exactly T − 0.5 rounds to an even T, and rapidfuzz's float of it may fall just
+        # below), in the names' order as before
+        cutoff = max(0.0, self.fuzzy_threshold - 1.0)
         scored = {i: names[i] for i in np.flatnonzero(self._may_score(q, ids, cutoff)).tolist()}
         scores = {i: int(round(score)) for _, score, i in rf_process.extract(
             q, scored, scorer=rf_fuzz.partial_ratio, processor=None, score_cutoff=cutoff, limit=None)}
