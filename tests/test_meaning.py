@@ -113,6 +113,30 @@ def test_the_lexicon_cuts_as_jieba_does(und):
     assert not differ, differ[:5]
 
 
+def test_a_text_is_cut_run_by_run_whatever_the_cache_holds():
+    """A text's words are its runs' words, each Chinese run cut on its own (kept as the text of that run alone):
+    the same spans from an empty cache, from one holding the runs (cut in other texts first), and run by run."""
+    import re
+
+    from fin_qa.store.dictionary import DictionaryIndex
+
+    texts = ["请问2019年四方科技的营业收入是多少元？", "四方科技的营业收入", "营业收入是多少元", "2019四方科技2020四方科技",
+             "ABC公司，境内会计师事务所报酬（含税）为450,000.00元", "", "  ", "年报里记载的", "四方科技四方科技"]
+    fresh = Lexicon(CATALOG.lexicon, [], index=DictionaryIndex())
+    cold = [fresh.spans(t) for t in texts]
+    warm = Lexicon(CATALOG.lexicon, [], index=DictionaryIndex())
+    for t in texts:
+        for run in re.findall(r"[\u4e00-\u9fff]+", t):
+            warm.spans(run)   # (the runs first, each as a text of its own)
+    assert [warm.spans(t) for t in texts] == cold
+    for t, got in zip(texts, cold):
+        pieces = []
+        for m in re.finditer(r"[\u4e00-\u9fff]+", t):
+            pieces += [(m.start() + a, m.start() + b, pos) for a, b, pos in fresh.spans(m.group())]
+        assert [x for x in got if re.match(r"[\u4e00-\u9fff]", t[x[0]])] == pieces
+        assert "".join(t[a:b] for a, b, _ in got) == re.sub(r"\s+", "", t)
+
+
 def test_the_dictionary_index_is_built_once_whole(tmp_path):
     from fin_qa.store.dictionary import DictionaryIndex
 

@@ -272,7 +272,7 @@ def test_keyword_trie_finds_the_leftmost_longest_phrases():
     for _ in range(400):
         phrases = {"".join(rnd.choice("营业收入率#") for _ in range(rnd.randint(1, 5))) for _ in range(rnd.randint(1, 12))}
         rx = re.compile("|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True)))
-        trie = phrase_trie(phrases)
+        trie = phrase_trie(phrases | {""} if rnd.random() < 0.3 else phrases)   # (an empty phrase: none)
         for _ in range(20):
             text = "".join(rnd.choice("营业收入率#的") for _ in range(rnd.randint(0, 20)))
             assert leftmost_longest(trie, text) == [m.span() for m in rx.finditer(text)], (phrases, text)

@@ -97,8 +97,8 @@ def load_rules_yaml(path: Path) -> Any:
         raise RuleError(path, 1, f"YAML: {_one_line(exc)}") from None
 
 
-# the compiler of the re module (3.11+: re._compiler; before: sre_compile): a pattern parsed and compiled once,
-# past re's cache, so that Python's warnings about it (which its parser gives) are heard
+# the compiler of the re module (re._compiler, Python 3.11+): a pattern parsed and compiled once, past re's cache,
+# so that Python's warnings about it (which its parser gives) are heard
 _compile = getattr(getattr(re, "_compiler", None), "compile", None)
 _parse = getattr(getattr(re, "_parser", None), "parse", None)
 _CLEAN: dict[str, re.Pattern] = {}   # a rule's pattern → compiled, heard without a warning (each rules load)

@@ -466,9 +466,8 @@ class CompanyIndex:
         ids = self._sharing_ids(grams)
         names = [self._gram_names[i] for i in ids.tolist()]
         # thefuzz's partial_ratio (rapidfuzz's, rounded) of each name that may reach it, scored in one call:
-        # only the names within a point of the threshold come back (a score rounds to the threshold from half a
-        # point below it — exactly T − 0.5 rounds to an even T, and rapidfuzz's float of it may fall just
-        # below), in the names' order as before
+        # only the names within a point of the threshold come back (a margin: a score rounding to the threshold
+        # is never left out, whatever rapidfuzz does with a score at its cutoff), in the names' order as before
         cutoff = max(0.0, self.fuzzy_threshold - 1.0)
         scored = {i: names[i] for i in np.flatnonzero(self._may_score(q, ids, cutoff)).tolist()}
         scores = {i: int(round(score)) for _, score, i in rf_process.extract(

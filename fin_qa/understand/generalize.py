@@ -80,8 +80,8 @@ class Generalizer:
         """thefuzz's extract(keyword, choices, scorer=ratio, processor=None, limit=8) — the 8 best phrases, best
         first, equals in the choices' order, each with its ratio rounded — down to a point below the threshold
         (the caller keeps those at it): rapidfuzz's ratio of only the phrases that may score that (_may_reach).
-        (A point, not half of one: a ratio of exactly T − 0.5 rounds to T when T is even, and rapidfuzz's float
-        of it may fall just below T − 0.5.)"""
+        (A point, not half of one: a margin — a ratio rounding to T is never left out, whatever rapidfuzz does
+        with a score at its cutoff; a few more phrases scored.)"""
         cutoff = max(0.0, self.threshold - 1.0)
         may = {i: self.choices[i] for i in np.flatnonzero(self._may_reach(keyword, cutoff)).tolist()}
         return [(phrase, int(round(score))) for phrase, score, _ in rf_process.extract(

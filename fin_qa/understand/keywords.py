@@ -71,7 +71,7 @@ class Keyword:
 
 
 class KeywordMatcher:
-    """Phrase → (kind, name) for items and formulas; finds them in a question in one regex pass."""
+    """Phrase → (kind, name) for items and formulas; finds them in a question in one pass over their trie."""
 
     def __init__(self, vocab: Vocabulary, formula_phrases: dict[str, str]):
         self.vocab = vocab
