@@ -66,6 +66,18 @@ def work(argv: list[str]) -> int:
     return 0
 
 
+def write_bytecode(package: Path) -> None:
+    """A package's bytecode written, as a user's Python writes it on the first import: where
+    PYTHONDONTWRITEBYTECODE is set (this machine sets it), every fresh process — and a first round importing a
+    module — would otherwise compile its source again, and the bigger checkout pay more for it. Where it cannot
+    be written (a read-only checkout, a file that does not compile) the package is measured as it is, said on
+    stderr. (scripts/bench_sidebyside.py writes each checkout's with it.)"""
+    done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"could not write all of {package}'s bytecode (a first round will count compiling its source):\n"
+              + (done.stdout + done.stderr).strip()[-1500:], file=sys.stderr)
+
+
 def count(args: list[str]) -> int:
     """The instructions executed by `python THIS --work ARGS` (the checkout as PYTHONPATH says)."""
     cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
@@ -92,15 +104,9 @@ def main(argv=None) -> int:
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind): no instructions to count", file=sys.stderr)
         return 2
-    # the checkout's bytecode written first, as a user's Python writes it on the first import (where
-    # PYTHONDONTWRITEBYTECODE is set, a first round importing a module would count compiling its source)
     import fin_qa
 
-    done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(fin_qa.__file__).parent)],
-                          capture_output=True, text=True)
-    if done.returncode != 0:   # (a read-only checkout, a file that does not compile: counted as it is)
-        print("could not write all of the checkout's bytecode (a first round will count compiling source):\n"
-              + (done.stdout + done.stderr).strip()[-1500:], file=sys.stderr)
+    write_bytecode(Path(fin_qa.__file__).parent)
     if args.what == "answer":
         if not args.questions:
             ap.error("answer needs --questions")

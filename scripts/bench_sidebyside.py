@@ -41,6 +41,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench_instructions import write_bytecode   # (this folder, first on the path of a script run)
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("FIN_QA_SHARED") or ROOT.parent / "shared") / "data"
 SETS = ["paraphrases", "table_questions", "compound_questions", "frame_questions", "series_questions",
@@ -61,17 +63,6 @@ def run(checkout: Path, args: list[str], cpus: str, timeout: float = 3600) -> st
 
 def cli(checkout: Path, *args: str) -> str:
     return run(checkout, ["-c", "import sys; from fin_qa.cli import main; sys.exit(main())", *args], "")
-
-
-def write_bytecode(checkout: Path) -> None:
-    """The checkout's bytecode written, as a user's Python writes it on the first import: where
-    PYTHONDONTWRITEBYTECODE is set (this machine sets it), every fresh process — and a first round importing a
-    module — would otherwise compile the package's source again, and the bigger checkout pay more for it."""
-    done = subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "fin_qa")],
-                          capture_output=True, text=True)
-    if done.returncode != 0:   # (a read-only checkout, a file that does not compile: measured as it is)
-        print(f"  could not write all of {checkout}'s bytecode (its first rounds will count compiling source):\n"
-              + (done.stdout + done.stderr).strip()[-1500:], file=sys.stderr)
 
 
 def build_stores(checkout: Path, folder: Path) -> None:
@@ -185,7 +176,7 @@ def main(argv=None) -> int:
         args.stores = Path(tmp.name)
     for side, checkout in sides.items():
         build_stores(checkout, args.stores / side)
-        write_bytecode(checkout)
+        write_bytecode(checkout / "fin_qa")
     sets = args.sets or [str(ROOT / "tests" / "data" / f"{s}.jsonl") for s in SETS]
     figures: dict[str, dict[str, float]] = {"before": {}, "after": {}}
     lower_better = ("ms", " s", "a question")

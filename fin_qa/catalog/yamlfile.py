@@ -97,10 +97,9 @@ def load_rules_yaml(path: Path) -> Any:
         raise RuleError(path, 1, f"YAML: {_one_line(exc)}") from None
 
 
-# the compiler of the re module (re._compiler, Python 3.11+): a pattern parsed and compiled once, past re's cache,
-# so that Python's warnings about it (which its parser gives) are heard
-_compile = getattr(getattr(re, "_compiler", None), "compile", None)
-_parse = getattr(getattr(re, "_parser", None), "parse", None)
+# the compiler of the re module (Python 3.11+, as setup.cfg requires): a pattern parsed and compiled once, past
+# re's cache, so that Python's warnings about it (which its parser gives) are heard
+_compile = re._compiler.compile  # type: ignore[attr-defined]
 _CLEAN: dict[str, re.Pattern] = {}   # a rule's pattern → compiled, heard without a warning (each rules load)
 
 
@@ -115,12 +114,7 @@ def rule_regex(path: Path | str, line: int, key: str, text: str) -> re.Pattern:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            if _compile is not None:
-                rx = _compile(text, 0)
-            else:  # pragma: no cover - a Python without re._compiler
-                if _parse is not None:
-                    _parse(text)
-                rx = re.compile(text)
+            rx = _compile(text, 0)
         except re.error as exc:
             raise RuleError(path, line, f"{key}: bad regex {text!r}: {exc}") from None
     if caught:
