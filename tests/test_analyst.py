@@ -528,3 +528,45 @@ def test_the_multi_intent_sets_over_the_reports(all_store, tmp_path, name, right
     rows = json.loads(out.read_text(encoding="utf-8"))
     assert not [(r["id"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert sum(r["verdict"] == "right" for r in rows) >= right
+
+
+def test_education_rows_read_as_their_table_means(router, corpus_router):
+    # 苏常柴 2019 prints 本科 259 and 本科以上 18 (its rows sum to the total): 本科以上 beside 本科 is those above
+    # it, so 本科及以上 is 277; the row asked by its own label is that row
+    ans = router.answer("苏常柴2019年本科及以上学历员工总数")
+    assert ans.answered and "277人" in ans.answer, ans.answer
+    ans = router.answer("苏常柴2019年本科学历员工人数和本科以上人数？")
+    assert ans.answered and "259人" in ans.answer and "本科以上（硕士及以上）是18人" in ans.answer, ans.answer
+    # 贵州茅台 2025 prints 研究生以上学历 977 and 本科学历 12,663: its graduates are one row (硕士及以上), so no
+    # 博士 is 0 and 本科及以上 is their sum (本科 + 硕士及以上, the further way when 硕士 is not printed alone)
+    ans = corpus_router.answer("请问贵州茅台2025年本科及以上学历员工合计多少人？")
+    assert ans.answered and "13640人" in ans.answer and "本科+硕士及以上" in ans.evidence[0].source, ans.answer
+    ans = corpus_router.answer("贵州茅台2025年博士学历员工有多少人？")
+    assert not ans.answered and "0人" not in ans.answer, ans.answer
+    # 宝信软件 2025 prints 研究生 1,269 and 本科生 3,776
+    ans = corpus_router.answer("宝信软件2025年本科及以上学历员工合计多少人？")
+    assert ans.answered and "5045人" in ans.answer, ans.answer
+
+
+def test_a_subsidiary_is_no_row_of_a_table_of_joint_ventures(router):
+    # 万科 2012 prints a 青岛 among its joint ventures and associates (重要合营企业和联营企业信息): "子公司青岛万科"
+    # names none of its rows
+    ans = router.answer("万科2012年子公司青岛万科的净利润")
+    assert not ans.answered and "5,257,887.18" not in ans.answer, ans.answer
+    # a subsidiary of a table of subsidiaries is still read
+    ans = router.answer("惠威科技2019年子公司珠海惠威科技有限公司的净利润是多少")
+    assert ans.answered and "21,308,854.09" in ans.answer, ans.answer
+
+
+def test_a_names_item_with_words_left_declines(router):
+    # 会计师事务所名称 does not answer "财务审计费用": the firm's name is no fee
+    ans = router.answer("四方科技2019年给会计师事务所的财务审计费用是多少钱？")
+    assert not ans.answered and "会计师事务所" in ans.answer and "财务审计费用" in ans.answer, ans.answer
+
+
+def test_a_product_named_after_the_company_is_a_row(corpus_router):
+    # 茅台酒 (贵州茅台酒股份有限公司's own words) listed with 其他系列酒 is a product of its table, not the company again
+    for q, values in (("贵州茅台2025年茅台酒和其他系列酒分别实现营业收入多少？", ("146,499,906,480.49", "22,274,678,707.16")),
+                      ("贵州茅台2025年茅台酒和其他系列酒的毛利率分别是多少？", ("93.53%", "76.11%"))):
+        ans = corpus_router.answer(q)
+        assert ans.answered and all(v in ans.answer for v in values), ans.answer

@@ -239,3 +239,35 @@ def test_stand_ins_and_company_measures_are_checked(rules_copy, catalog):
     assert "an item of its own" in _check_one(rules_copy)
     f.write_text("stand_ins:\n  - asked: 主营业务收入\n", encoding="utf-8")
     assert "needs `asked:`, `given:` and `holds:`" in _check_one(rules_copy)
+
+
+def test_a_derived_items_further_ways_in_order(rules_copy, catalog):
+    # the shipped 本科及以上: 本科 + 硕士 + 博士及以上, else 本科 + 硕士及以上
+    first = catalog.formulas.derived["本科及以上"]
+    assert first.expr.replace(" ", "") == "本科+硕士+博士及以上"
+    assert [f.expr.replace(" ", "") for f in catalog.formulas.derived_else["本科及以上"]] == ["本科+硕士及以上"]
+    # a further way takes item, inputs and expr only: its words, note and unless are the first entry's
+    f = rules_copy / "formulas" / "common.yaml"
+    f.write_text(f.read_text(encoding="utf-8") + "  - item: 本科及以上\n    inputs: {本科: 本科}\n    expr: 本科\n"
+                 "    note: 按本科回答\n", encoding="utf-8")
+    msg = _check_one(rules_copy)
+    assert msg.startswith(f"{f}:") and "a further way of deriving '本科及以上'" in msg
+
+
+def test_education_categories_as_printed(catalog):
+    # a closing 学历 is looked up again without it; "X以上" beside a row X is those above X
+    assert catalog.employee_category("研究生以上学历") == "硕士及以上"
+    assert catalog.employee_category("大专学历") == "大专"
+    assert catalog.employee_category("中专、高中及以下") == "中专、高中及以下"   # (unknown: as printed)
+    assert catalog.above_category("本科以上", {"本科", "大专"}) == "硕士及以上"
+    assert catalog.above_category("大专以上学历", {"大专"}) == "本科及以上"
+    assert catalog.above_category("本科以上", {"大专"}) is None        # (no 本科 row: its listed category)
+    assert catalog.above_category("本科及以上", {"本科"}) is None
+
+
+def test_row_kinds_name_appositives(rules_copy):
+    f = rules_copy / "keyword_tables" / "cells.yaml"
+    f.write_text(f.read_text(encoding="utf-8").replace("row_kinds:\n", "row_kinds:\n  分行: [分行]\n", 1),
+                 encoding="utf-8")
+    msg = _check_one(rules_copy)
+    assert msg.startswith(f"{f}:") and "`row_kinds:` ['分行'] are in no appositive" in msg

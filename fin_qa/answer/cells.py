@@ -672,6 +672,19 @@ class CellAnswerer:
                         break
         return marks
 
+    def _other_kind(self, ask: str, label: list[bool], prep: _Prepared) -> bool:
+        """Whether an appositive written just before the row's name (子公司) says it is of a kind whose words the
+        table's title and header do not say (keyword_tables/cells.yaml row_kinds): the 青岛 of 重要合营企业和联营企业
+        信息, the 上海 of a table by region, are no 子公司."""
+        for i in range(1, len(ask)):
+            if not label[i] or label[i - 1]:
+                continue
+            a = next((a for a in self.w.appositives if ask.endswith(a, 0, i)), None)
+            if a is not None and any(kind in a and not any(w in prep.context for w in words)
+                                     for kind, words in self.w.row_kinds.items()):
+                return True
+        return False
+
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: frozenset[str], key_cols: set[int],
               q: str, when: When, before: str, text: bool, prep: _Prepared) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
@@ -689,6 +702,8 @@ class CellAnswerer:
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
+        if self.w.row_kinds and self._other_kind(ask, label, prep):
+            return None   # "子公司青岛万科": not the 青岛 of a table of joint ventures
         _as_business(ask, label, taken)   # "国外业务": the row 国外 as a business
         value_cols = self._value_columns(t, r, key_cols, text)
         if not value_cols:

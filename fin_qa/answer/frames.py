@@ -63,7 +63,7 @@ _EACH = re.compile(r"分别|各自|各是|各为|各有")
 def _names_a_row(u: Understanding) -> bool:
     """Whether the question names an organisation (a row: 全资子公司南通四方…有限公司) — not the group asked of
     every row (各主要子公司, read as a name by its 公司)."""
-    return any(k == "entity" and not _EACH_SUB.search(w) for k, w in u.frame.unused)
+    return any(k == "entity" and not _EACH_SUB.search(w) and not _SOME_SUBS.search(w) for k, w in u.frame.unused)
 
 
 # the rows a table lists by rank (前五名客户, 前5大供应商): all of them
@@ -73,6 +73,8 @@ _TOP_N_BEFORE = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:�
 _EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
                        r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
 _ASK_STOP = re.compile(r"[?？。;；!！,，]")
+# a group of subsidiaries named by how many ("几家主要子公司", "这几家子公司"): no one of them
+_SOME_SUBS = re.compile(r"(?:几|哪几|这几|那几|这些|那些|多)家?(?:主要)?(?:的)?(?:全资|控股)?子公司")
 _ENTITIES = ("shareholder", "unrestricted", "restricted", "preferred", "customer", "supplier", "subsidiary", "branch")
 _JOINED = re.compile(r"[和与及、加]")
 _SUBTOTAL = re.compile(r"合计|小计|总计")

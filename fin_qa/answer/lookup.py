@@ -70,6 +70,10 @@ class LookupAnswerer:
         if rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year))
         got = reading.facts
+        for item in items:   # (a category row the question names by the report's own label: that row)
+            printed = self.v.printed_row(rep, item, words.get(item)) if rep.year == year else None
+            if printed is not None:
+                got[item] = printed
         parts: list[tuple[str, str]] = []
         evidence: list[FactEvidence] = []
         missing: list[str] = []
@@ -96,7 +100,8 @@ class LookupAnswerer:
                 missing.append(item)
                 continue
             shown = self.v.scaled(fact, f.unit, f.decimals)
-            parts.append((label_of(item, words.get(item)), shown))
+            # (the fact's own item: a printed row read for the words asked says what it is — 本科以上（硕士及以上）)
+            parts.append((label_of(fact.item, words.get(item)), shown))
             evidence.append(fact_evidence(fact, self.v.show(fact)))
             notes += self.v.definition(item, fact)
         if f.unit and any(self.v.info(i).kind == "amount" for _, i in asked):

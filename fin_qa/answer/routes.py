@@ -246,7 +246,8 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
         return declined(u, render(router.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                   understood=understood(u)))
     left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
-    if left and not text_items(router, u) and not u.model_keywords:
+    # (a name's item too — 会计师事务所名称 for "财务审计费用" —; a formula's own words are its name: not read here)
+    if left and (u.items or not text_items(router, u)) and not u.model_keywords:
         # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
         return declined(u, render(router.t, "declined", words=cue_words(left), understood=understood(u)))
     return None

@@ -11,6 +11,7 @@ categories), how a fact is printed, a formula's inputs and result, which report 
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -66,6 +67,12 @@ class FormulaValue:
 
 # how a category the report's 专业构成/教育程度 table does not print is said to count as 0
 ZERO_FILLED = "按0计"
+
+
+def _label_key(label: str) -> str:
+    """A row label as compared with the words a question wrote: no spaces, no （人）, no closing 学历/人数."""
+    key = re.sub(r"\s|[（(]人[)）]", "", label)
+    return re.sub(r"(?:学历|人数)$", "", key)
 
 
 def _zero_filled(fact: Fact) -> bool:
@@ -178,22 +185,33 @@ class Values:
             unless = self.formulas.derived_unless.get(item)
             if unless and self.source.facts(rep, list(unless), period):
                 continue   # 营业总收入 with 利息收入 in it is not 营业收入
-            names = [i.item for i in d.inputs.values()]
-            parts = self.facts(rep, names, period, together=True, deriving=deriving | {item})
-            if all(n in parts and _zero_filled(parts[n]) for n in names):
-                continue   # a sum of rows the report's table does not print (硕士 + 博士 of a table naming them
-                # otherwise) matched nothing: no value, never 0
-            if all(n in parts and parts[n].number is not None for n in names):
-                try:
-                    value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
-                except (FormulaError, ArithmeticError):
-                    continue
-                pages = sorted({p for n in names if (p := parts[n].page)})
-                first = parts[names[0]]
-                got[item] = Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
-                                 f"{first.source}; {d.expr.replace(' ', '')}", rep.year, report=rep.key)
+            # its ways in order, the first giving a value (本科及以上: 本科 + 硕士 + 博士及以上, else 本科 + 硕士及以上
+            # where the table prints that row)
+            for way in (d, *self.formulas.derived_else.get(item, ())):
+                fact = self._derived(rep, item, way, period, deriving)
+                if fact is not None:
+                    got[item] = fact
+                    break
         got.update(self._zero_categories(rep, items, got, period, together))
         return got
+
+    def _derived(self, rep: Report, item: str, d: Formula, period: str, deriving: frozenset[str]) -> Fact | None:
+        """An absent item computed one way from the report's facts of its parts (None: a part has no value)."""
+        names = [i.item for i in d.inputs.values()]
+        parts = self.facts(rep, names, period, together=True, deriving=deriving | {item})
+        if all(n in parts and _zero_filled(parts[n]) for n in names):
+            return None   # a sum of rows the report's table does not print (硕士 + 博士 of a table naming them
+            # otherwise) matched nothing: no value, never 0
+        if not all(n in parts and parts[n].number is not None for n in names):
+            return None
+        try:
+            value = d.evaluate({lbl: parts[i.item].number for lbl, i in d.inputs.items()})
+        except (FormulaError, ArithmeticError):
+            return None
+        pages = sorted({p for n in names if (p := parts[n].page)})
+        first = parts[names[0]]
+        return Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
+                    f"{first.source}; {d.expr.replace(' ', '')}", rep.year, report=rep.key)
 
     def _zero_categories(self, rep: Report, items: list[str], got: dict[str, Fact], period: str,
                          together: bool) -> dict[str, Fact]:
@@ -212,6 +230,19 @@ class Values:
                 out[item] = Fact(item, "0", "人", period, info.statement, None,
                                  f"{info.statement}表未列此类别，{ZERO_FILLED}", rep.year, report=rep.key)
         return out
+
+    def printed_row(self, rep: Report, item: str, said: str | None) -> Fact | None:
+        """The row of a 专业构成/教育程度 table printed with the words the question wrote for an item, where the
+        report reads that row as another category (苏常柴 2019 prints 本科以上 beside 本科: those above 本科, its
+        硕士及以上): a question quoting the report's own label asks that row, not the item it is a synonym of."""
+        info = self.vocab.items.get(item)
+        if not said or said == item or info is None or info.statement not in ("教育程度", "专业构成") \
+                or self.source.parent:
+            return None
+        others = sorted(self.source.statement_items(rep, info.statement) - {item})
+        key = _label_key(said)
+        return next((f for f in self.source.facts(rep, others).values()
+                     if f.statement == info.statement and f.label and _label_key(f.label) == key), None)
 
     def _held_by_wider_row(self, item: str, rows: set[str]) -> bool:
         """Whether a row of the report's 专业构成/教育程度 table is a wider category holding `item` (张家界

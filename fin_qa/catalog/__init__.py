@@ -105,9 +105,24 @@ class Catalog:
     stand_ins: tuple[StandIn, ...] = ()   # keyword_tables/stand_ins.yaml: an item not printed alone, and its holder
 
     def employee_category(self, label: str) -> str:
-        """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown)."""
-        hit = self.categories.get(normalize_label(label))
+        """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown): looked up as
+        printed, then without a closing 学历 (大专学历, 研究生以上学历)."""
+        key = normalize_label(label)
+        hit = self.categories.get(key)
+        if hit is None and key.endswith("学历") and len(key) > 2:
+            hit = self.categories.get(key[:-2])
         return hit[0] if hit else label
+
+    def above_category(self, label: str, printed: set[str]) -> str | None:
+        """The category a 教育程度 row "X以上" holds when the same table prints a row X (its categories:
+        `printed`): those above X (employees.yaml `above`: 本科以上 beside 本科 is 硕士及以上); None otherwise."""
+        key = normalize_label(label)
+        key = key[:-2] if key.endswith("学历") else key
+        if not key.endswith("以上") or key.endswith("及以上") or len(key) <= 2:
+            return None
+        below = self.employee_category(key[:-2])
+        up = (self.employees.get("above") or {}).get(below)
+        return up[0] if up and below in printed else None
 
     @classmethod
     def load(cls, root: str | Path) -> "Catalog":

@@ -24,6 +24,8 @@ class CellWords:
     appositives: tuple[str, ...] = ()      # words naming what a row is, just before its name (longest first)
     change_words: tuple[str, ...] = ()     # words a change column explains (longest first)
     description_words: tuple[str, ...] = ()   # what a description asks (如何, 情况): a quote need not speak of it
+    # an appositive's kind (子公司) → words one of which a table whose rows are of that kind says in its title or header
+    row_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
@@ -51,8 +53,17 @@ def load_cell_words(path: Path) -> CellWords:
         if not isinstance(words, list) or not all(isinstance(w, str) and w for w in words):
             raise RuleError(path, line_of(pc), f"period_columns.{k} must be a list [..] of words")
         periods[k] = tuple(words)
-    return CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods,
-                     tuple(sorted(_words(path, data, "ask_words"), key=len, reverse=True)),
-                     frozenset(_words(path, data, "generic_labels")),
-                     *(tuple(sorted(_words(path, data, key), key=len, reverse=True))
-                       for key in ("neutral_words", "value_suffixes", "appositives", "change_words")))
+    ok = data.get("row_kinds") or {}
+    if not isinstance(ok, dict) or not all(isinstance(k, str) and k and isinstance(v, list) and v and
+                                           all(isinstance(w, str) and w for w in v) for k, v in ok.items()):
+        raise RuleError(path, line_of(data), "`row_kinds:` must map an appositive's kind to a list [..] of title words")
+    words = CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods,
+                      tuple(sorted(_words(path, data, "ask_words"), key=len, reverse=True)),
+                      frozenset(_words(path, data, "generic_labels")),
+                      *(tuple(sorted(_words(path, data, key), key=len, reverse=True))
+                        for key in ("neutral_words", "value_suffixes", "appositives", "change_words")),
+                      row_kinds={k: tuple(v) for k, v in ok.items()})
+    unknown = [k for k in words.row_kinds if not any(k in a for a in words.appositives)]
+    if unknown:
+        raise RuleError(path, line_of(ok), f"`row_kinds:` {unknown} are in no appositive")
+    return words

@@ -162,6 +162,8 @@ class FormulaBook:
     formulas: dict[str, Formula] = field(default_factory=dict)
     phrases: dict[str, str] = field(default_factory=dict)      # name/alias → formula name
     derived: dict[str, Formula] = field(default_factory=dict)  # item → how to compute it when absent
+    # item → its further ways (a later entry of the same item), tried in order where those before give no value
+    derived_else: dict[str, list[Formula]] = field(default_factory=dict)
     derived_notes: dict[str, str] = field(default_factory=dict)  # item → what the answer says when it was
     derived_unless: dict[str, tuple[str, ...]] = field(default_factory=dict)  # item → items that forbid it
 
@@ -261,6 +263,10 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
             item = vocab.canonical(str(entry["item"]))
             if item is None:
                 raise RuleError(path, line_of(entry), f"derived item {entry['item']!r} is not in keyword_tables/")
+            further = item in book.derived
+            if further and (set(entry) - {"item", "inputs", "expr", "output", "decimals"}):
+                raise RuleError(path, line_of(entry), f"a further way of deriving {item!r} takes item, inputs and "
+                                                      "expr only (words, note and unless are the first entry's)")
             note = entry.get("note")
             if note is not None:
                 if not isinstance(note, str) or not note:
@@ -276,7 +282,10 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
             e.line = line_of(entry)
             e["name"] = item
             e.setdefault("output", "amount")
-            book.derived[item] = _build(e, vocab, path)
+            if further:
+                book.derived_else.setdefault(item, []).append(_build(e, vocab, path))
+            else:
+                book.derived[item] = _build(e, vocab, path)
         for key in ("formulas", "templates"):
             entries = data.get(key) or []
             if not isinstance(entries, list):

@@ -122,7 +122,7 @@ TABLE_SHAPES = {
                      "combined": "labels"},
     "employees.yaml": {"counts": "labels", "ratios": "labels", "amounts": "labels", "blocks": "labels",
                        "categories": "blocks", "prose": "labels", "zero_is_missing": "words",
-                       "contains": "labels"},
+                       "contains": "labels", "above": "labels"},
 }
 _SHAPE_TEXT = {"labels": "a mapping name → [labels]", "words": "a list [..] of words",
                "names": "a mapping name → word", "blocks": "a mapping block → {name: [labels]}"}

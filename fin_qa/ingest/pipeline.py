@@ -408,7 +408,9 @@ def _num(value: str) -> float | None:
 # 23: a cash dividend written 派发现金分红 (每10股派发现金分红69.57元) read as the plan's cash per 10 shares.
 # 24: a table whose body repeats its header under another first word (分产品 …, 分地区 …) split into its parts.
 # 25: a plan's cash printed per share (每股派发现金红利27.993元) read as its own key disclosure, beside 每10股.
-PARSER_VERSION = 25
+# 26: a 教育程度 row "X以上" printed beside a row X read as those above X (本科以上 beside 本科: 硕士及以上); a row
+#     label ending in 学历 read as its category (大专学历, 研究生以上学历).
+PARSER_VERSION = 26
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);

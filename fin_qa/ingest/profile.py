@@ -8,7 +8,7 @@ is the header of a one-row table whose values are on the next line ("股票种�
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..catalog import Catalog
 from ..numbers import decimal_str, parse_number
@@ -264,6 +264,13 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
                     add(name, v, unit, stmt, page.number, _key(label))
         if emp_pages:
             emp_pages -= 1
+    # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`)
+    printed = {item for stmt, item in facts if stmt == "教育程度"}
+    for (stmt, item), f in list(facts.items()):
+        up = catalog.above_category(f.raw_label, printed) if stmt == "教育程度" else None
+        if up is not None and up != item and (stmt, up) not in facts:
+            old = (stmt, item)   # (re-keyed where it stands: the facts keep the table's order)
+            facts = {((stmt, up) if k == old else k): (replace(f, item=up) if k == old else x) for k, x in facts.items()}
     # banks and insurers write the head count in prose
     for item, patterns in (spec.get("prose") or {}).items():
         if ("员工情况", item) not in facts:

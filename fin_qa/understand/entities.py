@@ -302,7 +302,7 @@ class CompanyIndex:
                 # a spoken form is not the registered name: answers name the company by its short name
                 out.append(CompanyMatch(self.companies[key], name, start, end, 99 if name in self._spoken else 100))
         out.sort(key=lambda m: m.start)
-        return out
+        return _listed_again(q, out)
 
     def _hits(self, q: str) -> list[tuple[int, int, str]]:
         """(start, end, name) of the longest name standing at each place of the (normalised) question."""
@@ -502,6 +502,28 @@ class CompanyIndex:
         if not bounded and not before.endswith(tuple(self._rules.regions)):
             return None
         return CompanyMatch(self.companies[key], best[2], -1, -1, best[0])
+
+
+# a list's joining word, right before or after a name
+_JOINED_AFTER = re.compile(r"\s*(?:和|与|及|以及|、)")
+_JOINED_BEFORE = re.compile(r"(?:和|与|及|以及|、)\s*$")
+
+
+def _listed_again(q: str, found: list[CompanyMatch]) -> list[CompanyMatch]:
+    """The matches less a company's name written again as one of a list's things, a product or a segment named
+    after it ("贵州茅台2025年茅台酒和其他系列酒": 茅台酒 is a row of its products, not the company once more):
+    a later mention of a company already named, a list's joining word right before or after it and no year
+    after it ("四方科技2018年和四方科技2019年" names the company in each year)."""
+    named: set[str] = set()
+    out: list[CompanyMatch] = []
+    for m in found:
+        key = m.company.key
+        if key in named and m.start >= 0 and _YEAR_NEXT.match(q, m.end) is None and (
+                _JOINED_AFTER.match(q, m.end) or _JOINED_BEFORE.search(q, 0, m.start)):
+            continue
+        named.add(key)
+        out.append(m)
+    return out
 
 
 # ---------------------------------------------------------------------------------------- years

@@ -401,6 +401,12 @@ class Understander:
             pieces = [p for w in pieces for p in ([w] if w in grouped else prefilter.sub(rx, " ", w).split())]
         return [p for w in pieces if len(w) >= self.config.min_residue for p in self._content(w)]
 
+    def _neutral_left(self, word: str) -> bool:
+        """Whether a word keeps something once the neutral words (rules/lexicon.yaml left_neutral) are cut out."""
+        for rx in self.config.neutral:
+            word = prefilter.sub(rx, " ", word)
+        return any(len(p) >= self.config.min_residue for p in word.split())
+
     def _content(self, piece: str) -> list[str]:
         """A piece of a question's unused words less its function words (据, 向, 及其: the lexicon's), in runs."""
         if not self.lexicon.rules.function_pos or not _CJK.search(piece):
@@ -422,7 +428,9 @@ class Understander:
             if any(w and w in key for w in words):
                 continue
             left = (_LEADING_DU.sub("", w) for w in self.generalizer.residue(phrase_key(rest[m.start():m.end()])))
-            out += [("ask", x) for w in left if len(w) >= 2 for x in self._content(w) if len(x) >= 2]
+            # (less the words said to the reader, as the question's accounting reads them: "用万元表示是多少")
+            out += [("ask", x) for w in left if len(w) >= 2 for x in self._content(w) if len(x) >= 2
+                    and self._neutral_left(x)]
         return out
 
     def _spelled(self, text: str, norm: str, rules, several: bool = False) -> tuple[
