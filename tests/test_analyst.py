@@ -70,7 +70,12 @@ def test_a_qualifier_nothing_prints_still_declines(router):
 
 @pytest.mark.parametrize("q", ["四方科技2019年的营业收入是多少？跟2018年比变化多大？",
                                "四方科技2019年的营业收入是多少？与2018年相比差多少？",
-                               "四方科技2019年的营业收入是多少？较2018年增减了多少？"])
+                               "四方科技2019年的营业收入是多少？较2018年增减了多少？",
+                               # the amount and the rate asked together: both printed, each ask's words read
+                               "四方科技2019年的营业收入是多少？比上年减少了多少金额、多大比例？",
+                               "四方科技2019年的营业收入是多少？比2018年减少了多少、降幅多大？",
+                               "四方科技2019年的营业收入是多少？同比降了多少？",
+                               "四方科技2019年的营业收入比2018年减少了多少？请给出当年金额和变动率。"])
 def test_a_change_asked_after_a_value(router, q):
     ans = router.answer(q)
     text = plain(ans.answer)

@@ -172,6 +172,10 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         for b in base:
             rest = mask(rest, b.start(), b.end())
     if f.operation in ("change", "growth"):
+        # the amount and the rate of a change are both printed: the other's words are read too ("增加了多少、
+        # 增幅多大", "减少了多少金额、多大比例")
+        for rx in (ops["verb_amount"], ops["verb_rate"]):
+            rest, _ = take(rest, rx)
         rest, _ = take(rest, ops["amount_words"])
         rest, _ = take(rest, ops["rate_words"])
     elif operands >= 2:
