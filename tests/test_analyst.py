@@ -575,3 +575,21 @@ def test_a_product_named_after_the_company_is_a_row(corpus_router):
                       ("贵州茅台2025年茅台酒和其他系列酒的毛利率分别是多少？", ("93.53%", "76.11%"))):
         ans = corpus_router.answer(q)
         assert ans.answered and all(v in ans.answer for v in values), ans.answer
+
+
+def test_how_a_value_compares_with_a_base_is_its_change(router, bank_router):
+    # "与上年末相比如何" / "和上年比怎么样": both values and the change (in 百分点 for a rate), never a passage
+    ans = bank_router.answer("平安银行2013年末不良贷款率和拨备覆盖率是多少？与上年末相比如何？")
+    assert ans.answered and not ans.partial, ans.answer
+    for v in ("0.89%", "0.95%", "201.06%", "182.32%", "0.06个百分点"):
+        assert v in ans.answer, v
+    ans = router.answer("四方科技2019年营业收入和上年比怎么样？")
+    assert ans.method == "change" and "55,236,147.48" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("q", ["四方科技2019年聘请境内会计师事务所的年度报酬是多少？",
+                               "四方科技2019年支付给境内会计师事务所的报酬是多少？"])
+def test_the_fee_of_the_firm_engaged(router, q):
+    # 聘请 / 支付给 say how the fee is paid: the row 境内会计师事务所报酬 answers
+    ans = router.answer(q)
+    assert ans.answered and "450,000.00" in ans.answer, ans.answer

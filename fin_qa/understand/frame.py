@@ -167,6 +167,13 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             f.operation_word = v.group(0)
             rest = mask(rest, v.start(), v.end() + (amount.end() if amount else 0))
             break
+    if f.operation == "value":
+        # "和上年末比怎么样": how the value compares with a base is its change
+        how = next((h for b in base for h in [ops["compared_how"].match(rest, b.end())]
+                    if h is not None and h.group(0).strip() and USED not in h.group(0)), None)
+        if how is not None:
+            f.operation, f.operation_word = "change", how.group(0).strip()
+            rest = mask(rest, how.start(), how.end())
     if f.operation in ("change", "growth") and base:
         f.base_word = base[0].group(0)
         for b in base:
