@@ -593,3 +593,9 @@ def test_the_fee_of_the_firm_engaged(router, q):
     # 聘请 / 支付给 say how the fee is paid: the row 境内会计师事务所报酬 answers
     ans = router.answer(q)
     assert ans.answered and "450,000.00" in ans.answer, ans.answer
+
+
+def test_a_plans_parts_listed_are_the_plan(corpus_router):
+    # "派息和转增各是多少": the plan with its figures; "普通股股利分配方案" says how the plan is named
+    ans = corpus_router.answer("百克生物2024年的分配预案，派息和送股各是多少？")
+    assert ans.method == "distribution", ans.answer
