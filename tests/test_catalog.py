@@ -251,7 +251,7 @@ def test_a_derived_items_further_ways_in_order(rules_copy, catalog):
     f.write_text(f.read_text(encoding="utf-8") + "  - item: 本科及以上\n    inputs: {本科: 本科}\n    expr: 本科\n"
                  "    note: 按本科回答\n", encoding="utf-8")
     msg = _check_one(rules_copy)
-    assert msg.startswith(f"{f}:") and "a further way of deriving '本科及以上'" in msg
+    assert msg.startswith(f"{f}:") and "a further way of deriving '本科及以上' takes item, inputs, expr" in msg
 
 
 def test_education_categories_as_printed(catalog):

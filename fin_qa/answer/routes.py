@@ -9,7 +9,8 @@ most once per ask (AskState memoises them), and every candidate answer is review
 The router's vetoes are named too (VETOES, the routes call them by name): an ask listing several periods read
 from a column of each (every_period_read), one row where every row of a group is asked (list_whole), a
 statement line the cells read in the other period's column (blank_line), a company's own value for a question
-that says more than it (unaccounted). Splitting a question per company or per
+that says more than it (unaccounted), a value worked out of a category the question names by the label its
+report prints for another row (printed_otherwise, after every route). Splitting a question per company or per
 period is the Planner's (understand/plan.py); the router only hands an ask here.
 """
 from __future__ import annotations
@@ -246,8 +247,8 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
         return declined(u, render(router.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                   understood=understood(u)))
     left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
-    # (a name's item too — 会计师事务所名称 for "财务审计费用" —; a formula's own words are its name: not read here)
-    if left and (u.items or not text_items(router, u)) and not u.model_keywords:
+    # (an item's, a name's too — 会计师事务所名称 for "财务审计费用"; a formula alone is named by its own words)
+    if left and u.items and not u.model_keywords:
         # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
         return declined(u, render(router.t, "declined", words=cue_words(left), understood=understood(u)))
     return None
@@ -272,12 +273,27 @@ def _spelled(router: "Router", text: str) -> str:
     return router.cells.spell(content(norm(text)))
 
 
+def printed_otherwise(s: AskState, ans: Answer) -> Answer | None:
+    """The decline of a value worked out of a category the question names by the label its report prints for
+    another row (苏常柴 2019's 本科以上, beside 本科, is its 硕士及以上): a lookup reads that row
+    (Values.printed_row); a sum, ratio or change of the category would not be of the row the words name."""
+    u, router = s.u, s.router
+    if not (ans.answered and ans.method != Method.LOOKUP and u.items and u.companies
+            and any(router.values.info(i).statement in ("教育程度", "专业构成") for i in u.items)):
+        return None
+    rep = router.values.report(u)[0]
+    said = [u.item_words.get(i) for i in u.items
+            if rep is not None and router.values.printed_row(rep, i, u.item_words.get(i)) is not None]
+    return s.decline("、".join(w for w in said if w)) if said else None
+
+
 VETOES: dict[str, Callable[..., Any]] = {
     "every_period_read": every_period_read,
     "list_whole": list_whole,
     "each_read": each_read,
     "blank_line": blank_line,
     "unaccounted": unaccounted,
+    "printed_otherwise": printed_otherwise,
 }
 
 
@@ -569,4 +585,4 @@ def route(router: "Router", u: Understanding) -> Answer:
     ans = next(a for a in (r.take(s) if r.when(s) else None for r in ROUTES) if a is not None)
     if s.guards and ans.answered and ans.method in COMPANY_VALUES:
         return declined(u, s.guards[0].answer)
-    return ans
+    return VETOES["printed_otherwise"](s, ans) or ans

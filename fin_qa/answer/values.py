@@ -156,11 +156,14 @@ class Values:
         d = self.formulas.derived.get(item)
         if d is None:
             return []
+        if fact is not None:   # (the way the value was derived: a further way's, where it was)
+            d = next((w for w in (d, *self.formulas.derived_else.get(item, ()))
+                      if fact.source.endswith("; " + w.expr.replace(" ", ""))), d)
         if self.info(item).statement == "组合项目":
             return [f"{item} = {d.expr.replace(' ', '')}"]
         note = self.formulas.derived_notes.get(item)
         if note and fact is not None and fact.source.endswith("; " + d.expr.replace(" ", "")):
-            return [note]
+            return [note]   # (a note is the item's: said of a value derived any of its ways)
         return []
 
     def scaled(self, fact: Fact, unit: str | None, decimals: int | None) -> str:

@@ -108,16 +108,13 @@ class Catalog:
         """The canonical name of a 专业构成/教育程度 row label (the label itself when unknown): looked up as
         printed, then without a closing 学历 (大专学历, 研究生以上学历)."""
         key = normalize_label(label)
-        hit = self.categories.get(key)
-        if hit is None and key.endswith("学历") and len(key) > 2:
-            hit = self.categories.get(key[:-2])
+        hit = self.categories.get(key) or self.categories.get(_no_degree_word(key))
         return hit[0] if hit else label
 
     def above_category(self, label: str, printed: set[str]) -> str | None:
         """The category a 教育程度 row "X以上" holds when the same table prints a row X (its categories:
         `printed`): those above X (employees.yaml `above`: 本科以上 beside 本科 is 硕士及以上); None otherwise."""
-        key = normalize_label(label)
-        key = key[:-2] if key.endswith("学历") else key
+        key = _no_degree_word(normalize_label(label))
         if not key.endswith("以上") or key.endswith("及以上") or len(key) <= 2:
             return None
         below = self.employee_category(key[:-2])
@@ -264,3 +261,8 @@ def _load_mappings(folder: Path) -> dict[str, Any]:
     if "chunks" not in out:
         raise RuleError(folder / "chunks.json", 1, "missing: the chunks index body")
     return out
+
+
+def _no_degree_word(label: str) -> str:
+    """A 教育程度 label without a closing 学历 (研究生以上学历 → 研究生以上)."""
+    return label[:-2] if label.endswith("学历") and len(label) > 2 else label

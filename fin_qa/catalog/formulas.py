@@ -265,8 +265,9 @@ def load_formulas(directory: Path, vocab: Vocabulary) -> FormulaBook:
                 raise RuleError(path, line_of(entry), f"derived item {entry['item']!r} is not in keyword_tables/")
             further = item in book.derived
             if further and (set(entry) - {"item", "inputs", "expr", "output", "decimals"}):
-                raise RuleError(path, line_of(entry), f"a further way of deriving {item!r} takes item, inputs and "
-                                                      "expr only (words, note and unless are the first entry's)")
+                raise RuleError(path, line_of(entry), f"a further way of deriving {item!r} takes item, inputs, expr "
+                                                      "(output, decimals) only: words, note and unless are the first "
+                                                      "entry's")
             note = entry.get("note")
             if note is not None:
                 if not isinstance(note, str) or not note:

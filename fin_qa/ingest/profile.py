@@ -218,6 +218,7 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
             facts[(statement, item)] = ProfileFact(item, value, unit, statement, page, raw)
 
     block: str | None = None
+    totals: dict[str, str | None] = {}   # block → its 合计 row's number
     emp_pages = 0
     for page in doc.pages:
         in_emp_section = emp_pages > 0
@@ -229,6 +230,7 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
             if block:
                 m = re.match(r"^(.+?)[（(]?人?[)）]?\s+([\d,]+)(?:\s|$)", text)
                 if flat.startswith("合计") or flat.startswith("总计"):
+                    totals.setdefault(block, _first_number(flat[2:]))   # (the block's total, as printed)
                     block = None
                     continue
                 if m and not re.search(r"类别|人数|数量", m.group(1)):
@@ -264,11 +266,17 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
                     add(name, v, unit, stmt, page.number, _key(label))
         if emp_pages:
             emp_pages -= 1
-    # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`)
+    # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`) — where
+    # the table's rows are its parts (they add up to its 合计) and it prints none of those above apart (else it
+    # is a subtotal: 本科以上 300 over 本科 200, 硕士 80, 博士 20)
     printed = {item for stmt, item in facts if stmt == "教育程度"}
+    rows = [parse_number(f.value) for (stmt, _), f in facts.items() if stmt == "教育程度"]
+    total = parse_number(totals.get("教育程度") or "")
+    parts = total is not None and None not in rows and sum(rows) == total   # type: ignore[arg-type]
+    held = catalog.employees.get("contains") or {}
     for (stmt, item), f in list(facts.items()):
-        up = catalog.above_category(f.raw_label, printed) if stmt == "教育程度" else None
-        if up is not None and up != item and (stmt, up) not in facts:
+        up = catalog.above_category(f.raw_label, printed) if stmt == "教育程度" and parts else None
+        if up is not None and up != item and (stmt, up) not in facts and not printed & set(held.get(up, ())):
             old = (stmt, item)   # (re-keyed where it stands: the facts keep the table's order)
             facts = {((stmt, up) if k == old else k): (replace(f, item=up) if k == old else x) for k, x in facts.items()}
     # banks and insurers write the head count in prose

@@ -510,18 +510,19 @@ _JOINED_BEFORE = re.compile(r"(?:和|与|及|以及|、)\s*$")
 
 
 def _listed_again(q: str, found: list[CompanyMatch]) -> list[CompanyMatch]:
-    """The matches less a company's name written again as one of a list's things, a product or a segment named
-    after it ("贵州茅台2025年茅台酒和其他系列酒": 茅台酒 is a row of its products, not the company once more):
-    a later mention of a company already named, a list's joining word right before or after it and no year
-    after it ("四方科技2018年和四方科技2019年" names the company in each year)."""
-    named: set[str] = set()
+    """The matches less a company's name written again, in another form, as one of a list's things — a product or
+    a segment named after it ("贵州茅台2025年茅台酒和其他系列酒": 茅台酒 is a row of its products, not the company
+    once more): a later mention of a company already named by other words, a list's joining word right before or
+    after it and no year after it ("四方科技2018年和四方科技2019年", "…营业收入和四方科技的净利润" name the company
+    each time)."""
+    named: dict[str, str] = {}   # company key → the words first naming it
     out: list[CompanyMatch] = []
     for m in found:
         key = m.company.key
-        if key in named and m.start >= 0 and _YEAR_NEXT.match(q, m.end) is None and (
+        if key in named and named[key] != m.text and m.start >= 0 and _YEAR_NEXT.match(q, m.end) is None and (
                 _JOINED_AFTER.match(q, m.end) or _JOINED_BEFORE.search(q, 0, m.start)):
             continue
-        named.add(key)
+        named.setdefault(key, m.text)
         out.append(m)
     return out
 
