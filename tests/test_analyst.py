@@ -661,3 +661,9 @@ def test_a_company_named_twice_in_its_own_words_stays_the_company(router):
     for q in ("四方科技2019年营业收入和四方科技的净利润分别是多少？", "四方科技2019年营业收入、四方科技净利润各是多少？"):
         ans = router.answer(q)
         assert ans.answered and "1,175,301,034.32" in ans.answer and "129,465,020.68" in ans.answer, (q, ans.answer)
+
+
+def test_the_top_five_by_either_word(router):
+    # 前五大客户 is the tables' 前五名客户: their cells, not a passage
+    ans = router.answer("苏常柴2019年前五大客户合计销售金额及其占年度销售总额的比重？")
+    assert ans.answered and "864,536,279.47" in ans.answer and "42.38%" in ans.answer, ans.answer

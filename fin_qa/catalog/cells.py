@@ -57,12 +57,13 @@ def load_cell_words(path: Path) -> CellWords:
     if not isinstance(ok, dict) or not all(isinstance(k, str) and k and isinstance(v, list) and v and
                                            all(isinstance(w, str) and w for w in v) for k, v in ok.items()):
         raise RuleError(path, line_of(data), "`row_kinds:` must map an appositive's kind to a list [..] of title words")
-    words = CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods,
-                      tuple(sorted(_words(path, data, "ask_words"), key=len, reverse=True)),
-                      frozenset(_words(path, data, "generic_labels")),
-                      *(tuple(sorted(_words(path, data, key), key=len, reverse=True))
-                        for key in ("neutral_words", "value_suffixes", "appositives", "change_words")),
-                      row_kinds={k: tuple(v) for k, v in ok.items()})
+    def longest_first(key: str) -> tuple[str, ...]:
+        return tuple(sorted(_words(path, data, key), key=len, reverse=True))
+
+    words = CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods, longest_first("ask_words"),
+                      frozenset(_words(path, data, "generic_labels")), neutral_words=longest_first("neutral_words"),
+                      value_suffixes=longest_first("value_suffixes"), appositives=longest_first("appositives"),
+                      change_words=longest_first("change_words"), row_kinds={k: tuple(v) for k, v in ok.items()})
     unknown = [k for k in words.row_kinds if not any(k in a for a in words.appositives)]
     if unknown:
         raise RuleError(path, line_of(ok), f"`row_kinds:` {unknown} are in no appositive")
