@@ -667,3 +667,15 @@ def test_the_top_five_by_either_word(router):
     # 前五大客户 is the tables' 前五名客户: their cells, not a passage
     ans = router.answer("苏常柴2019年前五大客户合计销售金额及其占年度销售总额的比重？")
     assert ans.answered and "864,536,279.47" in ans.answer and "42.38%" in ans.answer, ans.answer
+
+
+def test_a_mixed_level_and_a_word_holding_zhong_are_never_dropped(router):
+    # 苏常柴 2019 prints 大中专 525 (大专 and 中专 together): 大专及以上 cannot be added up from its rows
+    ans = router.answer("苏常柴2019年大专及以上学历员工多少人？")
+    assert not ans.answered and "277" not in ans.answer, ans.answer
+    # 中 of 大中专 is no "inside" (年报中): the word stays in the question's accounting, never silently dropped
+    ans = router.answer("苏常柴2019年本科以上学历和大中专人数分别是多少")
+    assert "大中专" in ans.answer and not (ans.answered and not ans.partial and "525" not in ans.answer), ans.answer
+    # ... while 年报中 / 当中 still say where it is read
+    ans = router.answer("常柴股份2019年的负债合计在年报当中是多少哦")
+    assert ans.answered and "1,356,100,111.53" in ans.answer, ans.answer

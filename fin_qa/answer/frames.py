@@ -738,6 +738,7 @@ class FrameAnswerer:
         want = aging_range(rest) if f.kind == "aging" or "年" in rest else None
         span = [(r, aging_range(r.label)) for r in rows] if want else []
         said = aging_span(rest) if want else ""
+        said_age = want is not None
         if not want:
             want = level_range(rest, self.words, up, down)
             bare = {_level_word(r.label, self.words) for r in rows if level_range(r.label, self.words, up, down) is not None
@@ -754,8 +755,10 @@ class FrameAnswerer:
             if exact:
                 return Rows(f, exact[:1], rest, "range")
             inside = [(r, s) for r, s in span if s and want[0] <= s[0] and s[1] <= want[1]]
-            across = [r for r, s in span if s and s[0] < want[1] and s[1] > want[0] and not (
-                want[0] <= s[0] and s[1] <= want[1])]
+            # a row reaching past the range asked: an age's bounds are shared (1至2年 ends where 2年以上 starts),
+            # a level is a whole rank (大中专 holds 大专 of 大专及以上 and 中专 below it)
+            across = [r for r, s in span if s and not (want[0] <= s[0] and s[1] <= want[1]) and (
+                s[0] < want[1] and s[1] > want[0] if said_age else s[0] <= want[1] and s[1] >= want[0])]
             if across or not inside:
                 return Rows(f, [], rest, "declined")
             # rows within another row taken (其中：6个月以内 under 1年以内) are not added twice
