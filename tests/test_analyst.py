@@ -586,9 +586,15 @@ def test_a_names_item_with_words_left_declines(router):
 def test_a_product_named_after_the_company_is_a_row(corpus_router):
     # 茅台酒 (贵州茅台酒股份有限公司's own words) listed with 其他系列酒 is a product of its table, not the company again
     for q, values in (("贵州茅台2025年茅台酒和其他系列酒分别实现营业收入多少？", ("146,499,906,480.49", "22,274,678,707.16")),
-                      ("贵州茅台2025年茅台酒和其他系列酒的毛利率分别是多少？", ("93.53%", "76.11%"))):
+                      ("贵州茅台2025年茅台酒和其他系列酒的毛利率分别是多少？", ("93.53%", "76.11%")),
+                      ("贵州茅台2025年茅台酒的营业收入是多少？", ("146,499,906,480.49",))):
         ans = corpus_router.answer(q)
         assert ans.answered and all(v in ans.answer for v in values), ans.answer
+        assert "168,838,102,514.79" not in ans.answer   # (never the company's total)
+    # another name of the company asked of is never its total either; a name restated in brackets is the company
+    assert "168,838,102,514.79" not in corpus_router.answer("贵州茅台2025年茅台的营业收入是多少？").answer
+    ans = corpus_router.answer("贵州茅台酒股份有限公司（贵州茅台）2025年的营业收入是多少？")
+    assert ans.answered and "168,838,102,514.79" in ans.answer, ans.answer
 
 
 def test_how_a_value_compares_with_a_base_is_its_change(router, bank_router):

@@ -510,19 +510,23 @@ _JOINED_BEFORE = re.compile(r"(?:和|与|及|以及|、)\s*$")
 
 
 def _listed_again(q: str, found: list[CompanyMatch]) -> list[CompanyMatch]:
-    """The matches less a company's name written again, in another form, as one of a list's things — a product or
-    a segment named after it ("贵州茅台2025年茅台酒和其他系列酒": 茅台酒 is a row of its products, not the company
-    once more): a later mention of a company already named by other words, a list's joining word right before or
-    after it and no year after it ("四方科技2018年和四方科技2019年", "…营业收入和四方科技的净利润" name the company
-    each time)."""
-    named: dict[str, str] = {}   # company key → the words first naming it
+    """The matches less a company's name written again, in another form, for a thing named after it — a product
+    or a segment ("贵州茅台2025年茅台酒和其他系列酒", "贵州茅台2025年茅台酒的营业收入": 茅台酒 is a row of its
+    products, not the company once more): a later mention of a company already named by other words, no year
+    after it, and a list's joining word right before or after it, or 的 after it — never a name restated in
+    brackets ("金宇生物技术股份有限公司（生物股份）") nor the same words again ("四方科技2018年和四方科技2019年",
+    "…营业收入和四方科技的净利润" name the company each time). Its words are then left to the tables' rows (read
+    there, or the ask declined naming them — never the company's own total)."""
+    named: dict[str, tuple[str, int]] = {}   # company key → the words first naming it, and where they end
     out: list[CompanyMatch] = []
     for m in found:
         key = m.company.key
-        if key in named and named[key] != m.text and m.start >= 0 and _YEAR_NEXT.match(q, m.end) is None and (
-                _JOINED_AFTER.match(q, m.end) or _JOINED_BEFORE.search(q, 0, m.start)):
+        first = named.get(key)
+        if first is not None and first[0] != m.text and m.start >= 0 and _YEAR_NEXT.match(q, m.end) is None and (
+                _JOINED_AFTER.match(q, m.end) or _JOINED_BEFORE.search(q, 0, m.start)
+                or (q.startswith("的", m.end) and m.start > first[1] and q[m.start - 1:m.start] not in "（(")):
             continue
-        named.setdefault(key, m.text)
+        named.setdefault(key, (m.text, m.end))
         out.append(m)
     return out
 
