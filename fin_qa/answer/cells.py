@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import AbstractSet, NamedTuple
 
@@ -654,36 +655,34 @@ class CellAnswerer:
             self._marks_made[key] = got
         return list(got)
 
+    def _apposed(self, ask: str, taken: list[bool]) -> Iterator[tuple[int, str]]:
+        """(where a name begins, the appositive written just before it) — the name's characters `taken`; the
+        longest appositive where several end there."""
+        for i in range(1, len(ask)):
+            if taken[i] and not taken[i - 1]:
+                w = next((w for w in self.w.appositives if ask.endswith(w, 0, i)), None)
+                if w is not None:
+                    yield i, w
+
     def _appositives(self, ask: str, taken: list[bool]) -> list[bool]:
         """The words just before a name that say what it is ("子公司", "股东", "第一大供应商"), or an ask of
         such words alone ("关联方" before the masked company's name)."""
         marks = [False] * len(ask)
         if ask in self.w.appositives:
             return [True] * len(ask)
-        for i in range(1, len(ask)):
-            if taken[i] and not taken[i - 1]:
-                head = ask[:i]
-                for w in self.w.appositives:
-                    if head.endswith(w):
-                        # with its rank before it ("第一大股东浙江东港投资有限公司")
-                        rank = re.search(r"(?:第\d{1,2}[大名位]?|最大)$", head[:-len(w)])
-                        n = len(w) + (len(rank.group(0)) if rank else 0)
-                        marks[i - n:i] = [True] * n
-                        break
+        for i, w in self._apposed(ask, taken):
+            # with its rank before it ("第一大股东浙江东港投资有限公司")
+            rank = re.search(r"(?:第\d{1,2}[大名位]?|最大)$", ask[:i - len(w)])
+            n = len(w) + (len(rank.group(0)) if rank else 0)
+            marks[i - n:i] = [True] * n
         return marks
 
     def _other_kind(self, ask: str, label: list[bool], prep: _Prepared) -> bool:
         """Whether an appositive written just before the row's name (子公司) says it is of a kind whose words the
         table's title and header do not say (keyword_tables/cells.yaml row_kinds): the 青岛 of 重要合营企业和联营企业
         信息, the 上海 of a table by region, are no 子公司."""
-        for i in range(1, len(ask)):
-            if not label[i] or label[i - 1]:
-                continue
-            a = next((a for a in self.w.appositives if ask.endswith(a, 0, i)), None)
-            if a is not None and any(kind in a and not any(w in prep.context for w in words)
-                                     for kind, words in self.w.row_kinds.items()):
-                return True
-        return False
+        return any(kind in a and not any(w in prep.context for w in words)
+                   for _, a in self._apposed(ask, label) for kind, words in self.w.row_kinds.items())
 
     def _pick(self, t: TableRecord, ask: str, r: int, n: Named, title_pairs: frozenset[str], key_cols: set[int],
               q: str, when: When, before: str, text: bool, prep: _Prepared) -> Pick | None:
