@@ -685,3 +685,38 @@ def test_a_mixed_level_and_a_word_holding_zhong_are_never_dropped(router):
     # ... while 年报中 / 当中 still say where it is read
     ans = router.answer("常柴股份2019年的负债合计在年报当中是多少哦")
     assert ans.answered and "1,356,100,111.53" in ans.answer, ans.answer
+
+
+def _rd_table(*rows: str, year: int | None = 2019):
+    from pathlib import Path
+    from fin_qa.ingest.pages import Document, Line, Page
+    from fin_qa.ingest.profile import extract_employees
+    doc = Document(Path("report.pdf"), [Page(1, [Line(x) for x in ("公司研发投入情况", *rows)])])
+    return {(f.item, f.period): f.value for f in extract_employees(doc, CATALOG, year) if f.statement == "研发投入"}
+
+
+def test_the_rd_tables_columns_of_the_years_before():
+    # 深交所's "2019 年 2018 年 变动比例" (a row's last column the change, never a year's value)
+    got = _rd_table("2019 年 2018 年 变动比例", "研发人员数量（人） 165 161 2.48%",
+                    "研发投入金额（元） 21,799,347.88 21,452,865.63 1.62%")
+    assert got[("研发投入合计", "current")] == "21799347.88" and got[("研发投入合计", "previous")] == "21452865.63", got
+    assert got[("研发人员数量", "previous")] == "161" and ("研发人员数量", "previous2") not in got, got
+    # 科创板's "本年度 上年度 变化幅度（%）", a change in words after the columns; three years of 近三年, in 千元
+    got = _rd_table("本年度 上年度 变化幅度（%）", "研发投入合计 67,328,083.61 79,610,848.99 -15.43",
+                    "研发投入总额占营业收入比例（%） 15.77 21.44 减少 5.67 个百分点")
+    assert got[("研发投入合计", "previous")] == "79610848.99" and got[("研发投入占营业收入比例", "previous")] == "21.44", got
+    got = _rd_table("项目 2025 年 2024 年 2023 年", "研发投入金额（千元） 22,146,581 18,606,756 18,356,108", year=2025)
+    assert got[("研发投入合计", "current")] == "22146581000" and got[("研发投入合计", "previous2")] == "18356108000", got
+    # a header of years not counted back from the report's, or no header: the report year's column only
+    got = _rd_table("2017 年 2016 年", "研发投入金额（元） 100.00 90.00")
+    assert got == {("研发投入合计", "current"): "100"}, got
+    got = _rd_table("单位：万元", "研发投入合计 48,428.96")
+    assert got == {("研发投入合计", "current"): "484289600"}, got
+
+
+def test_rd_asked_against_the_year_before(router):
+    # the previous year's column of the 研发投入 table: a change of it, a rate's change in 百分点
+    ans = router.answer("安靠智电2019年研发投入金额较2018年增长了百分之多少？")
+    assert ans.answered and "42.57%" in ans.answer and "15,665,695.27" in ans.answer, ans.answer
+    ans = router.answer("苏常柴2018年研发人员数量是多少？")
+    assert ans.answered and "368" in ans.answer and "2019年年报" in ans.answer, ans.answer

@@ -410,7 +410,9 @@ def _num(value: str) -> float | None:
 # 25: a plan's cash printed per share (每股派发现金红利27.993元) read as its own key disclosure, beside 每10股.
 # 26: a 教育程度 row "X以上" printed beside a row X read as those above X (本科以上 beside 本科: 硕士及以上); a row
 #     label ending in 学历 read as its category (大专学历, 研究生以上学历).
-PARSER_VERSION = 26
+# 27: a 研发投入 row under a header of the years (2019年 2018年 变动比例; 本年度 上年度) read in each year's column
+#     (previous, previous2), the change column left; an amount in the unit its label or 单位 line prints (千元).
+PARSER_VERSION = 27
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);
@@ -505,8 +507,8 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
         for item, (code, page) in share_codes(doc).items():
             if code != meta.stock_code and item not in profile:
                 facts.append(FactRow(item, code, None, None, "current", "公司信息", page, source, item))
-        for f in extract_employees(doc, catalog):
-            facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, "current", f.statement, f.page, source, f.raw_label))
+        for f in extract_employees(doc, catalog, meta.year):
+            facts.append(FactRow(f.item, f.value, _num(f.value), f.unit, f.period, f.statement, f.page, source, f.raw_label))
         parsed_tables = extract_tables(doc)
         facts.extend(extract_indicators(parsed_tables, meta.year, catalog.items, source))
         for f in extract_disclosures(doc, catalog.disclosures, parsed_tables):

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ..catalog import Catalog
-from ..numbers import decimal_str, parse_number
+from ..numbers import UNIT_FACTORS, decimal_str, parse_number, to_yuan
 from .pages import Document
 
 _HEADING_TAIL = re.compile(r"\s*(?:[一二三四五六七八九十]+、|[（(][一二三四五六七八九十]+[)）]).*$")
@@ -28,6 +28,7 @@ class ProfileFact:
     statement: str  # 公司信息 | 员工情况 | 专业构成 | 教育程度 | 研发投入
     page: int
     raw_label: str
+    period: str = "current"   # (研发投入 rows under a header of years: previous, previous2 too)
 
 
 def _label_regex(labels: list[str]) -> re.Pattern:
@@ -208,10 +209,56 @@ def _first_number(text: str) -> str | None:
     return decimal_str(v) if v is not None else None
 
 
-def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
+_YEAR_WORD = re.compile(r"((?:19|20)\d\d)\s*年度?")
+_HEADER_NOTE = re.compile(r"[（(][^)）]{0,6}[)）]")
+_LEADING_NUMBERS = re.compile(r"(?:\s*(?:-?[\d,]+(?:\.\d+)?%?|-{1,3}|—+))+")
+_ROW_UNIT = re.compile(r"\s*[（(](人|%|元|千元|万元|百万元|亿元)[)）]")
+_UNIT_LINE = re.compile(r"^单位[:：]?(千元|万元|百万元|亿元|元)(?:币种[:：]?\w+)?$")
+_HEADER_REACH = 12   # lines after a header of columns that its rows stand on (the same page)
+
+
+def _scaled(value: str, unit: str) -> str:
+    """A decimal string in 元 of an amount printed in `unit` (千元, 万元, …)."""
+    v = parse_number(value)
+    return decimal_str(to_yuan(v, unit)) if v is not None else value
+
+
+def _period_columns(text: str, year: int | None, periods: dict[str, tuple[str, ...]]) -> list[str | None] | None:
+    """The periods of a table header's columns (current, previous, previous2; None: a change column) when the
+    line is such a header: "本年度 上年度 变化幅度（%）", "2019 年 2018 年 变动比例" (years counted back from the
+    report's), "项目 本期 上期"; else None. Words from rules/lexicon.yaml's `table_periods`."""
+    tokens = _HEADER_NOTE.sub("", _YEAR_WORD.sub(r"\1年", text)).split()
+    if tokens and tokens[0] == "项目":
+        tokens = tokens[1:]
+    out: list[str | None] = []
+    for t in tokens:
+        y = _YEAR_WORD.fullmatch(t)
+        if y is not None:
+            back = year - int(y.group(1)) if year is not None else -1
+            if back not in (0, 1, 2):
+                return None
+            out.append(("current", "previous", "previous2")[back])
+        elif t in periods.get("current", ()):
+            out.append("current")
+        elif t in periods.get("previous", ()):
+            out.append("previous")
+        elif any(w in t for w in periods.get("change", ())) and len(t) <= 8:
+            out.append(None)
+        else:
+            return None
+    kept = [p for p in out if p is not None]
+    # (the report year's first, each period once: a header of the years read, not one of quarters or of regions)
+    return out if len(kept) >= 2 and kept[0] == "current" and len(set(kept)) == len(kept) else None
+
+
+def extract_employees(doc: Document, catalog: Catalog, year: int | None = None) -> list[ProfileFact]:
+    """The employee facts and the 研发投入 table's (of the report year; of the years before too where a header of
+    columns (本年度 上年度, 2019年 2018年 2017年) stands over the row, within a few lines on its page)."""
     by_label, rx, spec = _employee_spec(catalog.employees)
     blocks = {b: names for b, names in (spec.get("blocks") or {}).items()}
     facts: dict[tuple[str, str], ProfileFact] = {}
+    earlier: dict[tuple[str, str], ProfileFact] = {}   # (item, period) → a 研发 row's value of a year before
+    periods = dict(catalog.lexicon.table_periods)
 
     def add(item, value, unit, statement, page, raw):
         if (statement, item) not in facts:
@@ -222,9 +269,18 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
     emp_pages = 0
     for page in doc.pages:
         in_emp_section = emp_pages > 0
-        for line in page.lines:
+        header: tuple[list[str | None], int] | None = None   # (a header's columns, its line's index)
+        unit_line: tuple[str, int] | None = None   # (a 单位 line's unit, its line's index)
+        for at, line in enumerate(page.lines):
             text = line.text.strip()
             flat = _key(text)
+            columns = _period_columns(text, year, periods) if "年" in text or "期" in text else None
+            if columns is not None:
+                header = (columns, at)
+                continue
+            said = _UNIT_LINE.match(flat)
+            if said is not None:
+                unit_line = (said.group(1), at)
             if _EMP_START.search(flat) and len(flat) < 40:
                 emp_pages = 3  # the 员工情况 section runs over at most a few pages
             if block:
@@ -255,15 +311,31 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
                 if name is None:
                     continue
                 rest = text[ms[0].end():]
-                rest = re.sub(r"^\s*[（(](?:人|%|元)[)）]", "", rest)
+                printed = _ROW_UNIT.match(rest)
+                rest = rest[printed.end():] if printed else rest
                 if _NOT_A_COUNT.search(rest):
                     continue  # a page header run into the line ("深圳能源集团股份有限公司 2016 年年度报告")
                 v = _first_number(rest)
                 if v is None:
                     continue
+                # an amount in the unit its label or the table's 单位 line prints (研发投入金额（千元）: 宁德时代)
+                scale = printed.group(1) if printed else (unit_line[0] if unit_line and at - unit_line[1] <= _HEADER_REACH
+                                                          else "元")
+                if unit == "元" and scale in UNIT_FACTORS:
+                    v = _scaled(v, scale)
                 stmt = "研发投入" if name.startswith("研发") else "员工情况"
                 if name.startswith("研发") or emp_pages or in_emp_section:
                     add(name, v, unit, stmt, page.number, _key(label))
+                if name.startswith("研发") and header is not None and at - header[1] <= _HEADER_REACH:
+                    # the row's leading numbers, one a column ("15.77 21.44 减少 5.67 个百分点": 本年度, 上年度)
+                    lead = _LEADING_NUMBERS.match(rest)
+                    cells = lead.group(0).split() if lead else []
+                    for period, cell in zip(header[0], cells):
+                        w = _first_number(cell) if period not in (None, "current") else None
+                        w = _scaled(w, scale) if w is not None and unit == "元" and scale in UNIT_FACTORS else w
+                        if w is not None and (name, period) not in earlier and facts.get((stmt, name)) is not None \
+                                and facts[(stmt, name)].page == page.number and facts[(stmt, name)].value == v:
+                            earlier[(name, period)] = ProfileFact(name, w, unit, stmt, page.number, _key(label), period)
         if emp_pages:
             emp_pages -= 1
     # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`) — where
@@ -285,7 +357,7 @@ def extract_employees(doc: Document, catalog: Catalog) -> list[ProfileFact]:
             hit = _first_prose_match(doc, patterns)
             if hit:
                 add(item, hit[0], "人", "员工情况", hit[1], hit[2])
-    return list(facts.values())
+    return list(facts.values()) + list(earlier.values())
 
 
 def _first_prose_match(doc: Document, patterns: list[str]) -> tuple[str, int, str] | None:
