@@ -189,6 +189,23 @@ def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
     return max(0, math.ceil((needed - sum(neutral)) / 2) - repeated)
 
 
+def _swapped(label: str, base: str, qc: str) -> bool:
+    """Whether the question writes the label with another character in place of its base's last one, its value
+    words after it ("普通股股东总数" for the label 普通股股份总数: 股东, not 股份) — another thing, never the label
+    named approximately (its base's last character is let go only for an ask cut short: "每10股派" of 每10股派息)."""
+    tail = label[len(base):] if label.startswith(base) and len(base) >= 2 else ""
+    if not tail:
+        return False
+    head, last = base[:-1], base[-1]
+    at = qc.find(head)
+    while at >= 0:
+        j = at + len(head)
+        if j < len(qc) and qc[j] != last and qc.startswith(tail, j + 1):
+            return True
+        at = qc.find(head, at + 1)
+    return False
+
+
 def _fuzzy_ok(marks: list[bool]) -> bool:
     """A label (its base) named approximately: COVER of a long one's characters, the last but one of a
     short one's, covered by the question's pairs or neutral words."""
@@ -402,6 +419,8 @@ class CellAnswerer:
                     if known is None:
                         known = verdicts[(base, x.neutral)] = _fuzzy_ok([a or b for a, b in zip(cover(base, qp), x.neutral)])
                     ok = known
+                if ok and _swapped(c, base, qc):
+                    ok = False
                 if ok:
                     keep(i, Named(c, 1, pairs(c), x.cell))
         return found

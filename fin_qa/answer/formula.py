@@ -8,6 +8,7 @@ import re
 from dataclasses import replace
 
 from ..catalog.formulas import Formula, Input
+from ..numbers import parse_number
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
@@ -99,6 +100,19 @@ class FormulaAnswerer:
             f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
         return self._answer(u, f)
 
+    def _which(self, u: Understanding, f: Formula, shown: str | None) -> str:
+        """"A和B哪个多": which of the two the difference (A − B, as shown) says it is."""
+        word = _which_word(u.frame.operation_word) if u.frame.operation == "difference" and re.match(
+            r"哪|谁", u.frame.operation_word or "") else ""
+        m = re.search(r"-?\d[\d,]*(?:\.\d+)?", shown or "")
+        d = parse_number(m.group(0)) if m else None
+        labels = list(f.inputs)
+        if not word or d is None or d == 0 or len(labels) != 2:
+            return ""
+        larger, smaller = (labels[0], labels[1]) if d > 0 else (labels[1], labels[0])
+        amount = (shown or "").replace(m.group(0), m.group(0).lstrip("-"), 1) if m else ""
+        return render(self.t, "formula_which", which=larger if word in "多高大" else smaller, word=word, amount=amount)
+
     def _answer(self, u: Understanding, f: Formula | None) -> Answer:
         if f is None:
             return not_found(u, render(self.t, "not_understood"))
@@ -146,6 +160,7 @@ class FormulaAnswerer:
                 shown += f"（{pct}）"
         text = render(self.t, "formula", company=name, year=year, name=f.name, value=shown,
                       expr=f.expr.replace(" ", ""), parts=parts)
+        text += self._which(u, f, fv.shown)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
         if f.file == "question" and u.frame.spelled is not None:
             notes.append(render(self.t, "note_spelled", words=u.frame.spelled_text))
@@ -153,6 +168,10 @@ class FormulaAnswerer:
             notes.append(unit_note(self.t, u.frame))
         text += interpretation(self.t, notes)
         return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence), shown=fv.shown)
+
+
+def _which_word(word: str) -> str:
+    return next((c for c in reversed(word) if c in "多高大少低小"), "")
 
 
 def _sum_tree(labels: list[str]) -> tuple:

@@ -80,9 +80,13 @@ _OVER_PERIODS = re.compile(r"占|比例|比重|之比|比值|合计|之和|总�
 _OWN_YEAR = re.compile(r"((?:19|20)\d{2})年?")
 _FOLLOW_FILLER = re.compile(r"^(?:那|那么|请问|查询|查|是)+|(?:的|呢|吧|吗|[?？。!！,，])+$")
 _YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
-_EACH_QUARTER = re.compile(r"各(?:个)?季度|每一?(?:个)?季度|分季度|逐季|各季(?!报)")
+_EACH_QUARTER = re.compile(r"各(?:个)?季度|每一?(?:个)?季度|分季度|逐季|各季(?!报)|四个季度(?!.*(?:合计|之和|总和|累计|加起来|一共|共计|总共))")
+# quarters listed by their numbers alone ("一二三季度", "一、二季度"): each its own period
+_QUARTERS_LISTED = re.compile(r"(?<![第前])([一二三四](?:、?[一二三四]){1,3})(?:个)?季度")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
+YEAR_END = "末（12月31日）"
+_WITH_OPENING = re.compile(r"[和与及、](?:年初|期初|上年末|上年度末|上年年末)")
 # the words asking a year's whole (its annual filing's), never a period within it
 _YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
 # a year as a question writes it: 2025, 25年 (its last two digits), 二〇二五年
@@ -305,7 +309,7 @@ class PeriodAnswerer:
             after = norm[m.end():]
             if m.end() in starts or re.match(r"的?(?:第|前|上|下|一|二|三|四|Q|H)", after):
                 continue   # (its period follows it)
-            if re.match(rf"的?(?:{_YEAR_WHOLE})", after) or re.match(r"度", after):
+            if re.match(rf"的?(?:{_YEAR_WHOLE})", after) or re.match(r"[度末底]", after):   # (2023年末: its year end)
                 return "、".join(y.group(0) for y in years)
             between = norm[m.end():nxt.start()] if nxt is not None else ""
             if nxt is not None and not re.fullmatch(r"[-至到和与及、,，]*(?:的)?", between):
@@ -343,7 +347,10 @@ class PeriodAnswerer:
         ("第三季度（7-9月）"), and the words saying its span (单季, 累计) — and the span they say. Another period's
         words stay (环比三季度, 上半年和第三季度: what is left to answer or decline)."""
         span = ask.span
-        rest = norm[:ask.start] + norm[ask.end:]
+        # a period's end listed with an opening ("6月末和年初的货币资金"): the view's own 期末 stands for it, so the two
+        # are asked each (never the opening alone)
+        end = "期末" if ask.span == "end" and _WITH_OPENING.match(norm, ask.end) else ""
+        rest = norm[:ask.start] + end + norm[ask.end:]
         while True:
             hit = None
             for w in self.rules.questions:
@@ -376,18 +383,24 @@ class PeriodAnswerer:
         """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
         if not self.interim:
             return None
-        norm = normalize_question(question)
+        norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")),
+                                    normalize_question(question))
         listed = self.read_all(norm)
         ask = listed[0] if listed else None   # (the period named first)
-        if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year
+        if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year (前三个季度每个季度: the first three)
             rest = self.take_out(norm, ask)[0] if ask is not None else norm
-            return self._each_quarter(question, _EACH_QUARTER.sub("", rest), "Q4")
+            last = "Q3" if ask is not None and ask.period == "Q3" and ask.words.startswith("前") else "Q4"
+            return self._each_quarter(question, _EACH_ALONE.sub("", _EACH_QUARTER.sub("", rest)), last)
         if ask is None:
             return self._ask_back(question, norm)
         mixed = self._mixed(norm, listed)
         if mixed:
             return Answer(question, f"问题中的{mixed}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…2021年营业收入是多少”"
                                     f"“…2022年上半年营业收入是多少”）。", "1", Method.DECLINED, found=False)
+        if len(listed) == 2 and _QOQ.search(norm[listed[0].end:listed[1].start]) and \
+                "latest" not in {a.period for a in listed}:
+            # "2025年一季度营收环比2024年四季度": the two periods named, each read in its own year
+            return self._versus(question, norm, *listed)
         if len({a.period for a in listed}) > 1 and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
             over = _OVER_PERIODS.search(norm)
             if over:   # (a share, a sum or an average of two periods' values: not computed, said)
@@ -404,7 +417,7 @@ class PeriodAnswerer:
         if back is not None:
             return back
         if _QOQ.search(rest):
-            return self._qoq(question, rest, period, span)
+            return self._qoq(question, rest, period, span, _year_before(norm, ask.start))
         if ask.words.startswith("前") and period == "Q3" and _EACH_ALONE.search(norm):   # 前三个季度单季
             return self._each_quarter(question, _EACH_ALONE.sub("", rest), "Q3")
         return self._compose(question, [self._part(rest, period, s) for s in spans_of(period, span)])
@@ -422,15 +435,18 @@ class PeriodAnswerer:
             ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
                                        f"主要会计数据读取或推算），无法回答该问题。", ans.type, Method.NOT_FOUND, found=False)
         facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
-        balance = bool(facts) and all(self.catalog.items.statement_of(e.item) == "资产负债表" or _AT_A_DATE.search(e.item)
-                                      for e in facts)
+        balance = bool(facts) and all(self._balance(e.item) for e in facts)
         shown = "end" if balance else span
         said = label(period, shown)
         ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("年报", "报告")
         for e in ans.evidence:
             if isinstance(e, FactEvidence):
-                e.within = said
+                # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
+                e.within = YEAR_END if e.period == "previous" and self._balance(e.item) else said
         return _Part(period, shown, ans, list(view.derived))
+
+    def _balance(self, item: str) -> bool:
+        return self.catalog.items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
 
     def _each_quarter(self, question: str, rest: str, last: str) -> Answer:
         """Every quarter alone of the year up to `last` (各季度: Q1–Q4; 前三个季度单季: Q1–Q3), each read or
@@ -486,7 +502,7 @@ class PeriodAnswerer:
                      + ans.answer
         return ans
 
-    def _qoq(self, question: str, rest: str, period: str, span: str) -> Answer:
+    def _qoq(self, question: str, rest: str, period: str, span: str, year: int | None) -> Answer:
         """环比: the quarter alone against the quarter alone before it, both read (or derived) and cited. (The
         quarter before may be named after 环比: "环比三季度"; it is the one before in any case.)"""
         at = rest.find("环比")
@@ -499,7 +515,7 @@ class PeriodAnswerer:
                           Method.DECLINED, found=False)
         prev_period, shift = PREVIOUS_QUARTER[period]
         return self._against(question, rest, (period, alone(period), 0), (prev_period, alone(prev_period), shift),
-                             "环比")
+                             "环比", year)
 
     def _versus(self, question: str, norm: str, a: PeriodAsk, b: PeriodAsk) -> Answer:
         """One period against another of the same item ("四季度单季营收比三季度多了多少", "第三季度较第二季度单季增加"):
@@ -515,19 +531,27 @@ class PeriodAnswerer:
             shifts = (0, years[1] - years[0])
         else:
             shifts = (0, 0)
+        # (the quarter just before, named after 环比: its own word; any other period, a comparison of the two)
+        word = "环比" if PREVIOUS_QUARTER.get(a.period) == (b.period, shifts[1]) and _QOQ.search(
+            norm[a.end:b.start]) else "较对比期"
 
         def span_of(x: PeriodAsk) -> str:
             return alone(x.period) if x.span in ("both", "quarter") else normalize_span(x.period, x.span)
 
         return self._against(question, rest, (a.period, span_of(a), shifts[0]), (b.period, span_of(b), shifts[1]),
-                             "较对比期")
+                             word, years[0])
 
     def _against(self, question: str, rest: str, this_p: tuple[str, str, int], that_p: tuple[str, str, int],
-                 word: str) -> Answer:
-        """The value of one item in one period against another (period, span, years after the question's year)."""
+                 word: str, year: int | None = None) -> Answer:
+        """The value of one item in one period against another (period, span, years after the year of the first:
+        the one written before it, else the question's one year)."""
         u = self.understand(rest)
         years = u.years.years
         named = u.items + u.formulas
+        if year is not None and year in years:
+            years = [year]
+        elif len(set(years)) > 1:   # (years written, none before the first period: which is whose is not told)
+            years = []
         if not years or not u.companies or len(named) != 1:
             return Answer(question, f"{word}需要一家公司、一个年份和一个项目（如“华润三九2024年第三季度营业收入环比增长多少”）。",
                           "2-2", Method.DECLINED, found=False)

@@ -221,12 +221,17 @@ class PlanExecutor:
 
     def _compose(self, plan: Plan, results: list[AskResult]) -> Answer:
         lines, evidence, missing = [], [], []
+        said: dict[str, int] = {}   # an answer's text → the ask it was first given for
         for n, r in enumerate(results, 1):
             a = r.answer
             words = self.planner.subject(self.planner.strip_context(r.ask.words, plan)) or r.ask.words
             if r.ask.kind == "compare" and a.found:
                 lines.append(a.answer)
+            elif a.answered and a.answer.strip() in said:
+                lines.append(render(self.t, "plan_same", n=n, same=said[a.answer.strip()]))
+                missing += [f"（{n}）{x}" for x in a.partial]
             elif a.answered:
+                said[a.answer.strip()] = n
                 lines.append(render(self.t, "plan_part", n=n, answer=a.answer.strip()))
                 missing += [f"（{n}）{x}" for x in a.partial]
             else:

@@ -53,6 +53,11 @@ CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|
 # a question asking a name, a value or a kind (not whether): what a 是/否 fact never answers
 _ASKS_OTHER = re.compile(r"哪|谁|多少|什么|几[个家名人项位]|名称")
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
+# an ask for who or what by name, asking no amount ("控股股东是谁", "审计机构叫什么名字"); and a row label or item of a
+# quantity (股东总数(户), 持股比例, 金额): what never names anyone
+_ASKS_WHO = re.compile(r"谁|叫什么|名称|名字")
+_ASKS_AMOUNT = re.compile(r"多少|几|比例|比重|占比|金额|数量|数额|总数|[最第前]")
+_QUANTITY_LABEL = re.compile(r"数|额|率|比例|比重|占比|合计|总计|小计|[（(](?:户|人|股|元|万元|%)[)）]")
 # a year printed in a column's header (2019年12月31日, 2019年度, 2019.12.31)
 _YEAR_PRINTED = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
@@ -132,6 +137,20 @@ def no_yes_no_fact_for_a_name(rv: Reviewer, u: Understanding, ans: Answer) -> st
             and all(e.value in ("是", "否") for e in facts):
         return render(rv.t, "review_not_yes_no")
     return None
+
+
+def a_name_for_who(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """An ask for who or what by name ("控股股东是谁") is not answered by quantities alone: a cell of a quantity's row
+    (截至报告期末普通股股东总数(户)) or a number read as a fact."""
+    if not _ASKS_WHO.search(u.norm) or _ASKS_AMOUNT.search(u.norm) or not ans.evidence:
+        return None
+    for e in ans.evidence:
+        if isinstance(e, CellEvidence) and _QUANTITY_LABEL.search(e.row or ""):
+            continue
+        if isinstance(e, FactEvidence) and e.company is None and parse_number(str(e.value)) is not None:
+            continue
+        return None
+    return render(rv.t, "review_name_not_number")
 
 
 def quoted_yes_no_speaks_of_topics(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
@@ -352,6 +371,7 @@ def per_share_basis(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
 CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]], ...] = (
     ("yes_no_answered", yes_no_answered),
     ("no_yes_no_fact_for_a_name", no_yes_no_fact_for_a_name),
+    ("a_name_for_who", a_name_for_who),
     ("quoted_yes_no_speaks_of_topics", quoted_yes_no_speaks_of_topics),
     ("quoted_yes_no_speaks_of_its_words", quoted_yes_no_speaks_of_its_words),
     ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),

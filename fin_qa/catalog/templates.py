@@ -11,7 +11,7 @@ PLACEHOLDERS = {
     "lookup": {"company", "year", "item", "value"}, "lookup_yesno": {"company", "year", "item", "value"},
     "lookup_many": {"company", "year", "parts"},
     "lookup_part": {"item", "value"},
-    "formula": {"company", "year", "name", "value", "expr", "parts"},
+    "formula": {"company", "year", "name", "value", "expr", "parts"}, "formula_which": {"which", "word", "amount"},
     "formula_part": {"label", "value"},
     "compare_same": {"company", "parts"},
     "compare_diff": {"company", "parts"},
@@ -87,7 +87,7 @@ PLACEHOLDERS = {
     "open_unavailable": set(),
     "open_formula": {"name", "expr"}, "open_definition": {"term", "definition"},
     "open_refused": set(),
-    "plan_part": {"n", "answer"}, "plan_unanswered": {"n", "words", "reason"},
+    "plan_part": {"n", "answer"}, "plan_same": {"n", "same"}, "plan_unanswered": {"n", "words", "reason"},
     "plan_compare": {"n", "winner", "order", "parts"},
     "plan_compare_tie": {"n", "order", "parts"}, "plan_compare_missing": set(), "chain_company": {"company", "answer"}, "chain_no_set": set(), "chain_pick": {"item", "order", "winner", "parts"}, "chain_pick_unread": {"companies", "item"}, "chain_pick_nothing": set(), "chain_pick_none": {"item"}, "chain_pick_no_fall": {"item", "parts"}, "chain_each_nothing": set(), "chain_explain_nothing": set(), "stand_in": {"asked", "given", "holds"}, "restated_clash": {"words"}, "doubt": {"item", "check", "left", "right", "pages"}, "blank_line": {"item", "statement", "page"}, "plan_not_applicable": {"value"}, "plan_share": {"part", "whole", "value", "a", "b"},
     "rank_fewer": {"year", "item", "n"}, "series_head": {"company"}, "series": {"item", "span", "points"}, "series_point": {"year", "value"},
@@ -97,7 +97,7 @@ PLACEHOLDERS = {
     "series_falling": set(), "series_up_down": set(), "series_down_up": set(), "series_mixed": set(),
     "series_flat": set(), "series_missing": {"years", "item"}, "series_none": {"company", "span", "item"},
     "series_counted": {"word", "year", "span"}, "series_every": {"span"},
-    "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_year": {"found", "asked"}, "review_untraced": {"count"}, "review_kind": {"asked", "given"}, "review_per_share": {"asked", "given"}, "review_rank": {"word"},
+    "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_name_not_number": set(), "review_year": {"found", "asked"}, "review_untraced": {"count"}, "review_kind": {"asked", "given"}, "review_per_share": {"asked", "given"}, "review_rank": {"word"},
 }
 
 

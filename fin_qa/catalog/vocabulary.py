@@ -67,7 +67,10 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
     for col in prof.get("contact_columns") or ():
         for row in (prof.get("contact_rows") or {}).values():
             short = "董秘" if col == "董事会秘书" else None
-            vocab.add(ItemInfo(f"{col}{row}", "text", "公司信息", None), [f"{short}{row}"] if short else [])
+            words = [f"{short}{row}"] if short else []
+            if row == "姓名":   # (the person is the column's own name: "董秘是谁", "证券事务代表是谁")
+                words += [col] + ([short] if short else [])
+            vocab.add(ItemInfo(f"{col}{row}", "text", "公司信息", None), words)
     for group, kind, unit in (("counts", "count", "人"), ("ratios", "percent", "%"), ("amounts", "amount", "元")):
         for name, labels in (emp.get(group) or {}).items():
             stmt = "研发投入" if name.startswith("研发") else "员工情况"

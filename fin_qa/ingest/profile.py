@@ -311,16 +311,16 @@ def extract_employees(doc: Document, catalog: Catalog, year: int | None = None) 
                 if name is None:
                     continue
                 rest = text[ms[0].end():]
-                printed = _ROW_UNIT.match(rest)
-                rest = rest[printed.end():] if printed else rest
+                said_unit = _ROW_UNIT.match(rest)
+                rest = rest[said_unit.end():] if said_unit else rest
                 if _NOT_A_COUNT.search(rest):
                     continue  # a page header run into the line ("深圳能源集团股份有限公司 2016 年年度报告")
                 v = _first_number(rest)
                 if v is None:
                     continue
                 # an amount in the unit its label or the table's 单位 line prints (研发投入金额（千元）: 宁德时代)
-                scale = printed.group(1) if printed else (unit_line[0] if unit_line and at - unit_line[1] <= _HEADER_REACH
-                                                          else "元")
+                scale = said_unit.group(1) if said_unit else (
+                    unit_line[0] if unit_line and at - unit_line[1] <= _HEADER_REACH else "元")
                 if unit == "元" and scale in UNIT_FACTORS:
                     v = _scaled(v, scale)
                 stmt = "研发投入" if name.startswith("研发") else "员工情况"
@@ -330,12 +330,13 @@ def extract_employees(doc: Document, catalog: Catalog, year: int | None = None) 
                     # the row's leading numbers, one a column ("15.77 21.44 减少 5.67 个百分点": 本年度, 上年度)
                     lead = _LEADING_NUMBERS.match(rest)
                     cells = lead.group(0).split() if lead else []
-                    for period, cell in zip(header[0], cells):
-                        w = _first_number(cell) if period not in (None, "current") else None
+                    for column, cell in zip(header[0], cells):
+                        w = _first_number(cell) if column not in (None, "current") else None
                         w = _scaled(w, scale) if w is not None and unit == "元" and scale in UNIT_FACTORS else w
-                        if w is not None and (name, period) not in earlier and facts.get((stmt, name)) is not None \
+                        if w is not None and column is not None and (name, column) not in earlier \
+                                and facts.get((stmt, name)) is not None \
                                 and facts[(stmt, name)].page == page.number and facts[(stmt, name)].value == v:
-                            earlier[(name, period)] = ProfileFact(name, w, unit, stmt, page.number, _key(label), period)
+                            earlier[(name, column)] = ProfileFact(name, w, unit, stmt, page.number, _key(label), column)
         if emp_pages:
             emp_pages -= 1
     # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`) — where

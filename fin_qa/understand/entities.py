@@ -533,7 +533,7 @@ def _listed_again(q: str, found: list[CompanyMatch]) -> list[CompanyMatch]:
 
 # ---------------------------------------------------------------------------------------- years
 
-_RANGE = re.compile(r"((?:19|20)\d{2})年?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
+_RANGE = re.compile(r"((?:19|20)\d{2})(?:年(?:末|底|度)?)?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)")
 # 近三年, 最近3个会计年度, 过去五年: the N years up to the one asked (the router counts back from the
 # company's latest report when no year is named)
@@ -552,7 +552,7 @@ class Years:
 
 
 # "上一年度（2018年）": the relative word restated by the year in brackets names that year, no other
-_RESTATED = re.compile(r"(?:度|同期)?\s*[（(]\s*(?:19|20)\d\d\s*年")
+_RESTATED = re.compile(r"(?:度|同期)?[末底]?\s*[（(]\s*(?:19|20)\d\d\s*年")
 
 
 def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Years:

@@ -146,7 +146,12 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         rest, _ = take(rest, rx)
     rest, found = take(rest, rules.approx)
     f.approx = bool(found)
-    rest, found = take(rest, rules.each_year)
+    # (分别 right after a base — "跟年初比分别是多少" — asks the comparison's two values: compared_how's, no year's)
+    after_base = {b.end() for b in prefilter.finditer(rules.base, rest)}
+    found = [m for m in prefilter.finditer(rules.each_year, rest)
+             if m.group(0) and USED not in m.group(0) and m.start() not in after_base]
+    for m in found:
+        rest = mask(rest, m.start(), m.end())
     f.each_year = found[0].group(0) if found else ""
     rest, found = take(rest, rules.trend)
     f.trend = found[0].group(0) if found else ""
