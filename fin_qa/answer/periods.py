@@ -156,6 +156,15 @@ class PeriodView(FactSource):
             self.reports.append(reps[0])
             self.by_key[(company, year)] = reps[0]
             self._years.setdefault(company, []).append(year)
+        if own != "FY":
+            # a year with no filing of the period, the next year's filing printing its 上年同期 column: that filing
+            # stands for the year (_read reads that column, said; a balance at the period end a year back is none)
+            for (company, year), rep in list(self.by_key.items()):
+                if (company, year - 1) not in self.by_key:
+                    stand = rep._replace(year=year - 1)
+                    self.reports.append(stand)
+                    self.by_key[(company, year - 1)] = stand
+                    self._years[company].insert(0, year - 1)
 
     # ------------------------------------------------------------------------- reading a fact
 

@@ -284,6 +284,14 @@ def plain_ratio_for_a_ratio(rv: Reviewer, u: Understanding, ans: Answer) -> str 
     return None
 
 
+def computed_value_not_quoted(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A share or a formula the question spells ("境外收入/主营业务收入") is a value computed, or one the report prints
+    as a percent: a quote printing no percent (a table row's amounts: "境外 737,763,832.75 …") does not answer it."""
+    if ans.method in QUOTING and u.frame.operation in ("share", "spelled") and "%" not in ans.answer:
+        return render(rv.t, "review_computed")
+    return None
+
+
 def quote_speaks_of_what_narrows(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """What narrows a value ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted from
     (its character pairs, for the most part: a name is quoted without its appositive); table cells account
@@ -381,6 +389,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("column_of_the_year_asked", column_of_the_year_asked),
     ("plain_ratio_for_a_ratio", plain_ratio_for_a_ratio),
     ("ranked_row_for_a_rank", ranked_row_for_a_rank),
+    ("computed_value_not_quoted", computed_value_not_quoted),
     ("quote_speaks_of_what_narrows", quote_speaks_of_what_narrows),
     ("quoted_rows_speak_of_the_words_left", quoted_rows_speak_of_the_words_left),
     ("fact_of_the_year_asked", fact_of_the_year_asked),
