@@ -375,14 +375,19 @@ def test_every_annual_report_of_shared_is_an_annual_report(path):
 
 
 @needs_periodic
+def _scored(store, name: str, tmp_path: Path) -> list[dict]:
+    """The rows of tests/data/NAME.jsonl as scripts/eval_paraphrases.py scores them over the store."""
+    out = tmp_path / f"{name}.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(store.dir),
+                    str(ROOT / "tests" / "data" / f"{name}.jsonl"), "--json", str(out)],
+                   check=True, capture_output=True, text=True)
+    return json.loads(out.read_text(encoding="utf-8"))   # type: ignore[no-any-return]
+
+
 def test_the_periodic_question_set(periodic_store, tmp_path):
     """tests/data/periodic_questions.jsonl: no wrong answer; the bounds guard against regressions (the held-out
     part's figure is reported apart: scripts/eval_paraphrases.py)."""
-    out = tmp_path / "periodic.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(periodic_store.dir),
-                    str(ROOT / "tests" / "data" / "periodic_questions.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(periodic_store, "periodic_questions", tmp_path)
     assert len(rows) == 176
     wrong = [(r["question"], r["answer"]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
@@ -529,11 +534,7 @@ def test_a_series_of_years_says_the_latest_filing_after_it(filings):
 def test_the_fresh_periodic_set(periodic_store, tmp_path):
     """tests/data/periodic_questions_fresh.jsonl (80 questions a helper wrote from the PDFs, never seeing the rules;
     all held out): no wrong answer (its first run, never tuned: 68 right, 4 wrong)."""
-    out = tmp_path / "fresh.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(periodic_store.dir),
-                    str(ROOT / "tests" / "data" / "periodic_questions_fresh.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(periodic_store, "periodic_questions_fresh", tmp_path)
     assert len(rows) == 80
     wrong = [(r["question"], r["answer"]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
