@@ -794,3 +794,12 @@ def test_rd_and_a_company_shortened(corpus_router):
     assert ans.answered and "50.59亿元" in ans.answer, ans.answer
     ans = corpus_router.answer("宁德时代2025年研发投入金额是多少？比上年增长多少？")
     assert "22,146,581,000" in ans.answer and "18,606,756,000" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question", ["四方科技2019年董秘的学历是什么？", "四方科技2019年董事会秘书持有公司多少股？",
+                                      "四方科技2019年股价涨了多少？"])
+def test_what_a_name_or_a_passage_does_not_answer_is_declined(router, question):
+    # a name answers who (董秘是谁), nothing else asked of the person; a passage on 稳定股价 says no change
+    ans = router.answer(question)
+    assert not ans.answered, ans.answer
+    assert router.answer("四方科技2019年董秘是谁？").answered

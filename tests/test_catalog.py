@@ -272,11 +272,3 @@ def test_row_kinds_name_appositives(rules_copy):
     msg = _check_one(rules_copy)
     assert msg.startswith(f"{f}:") and "`row_kinds:` ['分行'] are in no appositive" in msg
 
-
-def test_a_title_holding_another_topics_longer_alias_is_that_topics():
-    # 主营业务分析 is 收入与成本's title: a topic whose alias it holds (主要业务's, were it 主营业务) does not take it
-    from fin_qa.catalog.topics import Topic, TopicTable
-    table = TopicTable([Topic("业务", ("业务",), ("主营业务",)), Topic("收入", ("收入",), ("主营业务分析",))])
-    business, revenue = table.topics
-    assert business.title_match("一、报告期内公司从事的主营业务") and not business.title_match("（一）主营业务分析")
-    assert revenue.title_match("（一）主营业务分析")

@@ -374,7 +374,6 @@ def test_every_annual_report_of_shared_is_an_annual_report(path):
     assert (meta.period, meta.kind) == ("FY", "report")
 
 
-@needs_periodic
 def _scored(store, name: str, tmp_path: Path) -> list[dict]:
     """The rows of tests/data/NAME.jsonl as scripts/eval_paraphrases.py scores them over the store."""
     out = tmp_path / f"{name}.json"
@@ -384,6 +383,7 @@ def _scored(store, name: str, tmp_path: Path) -> list[dict]:
     return json.loads(out.read_text(encoding="utf-8"))   # type: ignore[no-any-return]
 
 
+@needs_periodic
 def test_the_periodic_question_set(periodic_store, tmp_path):
     """tests/data/periodic_questions.jsonl: no wrong answer; the bounds guard against regressions (the held-out
     part's figure is reported apart: scripts/eval_paraphrases.py)."""
@@ -578,3 +578,29 @@ def test_a_year_end_beside_a_period_is_another_period(periodic_store):
     # an opening's evidence is the year end before, said so
     a = _conversation(periodic_store.dir, "华润三九2025年三季度末和期初的短期借款各是多少")[0]
     assert any(e.get("within") == "末（12月31日）" and e.get("year") == 2024 for e in a["evidence"]), a["evidence"]
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said, absent", [
+    # 环比 with the base's year unwritten, or 上年: the quarter before (2023Q4), never the same year's Q4
+    ("华润三九2024年一季度营业收入环比四季度增长多少？", ["6,130,957,365.61", "18.97%"], ["7,876,324,777.25"]),
+    ("华润三九2024年一季度营收环比上年四季度增长多少？", ["6,130,957,365.61"], ["7,876,324,777.25"]),
+    # 2024年初 listed with the period's end: its opening, said as 年初
+    ("金花股份2024年6月末和2024年初的货币资金分别是多少？", ["307,905,864.52", "2024年初的货币资金是620,449,552.12"], []),
+    # a year end restating 上年末 in brackets is the base, not a second period
+    ("金花股份2024年9月末货币资金较上年末（2023年末）增长了多少？", ["260,915,575.13", "620,449,552.12"], []),
+])
+def test_periods_the_review_found(periodic_store, question, said, absent):
+    a = _conversation(periodic_store.dir, question)[0]
+    for s in said:
+        assert s in a["answer"], (s, a["answer"])
+    for s in absent:
+        assert s not in a["answer"], (s, a["answer"])
+
+
+@needs_periodic
+@pytest.mark.parametrize("question", ["华润三九一季度营业收入环比2023年四季度增长多少？",   # (whose year is 一季度?)
+                                      "金花股份2023年第三季度与一二季度相比营业收入增长多少？"])   # (not a list of values)
+def test_periods_compared_but_not_told_are_declined(periodic_store, question):
+    a = _conversation(periodic_store.dir, question)[0]
+    assert a["method"] in ("declined", "not_found"), a["answer"]

@@ -70,7 +70,7 @@ _OPENING = re.compile(r"期初|年初")
 _PERIOD_VALUES = ("资产负债表", "利润表", "现金流量表", "主要会计数据")
 # the quarter alone before each (环比)
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
-_YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度|初)?(?![\d季上下前半])")
+_YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度)?(?![\d季上下前半初])")   # (2024年初: the opening, kept)
 _QOQ = re.compile(r"环比|(?:比|较|相比|对比)上一?个?季度|上一?个?季度相比")
 # two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加"): the word between them
 _VERSUS = re.compile(r"(?<![同环占])比(?![例重率值])|较|相对于|对比")
@@ -83,10 +83,11 @@ _YEAR_AT_END = re.compile(r"((?:19|20)\d{2})年?$")
 _EACH_QUARTER = re.compile(r"各(?:个)?季度|每一?(?:个)?季度|分季度|逐季|各季(?!报)|四个季度(?!.*(?:合计|之和|总和|累计|加起来|一共|共计|总共))")
 # quarters listed by their numbers alone ("一二三季度", "一、二季度"): each its own period
 _QUARTERS_LISTED = re.compile(r"(?<![第前])([一二三四](?:、?[一二三四]){1,3})(?:个)?季度")
+_NOT_A_LIST = re.compile(r"比|较|增|减|变|差|高|低|多多少|少多少|合计|之和|总|平均|占")
 _EACH_ALONE = re.compile(r"单季|当季|分别")
 _FILLER_LEFT = re.compile(r"^[的之]+")
 YEAR_END = "末（12月31日）"
-_WITH_OPENING = re.compile(r"[和与及、](?:年初|期初|上年末|上年度末|上年年末)")
+_WITH_OPENING = re.compile(r"[和与及、](?:(?:19|20)\d\d年初|年初|期初|上年末|上年度末|上年年末)")
 # the words asking a year's whole (its annual filing's), never a period within it
 _YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
 # a year as a question writes it: 2025, 25年 (its last two digits), 二〇二五年
@@ -315,6 +316,8 @@ class PeriodAnswerer:
             return ""
         starts = {a.start for a in listed}
         for m, nxt in zip(years, years[1:] + [None]):
+            if m.start() and norm[m.start() - 1] in "（(":
+                continue   # (上年末（2023年末）: the year restating a word in brackets asks no period of its own)
             after = norm[m.end():]
             if m.end() in starts or re.match(r"的?(?:第|前|上|下|一|二|三|四|Q|H)", after):
                 continue   # (its period follows it)
@@ -392,8 +395,9 @@ class PeriodAnswerer:
         """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
         if not self.interim:
             return None
-        norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")),
-                                    normalize_question(question))
+        norm = normalize_question(question)
+        if not _NOT_A_LIST.search(norm):   # (一二季度 listed for their values; compared or added up: not read so)
+            norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")), norm)
         listed = self.read_all(norm)
         ask = listed[0] if listed else None   # (the period named first)
         if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year (前三个季度每个季度: the first three)
@@ -408,8 +412,13 @@ class PeriodAnswerer:
                                     f"“…2022年上半年营业收入是多少”）。", "1", Method.DECLINED, found=False)
         if len(listed) == 2 and _QOQ.search(norm[listed[0].end:listed[1].start]) and \
                 "latest" not in {a.period for a in listed}:
-            # "2025年一季度营收环比2024年四季度": the two periods named, each read in its own year
-            return self._versus(question, norm, *listed)
+            years = [_year_before(norm, x.start) for x in listed]
+            if None not in years:   # "2025年一季度营收环比2024年四季度": the two periods named, each in its own year
+                return self._versus(question, norm, *listed)
+            if years[1] is not None:   # (the base's year written, the asked period's not: whose year is it?)
+                return Answer(question, f"问题中{listed[1].words}写了年份，而{listed[0].words}没有，为避免给出错误的数值，"
+                                        f"请写明各期的年份（如“2024年一季度营收环比2023年四季度”）。", "1",
+                              Method.DECLINED, found=False)
         if len({a.period for a in listed}) > 1 and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
             over = _OVER_PERIODS.search(norm)
             if over:   # (a share, a sum or an average of two periods' values: not computed, said)

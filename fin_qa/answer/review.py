@@ -56,6 +56,7 @@ _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
 # an ask for who or what by name, asking no amount ("控股股东是谁", "审计机构叫什么名字"); and a row label or item of a
 # quantity (股东总数(户), 持股比例, 金额): what never names anyone
 _ASKS_WHO = re.compile(r"谁|叫什么|名称|名字")
+# (最, 第, 前: a rank asked — 第一大股东是谁 — is answered by the row's name beside its quantities)
 _ASKS_AMOUNT = re.compile(r"多少|几|比例|比重|占比|金额|数量|数额|总数|[最第前]")
 _QUANTITY_LABEL = re.compile(r"数|额|率|比例|比重|占比|合计|总计|小计|[（(](?:户|人|股|元|万元|%)[)）]")
 # a year printed in a column's header (2019年12月31日, 2019年度, 2019.12.31)
@@ -148,9 +149,32 @@ def a_name_for_who(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
         if isinstance(e, CellEvidence) and _QUANTITY_LABEL.search(e.row or ""):
             continue
         if isinstance(e, FactEvidence) and e.company is None and parse_number(str(e.value)) is not None:
-            continue
+            continue   # (a company's value in a ranking across companies names the company: company set)
         return None
     return render(rv.t, "review_name_not_number")
+
+
+# a person or a holder the report names (董事会秘书姓名, 法定代表人, 控股股东): an ask of it is "who"; any other ask word
+# asks something of that person (学历是什么, 持有多少股) that the name does not answer
+_PERSON_ITEMS = re.compile(r"姓名$|^(?:法定代表人|董事长|总经理|控股股东|实际控制人)$")
+_OTHER_ASK = re.compile(r"什么|多少|几|哪些|如何|怎么|是否|有没有|有无")
+_WHO_ASK = re.compile(r"谁|哪几?位|哪些人|姓名|名字|叫什么|什么人")
+_ASK_FILLER = re.compile(r"[的是为叫有\s?？。!！,，]|什么|多少|几|哪些|如何|怎么|呢|吗|啊")
+
+
+def a_name_for_who_only(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A person's or a holder's name (董事会秘书姓名, 控股股东) answers who they are, nothing else asked of them:
+    "董秘的学历是什么", "董秘持有公司多少股" (words after the item's, then an ask word) are declined, never answered
+    with the name ("法定代表人是什么", "董秘是谁" are answered)."""
+    facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
+    if ans.method not in ("lookup", "stated") or u.shape == "yes_no" or not facts or len(facts) != len(ans.evidence) \
+            or not all(_PERSON_ITEMS.search(e.item) for e in facts) or _WHO_ASK.search(u.norm) or not u.keywords:
+        return None   # (a comparison of names — 法定代表人是否相同 — answers 相同/不相同 of them)
+    key = phrase_key(u.question)
+    tail = key[max(k.end for k in u.keywords):]
+    if _OTHER_ASK.search(tail) and _ASK_FILLER.sub("", tail):
+        return render(rv.t, "review_name_attribute")
+    return None
 
 
 def quoted_yes_no_speaks_of_topics(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
@@ -292,6 +316,36 @@ def computed_value_not_quoted(rv: Reviewer, u: Understanding, ans: Answer) -> st
     return None
 
 
+# a count asked in its unit ("持股多少股", "多少户", "多少人"), and a number printed in that unit
+_COUNT_ASKED = re.compile(r"(?:多少|几)(?:万|亿)?(股|户|人|家|名)")
+_HOLDERS = "户人名位"   # the units people and holders are counted in, one for another
+
+
+def quoted_count_in_its_unit(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A count asked in its unit (多少股, 多少户) is answered by a passage only where it prints a number in that unit
+    (a passage naming the holder, its percentages only, does not say how many shares)."""
+    m = _COUNT_ASKED.search(u.norm)
+    if m is None or ans.method not in ("text", "text+llm"):
+        return None
+    unit = _HOLDERS if m.group(1) in _HOLDERS else m.group(1)   # (股东 430,711名 answers 多少户)
+    if re.search(r"\d[\d,.]*\s*(?:万|亿)?\s*[" + unit + "]", ans.answer):
+        return None
+    return render(rv.t, "review_count", unit=m.group(1))
+
+
+# a change printed: its verb (or 同比) and a figure after it, or a percent
+_CHANGE_SAID = re.compile(r"(?:增长|下降|增加|减少|上升|上涨|下跌|降低|提高|变动|变化|增减|同比|较上年|比上年)[^。；;]{0,16}?\d")
+
+
+def quoted_change_for_a_change(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A change asked as a value ("股价涨了多少", "营业收入同比增长多少") is answered by a passage only where it prints
+    one (a verb of change and a figure after it): a passage on 稳定股价预案 says nothing of how much."""
+    if u.shape == "value" and u.frame.operation in ("change", "growth") and ans.method in ("text", "text+llm") \
+            and not _CHANGE_SAID.search(ans.answer):
+        return render(rv.t, "review_change")
+    return None
+
+
 def quote_speaks_of_what_narrows(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """What narrows a value ask (海外, 业务, a subsidiary's name) is spoken of where the value was quoted from
     (its character pairs, for the most part: a name is quoted without its appositive); table cells account
@@ -380,6 +434,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("yes_no_answered", yes_no_answered),
     ("no_yes_no_fact_for_a_name", no_yes_no_fact_for_a_name),
     ("a_name_for_who", a_name_for_who),
+    ("a_name_for_who_only", a_name_for_who_only),
     ("quoted_yes_no_speaks_of_topics", quoted_yes_no_speaks_of_topics),
     ("quoted_yes_no_speaks_of_its_words", quoted_yes_no_speaks_of_its_words),
     ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),
@@ -390,6 +445,8 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("plain_ratio_for_a_ratio", plain_ratio_for_a_ratio),
     ("ranked_row_for_a_rank", ranked_row_for_a_rank),
     ("computed_value_not_quoted", computed_value_not_quoted),
+    ("quoted_count_in_its_unit", quoted_count_in_its_unit),
+    ("quoted_change_for_a_change", quoted_change_for_a_change),
     ("quote_speaks_of_what_narrows", quote_speaks_of_what_narrows),
     ("quoted_rows_speak_of_the_words_left", quoted_rows_speak_of_the_words_left),
     ("fact_of_the_year_asked", fact_of_the_year_asked),

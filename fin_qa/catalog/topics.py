@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,14 +26,10 @@ class Topic:
     titles: tuple[str, ...]
     yes: tuple[str, ...] = ()
     no: tuple[str, ...] = ()
-    # an alias → the longer aliases of other topics holding it (主营业务 → 主营业务分析, 收入与成本's): a title holding
-    # one of those is the other topic's section, not this one's
-    shadows: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def title_match(self, title: str) -> bool:
         key = title_key(title)
-        shadows = dict(self.shadows)
-        return any(t in key and not any(b in key for b in shadows.get(t, ())) for t in self.titles)
+        return any(t in key for t in self.titles)
 
 
 @dataclass
@@ -43,10 +39,6 @@ class TopicTable:
     _by_word: dict[str, list[Topic]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self):
-        self.topics = [replace(t, shadows=tuple(
-            (a, longer) for a in t.titles
-            if (longer := tuple(b for u in self.topics if u.name != t.name for b in u.titles if a in b and a != b))))
-            for t in self.topics]
         for t in self.topics:
             for w in t.words:
                 self._by_word.setdefault(w, []).append(t)

@@ -214,6 +214,7 @@ _HEADER_NOTE = re.compile(r"[（(][^)）]{0,6}[)）]")
 _LEADING_NUMBERS = re.compile(r"(?:\s*(?:-?[\d,]+(?:\.\d+)?%?|-{1,3}|—+))+")
 _ROW_UNIT = re.compile(r"\s*[（(](人|%|元|千元|万元|百万元|亿元)[)）]")
 _UNIT_LINE = re.compile(r"^单位[:：]?(千元|万元|百万元|亿元|元)(?:币种[:：]?\w+)?$")
+_UNIT_REACH = 3       # lines a 单位 line stands over its table's header (or first row) at most
 _HEADER_REACH = 12   # lines after a header of columns that its rows stand on (the same page)
 
 
@@ -318,10 +319,13 @@ def extract_employees(doc: Document, catalog: Catalog, year: int | None = None) 
                 v = _first_number(rest)
                 if v is None:
                     continue
-                # an amount in the unit its label or the table's 单位 line prints (研发投入金额（千元）: 宁德时代)
+                # an amount in the unit its label or its table's 单位 line prints (研发投入金额（千元）: 宁德时代) — the
+                # line just over the table's header, or over the row where the table has none
+                top = header[1] if header is not None and at - header[1] <= _HEADER_REACH else at
                 scale = said_unit.group(1) if said_unit else (
-                    unit_line[0] if unit_line and at - unit_line[1] <= _HEADER_REACH else "元")
-                if unit == "元" and scale in UNIT_FACTORS:
+                    unit_line[0] if unit_line and 0 < top - unit_line[1] <= _UNIT_REACH else "元")
+                scaled = unit == "元" and scale in UNIT_FACTORS
+                if scaled:
                     v = _scaled(v, scale)
                 stmt = "研发投入" if name.startswith("研发") else "员工情况"
                 if name.startswith("研发") or emp_pages or in_emp_section:
@@ -330,13 +334,14 @@ def extract_employees(doc: Document, catalog: Catalog, year: int | None = None) 
                     # the row's leading numbers, one a column ("15.77 21.44 减少 5.67 个百分点": 本年度, 上年度)
                     lead = _LEADING_NUMBERS.match(rest)
                     cells = lead.group(0).split() if lead else []
+                    kept = facts.get((stmt, name))
+                    this_row = kept is not None and kept.page == page.number and kept.value == v   # (its year's)
                     for column, cell in zip(header[0], cells):
                         w = _first_number(cell) if column not in (None, "current") else None
-                        w = _scaled(w, scale) if w is not None and unit == "元" and scale in UNIT_FACTORS else w
-                        if w is not None and column is not None and (name, column) not in earlier \
-                                and facts.get((stmt, name)) is not None \
-                                and facts[(stmt, name)].page == page.number and facts[(stmt, name)].value == v:
-                            earlier[(name, column)] = ProfileFact(name, w, unit, stmt, page.number, _key(label), column)
+                        if w is None or column is None or (name, column) in earlier or not this_row:
+                            continue
+                        w = _scaled(w, scale) if scaled else w
+                        earlier[(name, column)] = ProfileFact(name, w, unit, stmt, page.number, _key(label), column)
         if emp_pages:
             emp_pages -= 1
     # a row "本科以上" beside a row 本科: those above it (硕士及以上), not 本科及以上 (employees.yaml `above`) — where
