@@ -149,11 +149,14 @@ class FormulaAnswerer:
             return Answer(u.question, note + text, u.finglm_type(), "lookup", list(fv.evidence), shown=fv.shown)
         parts = "，".join(render(self.t, "formula_part", label=e.label, value=e.value) for e in fv.evidence)
         shown = (fv.shown or "") + ("倍" if "倍" in u.ratio and f.output == "ratio" else "")
-        if f.file == "question" and f.output == "ratio" and not u.ratio and u.decimals is None \
+        if f.output == "ratio" and not u.ratio and (u.decimals is None and f.file == "question"
+                                                    or re.search(r"比例|占比|比重", f.name)) \
                 and self.v.style != "finglm" and re.fullmatch(r"-?0\.\d+", shown) and all(
-                    self.v.info(i.item).kind == "amount" and "股本" not in i.item for i in f.inputs.values()):
-            # "(研发费用+管理费用)/营业收入": a quotient of amounts under 1 also as the percent it is (0.30 is
-            # 30.14%) — never one over the share capital (净利润/股本: 元 a share)
+                    self.v.info(i.item).kind in ("amount", "count") and "股本" not in i.item
+                    for i in f.inputs.values()):
+            # "(研发费用+管理费用)/营业收入", a 比例 of the formulas ("硕士及以上人员占职工人数的比例"): a quotient of
+            # amounts or head counts under 1 also as the percent it is (0.02 is 1.52%), unless a 比值 or 倍 is
+            # asked — never 流动比率's kind, nor one over the share capital (净利润/股本: 元 a share)
             pct = self.v.formula_value(replace(f, output="percent"), rep, None, reported=False,
                                        unit=u.frame.unit, column=column).shown
             if pct:

@@ -213,8 +213,11 @@ class Values:
             return None
         pages = sorted({p for n in names if (p := parts[n].page)})
         first = parts[names[0]]
+        # (a part the table does not print, counted 0, is said: 硕士 + 博士及以上 where no 博士 row is printed)
+        zero = [n for n in names if _zero_filled(parts[n])]
+        said = f"{'、'.join(zero)}{ZERO_FILLED}; " if zero else ""
         return Fact(item, str(value), first.unit, period, first.statement, pages[0] if pages else None,
-                    f"{first.source}; {d.expr.replace(' ', '')}", rep.year, report=rep.key)
+                    f"{first.source}; {said}{d.expr.replace(' ', '')}", rep.year, report=rep.key)
 
     def _zero_categories(self, rep: Report, items: list[str], got: dict[str, Fact], period: str,
                          together: bool) -> dict[str, Fact]:
