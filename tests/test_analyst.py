@@ -489,15 +489,19 @@ KNOWN_WRONG: dict[str, str] = {}   # (none since the second stop of issue 45: aq
 # were answered wrong before it — aq056's expectation itself was wrong, see its note)
 
 
+def _scored(store, name: str, tmp_path) -> list[dict]:
+    """The rows of tests/data/NAME (a question set) as scripts/eval_paraphrases.py scores them over the store."""
+    out = tmp_path / f"{name}.json"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(store[0].dir),
+                    str(ROOT / "tests" / "data" / name), "--json", str(out)], check=True, capture_output=True, text=True)
+    return json.loads(out.read_text(encoding="utf-8"))   # type: ignore[no-any-return]
+
+
 def test_the_analyst_set_over_the_reports(all_store, tmp_path):
     """tests/data/analyst_questions.jsonl (written from the PDFs by a helper that never saw the rules) over the
     store of reports and reports_more (a question of another report is declined: its company is not there):
     no wrong answer but the known ones."""
-    out = tmp_path / "eval.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "analyst_questions.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(all_store, "analyst_questions.jsonl", tmp_path)
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows
              if r["verdict"] == "wrong" and r["id"] not in KNOWN_WRONG]
     assert not wrong, wrong
@@ -512,11 +516,7 @@ def test_the_third_fresh_set_over_the_reports(all_store, tmp_path):
     """tests/data/analyst_questions_fresh3.jsonl (issue 45's tenth stop, written from the PDFs by a helper that
     never saw the rules) over the store of reports and reports_more (the corpus's and banks' questions are declined:
     their companies are not there): no wrong answer."""
-    out = tmp_path / "fresh3.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "analyst_questions_fresh3.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(all_store, "analyst_questions_fresh3.jsonl", tmp_path)
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
     assert sum(r["verdict"] == "right" for r in rows) >= 47   # 49 right when measured (docs/benchmarks.md)
@@ -525,11 +525,7 @@ def test_the_third_fresh_set_over_the_reports(all_store, tmp_path):
 def test_the_sum_questions_over_the_reports(all_store, tmp_path):
     """tests/data/sum_questions.jsonl (issue 45's fourth stop: 加 between two items asks their sum) over the
     store of reports and reports_more: every question right."""
-    out = tmp_path / "sum.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "sum_questions.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(all_store, "sum_questions.jsonl", tmp_path)
     assert len(rows) == 4 and all(r["verdict"] == "right" for r in rows), [(r["id"], r["answer"][:160]) for r in rows]
 
 
@@ -540,11 +536,7 @@ def test_the_multi_intent_sets_over_the_reports(all_store, tmp_path, name, right
     reports_more (the 2024/2025 companies and the banks' years are not there: their questions are declined): no
     wrong answer; `right` a little under the figure measured (17 and 12; over every shared report 34 of 36 and 20 of
     30: docs/benchmarks.md)."""
-    out = tmp_path / "multi.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / f"{name}.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(all_store, f"{name}.jsonl", tmp_path)
     assert not [(r["id"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert sum(r["verdict"] == "right" for r in rows) >= right
 
@@ -726,11 +718,8 @@ def test_the_fourth_fresh_set_over_the_reports(all_store, tmp_path):
     """tests/data/analyst_questions_fresh4.jsonl (issue 45's eleventh stop: 80 questions a helper wrote from the
     reports, never seeing the rules) over the store of reports and reports_more: no wrong answer of a question on
     those reports (the corpus's and banks' companies are not in this store)."""
-    out = tmp_path / "fresh4.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "analyst_questions_fresh4.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = [r for r in json.loads(out.read_text(encoding="utf-8")) if r["note"].startswith(("reports/", "reports_more/"))]
+    rows = [r for r in _scored(all_store, "analyst_questions_fresh4.jsonl", tmp_path)
+            if r["note"].startswith(("reports/", "reports_more/"))]
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
     assert len(rows) >= 30 and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 4
@@ -811,11 +800,7 @@ def test_the_fresh_formula_set_over_the_reports(all_store, tmp_path):
     """tests/data/formula_questions_fresh.jsonl (issue 45's eleventh stop: 60 questions in FinGLM's words — 流动比率,
     三费比重, 研发经费与利润比值, growth rates … — computed by a helper from the reports, never seeing the rules; its
     first run, never tuned: 58 right, 1 wrong, 1 declined) over reports and reports_more: no wrong answer."""
-    out = tmp_path / "formula.json"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "eval_paraphrases.py"), "--store", str(all_store[0].dir),
-                    str(ROOT / "tests" / "data" / "formula_questions_fresh.jsonl"), "--json", str(out)],
-                   check=True, capture_output=True, text=True)
-    rows = json.loads(out.read_text(encoding="utf-8"))
+    rows = _scored(all_store, "formula_questions_fresh.jsonl", tmp_path)
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert len(rows) == 60 and not wrong, wrong
     assert sum(r["verdict"] == "right" for r in rows) >= 58
