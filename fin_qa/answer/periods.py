@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Callable
 import pandas as pd
 
 from ..catalog import Catalog
+from ..catalog.items import ItemTable
 from ..catalog.periods import FILING_WORDS
 from ..catalog.normalize import normalize_question
 from ..numbers import decimal_str
@@ -126,6 +127,11 @@ def alone(period: str) -> str:
     return "ytd" if period in ("Q1", "HY") else "quarter"
 
 
+def _at_a_date(items: ItemTable, item: str) -> bool:
+    """A balance, or an amount at a date a flow statement prints (期末现金及现金等价物余额): read at a period's end."""
+    return items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
+
+
 def _year_before(norm: str, at: int) -> int | None:
     """The year written right before a period's words ("2024年第三季度"), if any."""
     m = _YEAR_AT_END.search(norm[:at])
@@ -165,7 +171,9 @@ class PeriodView(FactSource):
                     stand = rep._replace(year=year - 1)
                     self.reports.append(stand)
                     self.by_key[(company, year - 1)] = stand
-                    self._years[company].insert(0, year - 1)
+                    self._years[company].append(year - 1)
+            for ys in self._years.values():
+                ys.sort()   # (a year before a gap, 2023 of filings of 2022 and 2024, in its place)
 
     # ------------------------------------------------------------------------- reading a fact
 
@@ -211,7 +219,7 @@ class PeriodView(FactSource):
 
     def _fact(self, company: str, year: int, item: str, period: str) -> Fact | None:
         # a balance, or an amount at a date a flow statement prints (期末现金及现金等价物余额): at the period end
-        balance = self.items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
+        balance = _at_a_date(self.items, item)
         if period == "opening":   # (the year end before: an interim filing's balance sheet prints it beside its own)
             if not balance or self.period not in ("Q1", "HY", "Q3"):
                 return None
@@ -453,18 +461,15 @@ class PeriodAnswerer:
             ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
                                        f"主要会计数据读取或推算），无法回答该问题。", ans.type, Method.NOT_FOUND, found=False)
         facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
-        balance = bool(facts) and all(self._balance(e.item) for e in facts)
+        balance = bool(facts) and all(_at_a_date(self.catalog.items, e.item) for e in facts)
         shown = "end" if balance else span
         said = label(period, shown)
         ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("年报", "报告")
         for e in ans.evidence:
             if isinstance(e, FactEvidence):
                 # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
-                e.within = YEAR_END if e.period == "previous" and self._balance(e.item) else said
+                e.within = YEAR_END if e.period == "previous" and _at_a_date(self.catalog.items, e.item) else said
         return _Part(period, shown, ans, list(view.derived))
-
-    def _balance(self, item: str) -> bool:
-        return self.catalog.items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
 
     def _each_quarter(self, question: str, rest: str, last: str) -> Answer:
         """Every quarter alone of the year up to `last` (各季度: Q1–Q4; 前三个季度单季: Q1–Q3), each read or

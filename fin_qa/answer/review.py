@@ -158,6 +158,7 @@ def a_name_for_who(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
 # asks something of that person (学历是什么, 持有多少股) that the name does not answer
 _PERSON_ITEMS = re.compile(r"姓名$|^(?:法定代表人|董事长|总经理|控股股东|实际控制人)$")
 _OTHER_ASK = re.compile(r"什么|多少|几|哪些|如何|怎么|是否|有没有|有无")
+# (beside _ASKS_WHO, which tells a name asked of anything — 名称 of a firm —, this tells who a person is asked)
 _WHO_ASK = re.compile(r"谁|哪几?位|哪些人|姓名|名字|叫什么|什么人")
 _ASK_FILLER = re.compile(r"[的是为叫有\s?？。!！,，]|什么|多少|几|哪些|如何|怎么|呢|吗|啊")
 
