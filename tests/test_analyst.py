@@ -667,6 +667,17 @@ def test_the_top_five_by_either_word(router):
     assert ans.answered and "864,536,279.47" in ans.answer and "42.38%" in ans.answer, ans.answer
 
 
+def test_a_ranked_group_is_read_only_from_its_own_list(router):
+    # 四方科技 2019 prints the suppliers' table with the customers' header words (客户名称 销售额 占年度采购总额)
+    # right below the customers' table; and a prepayments' 前五名 table whose rows are "供应商一"…
+    ans = router.answer("四方科技2019年前五名供应商都是谁")
+    text = plain(ans.answer)
+    assert "280030978.92" in text and "29.67%" in text, ans.answer   # the purchases' first row
+    assert "86512221.40" not in text and "5793216.06" not in text, ans.answer   # a customer's, a prepayment's
+    ans = router.answer("四方科技2019年前5大客户的销售额分别是多少")
+    assert "86512221.40" in plain(ans.answer) and "280030978.92" not in plain(ans.answer), ans.answer
+
+
 def test_a_mixed_level_and_a_word_holding_zhong_are_never_dropped(router):
     # 苏常柴 2019 prints 大中专 525 (大专 and 中专 together): 大专及以上 cannot be added up from its rows
     ans = router.answer("苏常柴2019年大专及以上学历员工多少人？")

@@ -61,6 +61,8 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
+# a ranked group asked (前5名供应商, 前10名股东, 前5大客户 as norm spells it): where its noun starts
+_RANKED_GROUP = re.compile(r"前\d{1,2}[名大位家]的?([\u4e00-\u9fff])")
 # (总额 / 总和 only where the ask ends: 年度采购总额 of "占年度采购总额比例" names a column, not a total row)
 _NEGATION = ("非", "除")   # one-character words that turn what follows into its complement
 _BRACKETED = re.compile(r"[(（]\s*(\d[\d,]*(?:\.\d+)?)\s*[)）]")
@@ -563,6 +565,23 @@ class CellAnswerer:
         # its own caption and header first (公司前5名供应商资料 before the section 主要销售客户和主要供应商情况)
         return body, held(own) + held(title) / 10
 
+    def _other_group(self, t: TableRecord, q: str) -> bool:
+        """The question asks a ranked group ("前5名供应商", "前5大客户": keyword_tables/cells.yaml ranked_groups) the
+        table does not list: its own caption and header name another group and none of the words of the one
+        asked (主要客户's 销售额 table for 前5名供应商), or name no group and neither do its headings — a row
+        labelled "供应商一" of 按预付对象归集的期末余额前五名的预付款情况 (under 预付款项) is a prepayment's."""
+        groups = self.w.ranked_groups
+        asked = {g for m in _RANKED_GROUP.finditer(q) for g in groups if q.startswith(g, m.start(1))}
+        if not asked:
+            return False
+        own = norm(t.caption + "".join(t.header))
+        if any(w in own for g in asked for w in groups[g]):
+            return False
+        if any(w in own for ws in groups.values() for w in ws):
+            return True
+        where = norm("".join(t.path))
+        return not any(w in where for g in asked for w in groups[g])
+
     @staticmethod
     def _other_dimension(t: TableRecord, q: str) -> bool:
         """The table lists its rows by one dimension (its first column 分行业) and the question asks another
@@ -923,6 +942,8 @@ class CellAnswerer:
     def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: AbstractSet[str], when: When,
                items: set[str]) -> CellMatch | None:
         t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
+        if self._other_group(t, q):
+            return None
         named = self._named_rows(prep, asked)
         for i, n in self._special_rows(prep, q, asked, when.years).items():
             if i in named:   # "第一大股东浙江东港投资有限公司": named and ranked, the rank words are the row's too

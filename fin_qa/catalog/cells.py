@@ -26,6 +26,8 @@ class CellWords:
     description_words: tuple[str, ...] = ()   # what a description asks (如何, 情况): a quote need not speak of it
     # an appositive's kind (子公司) → words one of which a table whose rows are of that kind says in its title or header
     row_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # a ranked group's noun (前5名供应商) → words one of which a table listing that group says in its caption or header
+    ranked_groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
@@ -57,13 +59,19 @@ def load_cell_words(path: Path) -> CellWords:
     if not isinstance(ok, dict) or not all(isinstance(k, str) and k and isinstance(v, list) and v and
                                            all(isinstance(w, str) and w for w in v) for k, v in ok.items()):
         raise RuleError(path, line_of(data), "`row_kinds:` must map an appositive's kind to a list [..] of title words")
+    rg = data.get("ranked_groups") or {}
+    if not isinstance(rg, dict) or not all(isinstance(k, str) and k and isinstance(v, list) and v and
+                                           all(isinstance(w, str) and w for w in v) for k, v in rg.items()):
+        raise RuleError(path, line_of(data), "`ranked_groups:` must map a group's noun to a list [..] of title words")
+
     def longest_first(key: str) -> tuple[str, ...]:
         return tuple(sorted(_words(path, data, key), key=len, reverse=True))
 
     words = CellWords(tuple(sorted(qw.items(), key=lambda kv: -len(kv[0]))), periods, longest_first("ask_words"),
                       frozenset(_words(path, data, "generic_labels")), neutral_words=longest_first("neutral_words"),
                       value_suffixes=longest_first("value_suffixes"), appositives=longest_first("appositives"),
-                      change_words=longest_first("change_words"), row_kinds={k: tuple(v) for k, v in ok.items()})
+                      change_words=longest_first("change_words"), row_kinds={k: tuple(v) for k, v in ok.items()},
+                      ranked_groups={k: tuple(v) for k, v in rg.items()})
     unknown = [k for k in words.row_kinds if not any(k in a for a in words.appositives)]
     if unknown:
         raise RuleError(path, line_of(ok), f"`row_kinds:` {unknown} are in no appositive")
