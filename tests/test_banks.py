@@ -114,3 +114,19 @@ def test_bank_indicators_and_principal_amounts(bank_store):
                           ("兴业银行2021年末的不良贷款率是多少？", "1.1%", 14)):
         a = router.answer(q)
         assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)
+
+
+def test_the_banks_profile_and_quarters(bank_store):
+    # "公司法定代表人 ： 高迎欣", "董事会秘书：华兵" (a contact section of colon lines), "国内会计师事务所 ： …", and a
+    # quarter read from the annual report's 分季度主要财务数据 (in 百万元), 单季 asking nothing of its columns
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(bank_store), CATALOG)
+    for q, want in (("民生银行2021年年报里的公司法定代表人是谁？", "高迎欣"), ("民生银行2021年的董事会秘书是谁", "白丹"),
+                    ("兴业银行2022年报披露的董事会秘书是谁？", "华兵"),
+                    ("民生银行2021年聘请的会计师事务所是哪家", "普华永道中天"),
+                    ("兴业银行2022年第四季度单季营业收入是多少亿元？", "515.20亿元"),
+                    ("中国民生银行2021年末发放贷款和垫款总额是多少？请用人民币亿元表示", "40,456.92亿元")):
+        ans = router.answer(q)
+        assert ans.answered and want in ans.answer, (q, ans.answer)

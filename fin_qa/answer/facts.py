@@ -82,6 +82,10 @@ def read_scope(path: str | Path, names: ReportNames) -> set[tuple[str, int]]:
 COLUMNS_KEPT = 256   # (item, year) columns kept for rankings (each a row per report of the year)
 
 
+# a company's Latin abbreviation as a name questions use (CATL, HitGen): one word of 3–10 letters
+_LATIN_NAME = re.compile(r"[A-Za-z]{3,10}")
+
+
 class FactSource:
     """The reports answers may read (the scope) and their facts, read through the store's methods."""
 
@@ -196,7 +200,8 @@ class FactSource:
         return self.store.has_statement(report.id, statement)
 
     def former_names(self) -> dict[str, set[str]]:
-        """company key → the former short names its reports print (变更前股票简称)."""
+        """company key → the other names its reports print: former short names (变更前股票简称) and its Latin
+        abbreviation (公司的外文名称缩写: CATL, JOINN — one word of letters)."""
         by_id = {r.id: r.company for r in self.known}
         out: dict[str, set[str]] = {}
         for rid, value in self.store.text_values("变更前股票简称"):
@@ -204,6 +209,10 @@ class FactSource:
             for name in re.split(r"[、,，;；/\s]+", value or ""):
                 if key and len(name) >= 2 and name not in ("无", "不适用"):
                     out.setdefault(key, set()).add(name)
+        for rid, value in self.store.text_values("外文名称缩写"):
+            key = by_id.get(rid)
+            if key and _LATIN_NAME.fullmatch((value or "").strip()):
+                out.setdefault(key, set()).add(value.strip())
         return out
 
     def documented(self) -> frozenset[str]:

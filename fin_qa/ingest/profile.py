@@ -85,12 +85,19 @@ def _combined(fields: list[str], value: str) -> list[tuple[str, str]]:
 
 
 _ALIAS_REMARK = re.compile(r"[（(][^（()）]*简称[^（()）]*[)）]?$")
+_LABEL_REMARK = re.compile(r"[（(]如有?[)）]?")
+_WRAPPED_LATIN = re.compile(r"[A-Za-z0-9.,&()（）'’\- ]{2,40}")
+# the board secretary named after a colon where the contact table's column name stands ("董事会秘书：华兵",
+# "3.董事会秘书：谭华杰", "四、 董事会秘书 ： 白丹"), not its header "董事会秘书 证券事务代表"
+_SECRETARY = re.compile(r"^董事会秘书\s*[:：]\s*([\u4e00-\u9fa5·]{2,8}|[A-Za-z][A-Za-z .]{1,30})\s*$")
 _WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称", "信息披露媒体")
 
 
 def _clean_value(v: str) -> str:
     v = _ALIAS_REMARK.sub("", _HEADING_TAIL.sub("", v.strip(" :：\t")))
     v = _SPACE_CJK.sub("", v).strip()
+    if _LABEL_REMARK.fullmatch(v):
+        return ""   # the "（如有）" of a label wrapped onto its value's place ("公司的外文名称缩写（如" | "有）")
     half = len(v) // 2
     if len(v) > 3 and len(v) % 2 == 1 and v[:half] == v[half + 1:] and v[half] == " ":
         v = v[:half]  # the same value printed in two columns (董事会秘书 | 证券事务代表)
@@ -98,9 +105,10 @@ def _clean_value(v: str) -> str:
 
 
 def _pairs(text: str, rx: re.Pattern) -> list[tuple[str, str]]:
-    """The (label, value) pairs of a line that starts with a label."""
+    """The (label, value) pairs of a line that starts with a label — or with the end of a Latin value wrapped
+    from the line before ("Medprin 公司的法定代表人 袁玉宇", of 公司的外文名称缩写（如有）)."""
     ms = list(rx.finditer(text))
-    if not ms or text[: ms[0].start()].strip():
+    if not ms or text[: ms[0].start()].strip() and not _WRAPPED_LATIN.fullmatch(text[: ms[0].start()].strip()):
         return []
     out = []
     for i, m in enumerate(ms):
@@ -140,6 +148,12 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                 return list(facts.values())
             if _CONTACT_START.search(flat):
                 in_contact = True
+                continue
+            sec = _SECRETARY.match(text.strip())
+            if sec is not None:
+                name = f"{contact_cols[0]}姓名"
+                if name not in facts:
+                    facts[name] = ProfileFact(name, sec.group(1).strip(), None, "公司信息", page.number, "董事会秘书")
                 continue
             if pending_header:
                 tokens = text.split()

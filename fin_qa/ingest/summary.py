@@ -24,6 +24,7 @@ What real reports bring, and where it is handled:
 """
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -44,8 +45,10 @@ _UNIT_LINE = re.compile(r"^[（(]?(?:单位[:：])?(?:人民币)?(百万元|千�
 _NOTE_MARK = re.compile(r"[（(]\d{1,2}[)）]$")
 _CHANGE = re.compile(r"增减|比上|^增$|^减|同期增|期增|^年同$|^本期$|^本年末?$|^[（(]?%[)）]?$")
 _ADJUST = re.compile(r"^调整(前|后)$")
+_DATE_PART = re.compile(r"\d{1,2}\s*月|\d{1,2}\s*日|\d{1,2}\s*月\s*\d{1,2}\s*日")
 _HEADER_WORD = re.compile(r"^(?:主要会计数据|主要财务指标|项目|单位.*|币种.*|[（(]?元[)）]?)$")
-_HEADING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）]|\d{1,2}[、.．])")
+# (a number's decimal point is no heading's: "65.64 68.65 -4.38 59.51", a row whose label wrapped around it)
+_HEADING = re.compile(r"^(?:[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）]|\d{1,2}(?:、|[.．](?!\d)))")
 _PART_OF_TABLE = re.compile(r"主要会计数据|主要财务指标|主要财务数据")
 _END = re.compile(r"分季度|境内外会计准则|非经常性损益项目")
 _UNIT_REMARK = re.compile(r"[（(](?:人民币)?(?:元[/／]股|元|千元|万元|百万元|亿元|%)[)）]")
@@ -202,11 +205,19 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
             marks = [(_marker(c.text, interim), c) for c in row.cells]
             years = sum(1 for m, _ in marks if isinstance(m, _Marker) and m.kind == "year")
             numbers = sum(1 for c in row.cells if parse_number(c.text.rstrip("%")) is not None)
+            # (a header row may hold a date's parts beside its words: "增减(%)" | "31日" of "2020年 12月 31日")
             if (years and not numbers) or (
-                    all(m is not None for m, _ in marks) and any(isinstance(m, _Marker) for m, _ in marks)):
-                for m, c in marks:
+                    all(m is not None or _DATE_PART.fullmatch(c.text.strip()) for m, c in marks)
+                    and any(isinstance(m, _Marker) for m, _ in marks)):
+                for i, (m, c) in enumerate(marks):
                     if isinstance(m, _Marker):
                         m.xc = c.xc
+                        # a date printed in cells of its own ("2022年" "12月" "31日"): the column is the whole
+                        # date's, centred under it — its year's cell alone stands left of the values
+                        parts = [x for _, x in itertools.takewhile(
+                            lambda mc: mc[0] is None and _DATE_PART.fullmatch(mc[1].text.strip()), marks[i + 1:i + 3])]
+                        if m.kind == "year" and parts:
+                            m.xc = (c.xc + parts[-1].xc) / 2
                         pending.append(m)
                 continue
             # (a first quarter's table may print one period: 本报告期 | 本报告期比上年同期增减)
