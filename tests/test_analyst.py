@@ -815,3 +815,63 @@ def test_the_fresh_formula_set_over_the_reports(all_store, tmp_path):
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert len(rows) == 60 and not wrong, wrong
     assert sum(r["verdict"] == "right" for r in rows) >= 58
+
+
+def test_a_quarter_of_the_annual_reports_quarterly_table(router):
+    # 分季度主要财务指标: its columns 第一季度 … 第四季度 answer a quarter named either way (三季度, 第三季度), the
+    # item named by its keyword table's names (归母净利润 → 归属于上市公司股东的净利润); 前三季度 is no column of it
+    for q, want in (("张家界2016年第三季度营业收入多少万元？", "21379.61万元"), ("张家界2016年三季度的营业收入", "213796109.74"),
+                    ("张家界2016年第二季度的归母净利润", "33110043.54"),
+                    ("惠威科技2019年第三季度单季的营业收入", "64346589.65")):
+        ans = router.answer(q)
+        assert ans.answered and want in plain(ans.answer), (q, ans.answer)
+    ans = router.answer("张家界2016年前三季度营业收入是多少")
+    assert not ans.answered, ans.answer
+
+
+def test_a_fall_asked_is_said_as_one(router):
+    ans = router.answer("四方科技2019年归母净利润同比下降了多少？")
+    assert ans.answered and "-28.95%" in ans.answer and "降幅28.95%" in ans.answer, ans.answer
+
+
+@pytest.mark.parametrize("question, said", [
+    ("邮储银行2019年末核心一级资本充足率是多少，相比2018年末变动了几个百分点？", "0.13个百分点"),
+    ("四方科技2019年营业收入是多少？请用人民币亿元表示", "11.75亿元"),
+])
+def test_a_change_or_a_unit_in_other_words(router, question, said):
+    ans = router.answer(question)
+    assert said in ans.answer and "未能理解" not in ans.answer, ans.answer
+
+
+def test_the_key_figures_and_names_the_corpus_prints(corpus_router):
+    # 贵州茅台 2025 prints "扣除非经常性损益后的基本每股" | "65.64 68.65 -4.38 59.51" | "收益（元／股）": the row of
+    # numbers is no heading "65."; its ROE's change in points; 迈普医学's 法定代表人 after a wrapped Latin name;
+    # 宁德时代 by its Latin abbreviation (公司的外文名称缩写 CATL); a plan asked as 派现多少、转增几股
+    for q, want in (("贵州茅台2025年扣非后的基本每股收益", "65.64"),
+                    ("茅台2025年加权平均ROE比2024年少了多少个百分点？", "3.49个百分点"),
+                    ("迈普医学2024年的法定代表人是谁？", "袁玉宇"),
+                    ("CATL 2025年末在职员工合计多少人？", "185,839"),
+                    ("昭衍新药2024年扣非后的基本每股收益", "0.03")):
+        ans = corpus_router.answer(q)
+        assert ans.answered and want in ans.answer, (q, ans.answer)
+
+
+def test_a_plan_asked_by_its_figures(router):
+    ans = router.answer("四方科技2019年每10股派现多少、转增几股？")
+    assert "1.88元" in ans.answer and "4.8股" in ans.answer and "未能理解" not in ans.answer, ans.answer
+    assert not ans.answer.startswith("有送转"), ans.answer   # (how many, not whether)
+    assert router.answer("四方科技2019年有送转吗").answer.startswith("有送转"), "a yes/no ask still says so"
+
+
+def test_a_unit_of_money_asked_of_a_rate_is_said(router):
+    # the unit fills its slot but cannot apply: the value as printed, and why the unit was not used
+    ans = router.answer("四方科技2019年加权平均净资产收益率是多少万元")
+    assert "7.64%" in ans.answer and "不以万元计" in ans.answer, ans.answer
+    assert "不以" not in router.answer("四方科技2019年基本每股收益是多少元").answer
+
+
+def test_a_unit_the_table_prints_is_no_reason_to_decline(router):
+    # 邮储银行 2019's segment table under the line "人民币百万元，百分比除外": asked in 人民币百万元, its share answers
+    # in the unit it prints
+    ans = router.answer("邮储银行2019年个人银行业务营业收入是多少（人民币百万元）？占营业收入的比例是多少？")
+    assert "176,569百万元" in ans.answer and "63.79%" in ans.answer, ans.answer

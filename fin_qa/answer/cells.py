@@ -280,6 +280,17 @@ class CellAnswerer:
             q = rx.sub(sub, q)
         return spell(q)
 
+    def _items_named(self, u: Understanding, q: str) -> str:
+        """The question's words as the cells read them (question_text), each item's words replaced by the item's
+        own name where they differ."""
+        for k in u.keywords:
+            if k.kind != "item":
+                continue
+            said, name = self.spell(norm(k.text).replace("的", "")), self.spell(norm(k.name).replace("的", ""))
+            if said and said != name and said in q:
+                q = q.replace(said, name, 1)
+        return q
+
     def asks(self, q: str) -> list[str]:
         out: list[str] = []
         for part in _ASKS.split(q):
@@ -1112,7 +1123,13 @@ class CellAnswerer:
         q = self.question_text(u)
         m = self.match(u, rep, q, years)
         if m is None:
-            return None, ""
+            # the items as the keyword table names them, where the question's own words name no row ("加权平均
+            # ROE" → 加权平均净资产收益率, "扣非后的基本每股收益" → 扣除非经常性损益后的基本每股收益)
+            named = self._items_named(u, q)
+            m = self.match(u, rep, named, years) if named != q else None
+            if m is None or m.entity:
+                return None, ""   # (a row the item's name leaves words of — 本期归属于母公司所有者净利润 — is not it)
+            q = named
         entity = m.label if m.entity else ""
         if not self.unused_held(u, self._cell_words(m)):
             # a word that changes the meaning ("是上年的多少", "海外") and that no cell chosen holds

@@ -23,7 +23,9 @@ _NONE = {BONUS: re.compile(r"不送(?:红)?股|送红股0股|送红股零股"),
          TRANSFER: re.compile(r"不(?:以(?:资本)?公积金?)?(?:转增股本|转增)|转增0股|转增零股"),
          CASH: re.compile(r"不派发现金红利|不进行现金分红|不分配现金红利|不派发现金股利|不进行利润分配|不分配")}
 # an ask of the bonus and transferred shares only (有没有送转, 是否送股)
-_SHARES_ASKED = re.compile(r"送转|送股|转增|送红股")
+# (asked whether there are any — "有没有送转", "是否送股", "转增了吗" — not how many: "转增几股")
+_SHARES_ASKED = re.compile(r"(?:有没有|有无|是否|是不是)[^，,。？?；;]{0,6}(?:送转|送股|转增|送红股)|"
+                           r"(?:送转|送股|转增|送红股)[^，,。？?；;几多]{0,4}(?:吗|么|没有|与否)")
 
 
 class DistributionAnswerer:

@@ -952,8 +952,10 @@ class FrameAnswerer:
         return copy.copy(got) if got is not None else None
 
     def _answer(self, u: Understanding, printed: bool) -> Answer | None:
-        if not u.companies or u.shape == "yes_no" or u.unit is not None:
-            return None   # (an amount asked in 万元/亿元: the cells answerer converts it)
+        if not u.companies or u.shape == "yes_no":
+            return None
+        # (an amount asked in 万元/亿元: the cells answerer converts it — unless the table prints that unit: below)
+        asked_unit = None if u.unit is None else f"{u.unit}元"
         rep, name, year, note = self.v.report(u)
         if rep is None or year is None or rep.year != year or len(set(u.years.explicit)) > 1:
             return None
@@ -975,6 +977,8 @@ class FrameAnswerer:
             f, chosen, result, said = got
             if result.declined:
                 return None
+            if asked_unit is not None and self._unit(f, chosen.column) not in ("", asked_unit):
+                return None   # (a unit asked that the table does not print: converted by the cells, or declined)
             if said:
                 parts.append(said)
             evidence.extend(e for e in self._evidence(rep, f, chosen, result) if e not in evidence)
@@ -988,8 +992,8 @@ class FrameAnswerer:
                               cells=said.split("是“", 1)[-1].replace("”，", "：", 1))
                 return Answer(u.question, note + text, u.finglm_type(), "declined", list[Evidence](evidence),
                               found=False)
-        if not parts:
-            return None
+        if not parts or asked_unit is not None and not any(e.value.endswith(asked_unit) for e in evidence):
+            return None   # (the unit asked is printed by no value read)
         text = note + "；".join(parts) + "。"
         ans = Answer(u.question, text, u.finglm_type(), "frame", list[Evidence](evidence))
         if len(parts) == 1 and last is not None:
@@ -1241,7 +1245,7 @@ class FrameAnswerer:
     def _unit(self, f: Frame, c: Column) -> str:
         if f.kind in ("education", "profession") and not c.share:
             return "人"
-        unit = unit_of(c.header) or (None if c.share or _RATE.search(c.key) else f.table.unit)
+        unit = unit_of(c.header) or (None if c.share or _RATE.search(c.key) else _table_unit(f.table))
         return "" if unit in (None, "%") else unit
 
     def _evidence(self, rep: Report, f: Frame, chosen: Chosen, result: Result) -> list[CellEvidence]:
@@ -1253,12 +1257,22 @@ class FrameAnswerer:
         for r in result.rows:
             for c in cols:
                 cell = f.cell(r.index, c.index)
-                unit = unit_of(c.header) or ("" if c.share or _RATE.search(c.key) else (t.unit or ""))
+                unit = unit_of(c.header) or ("" if c.share or _RATE.search(c.key) else (_table_unit(t) or ""))
                 out.append(CellEvidence(table, r.label, _shown(c.header), cell + ("" if cell.endswith("%") else unit or ""),
                                         self._page(f, r), self.v.source.keys.get(t.report_id), cell))
         return out
 
 
+def _table_unit(t: TableRecord) -> str | None:
+    """A table's unit: its own, else a caption that is its unit line ("人民币百万元，百分比除外")."""
+    if t.unit:
+        return t.unit
+    m = _CAPTION_UNIT.match(re.sub(r"\s+", "", t.caption or ""))
+    return m.group(1) if m else None
+
+
+# a unit line read as a table's caption: "人民币百万元，百分比除外", "单位：千元"
+_CAPTION_UNIT = re.compile(r"^(?:单位[:：])?(?:人民币)?(百万元|千万元|亿元|万元|千元|元)(?:$|[，,；;（(]|除)")
 _PCT_HEADER = re.compile(r"[(（]\s*%\s*[)）]|%$")
 
 

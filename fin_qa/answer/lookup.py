@@ -106,6 +106,12 @@ class LookupAnswerer:
             notes += self.v.definition(item, fact)
         if f.unit and any(self.v.info(i).kind == "amount" for _, i in asked):
             notes.append(unit_note(self.t, f))
+        elif f.unit is not None and parts:
+            # a unit of money asked of a rate or a count ("加权平均净资产收益率是多少万元"): said, never dropped
+            other = [label_of(i, words.get(i)) for _, i in asked if self.v.info(i).kind in ("percent", "count")
+                     or (self.v.info(i).kind == "per_share" and f.unit)]
+            if other:
+                notes.append(render(self.t, "note_unit_not_amount", items="、".join(other), unit=f"{f.unit}元"))
         if not parts:
             label = "、".join(label_of(i, words.get(i)) for i in missing)
             if opening:   # (the year's own value may be there: what is missing is its opening one)

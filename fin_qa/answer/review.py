@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from ..catalog.cells import CellWords
 from ..catalog.frames import FrameWords
+from ..catalog.items import ItemTable
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
@@ -65,9 +66,17 @@ _SCALED = re.compile(r"(\d+(?:\.\d+)?)\s*(亿元|百万元|万元|千元)")
 _AMOUNT = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\d.,])\d+\.\d+")
 
 
+LONG_NAME = 6   # an item's name of this many characters or more names it inside a row label (Reviewer.item_names)
+
+
 class Reviewer:
-    def __init__(self, templates: dict[str, str], cells: CellWords | None = None, frames: FrameWords | None = None):
+    def __init__(self, templates: dict[str, str], cells: CellWords | None = None, frames: FrameWords | None = None,
+                 items: ItemTable | None = None):
         self.t = templates
+        # an item's long names (keyword_tables/items.yaml): a row printing one names the item (归属于上市公司股东的
+        # 净利润 is 归母净利润); a short one (营收) could stand inside another item's row
+        self.item_names = {name: tuple(content(norm(w)) for w in it.synonyms if len(content(norm(w))) >= LONG_NAME)
+                           for name, it in (items.items.items() if items is not None else ())}
         cells = cells or CellWords()
         frames = frames or FrameWords()
         # the words of a rank over a table's rows (最大, 最高, 第二大): rules/frames.yaml
@@ -232,7 +241,7 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
         # cell's own words too ("国内审计师：…签字会计师：叶少宽、邹彦")
         where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column + e.value for e in cells)))
         for k in named[:1] if u.frame.operation == "share" else named:
-            words = [content(norm(w)) for w in (k.name, k.text)]
+            words = [content(norm(w)) for w in (k.name, k.text)] + list(rv.item_names.get(k.name, ()))
             if rv.suffix is not None:
                 words += [rv.suffix.sub("", w) for w in words]
             # a name's item asked of another value the row prints (会计师事务所名称 of "审计机构的报酬": the

@@ -107,7 +107,7 @@ class Router:
             "distribution": DistributionAnswerer(self.values),
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
         }
-        self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames)
+        self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames, catalog.items)
         self.column_periods = _column_periods(catalog)   # (routes.every_period_read)
         self.report_words = ReportWords(source.store, catalog.cells)
         self.planner = Planner(catalog.plan, self.understander)

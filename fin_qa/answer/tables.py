@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from ..store import Store
 
 _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位])|(前|第)([一二三四五六七八九十])(?=[^一二三四五六七八九十]|$)")
+# a quarter written without 第 ("四季度", "三季" of a question's 第三季度 left unused) is the tables' 第4季度
+_QUARTER = re.compile(r"(?<![第前\d〇零一二三四五六七八九十])([一二三四])(?=季(?:度|$))")
 _TOP_BIG = re.compile(r"(前\d{1,2})大(?=客户|供应商|股东|销售客户)")   # 前5大客户 is the tables' 前5名客户
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
@@ -65,9 +67,12 @@ def is_number(text: str) -> bool:
 
 @lru_cache(maxsize=CACHED)
 def norm(text: str) -> str:
-    """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks; 前五大 / 前5大 too: 前5名)."""
+    """NFKC, no spaces, lower case, 前五名 → 前5名 (as the tables print ranks; 前五大 / 前5大 too: 前5名), 四季度 and
+    第四季度 → 第4季度."""
     s = unicodedata.normalize("NFKC", text or "").lower()
     s = _SPACES.sub("", s)
+    if "季" in s:
+        s = _QUARTER.sub(lambda m: "第" + m.group(1), s)
     s = _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)
     return _TOP_BIG.sub(r"\1名", s) if "大" in s else s
 
