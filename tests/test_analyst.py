@@ -676,6 +676,10 @@ def test_a_ranked_group_is_read_only_from_its_own_list(router):
     assert "86512221.40" not in text and "5793216.06" not in text, ans.answer   # a customer's, a prepayment's
     ans = router.answer("四方科技2019年前5大客户的销售额分别是多少")
     assert "86512221.40" in plain(ans.answer) and "280030978.92" not in plain(ans.answer), ans.answer
+    # the group by rank or as a list, however written
+    for q in ("四方科技2019年第一大供应商是谁", "四方科技2019年主要供应商有哪些", "四方科技2019年供应商前五名都是谁"):
+        text = plain(router.answer(q).answer)
+        assert "280030978.92" in text and "86512221.40" not in text and "5793216.06" not in text, (q, text)
 
 
 def test_a_mixed_level_and_a_word_holding_zhong_are_never_dropped(router):
@@ -734,6 +738,22 @@ def test_the_fourth_fresh_set_over_the_reports(all_store, tmp_path):
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
     assert len(rows) >= 30 and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 4
+
+
+# the companies of reports and reports_more, as the fifth fresh set names them
+_REPORTS_COMPANIES = ("张家界", "安靠", "邮储", "惠威", "四方科技", "生物股份", "金宇", "万科", "海翔", "华锦", "常柴")
+
+
+def test_the_fifth_fresh_set_over_the_reports(all_store, tmp_path):
+    """tests/data/analyst_questions_fresh5.jsonl (issue 45's twelfth stop: 80 questions a helper wrote from the
+    reports, corpus and banks, never seeing the rules; 59 right / 4 partly / 14 declined / 3 wrong at af9209d) over
+    the store of reports and reports_more: no wrong answer of a question on those companies (a year of theirs
+    this store lacks — 万科A 2009 — is declined, never answered from another year)."""
+    rows = [r for r in _scored(all_store, "analyst_questions_fresh5.jsonl", tmp_path)
+            if any(n in r["question"] for n in _REPORTS_COMPANIES)]
+    wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
+    assert not wrong, wrong
+    assert len(rows) >= 20 and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 6
 
 
 @pytest.mark.parametrize("question, said, absent", [
@@ -825,8 +845,11 @@ def test_a_quarter_of_the_annual_reports_quarterly_table(router):
                     ("惠威科技2019年第三季度单季的营业收入", "64346589.65")):
         ans = router.answer(q)
         assert ans.answered and want in plain(ans.answer), (q, ans.answer)
-    ans = router.answer("张家界2016年前三季度营业收入是多少")
-    assert not ans.answered, ans.answer
+    # a quarter's end, 截至, 累计 or 前三季度 is no quarter's column; 上一/每一季度 names no quarter
+    for q in ("张家界2016年前三季度营业收入是多少", "惠威科技2019年第三季度末营业收入", "截至2019年第三季度末惠威科技营业收入是多少",
+              "惠威科技2019年上一季度营业收入", "惠威科技2019年每一季度营业收入", "四方科技2019年单季营业收入最高是多少"):
+        ans = router.answer(q)
+        assert not ans.answered or "64,346,589.65" not in ans.answer and "分季度" in ans.answer, (q, ans.answer)
 
 
 def test_a_fall_asked_is_said_as_one(router):
@@ -875,3 +898,7 @@ def test_a_unit_the_table_prints_is_no_reason_to_decline(router):
     # in the unit it prints
     ans = router.answer("邮储银行2019年个人银行业务营业收入是多少（人民币百万元）？占营业收入的比例是多少？")
     assert "176,569百万元" in ans.answer and "63.79%" in ans.answer, ans.answer
+    assert "“百万元”" not in ans.answer and "民币" not in ans.answer.split("（2）")[0].split("：", 1)[-1], ans.answer
+    # 人民币 beside the unit is the unit's; anywhere else it is a word of its own (人民币贷款 is no 个人贷款)
+    ans = router.answer("邮储银行2019年末人民币存款余额是多少")
+    assert "11,289.65" not in ans.answer, ans.answer

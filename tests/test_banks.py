@@ -130,3 +130,15 @@ def test_the_banks_profile_and_quarters(bank_store):
                     ("中国民生银行2021年末发放贷款和垫款总额是多少？请用人民币亿元表示", "40,456.92亿元")):
         ans = router.answer(q)
         assert ans.answered and want in ans.answer, (q, ans.answer)
+
+
+def test_a_kind_of_loan_is_never_the_total(bank_store):
+    # 个人贷款, 公司贷款: a kind of the bank's loans — never 贷款总额 (the 人 and 公司 were read as a unit and the
+    # company), nor a 期初余额 of an allowance table
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(bank_store), CATALOG)
+    for q in ("兴业银行2022年个人贷款余额是多少", "兴业银行2022年公司贷款余额是多少百万元", "兴业银行2022年公司贷款余额是多少"):
+        ans = router.answer(q)
+        assert "4,982,887" not in ans.answer and "130,909" not in ans.answer, (q, ans.answer)

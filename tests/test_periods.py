@@ -396,6 +396,19 @@ def test_the_periodic_question_set(periodic_store, tmp_path):
 
 
 @needs_periodic
+def test_numbers_a_column_cut_are_never_a_row(periodic_store):
+    """华润三九 2025Q3's key figures wrap inside their narrow 调整前/调整后 columns ("537,568,59" | "2.87"): the
+    ends of the cut numbers are never read as a row of 净利润 (2.87元, 731.39元)."""
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    router = Router(FactSource(periodic_store), CATALOG)
+    for q in ("华润三九2025年第三季度单季净利润是多少", "华润三九2025年第三季度净利润同比增长多少"):
+        ans = router.answer(q)
+        assert "2.87元" not in ans.answer and "731.39" not in ans.answer and "-99.61%" not in ans.answer, ans.answer
+
+
+@needs_periodic
 def test_a_period_asked_with_no_year_asks_which_year(periodic_store):
     """A period within a year asked with no year, where several years' filings print it: which year is asked
     back (never the latest taken for it), and the year given completes the question as asked."""

@@ -41,6 +41,7 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import AbstractSet, NamedTuple
 
 from ..bigrams import tokens
@@ -61,8 +62,17 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
-# a ranked group asked (前5名供应商, 前10名股东, 前5大客户 as norm spells it): where its noun starts
-_RANKED_GROUP = re.compile(r"前\d{1,2}[名大位家]的?([\u4e00-\u9fff])")
+# a quarter asked up to its end, or added up from the year's start: no 分季度 column's value
+_QUARTER_SPAN = re.compile(r"季度?末|季度?底|截至|截止|累计|年初至|前\d季|1[-—–~至到][3-9]月")
+
+
+@lru_cache(maxsize=64)
+def _ranked_ask(group: str) -> re.Pattern:
+    """A group asked by its rank or as a list, its rank or list word beside it (前5名供应商, 第1大客户 as norm
+    spells them, 主要供应商, 供应商前5名, 供应商有哪些) — not the word inside an item (归属于上市公司股东的净利润)."""
+    g = re.escape(group)
+    return re.compile(rf"(?:前\d{{1,2}}|第\d{{1,2}})[名大位家个]?的?{g}|(?:最大|主要)的?{g}|"
+                      rf"{g}(?:中|里)?(?:前\d{{1,2}}|第\d{{1,2}}|都是谁|有哪些|是谁|名单|排名|最大)")
 # (总额 / 总和 only where the ask ends: 年度采购总额 of "占年度采购总额比例" names a column, not a total row)
 _NEGATION = ("非", "除")   # one-character words that turn what follows into its complement
 _BRACKETED = re.compile(r"[(（]\s*(\d[\d,]*(?:\.\d+)?)\s*[)）]")
@@ -577,12 +587,13 @@ class CellAnswerer:
         return body, held(own) + held(title) / 10
 
     def _other_group(self, t: TableRecord, q: str) -> bool:
-        """The question asks a ranked group ("前5名供应商", "前5大客户": keyword_tables/cells.yaml ranked_groups) the
-        table does not list: its own caption and header name another group and none of the words of the one
-        asked (主要客户's 销售额 table for 前5名供应商), or name no group and neither do its headings — a row
-        labelled "供应商一" of 按预付对象归集的期末余额前五名的预付款情况 (under 预付款项) is a prepayment's."""
+        """The question asks a group by rank or as a list ("前5名供应商", "第一大供应商", "主要供应商有哪些":
+        keyword_tables/cells.yaml ranked_groups) the table does not list: its own caption and header name another
+        group and none of the words of the one asked (主要客户's 销售额 table for 前5名供应商), or name no group and
+        neither do its headings — a row labelled "供应商一" of 按预付对象归集的期末余额前五名的预付款情况 (under
+        预付款项) is a prepayment's."""
         groups = self.w.ranked_groups
-        asked = {g for m in _RANKED_GROUP.finditer(q) for g in groups if q.startswith(g, m.start(1))}
+        asked = {g for g in groups if g in q and _ranked_ask(g).search(q)}
         if not asked:
             return False
         own = norm(t.caption + "".join(t.header))
@@ -1125,11 +1136,14 @@ class CellAnswerer:
         if m is None:
             # the items as the keyword table names them, where the question's own words name no row ("加权平均
             # ROE" → 加权平均净资产收益率, "扣非后的基本每股收益" → 扣除非经常性损益后的基本每股收益)
-            named = self._items_named(u, q)
-            m = self.match(u, rep, named, years) if named != q else None
+            by_items = self._items_named(u, q)
+            m = self.match(u, rep, by_items, years) if by_items != q else None
             if m is None or m.entity:
                 return None, ""   # (a row the item's name leaves words of — 本期归属于母公司所有者净利润 — is not it)
-            q = named
+            q = by_items
+        if _QUARTER_SPAN.search(content(norm(u.norm))) and any(
+                "季" in m.table.header[k] for cols in m.columns.values() for k in cols if k < len(m.table.header)):
+            return None, ""   # (a quarter's column is the quarter alone: never 第三季度末's, 截至…'s or 累计's 1–9月)
         entity = m.label if m.entity else ""
         if not self.unused_held(u, self._cell_words(m)):
             # a word that changes the meaning ("是上年的多少", "海外") and that no cell chosen holds
@@ -1166,7 +1180,9 @@ class CellAnswerer:
                     value = "-" + negative.group(1)
                 # a rate's or a count's column never takes the table's 元 (研发人员数量, 持股数量)
                 unit = unit_of(column, label) or (None if "%" in value or _RATE.search(core(column) or core(label))
-                                                  or _COUNT.search(core(column) or core(label)) else t.unit)
+                                                  or _COUNT.search(core(column) or core(label))
+                                                  else t.unit or unit_of(t.header[0] if t.header else ""))
+                # (the table's unit printed in its corner cell: "分季度经营业绩（人民币百万元）")
                 if not is_number(value):
                     unit = None   # words ("减少 1.11个百分点", "不适用") take no unit
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \

@@ -101,7 +101,7 @@ class ChangeAnswerer:
         up = diff >= 0
         growth = f.operation == "growth"
         verb = render(self.t, f"change_{'up' if up else 'down'}_{'rate' if growth else 'amount'}")
-        if growth and not up and b != 0:
+        if growth and not up and b != 0 and not (kind == "percent" or cur.unit == "%"):
             # "同比下降了多少": the fall as a rate too, with no sign ("下降了…元，降幅32.64%")
             amount += render(self.t, "change_down_by", rate=format_result(abs(diff) / abs(b), "percent",
                                                                           f.decimals if f.decimals is not None else 2,

@@ -212,7 +212,8 @@ class FactSource:
         for rid, value in self.store.text_values("外文名称缩写"):
             key = by_id.get(rid)
             if key and _LATIN_NAME.fullmatch((value or "").strip()):
-                out.setdefault(key, set()).add(value.strip())
+                # (as printed, and in capitals and small letters: "catl" is CATL)
+                out.setdefault(key, set()).update({value.strip(), value.strip().upper(), value.strip().lower()})
         return out
 
     def documented(self) -> frozenset[str]:

@@ -85,19 +85,21 @@ def _combined(fields: list[str], value: str) -> list[tuple[str, str]]:
 
 
 _ALIAS_REMARK = re.compile(r"[（(][^（()）]*简称[^（()）]*[)）]?$")
-_LABEL_REMARK = re.compile(r"[（(]如有?[)）]?")
+# a label's own remark wrapped onto its value's place: "（如" of 外文名称缩写（如有）, "（境" of 会计师事务所（境内）
+_LABEL_REMARK = re.compile(r"[（(](?:如有?|境内?|境外?|国内|国外)[)）]?")
 _WRAPPED_LATIN = re.compile(r"[A-Za-z0-9.,&()（）'’\- ]{2,40}")
 # the board secretary named after a colon where the contact table's column name stands ("董事会秘书：华兵",
 # "3.董事会秘书：谭华杰", "四、 董事会秘书 ： 白丹"), not its header "董事会秘书 证券事务代表"
-_SECRETARY = re.compile(r"^董事会秘书\s*[:：]\s*([\u4e00-\u9fa5·]{2,8}|[A-Za-z][A-Za-z .]{1,30})\s*$")
+_SECRETARY = re.compile(r"^(?:公司)?董事会秘书\s*[:：]\s*([\u4e00-\u9fa5·]{2,8}|[A-Za-z][A-Za-z .]{1,30})\s*$")
 _WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称", "信息披露媒体")
 
 
 def _clean_value(v: str) -> str:
     v = _ALIAS_REMARK.sub("", _HEADING_TAIL.sub("", v.strip(" :：\t")))
     v = _SPACE_CJK.sub("", v).strip()
-    if _LABEL_REMARK.fullmatch(v):
-        return ""   # the "（如有）" of a label wrapped onto its value's place ("公司的外文名称缩写（如" | "有）")
+    if _LABEL_REMARK.fullmatch(v) or v[:1] in "、，,；;":
+        return ""   # the "（如有）" of a label wrapped onto its value's place ("公司的外文名称缩写（如" | "有）"); the
+        # rest of a label naming two fields ("公司聘请的会计师事务所名称、办公地址")
     half = len(v) // 2
     if len(v) > 3 and len(v) % 2 == 1 and v[:half] == v[half + 1:] and v[half] == " ":
         v = v[:half]  # the same value printed in two columns (董事会秘书 | 证券事务代表)
@@ -151,9 +153,10 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                 continue
             sec = _SECRETARY.match(text.strip())
             if sec is not None:
-                name = f"{contact_cols[0]}姓名"
-                if name not in facts:
-                    facts[name] = ProfileFact(name, sec.group(1).strip(), None, "公司信息", page.number, "董事会秘书")
+                field_name = f"{contact_cols[0]}姓名"
+                if field_name not in facts:
+                    facts[field_name] = ProfileFact(field_name, sec.group(1).strip(), None, "公司信息", page.number,
+                                                    "董事会秘书")
                 continue
             if pending_header:
                 tokens = text.split()

@@ -45,6 +45,9 @@ _UNIT_LINE = re.compile(r"^[（(]?(?:单位[:：])?(?:人民币)?(百万元|千�
 _NOTE_MARK = re.compile(r"[（(]\d{1,2}[)）]$")
 _CHANGE = re.compile(r"增减|比上|^增$|^减|同期增|期增|^年同$|^本期$|^本年末?$|^[（(]?%[)）]?$")
 _ADJUST = re.compile(r"^调整(前|后)$")
+# a number a narrow column cut: ends in "." or ",", or in a thousands group of one or two digits
+_CUT = re.compile(r"\d[.,]$|,\d{1,2}$")
+_ITEM_NUMBER = re.compile(r"\d{1,2}[.、．]")   # "1." before a label
 _DATE_PART = re.compile(r"\d{1,2}\s*月|\d{1,2}\s*日|\d{1,2}\s*月\s*\d{1,2}\s*日")
 _HEADER_WORD = re.compile(r"^(?:主要会计数据|主要财务指标|项目|单位.*|币种.*|[（(]?元[)）]?)$")
 # (a number's decimal point is no heading's: "65.64 68.65 -4.38 59.51", a row whose label wrapped around it)
@@ -114,6 +117,11 @@ class _Header:
         if m.kind == "after":
             years = [k for k in self.markers if k.kind == "year"]
             m = min(years, key=lambda k: abs(k.xc - xc)) if years else m
+        return self.period_at(m, report_year)
+
+    @staticmethod
+    def period_at(m: _Marker, report_year: int) -> str | None:
+        """The period of a header cell: its year's (None for a change column's)."""
         if m.kind != "year":
             return None
         if m.period is not None:
@@ -185,6 +193,7 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
     blocks: list[list[_Entry]] = []
     header: _Header | None = None
     pending: list[_Marker] = []  # header cells since the last row of values
+    wrapped = False   # a number of the block was cut by its column: its rows below are not read
     unit: str | None = None
     last_page = doc.pages[-1].number
     for pn in range(page_no, min(page_no + MAX_PAGES, last_page + 1)):
@@ -225,15 +234,28 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
                 # the rows of header cells above start a block
                 header = _Header(_interim_header(pending, code) if interim else pending)
                 blocks.append([])
+                wrapped = False
             pending = []
             if header is None:
                 continue  # above the table: 公司是否需追溯调整…, □是√否
+            cut = any(_CUT.search(t) or t[0] in ",." for t in (c.text.strip() for c in row.cells)
+                      if t and not _ITEM_NUMBER.fullmatch(t))
+            if wrapped:
+                continue   # (the block's numbers wrap inside their cells: no row after the first cut is read)
             # the label column ends left of the first year column: text right of it is a wrapped header
             # word ("同期" / "末增" / "减(%)", "增加3.88个百" / "分点"), not a label
             edge = min((m.xc for m in header.markers if m.kind == "year"), default=1e9) - 20
             label_parts: list[str] = []
             values: dict[str, tuple[Decimal | None, str]] = {}
             malformed = False
+            # a value for every column of a header of years and a change column, in order: each is its column's,
+            # whichever header cell it stands nearer (百克生物 2022: "-29.03" under a wide 本期比上年同期增减(%)
+            # stands nearer 2020年 than the change column's centre)
+            cols = sorted(header.markers, key=lambda k: k.xc)
+            cells = [c for c in row.cells if c.xc >= edge and (parse_number(c.text.strip().rstrip("%")) is not None
+                                                               or is_empty_marker(c.text.strip()))]
+            in_order = {id(c): m for c, m in zip(cells, cols)} if len(cells) == len(cols) and len(cols) >= 3 and all(
+                m.kind in ("year", "change") for m in cols) else {}
             for c in row.cells:
                 text = c.text.strip()
                 num = parse_number(text.rstrip("%"))
@@ -246,7 +268,8 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
                 if not values and not label_parts and num is not None and "," not in text and len(text) <= 2:
                     label_parts.append(text)  # "1." item numbers
                     continue
-                period = header.period_of(c.xc, report_year)
+                at = in_order.get(id(c))
+                period = header.period_of(c.xc, report_year) if at is None else header.period_at(at, report_year)
                 if period and period not in values:
                     values[period] = (num, text)
                 elif not values:
@@ -256,6 +279,10 @@ def _read_rows(doc: Document, page_no: int, start: int, report_year: int,
             label = _NOTE_MARK.sub("", _UNIT_REMARK.sub("", raw).strip())
             if _SENTENCE.search(label) or len(label) > 40:
                 continue  # a note under the table ("注：报告期内，…342,900份期权行权")
+            if cut:
+                # a number a narrow column cut ("7,176,243," | "743.45", "537,568,59" | "2.87"): the row is
+                # malformed, and the rows below it hold the cut numbers' ends — none is read as a row of its own
+                malformed, wrapped = True, True
             if values or malformed:
                 values.pop("", None)
                 blocks[-1].append(_Entry(label, values, pn, own_unit.group(1) if own_unit else None, malformed))

@@ -63,6 +63,9 @@ class Frame:
         return out
 
 
+CURRENCY = "人民币"   # written before a unit asked: the unit's own word
+
+
 def mask(text: str, start: int, end: int) -> str:
     return text[:start] + USED * (end - start) + text[end:]
 
@@ -130,8 +133,12 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
                 continue
             if f.unit is None:
                 f.unit = m.group(1) or ""
-            # only the unit is used: "精确到0.01亿元" keeps its step for decimals_step
-            rest = mask(rest, m.start(1) if m.group(1) else m.end() - 1, max(m.end(), m.end(1)))
+            # only the unit is used: "精确到0.01亿元" keeps its step for decimals_step; its currency written
+            # right before it is the unit's ("用人民币亿元", "（人民币百万元）")
+            start = m.start(1) if m.group(1) else m.end() - 1
+            if rest.endswith(CURRENCY, 0, start):
+                start -= len(CURRENCY)
+            rest = mask(rest, start, max(m.end(), m.end(1)))
     rest, found = take(rest, rules.decimals_step)
     if found:
         f.decimals = len(found[0].group(1)) + 1
