@@ -62,6 +62,9 @@ _TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东�
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
+# a row of the opening balance (期初余额, 年初数) and the words asking one
+_OPENING_ROW = re.compile(r"(?:期初|年初|上年末|上年年末|上期末)")
+_OPENING_ASKED = re.compile(r"期初|年初|上年|上期|去年|初始|开始")
 # a quarter asked up to its end, or added up from the year's start: no 分季度 column's value
 _QUARTER_SPAN = re.compile(r"季度?末|季度?底|截至|截止|累计|年初至|前\d季|1[-—–~至到][3-9]月")
 
@@ -1141,6 +1144,10 @@ class CellAnswerer:
             if m is None or m.entity:
                 return None, ""   # (a row the item's name leaves words of — 本期归属于母公司所有者净利润 — is not it)
             q = by_items
+        if u.frame.period != "opening" and not _OPENING_ASKED.search(u.norm) and any(
+                _OPENING_ROW.match(core(c)) for r, cols in m.columns.items()
+                for k, c in enumerate(m.table.rows[r]) if c and k not in cols and not is_number(c)):
+            return None, ""   # (an opening row — 期初余额 — answers no balance asked at the year's end)
         if _QUARTER_SPAN.search(content(norm(u.norm))) and any(
                 "季" in m.table.header[k] for cols in m.columns.values() for k in cols if k < len(m.table.header)):
             return None, ""   # (a quarter's column is the quarter alone: never 第三季度末's, 截至…'s or 累计's 1–9月)
