@@ -161,6 +161,7 @@ class _Asked(NamedTuple):
     name_asked: bool                                     # a name asked (是谁, 哪家 …)
     listed: bool                                         # a list asked (_LIST)
     special: bool                                        # a rank or a topic's total named (_special_rows)
+    groups: frozenset[str] = frozenset()                 # the groups asked by rank or as a list (_other_group)
 
 
 class _LabelName(NamedTuple):
@@ -589,16 +590,13 @@ class CellAnswerer:
         # its own caption and header first (公司前5名供应商资料 before the section 主要销售客户和主要供应商情况)
         return body, held(own) + held(title) / 10
 
-    def _other_group(self, t: TableRecord, q: str) -> bool:
+    def _other_group(self, t: TableRecord, asked: frozenset[str]) -> bool:
         """The question asks a group by rank or as a list ("前5名供应商", "第一大供应商", "主要供应商有哪些":
         keyword_tables/cells.yaml ranked_groups) the table does not list: its own caption and header name another
         group and none of the words of the one asked (主要客户's 销售额 table for 前5名供应商), or name no group and
         neither do its headings — a row labelled "供应商一" of 按预付对象归集的期末余额前五名的预付款情况 (under
         预付款项) is a prepayment's."""
         groups = self.w.ranked_groups
-        asked = {g for g in groups if g in q and _ranked_ask(g).search(q)}
-        if not asked:
-            return False
         own = norm(t.caption + "".join(t.header))
         if any(w in own for g in asked for w in groups[g]):
             return False
@@ -967,7 +965,7 @@ class CellAnswerer:
     def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: AbstractSet[str], when: When,
                items: set[str]) -> CellMatch | None:
         t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
-        if self._other_group(t, q):
+        if asked.groups and self._other_group(t, asked.groups):
             return None
         named = self._named_rows(prep, asked)
         for i, n in self._special_rows(prep, q, asked, when.years).items():
@@ -1090,7 +1088,8 @@ class CellAnswerer:
             return None
         qp = pairs(qc)
         asked = _Asked(qc, qc_raw, qp | pairs(qc_raw), qp, {}, bool(_NAME_ASKED.search(u.norm)),
-                       bool(_LIST.search(u.norm)), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)))
+                       bool(_LIST.search(u.norm)), bool(_ORDINAL.search(q) or _TOPIC_TOTAL.search(qc)),
+                       frozenset(g for g in self.w.ranked_groups if g in q and _ranked_ask(g).search(q)))
         qb = search_tokens(q)
         items = self._item_pairs(u)
         best: CellMatch | None = None
@@ -1138,9 +1137,11 @@ class CellAnswerer:
         m = self.match(u, rep, q, years)
         if m is None:
             # the items as the keyword table names them, where the question's own words name no row ("加权平均
-            # ROE" → 加权平均净资产收益率, "扣非后的基本每股收益" → 扣除非经常性损益后的基本每股收益)
+            # ROE" → 加权平均净资产收益率, "扣非后的基本每股收益" → 扣除非经常性损益后的基本每股收益) and the
+            # report's facts hold none of them (the lookup answers those)
             by_items = self._items_named(u, q)
-            m = self.match(u, rep, by_items, years) if by_items != q else None
+            m = self.match(u, rep, by_items, years) if by_items != q and not self.v.source.facts(
+                rep, list(u.items)) else None
             if m is None or m.entity:
                 return None, ""   # (a row the item's name leaves words of — 本期归属于母公司所有者净利润 — is not it)
             q = by_items

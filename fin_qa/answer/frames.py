@@ -952,8 +952,8 @@ class FrameAnswerer:
         return copy.copy(got) if got is not None else None
 
     def _answer(self, u: Understanding, printed: bool) -> Answer | None:
-        if not u.companies or u.shape == "yes_no":
-            return None
+        if not u.companies or u.shape == "yes_no" or u.unit == "":
+            return None   # (多少元: the cells answer it)
         # (an amount asked in 万元/亿元: the cells answerer converts it — unless the table prints that unit: below)
         asked_unit = None if u.unit is None else f"{u.unit}元"
         rep, name, year, note = self.v.report(u)
