@@ -34,11 +34,16 @@ def bank_store(tmp_path_factory):
     store.close()
 
 
-def test_the_issue_table_on_the_banks(bank_store):
+@pytest.fixture(scope="module")
+def router(bank_store):
+    """One router over the banks' store for the questions of every test here."""
     from fin_qa.answer.facts import FactSource
     from fin_qa.answer.router import Router
 
-    router = Router(FactSource(bank_store), CATALOG)
+    return Router(FactSource(bank_store), CATALOG)
+
+
+def test_the_issue_table_on_the_banks(router):
     for q, want, page in (("民生银行2021年末的负债合计是多少元？", "6,366,247,000,000.00元", 209),
                           ("兴业银行2022年末吸收存款是多少亿元？", "47,887.54亿元", 163),
                           ("兴业银行2022年的净息差是多少？", "2.1", 51),
@@ -49,14 +54,10 @@ def test_the_issue_table_on_the_banks(bank_store):
         assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)
 
 
-def test_the_banks_own_columns_are_the_parent_scope(bank_store):
+def test_the_banks_own_columns_are_the_parent_scope(router):
     """合并及银行…表 print 本集团 | 本行 side by side: 本行's columns are the parent scope (read on the pages:
     民生 本行 资产总计 6,754,867 and 净利润 33,636 百万元; 兴业 本银行 资产总计 9,027,091), asked as 本行, 银行本部
     or 母公司; 归属于本行股东的净利润 stays the group's item."""
-    from fin_qa.answer.facts import FactSource
-    from fin_qa.answer.router import Router
-
-    router = Router(FactSource(bank_store), CATALOG)
     for q, want in (("民生银行2021年本行的净利润是多少？", "33,636,000,000.00元"),
                     ("民生银行2021年母公司的资产总计是多少？", "6,754,867,000,000.00元"),
                     ("兴业银行2022年银行本部的资产总计是多少？", "9,027,091,000,000.00元"),
@@ -99,15 +100,11 @@ def test_no_header_rows_as_items_and_outflows_signed_as_paid(bank_store):
     assert got[("经营活动现金流出小计", "current")] == "1205909000000"
 
 
-def test_bank_indicators_and_principal_amounts(bank_store):
+def test_bank_indicators_and_principal_amounts(router):
     """Both years of an indicator where the header splits a date across cells ("2022年 12月 31日 2021" |
     "年12月31日") or a change word runs into the value ("25.68 上升"); 存款总额 and 贷款总额 (principal)
     from 补充财务数据 in 元 (兴业 p.15, 百万元: 4,736,982 and 4,982,887; p.13–14: 成本收入比 29.37 | 25.68,
     不良贷款率 1.09 | 1.10)."""
-    from fin_qa.answer.facts import FactSource
-    from fin_qa.answer.router import Router
-
-    router = Router(FactSource(bank_store), CATALOG)
     for q, want, page in (("兴业银行2022年的存款总额是多少亿元？", "47,369.82亿元", 15),
                           ("兴业银行2022年末贷款总额是多少元？", "4,982,887,000,000.00元", 15),
                           ("兴业银行2021年的成本收入比是多少？", "25.68%", 13),
@@ -116,13 +113,9 @@ def test_bank_indicators_and_principal_amounts(bank_store):
         assert a.found and want in a.answer and any(e.page == page for e in a.evidence), (q, a.answer)
 
 
-def test_the_banks_profile_and_quarters(bank_store):
+def test_the_banks_profile_and_quarters(router):
     # "公司法定代表人 ： 高迎欣", "董事会秘书：华兵" (a contact section of colon lines), "国内会计师事务所 ： …", and a
     # quarter read from the annual report's 分季度主要财务数据 (in 百万元), 单季 asking nothing of its columns
-    from fin_qa.answer.facts import FactSource
-    from fin_qa.answer.router import Router
-
-    router = Router(FactSource(bank_store), CATALOG)
     for q, want in (("民生银行2021年年报里的公司法定代表人是谁？", "高迎欣"), ("民生银行2021年的董事会秘书是谁", "白丹"),
                     ("兴业银行2022年报披露的董事会秘书是谁？", "华兵"),
                     ("民生银行2021年聘请的会计师事务所是哪家", "普华永道中天"),
@@ -132,13 +125,9 @@ def test_the_banks_profile_and_quarters(bank_store):
         assert ans.answered and want in ans.answer, (q, ans.answer)
 
 
-def test_a_kind_of_loan_is_never_the_total(bank_store):
+def test_a_kind_of_loan_is_never_the_total(router):
     # 个人贷款, 公司贷款: a kind of the bank's loans — never 贷款总额 (the 人 and 公司 were read as a unit and the
     # company), nor a 期初余额 of an allowance table
-    from fin_qa.answer.facts import FactSource
-    from fin_qa.answer.router import Router
-
-    router = Router(FactSource(bank_store), CATALOG)
     for q in ("兴业银行2022年个人贷款余额是多少", "兴业银行2022年公司贷款余额是多少百万元", "兴业银行2022年公司贷款余额是多少"):
         ans = router.answer(q)
         assert "4,982,887" not in ans.answer and "130,909" not in ans.answer, (q, ans.answer)

@@ -80,11 +80,12 @@ class ChangeAnswerer:
         notes = [n for n in (now.note, base.note) if n]
         notes += self.v.definition(item, cur) + self.v.definition(item, prev)
         kind = self.v.info(item).kind
+        in_points = kind == "percent" or cur.unit == "%"   # (a rate: its change in percentage points)
         if f.unit and kind == "amount":
             amount = format_scaled(abs(diff), f.unit, f.decimals, self.v.style)
             signed_amount = signed(format_scaled(diff, f.unit, f.decimals, self.v.style), diff)
             notes.append(unit_note(self.t, f))
-        elif kind == "percent" or cur.unit == "%":
+        elif in_points:
             # a rate's change is in percentage points (7.64% → 11.71%: 4.07个百分点), never "4.07%"
             points = str(abs(diff).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
             amount = render(self.t, "change_points", points=points)
@@ -101,7 +102,7 @@ class ChangeAnswerer:
         up = diff >= 0
         growth = f.operation == "growth"
         verb = render(self.t, f"change_{'up' if up else 'down'}_{'rate' if growth else 'amount'}")
-        if growth and not up and b != 0 and not (kind == "percent" or cur.unit == "%"):
+        if growth and not up and b != 0 and not in_points:
             # "同比下降了多少": the fall as a rate too, with no sign ("下降了…元，降幅32.64%")
             amount += render(self.t, "change_down_by", rate=format_result(abs(diff) / abs(b), "percent",
                                                                           f.decimals if f.decimals is not None else 2,
