@@ -294,3 +294,21 @@ def test_note_references_run_into_a_text_statement():
                    ("无形资产", "previous"): 10000, ("短期借款", "current"): 1500, ("短期借款", "previous"): 1600,
                    ("资产总计", "current"): 25000, ("资产总计", "previous"): 30000, ("负债合计", "current"): 1500,
                    ("负债合计", "previous"): 1600} and not st.warnings
+
+
+@needs_corpus
+def test_the_parent_columns_beside_the_consolidated_ones(corpus_store):
+    """国农科技 2011 prints each statement's periods for the group and the parent side by side (本期金额 | 上期金额
+    over 合并 | 公司 | 合并 | 公司): the parent's are its own statements (scope parent), the consolidated ones as
+    before."""
+    from fin_qa.answer.facts import FactSource
+    from fin_qa.answer.router import Router
+
+    store, _ = corpus_store
+    router = Router(FactSource(store), CATALOG)
+    for q, want in (("国农科技2011年母公司净利润是多少？", "-4,796,915.70"),
+                    ("国农科技2011年母公司口径的营业收入是多少", "533,400.00"),
+                    ("国农科技2011年母公司资产总计是多少", "109,103,907.92"),
+                    ("国农科技2011年净利润是多少", "9,193,067.82")):
+        ans = router.answer(q)
+        assert ans.answered and want in ans.answer, (q, ans.answer)

@@ -463,7 +463,7 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             warnings.extend(f"{kind}: {w}" for w in st.warnings)
         # the parent company's own statements (scope parent): facts of their own, never mixed with the
         # consolidated ones (statement 母公司资产负债表 …); only a report with consolidated statements has them
-        if any("合并" in st.title for st in statements.values()):
+        if any("合并" in st.title or st.both_scopes for st in statements.values()):
             for kind, st in extract_statements(doc, meta.year, catalog.items, parent=True).items():
                 for sf in st.facts:
                     facts.append(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, PARENT_STATEMENT_PREFIX + kind,

@@ -66,6 +66,7 @@ class Statement:
     warnings: list[str] = field(default_factory=list)
     # (item, period, page): a line printed with a value in the other period only (its cell left blank)
     blanks: list[tuple[str, str, int]] = field(default_factory=list)
+    both_scopes: bool = False   # its periods printed for the group and the parent side by side (合并 | 公司)
 
     def value(self, item: str, period: str = "current") -> Decimal | None:
         for f in self.facts:

@@ -216,6 +216,30 @@ class Column:
     x0: float = 0.0
     x1: float = 0.0
     group: int = 0   # which of the header's column groups (本集团 | 本行: 0 | 1) a period column is
+    scoped: bool = False   # its group named by a line of scopes under the periods (合并 | 公司 | 合并 | 公司)
+
+
+# a line of scopes under the periods' header: each period printed for the group and for the parent
+_SCOPE_WORDS = {"合并": 0, "本集团": 0, "集团": 0, "公司": 1, "母公司": 1, "本公司": 1, "本行": 1, "银行": 1}
+
+
+def _split_by_scopes(row: Row, halves: list[tuple[float, list[Column]]]) -> list[tuple[float, list[Column]]] | None:
+    """The halves with each period column split in two at a line of scopes under it ("本期金额 | 上期金额" over
+    "合并 | 公司 | 合并 | 公司"): the group's (0) and the parent's (1); None when the row is no such line."""
+    words = [c.text.replace(" ", "") for c in row.cells]
+    if len(words) < 4 or not all(w in _SCOPE_WORDS for w in words) or len(halves) != 1:
+        return None
+    left, cols = halves[0]
+    periods = sorted((c for c in cols if c.kind in ("current", "previous", "other")), key=lambda c: c.xc)
+    cells = sorted(row.cells, key=lambda c: c.x0)
+    if len(cells) != 2 * len(periods) or {_SCOPE_WORDS[w] for w in words} != {0, 1}:
+        return None
+    split: list[Column] = []
+    for k, p in enumerate(periods):
+        for cell in cells[2 * k:2 * k + 2]:
+            split.append(Column(p.kind, cell.xc, cell.x0, cell.x1, _SCOPE_WORDS[cell.text.replace(" ", "")], True))
+    others = [c for c in cols if c not in periods]
+    return [(left, sorted(others + split, key=lambda c: c.xc))]
 
 
 # a column of a quarter alone beside the year to date (older third-quarter reports: "本期金额(7-9月)" |
@@ -393,7 +417,8 @@ def _parse_row(row: Row, cols: list[Column], group: int = 0) -> StatementRow:
             continue
         col = by_order.get(i) or _nearest(value_cols, cell.xc)
         seen_value = True
-        if col.kind in ("current", "previous") and col.kind not in values and (group == 0 or col.group == group):
+        if col.kind in ("current", "previous") and col.kind not in values and (
+                (group == 0 and not col.scoped) or col.group == group):
             values[col.kind] = num
     label = "".join(label_parts).strip()
     return StatementRow(LABEL_NOTE.sub("", label).strip() if label else label, values, row.page)
@@ -527,6 +552,7 @@ def parse_statement_at(
         for line in first_page.lines:  # "财务附注中报表的单位为：元" above the title counts
             unit = unit or find_unit(line.text)
     halves: list[tuple[float, list[Column]]] | None = None
+    both_scopes = False
     header_row: Row | None = None
     recs: list[list[StatementRow]] = []  # the rows of each half, in order
     pages: list[int] = []
@@ -551,6 +577,11 @@ def parse_statement_at(
             u = find_unit(text) or _bracket_unit(text)
             if u and not any(recs):
                 unit_near_title = u
+            scoped = _split_by_scopes(row, halves) if halves is not None and not any(
+                r.has_values for half in recs for r in half) else None
+            if scoped is not None:
+                halves, both_scopes = scoped, True
+                continue
             header = parse_header(row, year)
             if header is not None:
                 if any(c.kind == "adjust" for c in header):
@@ -590,7 +621,10 @@ def parse_statement_at(
     # rows without values (section headings such as "流动资产：", labels whose values never came) name nothing
     merged = [r for half in recs for r in _merge_wrapped(half, table)
               if r.has_values and not _SECTION_ROW.search(r.label) and not _header_label(r.label)]
-    return build_statement(kind, title, unit, pages, merged, table)
+    st = build_statement(kind, title, unit, pages, merged, table)
+    if st is not None:
+        st.both_scopes = both_scopes
+    return st
 
 
 def extract_statements(doc: Document, year: int | None, table: ItemTable, parent: bool = False) -> dict[str, Statement]:
@@ -622,4 +656,12 @@ def extract_statements(doc: Document, year: int | None, table: ItemTable, parent
                     if st is not None and st.facts:
                         found[kind] = st
                     break
+        if parent and kind not in found:
+            # a plain title over columns of both scopes (利润表: 本期金额 | 上期金额 over 合并 | 公司 | 合并 | 公司):
+            # the parent's columns
+            for page_no, title in find_title_candidates(doc, kind, False):
+                st = parse_statement_at(doc, kind, page_no, title, year, table, group=1)
+                if st is not None and st.both_scopes and st.facts:
+                    found[kind] = st
+                break
     return found
