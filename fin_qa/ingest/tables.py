@@ -60,6 +60,7 @@ class Table:
     block: list[Row] = field(default_factory=list)                   # the rows it was read from
     trail: list[Row] = field(default_factory=list)   # one-cell label lines after it at the page's foot (分行业)
     section_page: int | None = None   # a part of a table read as one (_parts): the page its lines are on
+    foot_header: bool = False   # one header line alone at the page's foot: kept only where the next page's rows follow it
 
     @property
     def width(self) -> int:
@@ -689,7 +690,9 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
     rows = [_joined(r) for r in rows]
     for first, last in _blocks(rows, wraps):
         block = [r for r in rows[first:last + 1] if not _SEPARATOR.match(r.text)]
-        if len(block) < 2 and not (len(block) == 1 and _numeric(block[0])):
+        foot_header = (wraps and len(block) == 1 and last == len(rows) - 1 and len(block[0].cells) >= 3
+                       and not any(is_number(c.text) for c in block[0].cells))   # ("项目 第一季度 … 第四季度" | next page)
+        if len(block) < 2 and not (len(block) == 1 and _numeric(block[0])) and not foot_header:
             continue
         caption, unit = _above(rows, first)
         t = _table_of_block(block, page, caption, unit, wraps=wraps)
@@ -702,6 +705,7 @@ def page_tables(rows: list[Row], page: int, wraps: bool = True) -> list[Table]:
             t.ends_page = last == len(rows) - 1 or (wraps and len(trail) <= 2 and all(
                 len(r.cells) == 1 and not _numeric(r) and not _is_text_line(r) for r in trail))
             t.trail = trail if t.ends_page else []
+            t.foot_header = foot_header
             out.append(t)
     return out
 
@@ -736,8 +740,11 @@ def extract_tables(doc: Document) -> list[Table]:
         if doc.kind == "txt" and not any(ln.cells is not None for ln in page.lines):
             continue
         for t in page_tables(doc.rows(page.number), page.number, wraps=doc.kind != "txt"):
-            if out and doc.kind != "txt" and _header_only(out[-1]) and _continues(out[-1], t, any_width=True) \
-                    and not any(t.header) and t.rows and any(map(is_number, t.rows[0])):
+            header_above = bool(out) and doc.kind != "txt" and _header_only(out[-1]) and _continues(
+                out[-1], t, any_width=True) and not any(t.header) and bool(t.rows) and any(map(is_number, t.rows[0]))
+            if out and out[-1].foot_header and not header_above:
+                out.pop()   # a header line alone at a page's foot that no rows follow: no table
+            if header_above:
                 # a header left at the foot of the last page, its rows on this one (分行业 … 营业收入 | 营业成本)
                 again = _table_of_block(out[-1].block + out[-1].trail + t.block, out[-1].page_start,
                                         out[-1].caption, out[-1].unit)
@@ -745,6 +752,8 @@ def extract_tables(doc: Document) -> list[Table]:
                     again.ends_page = t.ends_page
                     out[-1] = again
                     continue
+                if out[-1].foot_header:
+                    out.pop()
             if out and _continues(out[-1], t):
                 _join(out[-1], t)
                 continue
@@ -766,6 +775,7 @@ def extract_tables(doc: Document) -> list[Table]:
                 # the columns of the header above
                 t.header = list(out[-1].header)
             out.append(t)
+    out = [t for t in out if not t.foot_header]   # (one left at the document's end)
     parts = [part for t in out for part in _parts(t)]
     for above, t in zip(parts, parts[1:]):
         if t.unit is None and above.unit and t.page_start - above.page_end <= 1 and len(t.header) == len(above.header) \
