@@ -131,3 +131,20 @@ def test_a_kind_of_loan_is_never_the_total(router):
     for q in ("兴业银行2022年个人贷款余额是多少", "兴业银行2022年公司贷款余额是多少百万元", "兴业银行2022年公司贷款余额是多少"):
         ans = router.answer(q)
         assert "4,982,887" not in ans.answer and "130,909" not in ans.answer, (q, ans.answer)
+
+
+def test_a_kind_of_business_or_an_average_is_never_another(router):
+    # a bank's 公司贷款 is never its 个人贷款, a 公司重组减值贷款余额 nor a 平均余额 column (a table of 日均余额 answers
+    # no 余额 unless the question says 平均 or 日均 — its 平均收益率, a rate, is no amount and answers as before)
+    for q in ("兴业银行2022年公司贷款余额是多少", "兴业银行2022年公司贷款余额是多少百万元"):
+        ans = router.answer(q)
+        assert not any(w in ans.answer for w in ("1,973,907", "2,424,898", "27.66", "4.33")), (q, ans.answer)
+    for q, want in (("兴业银行2022年公司贷款日均余额是多少", "2,424,898"), ("兴业银行2022年公司贷款的平均收益率是多少", "4.25%"),
+                    ("兴业银行2022年末个人贷款余额是多少", "1,973,907")):
+        ans = router.answer(q)
+        assert ans.answered and want in ans.answer, (q, ans.answer)
+    # a quarter said once before two items joined by 和 is each one's (never every quarter of the second), the
+    # parent's owners as the key figures print them (归属于上市公司股东的净利润)
+    ans = router.answer("兴业银行2022年第四季度营业收入和归属于母公司股东的净利润分别是多少")
+    assert "51,520" in ans.answer and "19,569" in ans.answer, ans.answer
+    assert not any(v in ans.answer for v in ("27,578", "17,309", "26,921")), ans.answer

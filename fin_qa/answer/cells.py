@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import AbstractSet, NamedTuple
 
+from .. import prefilter
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
 from ..numbers import UNIT_FACTORS, parse_number, to_yuan
@@ -65,6 +66,8 @@ DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # a row of the opening balance (期初余额, 年初数) and the words asking one
 _OPENING_ROW = re.compile(r"(?:期初|年初|上年末|上年年末|上期末)")
 _OPENING_ASKED = re.compile(r"期初|年初|上年|上期|去年|初始|开始")
+# what joins two asks of one clause ("第三季度营业收入和归母净利润": the column's word said once, before both)
+_JOINED = re.compile(r"[和及与、跟]|以及")
 # a quarter asked up to its end, or added up from the year's start: no 分季度 column's value
 _QUARTER_SPAN = re.compile(r"季度?末|季度?底|截至|截止|累计|年初至|前\d季|1[-—–~至到][3-9]月")
 
@@ -258,8 +261,12 @@ class CellMatch:
 
 
 class CellAnswerer:
-    def __init__(self, values: Values, words: CellWords, tables: Tables | None = None):
+    def __init__(self, values: Values, words: CellWords, tables: Tables | None = None,
+                 unit_said: re.Pattern | None = None):
         self.v = values
+        # the words saying the unit an amount is asked in ("用亿元表示", "以万元为单位": rules/understanding.yaml
+        # frame.unit_more): the frame's, no ask of a cell's
+        self._unit_said = unit_said
         self.t = values.t
         self.w = words
         # the tables as every reader reads them (answer/tables.py): one search, one preparation, one cache
@@ -285,6 +292,8 @@ class CellAnswerer:
         q = spell(norm(_unmask_names(u.norm, u.masked or u.norm).replace("#", "|") if masked else u.norm)
                   .replace("的", ""))
         q = re.sub(r"(?<=\|)度", "", q)   # the 度 of a masked "2019年度"
+        if self._unit_said is not None and masked:
+            q = prefilter.sub(self._unit_said, "|", q).replace("|为单位", "|")
         if self._ask_rx is not None:
             rx = self._ask_rx
 
@@ -314,7 +323,14 @@ class CellAnswerer:
         return out
 
     def neutral_marks(self, ask: str) -> list[bool]:
-        return self._marks(ask, self._neutral)
+        marks = self._marks(ask, self._neutral)
+        for w in self.w.named_words:
+            # "公司贷款余额": a bank's kind of loan, its 公司 no company's (rules/lexicon.yaml table_named)
+            at = ask.find(w)
+            while at >= 0:
+                marks[at:at + len(w)] = [False] * len(w)
+                at = ask.find(w, at + len(w))
+        return marks
 
     def _item_pairs(self, u: Understanding) -> set[str]:
         """The character pairs of the question's items (its keywords and generalized words)."""
@@ -385,7 +401,7 @@ class CellAnswerer:
             name = RowName_WHOLE   # a name with its bracket (香港中央结算（代理人）有限公司) is named whole
         base = self._base(c, 3)
         fuzzy = len(base) >= 4 and not _NAME.search(c)
-        neutral = tuple(self.neutral_marks(base)) if fuzzy else ()
+        neutral = tuple(self._marks(base, self._neutral)) if fuzzy else ()   # (a label: its own words, named or not)
         own = frozenset(pairs(base)) if fuzzy else frozenset()
         # what a question must hold for the name to be named: its first pair (every way of naming it whole:
         # joined — added per row —, whole, label or base, which starts as the label does), or for an
@@ -655,6 +671,13 @@ class CellAnswerer:
                 w in q for w in self.w.period_columns.get("previous", ()) if w in header)
         return current and when.report not in when.years
 
+    def _qualified(self, header: str, q: str) -> bool:
+        """Whether a column's header (or a table's title) prints a phrase saying its amounts are another kind than
+        the item's plain value (平均余额, 日均余额: keyword_tables/cells.yaml column_qualifiers) and the question
+        asks none of that kind (平均, 日均)."""
+        return any(any(p in header for p in printed) and not any(w in q for w in said)
+                   for printed, said in self.w.column_qualifiers)
+
     def _period_column(self, t: TableRecord, cols: list[int], year: int, report_year: int) -> int | None:
         """The one column of a year: its year printed, else 本期/期末 for the report's and 上期/期初 for the
         year before."""
@@ -770,6 +793,11 @@ class CellAnswerer:
             return None
         own = [k for k in value_cols if k >= len(t.header) or not self._other_period(core(t.header[k]), q, when)]
         candidates = own or value_cols
+        if self.w.column_qualifiers:
+            # a 平均余额 column answers no 余额 (keyword_tables/cells.yaml column_qualifiers): none of its cells
+            candidates = [k for k in candidates if k >= len(t.header) or not self._qualified(t.header[k], q)]
+            if not candidates:
+                return None
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
         row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
@@ -995,6 +1023,13 @@ class CellAnswerer:
         if not named:
             return None
         title_pairs = prep.title_pairs
+        if self.w.column_qualifiers and self._qualified(title, q):
+            # (a title of 日均余额 explains no 余额 asked: its other words do)
+            bare = title
+            for printed, _ in self.w.column_qualifiers:
+                for phrase in printed:
+                    bare = bare.replace(phrase, " ")
+            title_pairs = frozenset(pairs(bare))
         picks: list[Pick] = []
         for a in asks:
             if all(self.neutral_marks(a)):
@@ -1034,6 +1069,13 @@ class CellAnswerer:
         for p, nxt in zip(picks, picks[1:]):
             if p.row_only and nxt.named and p.row != nxt.row and p.label_chars:
                 cols = [k for k in nxt.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
+                if cols:
+                    p.columns, p.named, p.row_only = cols, True, False
+        # "第三季度营业收入和归母净利润分别是多少": a row named alone after an ask that named its columns takes
+        # them too (the column's word said once, before both) — never every column of its row
+        for prev, p in zip(picks, picks[1:]):
+            if p.row_only and prev.named and p.row != prev.row and p.label_chars and _joined(q, prev.ask, p.ask):
+                cols = [k for k in prev.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
                 if cols:
                     p.columns, p.named, p.row_only = cols, True, False
         rows = list(dict.fromkeys(p.row for p in picks if not (p.row_only and p.row in {x.row for x in picks if x.named})))
@@ -1084,6 +1126,11 @@ class CellAnswerer:
         qc = content(q)
         qc_raw = content(self.question_text(u, masked=False))
         asks = self.asks(q)
+        if u.filler and len(asks) > 1 and _said_only(asks[0], sorted({content(norm(w)) for w in u.filler}, key=len,
+                                                                         reverse=True)):
+            # the request before the question's first ask, of the words the lexicon read as how the question is
+            # asked ("帮我查一下，…"): no ask
+            asks = asks[1:]
         if not asks:
             return None
         qp = pairs(qc)
@@ -1245,6 +1292,31 @@ def _as_business(text: str, held: list[bool], marks: list[bool]) -> None:
     for m in LINE_OF_BUSINESS.finditer(text):
         if m.start() and held[m.start() - 1]:
             marks[m.start():m.end()] = [True] * (m.end() - m.start())
+
+
+def _said_only(ask: str, filler: list[str]) -> bool:
+    """Whether an ask is made of the question's filler words alone."""
+    for w in filler:
+        if w:
+            ask = ask.replace(w, "")
+    return not ask
+
+
+def _joined(q: str, first: str, second: str) -> bool:
+    """Whether two asks (CellAnswerer.asks: content only) stand in the question one right after the other, joined by
+    和/及/、 alone (no clause between: "？", "，")."""
+    parts, seps = _ASKS.split(q), _ASKS.findall(q)
+    contents = [content(p) for p in parts]
+    for i, c in enumerate(contents):
+        if c != first:
+            continue
+        between = [seps[i]] if i < len(seps) else []
+        j = i + 1
+        while j < len(contents) and len(contents[j]) < 2:   # (a part no ask: "分别" between two)
+            between += [seps[j]] if j < len(seps) else []
+            j += 1
+        return j < len(contents) and contents[j] == second and all(_JOINED.fullmatch(x) for x in between)
+    return False
 
 
 def _same_shape(a: CellMatch, b: CellMatch) -> bool:

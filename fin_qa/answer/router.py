@@ -95,7 +95,9 @@ class Router:
         self.values = Values(source, catalog, style)
         self._parent: dict[str, Answerer] | None = None   # the answerers over the parent's statements
         self.text = TextAnswerer(self.values, lambda: self.retriever, prose)
-        self.cells: CellAnswerer = CellAnswerer(self.values, catalog.cells)
+        frame_rules = catalog.understanding.frame
+        self.cells: CellAnswerer = CellAnswerer(self.values, catalog.cells,
+                                                unit_said=frame_rules.unit_more if frame_rules is not None else None)
         self.stated: StatedAnswerer = StatedAnswerer(self.cells, self.text)
         self.frames: FrameAnswerer = FrameAnswerer(self.cells, catalog.frames, catalog.items)
         self.subsidiaries: SubsidiaryAnswerer = SubsidiaryAnswerer(self.frames)

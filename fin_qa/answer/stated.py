@@ -216,6 +216,9 @@ class StatedAnswerer:
                 continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
             if any(w not in ask for w in _PARTY.findall(lead)):
                 continue   # "前五名客户销售额 32,932.48万元" states no 销售额 of the company: a party the ask lacks
+            if any((w in ask) != (w in lead + tail) for w in self.cells.w.named_words if w in ask or w in lead):
+                continue   # a bank's kind of business (rules/lexicon.yaml table_named): "个人银行业务营业收入" is
+                # no 公司银行业务's, "公司重组减值贷款余额" no 公司贷款's, "个人贷款余额" no 贷款's
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
             if context is None:
                 context = _context(unit, before, heading)

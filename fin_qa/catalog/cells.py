@@ -20,6 +20,7 @@ class CellWords:
     ask_words: tuple[str, ...] = ()
     generic_labels: frozenset[str] = frozenset()
     neutral_words: tuple[str, ...] = ()    # words of an ask no cell needs to explain (longest first)
+    named_words: tuple[str, ...] = ()      # names holding a neutral word that is not neutral in them (公司贷款)
     value_suffixes: tuple[str, ...] = ()   # a label's last words saying what kind of value it is (longest first)
     appositives: tuple[str, ...] = ()      # words naming what a row is, just before its name (longest first)
     change_words: tuple[str, ...] = ()     # words a change column explains (longest first)
@@ -28,6 +29,9 @@ class CellWords:
     row_kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # a ranked group's noun (前5名供应商) → words one of which a table listing that group says in its caption or header
     ranked_groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # (printed, said): words of a column's header or a table's title saying its amounts are another kind than the
+    # item's plain value (平均余额, 日均余额), and the question's words that ask that kind (平均, 日均)
+    column_qualifiers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
@@ -63,6 +67,13 @@ def load_cell_words(path: Path) -> CellWords:
     if not isinstance(rg, dict) or not all(isinstance(k, str) and k and isinstance(v, list) and v and
                                            all(isinstance(w, str) and w for w in v) for k, v in rg.items()):
         raise RuleError(path, line_of(data), "`ranked_groups:` must map a group's noun to a list [..] of title words")
+    cq = data.get("column_qualifiers") or []
+    if not isinstance(cq, list) or not all(
+            isinstance(g, dict) and set(g) == {"printed", "said"} and all(
+                isinstance(g[k], list) and g[k] and all(isinstance(w, str) and w for w in g[k]) for k in g)
+            and all(any(s in p for s in g["said"]) for p in g["printed"]) for g in cq):
+        raise RuleError(path, line_of(data), "`column_qualifiers:` must be a list of {printed: [..], said: [..]}, "
+                                             "each printed phrase holding a said word")
 
     def longest_first(key: str) -> tuple[str, ...]:
         return tuple(sorted(_words(path, data, key), key=len, reverse=True))
@@ -71,7 +82,8 @@ def load_cell_words(path: Path) -> CellWords:
                       frozenset(_words(path, data, "generic_labels")), neutral_words=longest_first("neutral_words"),
                       value_suffixes=longest_first("value_suffixes"), appositives=longest_first("appositives"),
                       change_words=longest_first("change_words"), row_kinds={k: tuple(v) for k, v in ok.items()},
-                      ranked_groups={k: tuple(v) for k, v in rg.items()})
+                      ranked_groups={k: tuple(v) for k, v in rg.items()},
+                      column_qualifiers=tuple((tuple(g["printed"]), tuple(g["said"])) for g in cq))
     unknown = [k for k in words.row_kinds if not any(k in a for a in words.appositives)]
     if unknown:
         raise RuleError(path, line_of(ok), f"`row_kinds:` {unknown} are in no appositive")

@@ -20,7 +20,7 @@ POS_TAGS = frozenset(
     "u ud ug uj ul uv uz v vd vg vi vn vq x y z zg".split())
 _WORD = re.compile(r"^[\u4e00-\u9fffA-Za-z0-9]+$")
 _KEYS = ("function_pos", "saying", "asking", "report", "personal", "words", "filler", "meaning", "period_words", "each_words", "sum_words",
-         "table_ask", "table_neutral", "table_periods", "column_periods", "description", "residue_filler",
+         "table_ask", "table_neutral", "table_named", "table_periods", "column_periods", "description", "residue_filler",
          "left_neutral", "left_neutral_spans", "search_filler", "both_ways")
 TABLE_PERIODS = ("current", "previous", "change")
 PERIOD_KINDS = ("opening", "closing", "previous", "current")
@@ -49,6 +49,7 @@ class LexiconRules:
     left_neutral: tuple[re.Pattern, ...] = ()
     left_neutral_spans: tuple[re.Pattern, ...] = ()
     search_filler: tuple[re.Pattern, ...] = ()
+    table_named: tuple[str, ...] = ()   # names holding a table_neutral word that is not neutral there (公司贷款)
 
     @property
     def used(self) -> bool:
@@ -248,7 +249,7 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
         both = sorted(set(lists[key]) & set(lists["meaning"]))
         if both:
             raise RuleError(path, data.key_lines.get("meaning", 1), f"both {key} and meaning: {'、'.join(both)}")
-    table = {key: _words(path, data, key) for key in ("table_ask", "table_neutral", "description")}
+    table = {key: _words(path, data, key) for key in ("table_ask", "table_neutral", "table_named", "description")}
     residue = _regexes(path, data, "residue_filler")
     neutral = _regexes(path, data, "left_neutral")
     spans = _regexes(path, data, "left_neutral_spans")
@@ -267,4 +268,4 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
                         _periods(path, data, "table_periods", TABLE_PERIODS),
                         _periods(path, data, "column_periods", COLUMN_PERIODS),
                         tuple(table["description"]), tuple(rx.pattern for rx in residue), tuple(neutral),
-                        tuple(spans), tuple(search))
+                        tuple(spans), tuple(search), table_named=tuple(table["table_named"]))
