@@ -28,6 +28,16 @@ _SHARES_ASKED = re.compile(r"(?:有没有|有无|是否|是不是)[^，,。？?�
                            r"(?:送转|送股|转增|送红股)[^，,。？?；;几多]{0,4}(?:吗|么|没有|与否)")
 
 
+# a total of shares asked ("转增多少股", "合计送股多少股", "共转增多少股") — not the shares per 10 ("每10股转增几股")
+_TOTAL_SHARES = re.compile(r"(?<!股)(?<!股以资本公积金)(?<!股以资本公积)(?P<kind>转增|送红股|送股)(?:了|的)?(?:股份|股本)?(?:总数|总额|合计|共计|总计)?"
+                           r"(?:是|为)?(?:多少|几)万?股|(?:共|合计|总共|一共|总计)(?:计)?(?P<kind2>转增|送红股|送股)")
+_PER_TEN = re.compile(r"每(?:10|十)股")
+_CLAUSE_START = re.compile(r"[，,。？?；;！!]")
+# a plan's sentence printing a total of shares ("共计转增40,000,000股", "共派送228,232,467股")
+_TOTAL_PRINTED = {"转增": re.compile(r"(?:共计?|合计|总计)(?:转增|转增股本)\s*(\d[\d,]*(?:\.\d+)?)\s*(万)?股"),
+                  "送红股": re.compile(r"(?:共计?|合计|总计)(?:派送|送红股|送股|送)\s*(\d[\d,]*(?:\.\d+)?)\s*(万)?股")}
+
+
 class DistributionAnswerer:
     def __init__(self, values: Values):
         self.v = values
@@ -89,6 +99,21 @@ class DistributionAnswerer:
         if total is not None and total.number is not None:
             parts.append(render(self.t, "distribution_total", value=self.v.show(total)))
             evidence.append(fact_evidence(total, self.v.show(total)))
+        missing: list[str] = []   # the asks the plan does not answer (a total of shares it does not print)
+        for m in _TOTAL_SHARES.finditer(u.norm):
+            # a total of shares asked: as the plan's sentence prints it, else said not printed (never dropped) —
+            # not the shares per 10 of a clause saying 每10股 before it ("每10股派现多少、转增几股")
+            if _PER_TEN.search(_CLAUSE_START.split(u.norm[:m.start()])[-1]):
+                continue
+            kind = "转增" if (m.group("kind") or m.group("kind2")) == "转增" else "送红股"
+            # (in any of the plan's sentences read: "…每10股送3股派发现金股利0.6元（含税），共派送228,232,467股")
+            printed = _TOTAL_PRINTED[kind].search(" ".join(dict.fromkeys(f.label for f in got.values() if f.label)))
+            if printed is not None:
+                parts.append(render(self.t, "distribution_shares_total", kind=kind,
+                                    value=printed.group(1) + ("万" if printed.group(2) else "")))
+            else:
+                parts.append(render(self.t, "distribution_shares_total_unsaid", kind=kind))
+                missing.append(m.group(0))
         head = ""
         if _SHARES_ASKED.search(u.norm):
             shares = [got.get(i) for i in (BONUS, TRANSFER)]
@@ -103,4 +128,7 @@ class DistributionAnswerer:
                                     sentence=said, page=sentence.page or "?")
         if not evidence:
             evidence.append(fact_evidence(sentence, self.v.show(sentence)))
+        if missing:   # (answered in part: what it does not answer is said, and counted so)
+            return Answer(u.question, text, u.finglm_type(), "distribution", list[Evidence](evidence), found=False,
+                          partial=missing)
         return Answer(u.question, text, u.finglm_type(), "distribution", list[Evidence](evidence))

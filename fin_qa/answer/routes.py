@@ -15,6 +15,7 @@ period is the Planner's (understand/plan.py); the router only hands an ask here.
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -247,8 +248,11 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
         return declined(u, render(router.t, "report_row", word=where.word, table=where.caption, page=where.page,
                                   understood=understood(u)))
     left = unprinted(u.left, ans)   # (a word its evidence prints is read: 现金红利总额（含税）)
-    # (an item's, a name's too — 会计师事务所名称 for "财务审计费用"; a formula alone is named by its own words)
-    if left and u.items and not u.model_keywords:
+    # (an item's, a name's too — 会计师事务所名称 for "财务审计费用"; a formula alone is named by its own words, and
+    # declined for a word that makes it another measure: 摊薄净资产收益率 is not the average equity's — rules/
+    # understanding.yaml fuzzy.meaning_words)
+    if left and (u.items or u.formulas and any(m in w for w in left for m in router.understander.config.meaning_words)) \
+            and not u.model_keywords:
         # (the chat model's keywords name what it read the words as: "搞技术开发的开支" → 研发费用)
         return declined(u, render(router.t, "declined", words=cue_words(left), understood=understood(u)))
     return None
@@ -537,8 +541,10 @@ def _distribution(s: AskState) -> Answer | None:
             or re.search(r"[0-9][,.0-9]*\s*(?:千|万|百万|亿)?元$", values[0].value) is None:
         return ans   # (a figure without its unit — 9,326 of a row saying 人民币百万元 — is left out)
     said = render(s.router.t, "distribution_total", value=values[0].value)
-    text = ans.answer.replace("。原文", f"；{said}（{_where(values[0])}）。原文", 1)
-    return Answer(ans.question, text, ans.type, ans.method, [*ans.evidence, values[0]])
+    out = copy.copy(ans)   # (the same answer otherwise: found, partial …)
+    out.answer = ans.answer.replace("。原文", f"；{said}（{_where(values[0])}）。原文", 1)
+    out.evidence = [*ans.evidence, values[0]]
+    return out
 
 
 # the plan's cash total asked on its own (a distribution answer whose disclosures hold none)

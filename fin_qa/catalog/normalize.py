@@ -1,6 +1,7 @@
 """How questions and phrases are compared: half-width brackets, digits and letters, no spaces."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 _WIDTH = str.maketrans({"（": "(", "）": ")", "　": "", " ": "", "\t": "", "＊": "*", "，": ",", "？": "?",
@@ -12,11 +13,17 @@ _DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 _BOTH: dict[int, int | str | None] = {**_WIDTH, **_DIGITS}   # (neither maps a character the other maps to)
 
 
+# a quarter written as its code ("Q4营收", "2025年q3"): the quarter's name every rule reads (第四季度)
+_QUARTER_CODE = re.compile(r"(?<![A-Za-z])[Qq]([1-4])(?![0-9A-Za-z])")
+_QUARTER_NAME = {"1": "第一季度", "2": "第二季度", "3": "第三季度", "4": "第四季度"}
+
+
 @lru_cache(maxsize=4096)
 def normalize_question(text: str) -> str:
-    """Half-width brackets, digits and letters, no spaces: the form every matcher sees (a question is
-    normalised by several matchers: once)."""
-    return text.translate(_BOTH).strip()
+    """Half-width brackets, digits and letters, no spaces, a quarter's code (Q4) as its name (第四季度): the form
+    every matcher sees (a question is normalised by several matchers: once)."""
+    s = text.translate(_BOTH).strip()
+    return _QUARTER_CODE.sub(lambda m: _QUARTER_NAME[m.group(1)], s) if "q" in s or "Q" in s else s
 
 
 def half_width_digits(text: str) -> str:

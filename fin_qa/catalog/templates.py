@@ -83,6 +83,7 @@ PLACEHOLDERS = {
     "distribution_bonus": {"value"}, "distribution_bonus_none": set(), "distribution_bonus_unsaid": set(),
     "distribution_transfer": {"value"}, "distribution_transfer_none": set(), "distribution_transfer_unsaid": set(),
     "distribution_total": {"value"}, "distribution_shares_yes": set(), "distribution_shares_no": set(),
+    "distribution_shares_total": {"kind", "value"}, "distribution_shares_total_unsaid": {"kind"},
     "text_no_text": {"company", "year"},
     "open_unavailable": set(),
     "open_formula": {"name", "expr"}, "open_definition": {"term", "definition"},

@@ -455,6 +455,9 @@ class Understander:
                     for period, prx in rules.periods:
                         if period in ("closing", "current"):   # 期末归属于母公司所有者权益: the value as read
                             left = take(left, prx)[0]
+                    for scope, srx in rules.scope:
+                        if scope == "consolidated":   # 合并净利润: the consolidated value, as read
+                            left = take(left, srx)[0]
                     return (_signed(side_a, found_a), _signed(side_b, found_b), (m.start(), m.end()),
                             norm[m.start():m.end()], unused_cues(left, rules))
         return self._listed_share(text, norm, rules)
