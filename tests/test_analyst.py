@@ -966,3 +966,25 @@ def test_the_sixth_fresh_set_over_the_reports(all_store, tmp_path):
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
     assert len(rows) >= 15 and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 6
+
+
+def test_a_review_of_the_shared_columns_and_kinds(router, corpus_router):
+    # a year's value asked beside a quarter is never a quarter's ("营业收入和第四季度归母净利润"); a plan asked per 10
+    # shares of a plan printed per share; a sum spelled with + never named by the formula one of its terms names
+    ans = corpus_router.answer("宁德时代2025年营业收入和第四季度归母净利润分别是多少")
+    assert "营业收入（第四季度" not in ans.answer and "营业收入（第一季度" not in ans.answer, ans.answer
+    for q, want, absent in (("贵州茅台2025年每10股派多少现金、送几股", "279.93", "每股的数"),
+                            ("贵州茅台2025年销售费用+研发费用占营业收入的比例", "4.41%", "研发费用率"),
+                            ("深振业A2010年共送红股多少股", "228,232,467", "未直接载明")):
+        ans = corpus_router.answer(q)
+        assert want in ans.answer and absent not in ans.answer, (q, ans.answer)
+    # an organisation's 公司 before 的贷款 names no 公司贷款; a 借记卡存款 under 个人银行业务 is no 个人存款
+    assert "1,826.73" not in router.answer("邮储银行2019年公司贷款余额是多少").answer
+    assert "30,899.56" not in router.answer("邮储银行2019年个人存款余额是多少？占比？").answer
+    # a share asked is never a change column's (变动比例); a row asked, another row, then its change: both said
+    ans = router.answer("四方科技2019年销售费用是多少？占营业收入的比重是多少？")
+    assert "-4.49" not in ans.answer and "3.18%" in ans.answer, ans.answer
+    ans = router.answer("张家界2016年财务费用和销售费用分别是多少元？财务费用同比增长了多少？")
+    assert "16,248,075.53" in ans.answer and "97.33%" in ans.answer, ans.answer
+    # a plan giving none has no total to say
+    assert "未直接载明" not in router.answer("华锦股份2019年利润分配预案是怎样的？转增多少股？").answer

@@ -148,3 +148,10 @@ def test_a_kind_of_business_or_an_average_is_never_another(router):
     ans = router.answer("兴业银行2022年第四季度营业收入和归属于母公司股东的净利润分别是多少")
     assert "51,520" in ans.answer and "19,569" in ans.answer, ans.answer
     assert not any(v in ans.answer for v in ("27,578", "17,309", "26,921")), ans.answer
+
+
+def test_a_kind_of_business_said_by_the_clause_itself(router):
+    # 公司业务 is the clause's word for 公司银行业务 (民生 p.62: 723.19亿元); a 小微个人存款 is no bank's 个人存款
+    ans = router.answer("民生银行2021年公司银行业务营业收入是多少")
+    assert ans.answered and "723.19" in ans.answer, ans.answer
+    assert "1,998.24" not in router.answer("民生银行2021年末个人存款是多少").answer

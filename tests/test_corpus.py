@@ -309,6 +309,8 @@ def test_the_parent_columns_beside_the_consolidated_ones(corpus_store):
     for q, want in (("国农科技2011年母公司净利润是多少？", "-4,796,915.70"),
                     ("国农科技2011年母公司口径的营业收入是多少", "533,400.00"),
                     ("国农科技2011年母公司资产总计是多少", "109,103,907.92"),
+                    # (p.43, the page the balance sheet goes on to, prints its header and scopes again)
+                    ("国农科技2011年母公司所有者权益合计是多少", "56,156,525.08"),
                     ("国农科技2011年净利润是多少", "9,193,067.82")):
         ans = router.answer(q)
         assert ans.answered and want in ans.answer, (q, ans.answer)

@@ -66,6 +66,10 @@ DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # a row of the opening balance (期初余额, 年初数) and the words asking one
 _OPENING_ROW = re.compile(r"(?:期初|年初|上年末|上年年末|上期末)")
 _OPENING_ASKED = re.compile(r"期初|年初|上年|上期|去年|初始|开始")
+# a change column's header (变动比例, 比上年同期增减): what no share asked is
+_CHANGE_HEAD = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
+# a column of one quarter (分季度主要财务指标: 第一季度 … 第四季度 (10-12月))
+_QUARTER_HEAD = re.compile(r"第[1-4一二三四]季度?|[1-4一二三四]季度")
 # what joins two asks of one clause ("第三季度营业收入和归母净利润": the column's word said once, before both)
 _JOINED = re.compile(r"[和及与、跟]|以及")
 # a quarter asked up to its end, or added up from the year's start: no 分季度 column's value
@@ -772,6 +776,9 @@ class CellAnswerer:
               q: str, when: When, before: str, text: bool, prep: _Prepared) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
+        if any(w in ask and w not in n.label and w not in prep.title for w in self.w.named_words):
+            return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
+            # its characters scattered over another row ("公司存放同业…款项余额")
         label = cover(ask, n.words)
         share = _SHARE.search(ask)
         if share and not n.label.endswith("比例"):
@@ -818,8 +825,8 @@ class CellAnswerer:
             best: int | None = None
             best_key: tuple[int, int, int, float, int] = (0, 0, 0, 0.0, 0)
             for k, hp in heads.items():
-                if k in chosen:
-                    continue
+                if k in chosen or share and _CHANGE_HEAD.search(t.header[k]):
+                    continue   # (占营业收入比例 is no 变动比例: a change column explains no share asked)
                 gain = self._explain(left, hp)
                 if gain < 2:
                     continue
@@ -1065,19 +1072,16 @@ class CellAnswerer:
             if DEBUG:
                 print("cells: unexplained", t.id, t.caption, [(p.ask, p.row, p.columns, round(p.explained, 2)) for p in picks])
             return None
-        # "陈晓晖、陈晓凌的持股比例": a row named alone takes the columns the next ask names for its row
-        for p, nxt in zip(picks, picks[1:]):
-            if p.row_only and nxt.named and p.row != nxt.row and p.label_chars:
-                cols = [k for k in nxt.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
-                if cols:
-                    p.columns, p.named, p.row_only = cols, True, False
-        # "第三季度营业收入和归母净利润分别是多少": a row named alone after an ask that named its columns takes
-        # them too (the column's word said once, before both) — never every column of its row
-        for prev, p in zip(picks, picks[1:]):
-            if p.row_only and prev.named and p.row != prev.row and p.label_chars and _joined(q, prev.ask, p.ask):
-                cols = [k for k in prev.columns if k < len(t.rows[p.row]) and t.rows[p.row][k]]
-                if cols:
-                    p.columns, p.named, p.row_only = cols, True, False
+        _share_columns(picks, q, t, named)
+        for p in picks:
+            numbers = [k for k, c in enumerate(t.rows[p.row]) if k and is_number(c)]
+            if not p.columns and "季" not in p.ask and len(numbers) > 1 and all(
+                    k < len(t.header) and _QUARTER_HEAD.search(t.header[k]) for k in numbers):
+                return None   # a year's value asked of a table of quarters: none of its columns, never all four
+        if any(_asked_again(picks, i) for i in range(len(picks))):
+            return None   # a row asked on its own and again by an ask further on, another row's between ("财务费用和销售
+            # 费用分别是多少？财务费用同比增长了多少": its value, then its change) — not one row named by an ask, its
+            # columns by the next ("内蒙古金宇生物控股有限公司…持股多少、比例多少")
         rows = list(dict.fromkeys(p.row for p in picks if not (p.row_only and p.row in {x.row for x in picks if x.named})))
         if (len(when.years) > 1 or when.years != (when.report,)) and not self._every_year(t, picks, when):
             return None   # several years asked: a column (or a row) of each
@@ -1292,6 +1296,46 @@ def _as_business(text: str, held: list[bool], marks: list[bool]) -> None:
     for m in LINE_OF_BUSINESS.finditer(text):
         if m.start() and held[m.start() - 1]:
             marks[m.start():m.end()] = [True] * (m.end() - m.start())
+
+
+def _asked_again(picks: list[Pick], i: int) -> bool:
+    """Whether picks[i] names its row alone and a later (or earlier) ask names columns of that row with an ask of
+    another row between."""
+    p = picks[i]
+    if not p.row_only:
+        return False
+    for j, x in enumerate(picks):
+        if x.named and x.row == p.row:
+            lo, hi = sorted((i, j))
+            if any(y.row != p.row for y in picks[lo + 1:hi]):
+                return True
+    return False
+
+
+def _share_columns(picks: list[Pick], q: str, t: TableRecord, named: dict[int, Named]) -> None:
+    """A row named alone takes the one column an ask joined to it by 和/及/、 alone names for its own row, where
+    that column's words stand on its side: the next ask's after its row ("陈晓晖、陈晓凌的持股比例"), the ask's
+    before it before its row ("第三季度营业收入和归母净利润": the column's word said once, before both) — never
+    the column of an ask a clause apart, nor one of its own row only ("营业收入和第四季度归母净利润": the year's
+    营业收入), nor a column whose header another column prints too (2022年 平均余额 | 平均余额)."""
+    for i, p in enumerate(picks):
+        if not (p.row_only and p.label_chars):
+            continue
+        for other, after in ((picks[i + 1] if i + 1 < len(picks) else None, True), (picks[i - 1] if i else None, False)):
+            if other is None or not other.named or other.row == p.row or other.row_only or len(other.columns) != 1:
+                continue
+            if not _joined(q, *((p.ask, other.ask) if after else (other.ask, p.ask))):
+                continue
+            label = cover(other.ask, named[other.row].words) if other.row in named else []
+            if not label or label[-1 if after else 0] or not label[0 if after else -1]:
+                continue   # (its column's words not on the side of the row named alone)
+            k = other.columns[0]
+            head = _YEAR.sub("", core(t.header[k])) if k < len(t.header) else ""
+            if not head or sum(_YEAR.sub("", core(h)) == head for h in t.header) > 1:
+                continue
+            if k < len(t.rows[p.row]) and t.rows[p.row][k]:
+                p.columns, p.named, p.row_only = [k], True, False
+                break
 
 
 def _said_only(ask: str, filler: list[str]) -> bool:

@@ -29,8 +29,9 @@ _SHARES_ASKED = re.compile(r"(?:有没有|有无|是否|是不是)[^，,。？?�
 
 
 # a total of shares asked ("转增多少股", "合计送股多少股", "共转增多少股") — not the shares per 10 ("每10股转增几股")
-_TOTAL_SHARES = re.compile(r"(?<!股)(?<!股以资本公积金)(?<!股以资本公积)(?P<kind>转增|送红股|送股)(?:了|的)?(?:股份|股本)?(?:总数|总额|合计|共计|总计)?"
-                           r"(?:是|为)?(?:多少|几)万?股|(?:共|合计|总共|一共|总计)(?:计)?(?P<kind2>转增|送红股|送股)")
+# (the same asks as the distribution type's regex in rules/question_types.yaml routes here)
+_TOTAL_SHARES = re.compile(r"(?:共|合计|总共|一共|总计)计?(?P<kind2>转增|送红股|送股|派送|送)|"
+                           r"(?<!股)(?P<kind>转增|送红股|送股)(?:了|的)?(?:股份|股本)?(?:总数|总额|合计|共计|总计)?(?:是|为)?(?:多少|几)万?股")
 _PER_TEN = re.compile(r"每(?:10|十)股")
 _CLAUSE_START = re.compile(r"[，,。？?；;！!]")
 # a plan's sentence printing a total of shares ("共计转增40,000,000股", "共派送228,232,467股")
@@ -80,9 +81,9 @@ class DistributionAnswerer:
                                (TRANSFER, "distribution_transfer")):
             fact = got.get(item)
             if item == CASH and per_share is not None and per_share.number is not None and (
-                    fact is None or fact.number is None or sentence is per_share):
+                    fact is None or fact.number is None or sentence is per_share and not _PER_TEN.search(u.norm)):
                 # a plan printed per share: said per share, as the sentence quoted prints it (贵州茅台's 重要提示;
-                # its 利润分配 table's 每10股 279.93 is the answer to a question of 10 shares)
+                # its 利润分配 table's 每10股 279.93 is the answer to a question asking 每10股)
                 item, template, fact = SHARE_CASH, "distribution_cash_share", per_share
             if fact is not None and fact.number is not None:
                 # (（含税） as the plan's sentence says it, never added)
@@ -103,9 +104,12 @@ class DistributionAnswerer:
         for m in _TOTAL_SHARES.finditer(u.norm):
             # a total of shares asked: as the plan's sentence prints it, else said not printed (never dropped) —
             # not the shares per 10 of a clause saying 每10股 before it ("每10股派现多少、转增几股")
-            if _PER_TEN.search(_CLAUSE_START.split(u.norm[:m.start()])[-1]):
-                continue
+            if m.group("kind") and _PER_TEN.search(_CLAUSE_START.split(u.norm[:m.start()])[-1]):
+                continue   # (共/合计 say a total wherever they stand)
             kind = "转增" if (m.group("kind") or m.group("kind2")) == "转增" else "送红股"
+            per_ten = got.get(TRANSFER if kind == "转增" else BONUS)
+            if (per_ten is not None and per_ten.number == 0) or _NONE[TRANSFER if kind == "转增" else BONUS].search(said):
+                continue   # (a plan giving none: its part says so — 不以资本公积金转增股本, 每10股送红股0股 — no total)
             # (in any of the plan's sentences read: "…每10股送3股派发现金股利0.6元（含税），共派送228,232,467股")
             printed = _TOTAL_PRINTED[kind].search(" ".join(dict.fromkeys(f.label for f in got.values() if f.label)))
             if printed is not None:

@@ -51,6 +51,8 @@ class FormulaAnswerer:
         assert u.frame.spelled is not None
         num, den = u.frame.spelled
         named = self.v.formulas.get(u.formulas[0]) if u.formulas else None
+        if named is not None and len(num) > 1 and not {t.lstrip("-") for t in num} <= {i.item for i in named.inputs.values()}:
+            named = None   # "销售费用+研发费用占营业收入的比例": a sum the formula named in its words (研发费用率) does not add
         inputs = {i.lstrip("-"): Input(i.lstrip("-"), i.lstrip("-"), 0) for i in dict.fromkeys(num + den)}
         expr = f"({_terms(num)}) / ({_terms(den)})"
         tree: tuple = ("/", _sum_tree(num), _sum_tree(den))

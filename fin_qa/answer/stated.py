@@ -56,6 +56,11 @@ EXPLAINED = 0.75
 _QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|海外|母公司|扣非|扣除非经常性损益")
 # the parties and ranked rows a clause's value may be of (前五名客户销售额 is no company's 销售额): the ask says them too
 _PARTY = re.compile(r"前[一二三四五六七八九十\d]+(?:名|大)|第[一二三四五六七八九十\d]+(?:名|大)|客户|供应商|关联方|子公司|参股公司")
+# the words an organisation's name ends its 公司 with (有限公司, 股份公司, 子公司 …): its 公司 names no kind of business
+_ORG_END = re.compile(r"(?:有限|股份|集团|[分子总母本该])$")
+# what may stand right before a kind of business said plainly: no word, the bank itself, a connecting word, a heading's
+# enumerator
+_KIND_OPENS = re.compile(r"(?:^|[^\u4e00-\u9fff]|本行|本集团|本公司|其中|[的及和与对为中一二三四五六七八九十])$")
 _INTERIM = re.compile(r"中期|半年度|季度")   # a sentence of an interim period's figures …
 _PERIOD_WORD = re.compile(r"中期|半年度|季度|年度(?!股东)|年末")   # … or of the year's
 
@@ -216,9 +221,14 @@ class StatedAnswerer:
                 continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
             if any(w not in ask for w in _PARTY.findall(lead)):
                 continue   # "前五名客户销售额 32,932.48万元" states no 销售额 of the company: a party the ask lacks
-            if any((w in ask) != (w in lead + tail) for w in self.cells.w.named_words if w in ask or w in lead):
-                continue   # a bank's kind of business (rules/lexicon.yaml table_named): "个人银行业务营业收入" is
-                # no 公司银行业务's, "公司重组减值贷款余额" no 公司贷款's, "个人贷款余额" no 贷款's
+            clause = text[start:end.start() if end else len(text)]
+            named = self.cells.w.named_words
+            sides = {w[:2] for w in named if w in ask}   # (公司… and 个人…: the two sides of a bank's business)
+            if any(w[:2] not in sides and _names_kind(clause[:m.start() - start], w) for w in named) or any(
+                    not any(_names_kind(clause, w, plain=True) for w in named if w[:2] == side) for side in sides):
+                continue   # a bank's kind of business (rules/lexicon.yaml table_named), said whole by the clause: "个人银行
+                # 业务营业收入" is no 公司银行业务's (公司业务 is), "公司重组减值贷款余额" no 公司贷款's, "个人贷款余额" no
+                # 贷款's, "借记卡存款余额" under 个人银行业务 no 个人存款's ("…有限公司的贷款余额" names none)
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
             if context is None:
                 context = _context(unit, before, heading)
@@ -254,6 +264,19 @@ def _of_months(months: set[int], text: str, before: list[Unit]) -> bool:
         said = {int(m) for m in _MONTH.findall(t)}
         if said:
             return bool(said & months)
+    return False
+
+
+def _names_kind(text: str, word: str, plain: bool = False) -> bool:
+    """Whether a text says a kind of business (公司贷款) as a word of its own — not the end of an organisation's name
+    before another word ("…有限公司的贷款", "子公司存款"); `plain`: nor a part of it another word before narrows
+    ("小微个人存款" is no bank's 个人存款; "本行个人存款", "（二）个人银行业务" are)."""
+    s = text.replace(" ", "")
+    at = s.find(word)
+    while at >= 0:
+        if not _ORG_END.search(s[:at]) and (not plain or _KIND_OPENS.search(s[:at])):
+            return True
+        at = s.find(word, at + 1)
     return False
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, AbstractSet, Any, NamedTuple
 
 from ..bigrams import tokens
 from ..catalog.cells import CellWords
+from ..catalog.normalize import quarter_names
 from ..numbers import is_number as _printed_number
 from ..store.models import TableRecord
 
@@ -36,7 +37,6 @@ _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位]
 # a quarter written without 第 ("四季度", "三季" of a question's 第三季度 left unused) is the tables' 第4季度
 # (not 上一季度, 每一季度, 同一季度, 哪一季度: rules/periods.yaml reads those as no quarter named — nor 前三季度)
 _QUARTER = re.compile(r"(?<![第前\d〇零一二三四五六七八九十上下每同哪这该任某本当])([一二三四])(?=季(?:度|$))")
-_Q = re.compile(r"(?<![a-z0-9])q([1-4])(?![0-9])")   # Q4 (lower-cased) is the tables' 第4季度
 _TOP_BIG = re.compile(r"(前\d{1,2})大(?=客户|供应商|股东|销售客户)")   # 前5大客户 is the tables' 前5名客户
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
@@ -74,7 +74,7 @@ def norm(text: str) -> str:
     s = unicodedata.normalize("NFKC", text or "").lower()
     s = _SPACES.sub("", s)
     if "q" in s:
-        s = _Q.sub(r"第\1季度", s)
+        s = quarter_names(s)   # (Q4 → 第四季度 → 第4季度 below, as a question says it)
     if "季" in s:
         s = _QUARTER.sub(lambda m: "第" + m.group(1), s)
     s = _RANKED.sub(lambda m: (m.group(1) or m.group(3)) + _CN_DIGIT[m.group(2) or m.group(4)], s)

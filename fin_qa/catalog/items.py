@@ -119,7 +119,7 @@ def load_item_table(path: Path) -> ItemTable:
 # "words" = [words], "names" = {name: word}, "blocks" = {block: {name: [words] or empty}}.
 TABLE_SHAPES = {
     "profile.yaml": {"fields": "labels", "ignored": "words", "contact_rows": "names", "contact_columns": "words",
-                     "combined": "labels", "name_lists": "words"},
+                     "combined": "labels", "name_lists": "words", "name_titles": "words"},
     "employees.yaml": {"counts": "labels", "ratios": "labels", "amounts": "labels", "blocks": "labels",
                        "categories": "blocks", "prose": "labels", "zero_is_missing": "words",
                        "contains": "labels", "above": "labels"},

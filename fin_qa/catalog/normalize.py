@@ -13,9 +13,13 @@ _DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 _BOTH: dict[int, int | str | None] = {**_WIDTH, **_DIGITS}   # (neither maps a character the other maps to)
 
 
-# a quarter written as its code ("Q4营收", "2025年q3"): the quarter's name every rule reads (第四季度)
+# a quarter written as its code ("Q4营收", "2025年q3"): the quarter's name every rule reads (第四季度); a span of
+# them from the first (Q1-Q3) the span's name (前三季度, 上半年) — another span (Q2-Q3) is left as written, never read as
+# its two ends
 _QUARTER_CODE = re.compile(r"(?<![A-Za-z])[Qq]([1-4])(?![0-9A-Za-z])")
+_QUARTER_SPAN = re.compile(r"(?<![A-Za-z])[Qq]([1-4])\s*[-—–~至到]\s*[Qq]?([1-4])(?![0-9A-Za-z])")
 _QUARTER_NAME = {"1": "第一季度", "2": "第二季度", "3": "第三季度", "4": "第四季度"}
+_SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度"}
 
 
 @lru_cache(maxsize=4096)
@@ -23,7 +27,22 @@ def normalize_question(text: str) -> str:
     """Half-width brackets, digits and letters, no spaces, a quarter's code (Q4) as its name (第四季度): the form
     every matcher sees (a question is normalised by several matchers: once)."""
     s = text.translate(_BOTH).strip()
-    return _QUARTER_CODE.sub(lambda m: _QUARTER_NAME[m.group(1)], s) if "q" in s or "Q" in s else s
+    return quarter_names(s) if "q" in s or "Q" in s else s
+
+
+def quarter_names(s: str) -> str:
+    """A text with each quarter's code (Q4) written as its name (第四季度), a span from the first (Q1-Q3) as the span's
+    (前三季度); the tables' labels too (answer/tables.py norm)."""
+    spans: list[str] = []   # (another span, kept as written: out of the single codes' reach)
+
+    def span(m: re.Match) -> str:
+        name = _SPAN_NAME.get((m.group(1), m.group(2)))
+        if name is not None:
+            return name
+        spans.append(m.group(0))
+        return f"\0{len(spans) - 1}\0"
+    s = _QUARTER_CODE.sub(lambda m: _QUARTER_NAME[m.group(1)], _QUARTER_SPAN.sub(span, s))
+    return re.sub("\0(\\d+)\0", lambda m: spans[int(m.group(1))], s) if spans else s
 
 
 def half_width_digits(text: str) -> str:

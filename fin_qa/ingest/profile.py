@@ -91,10 +91,6 @@ _WRAPPED_LATIN = re.compile(r"[A-Za-z0-9.,&()（）'’\- ]{2,40}")
 # the board secretary named after a colon where the contact table's column name stands ("董事会秘书：华兵",
 # "3.董事会秘书：谭华杰", "四、 董事会秘书 ： 白丹"), not its header "董事会秘书 证券事务代表"
 _SECRETARY = re.compile(r"^(?:公司)?董事会秘书\s*[:：]\s*([\u4e00-\u9fa5·]{2,8}|[A-Za-z][A-Za-z .]{1,30})\s*$")
-# a person's title printed before each name of a list ("中国注册会计师：陈志芳 中国注册会计师：" | "李瑶"): no part of
-# the names; one left open at the line's end has its name on the next line
-_TITLE = re.compile(r"(?:中国)?注册会计师\s*[:：]")
-_TITLE_OPEN = re.compile(r"(?:中国)?注册会计师\s*[:：]\s*$")
 _WRAPPABLE = ("中文名称", "注册地址", "办公地址", "董事会秘书联系地址", "外文名称", "信息披露媒体")
 
 
@@ -110,11 +106,11 @@ def _clean_value(v: str) -> str:
     return v
 
 
-def _names(value: str) -> str:
+def _names(value: str, titles: re.Pattern) -> str:
     """A list of names (each printed after its title, or apart by spaces: "李青龙 梁正勇 曾志"), the titles dropped:
     "、" between the names (a name printed a character at a time, "王 瑜 军", stays one)."""
     out: list[str] = []
-    for part in _TITLE.split(value):
+    for part in titles.split(value):
         tokens = part.split()
         out += tokens if len(tokens) > 1 and all(len(t) >= 2 for t in tokens) else [part]
     return "、".join(v for v in (_clean_value(x) for x in out) if v)
@@ -140,6 +136,11 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
     contact_rows = spec.get("contact_rows", {})
     combined = spec.get("combined") or {}
     name_lists = set(spec.get("name_lists") or ())   # fields listing persons: their names apart by "、"
+    # a person's title printed before each name of such a list ("中国注册会计师：陈志芳 中国注册会计师：" | "李瑶"): no
+    # part of the names; one left open at the line's end has its name on the next line
+    words = "|".join(re.escape(t) for t in sorted(spec.get("name_titles") or (), key=len, reverse=True))
+    title = re.compile(rf"(?:{words})\s*[:：]" if words else r"(?!)")
+    title_open = re.compile(rf"(?:{words})\s*[:：]\s*$" if words else r"(?!)")
     started = False
     in_contact = False
     pending_header: list[str | None] | None = None
@@ -204,7 +205,7 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                 in_contact = False
             pairs = exact or _pairs(text, rx)
             if not pairs:
-                if titled is not None and page.number == titled.page and not _TITLE.search(text) \
+                if titled is not None and page.number == titled.page and not title.search(text) \
                         and re.fullmatch(r"[\u4e00-\u9fa5·]{2,8}(?:\s+[\u4e00-\u9fa5·]{2,8})*", text):
                     # the name of a title left open at the line's end ("中国注册会计师：" | "李瑶")
                     titled.value = "、".join([titled.value, *text.split()]) if titled.value else "、".join(text.split())
@@ -227,13 +228,13 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
                         if field not in facts:
                             facts[field] = ProfileFact(field, val, None, "公司信息", page.number, _key(label))
                     continue
-                val = _names(value) if name in name_lists or _TITLE.search(value) else _clean_value(value)
+                val = _names(value, title) if name in name_lists else _clean_value(value)
                 if name in ("电子信箱", "公司网址", "股票代码") and val:
                     val = val.split()[0]
                 if name and val and name not in facts:
                     facts[name] = ProfileFact(name, val, None, "公司信息", page.number, _key(label))
                     last = facts[name] if len(pairs) == 1 else None
-                    titled = facts[name] if _TITLE_OPEN.search(value) else None
+                    titled = facts[name] if name in name_lists and title_open.search(value) else None
     return list(facts.values())
 
 

@@ -553,6 +553,7 @@ def parse_statement_at(
             unit = unit or find_unit(line.text)
     halves: list[tuple[float, list[Column]]] | None = None
     both_scopes = False
+    under_header = False   # no row with values since the periods' header
     header_row: Row | None = None
     recs: list[list[StatementRow]] = []  # the rows of each half, in order
     pages: list[int] = []
@@ -577,8 +578,8 @@ def parse_statement_at(
             u = find_unit(text) or _bracket_unit(text)
             if u and not any(recs):
                 unit_near_title = u
-            scoped = _split_by_scopes(row, halves) if halves is not None and not any(
-                r.has_values for half in recs for r in half) else None
+            # (right under the periods' header: the first page's, or its repeat on a page the statement goes on to)
+            scoped = _split_by_scopes(row, halves) if halves is not None and under_header else None
             if scoped is not None:
                 halves, both_scopes = scoped, True
                 continue
@@ -587,6 +588,7 @@ def parse_statement_at(
                 if any(c.kind == "adjust" for c in header):
                     return None  # 首次执行新准则调整 table, not the statement
                 halves = sides(header)
+                under_header = True
                 if group and len(halves) == 2 and not any(c.kind in ("label", "note") for c in halves[1][1]):
                     # 本集团 | 本行 side by side under one label column: one statement, its second column group
                     halves = [(halves[0][0], halves[0][1] + halves[1][1])]
@@ -613,6 +615,7 @@ def parse_statement_at(
             for k, (part, (_, cols)) in enumerate(zip(_side_rows(row, halves), halves)):
                 if part.cells:
                     recs[k].append(_parse_row(part, cols, group))
+                    under_header = under_header and not recs[k][-1].has_values
         if done:
             break
     if halves is None:
