@@ -988,3 +988,12 @@ def test_a_review_of_the_shared_columns_and_kinds(router, corpus_router):
     assert "16,248,075.53" in ans.answer and "97.33%" in ans.answer, ans.answer
     # a plan giving none has no total to say
     assert "未直接载明" not in router.answer("华锦股份2019年利润分配预案是怎样的？转增多少股？").answer
+
+
+def test_a_second_review_of_the_mends(router, corpus_router):
+    # a row listed with another (销售费用和管理费用) and asked again for its change: its value said too
+    ans = router.answer("张家界2016年销售费用和管理费用分别是多少元？管理费用同比增长了多少？")
+    assert "76,753,860.33" in ans.answer and "19.89%" in ans.answer, ans.answer
+    # cash asked with 合计/共: the cash total, never a total of shares
+    ans = corpus_router.answer("深振业A2010年合计派送现金红利多少元")
+    assert "45,646,493.58" in ans.answer and "合计送红股" not in ans.answer, ans.answer

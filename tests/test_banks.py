@@ -155,3 +155,5 @@ def test_a_kind_of_business_said_by_the_clause_itself(router):
     ans = router.answer("民生银行2021年公司银行业务营业收入是多少")
     assert ans.answered and "723.19" in ans.answer, ans.answer
     assert "1,998.24" not in router.answer("民生银行2021年末个人存款是多少").answer
+    # a clause saying another kind of the same side is no answer (公司贷款占比 52.81% is no 公司存款占比)
+    assert "52.81" not in router.answer("兴业银行2022年末公司存款占比是多少").answer

@@ -297,3 +297,14 @@ def test_a_rule_regex_is_compiled_once_and_still_heard():
             rule_regex("r.yaml", line, "k", "[[比]值")
     with pytest.raises(RuleError, match="bad regex"):
         rule_regex("r.yaml", 5, "k", "(比值")
+
+
+def test_a_quarter_s_code_is_read_as_its_name():
+    from fin_qa.catalog.normalize import normalize_question
+
+    assert normalize_question("宁德时代2025年Q4营收多少") == "宁德时代2025年第四季度营收多少"
+    assert normalize_question("2025q1-q3营业收入合计") == "2025前三季度营业收入合计"
+    assert normalize_question("Q1~Q2净利润") == "上半年净利润" and normalize_question("Q1-Q4营业收入") == "全年营业收入"
+    # another span: each end, as two quarters asked (never one of them, never the year to date of the last)
+    assert normalize_question("2023年Q2-Q3归母净利润") == "2023年第二季度、第三季度归母净利润"
+    assert normalize_question("QFII持股") == "QFII持股" and normalize_question("Q10") == "Q10"

@@ -1078,7 +1078,7 @@ class CellAnswerer:
             if not p.columns and "季" not in p.ask and len(numbers) > 1 and all(
                     k < len(t.header) and _QUARTER_HEAD.search(t.header[k]) for k in numbers):
                 return None   # a year's value asked of a table of quarters: none of its columns, never all four
-        if any(_asked_again(picks, i) for i in range(len(picks))):
+        if any(_asked_again(picks, i, q, named) for i in range(len(picks))):
             return None   # a row asked on its own and again by an ask further on, another row's between ("财务费用和销售
             # 费用分别是多少？财务费用同比增长了多少": its value, then its change) — not one row named by an ask, its
             # columns by the next ("内蒙古金宇生物控股有限公司…持股多少、比例多少")
@@ -1298,16 +1298,20 @@ def _as_business(text: str, held: list[bool], marks: list[bool]) -> None:
             marks[m.start():m.end()] = [True] * (m.end() - m.start())
 
 
-def _asked_again(picks: list[Pick], i: int) -> bool:
-    """Whether picks[i] names its row alone and a later (or earlier) ask names columns of that row with an ask of
-    another row between."""
+def _asked_again(picks: list[Pick], i: int, q: str, named: dict[int, Named]) -> bool:
+    """Whether picks[i] asks its row's own value — its row named alone, listed with another row's ask (销售费用和管理
+    费用) or apart from the ask naming that row's columns by another row's — while another ask names columns of that
+    row naming it again: "销售费用和管理费用分别是多少？管理费用同比增长了多少" asks 管理费用's value and its change (not
+    "北京区域和广深区域，哪个区域的主营业务收入更高": the comparison names no row of its own)."""
     p = picks[i]
     if not p.row_only:
         return False
+    listed = any(y.row != p.row and (_joined(q, y.ask, p.ask) or _joined(q, p.ask, y.ask)) for y in picks)
     for j, x in enumerate(picks):
-        if x.named and x.row == p.row:
+        label = named[x.row].label if x.row in named else ""
+        if x.named and x.row == p.row and label and x.label_chars >= EXPLAINED * len(label):
             lo, hi = sorted((i, j))
-            if any(y.row != p.row for y in picks[lo + 1:hi]):
+            if listed or any(y.row != p.row for y in picks[lo + 1:hi]):
                 return True
     return False
 

@@ -30,7 +30,7 @@ _SHARES_ASKED = re.compile(r"(?:有没有|有无|是否|是不是)[^，,。？?�
 
 # a total of shares asked ("转增多少股", "合计送股多少股", "共转增多少股") — not the shares per 10 ("每10股转增几股")
 # (the same asks as the distribution type's regex in rules/question_types.yaml routes here)
-_TOTAL_SHARES = re.compile(r"(?:共|合计|总共|一共|总计)计?(?P<kind2>转增|送红股|送股|派送|送)|"
+_TOTAL_SHARES = re.compile(r"(?:共|合计|总共|一共|总计)计?(?P<kind2>转增|送红股|送股|派送|送)(?![^，,。？?；;]{0,8}(?:现金|红利|股利|股息|钱|元))|"
                            r"(?<!股)(?P<kind>转增|送红股|送股)(?:了|的)?(?:股份|股本)?(?:总数|总额|合计|共计|总计)?(?:是|为)?(?:多少|几)万?股")
 _PER_TEN = re.compile(r"每(?:10|十)股")
 _CLAUSE_START = re.compile(r"[，,。？?；;！!]")

@@ -57,7 +57,7 @@ _QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|�
 # the parties and ranked rows a clause's value may be of (前五名客户销售额 is no company's 销售额): the ask says them too
 _PARTY = re.compile(r"前[一二三四五六七八九十\d]+(?:名|大)|第[一二三四五六七八九十\d]+(?:名|大)|客户|供应商|关联方|子公司|参股公司")
 # the words an organisation's name ends its 公司 with (有限公司, 股份公司, 子公司 …): its 公司 names no kind of business
-_ORG_END = re.compile(r"(?:有限|股份|集团|[分子总母本该])$")
+_ORG_END = re.compile(r"(?:有限|股份|集团|[分子总母])$")
 # what may stand right before a kind of business said plainly: no word, the bank itself, a connecting word, a heading's
 # enumerator
 _KIND_OPENS = re.compile(r"(?:^|[^\u4e00-\u9fff]|本行|本集团|本公司|其中|[的及和与对为中一二三四五六七八九十])$")
@@ -222,13 +222,13 @@ class StatedAnswerer:
             if any(w not in ask for w in _PARTY.findall(lead)):
                 continue   # "前五名客户销售额 32,932.48万元" states no 销售额 of the company: a party the ask lacks
             clause = text[start:end.start() if end else len(text)]
-            named = self.cells.w.named_words
-            sides = {w[:2] for w in named if w in ask}   # (公司… and 个人…: the two sides of a bank's business)
-            if any(w[:2] not in sides and _names_kind(clause[:m.start() - start], w) for w in named) or any(
-                    not any(_names_kind(clause, w, plain=True) for w in named if w[:2] == side) for side in sides):
-                continue   # a bank's kind of business (rules/lexicon.yaml table_named), said whole by the clause: "个人银行
-                # 业务营业收入" is no 公司银行业务's (公司业务 is), "公司重组减值贷款余额" no 公司贷款's, "个人贷款余额" no
-                # 贷款's, "借记卡存款余额" under 个人银行业务 no 个人存款's ("…有限公司的贷款余额" names none)
+            asked = [kind for kind in self.cells.w.named_kinds if any(w in ask for w in kind)]
+            if any(_names_kind(clause[:m.start() - start], w) for kind in self.cells.w.named_kinds if kind not in asked
+                   for w in kind) or any(not any(_names_kind(clause, w, plain=True) for w in kind) for kind in asked):
+                continue   # a bank's kind of business (rules/lexicon.yaml table_named), said whole by the clause, no other
+                # kind before the number: "个人银行业务营业收入" is no 公司银行业务's (公司业务 is), "公司贷款占比" no
+                # 公司存款's, "公司重组减值贷款余额" no 公司贷款's, "个人贷款余额" no 贷款's, "借记卡存款余额" under
+                # 个人银行业务 no 个人存款's ("…有限公司的贷款余额" names none)
             # the rest of the ask: held by the sentence, the lines before it in its paragraph, the heading
             if context is None:
                 context = _context(unit, before, heading)

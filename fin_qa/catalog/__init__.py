@@ -227,7 +227,8 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
     mappings = part(root / "es_mappings", lambda: _load_mappings(root / "es_mappings"), f"{root / 'es_mappings'}/*.json")
     if cells is not None and lexicon is not None and understanding is not None and search is not None:
         # the one vocabulary (rules/lexicon.yaml) handed to the readers that use its lists
-        cells = replace(cells, ask_words=lexicon.table_ask, neutral_words=lexicon.table_neutral, named_words=lexicon.table_named,
+        cells = replace(cells, ask_words=lexicon.table_ask, neutral_words=lexicon.table_neutral, named_kinds=lexicon.table_named,
+                        named_words=tuple(w for kind in lexicon.table_named for w in kind),
                         period_columns=dict(lexicon.table_periods), description_words=lexicon.description)
         understanding.filler = list(lexicon.residue_filler)
         understanding.neutral = list(lexicon.left_neutral)

@@ -21,6 +21,7 @@ class CellWords:
     generic_labels: frozenset[str] = frozenset()
     neutral_words: tuple[str, ...] = ()    # words of an ask no cell needs to explain (longest first)
     named_words: tuple[str, ...] = ()      # names holding a neutral word that is not neutral in them (公司贷款)
+    named_kinds: tuple[tuple[str, ...], ...] = ()   # … by kind: the names of one kind together (公司银行, 公司业务)
     value_suffixes: tuple[str, ...] = ()   # a label's last words saying what kind of value it is (longest first)
     appositives: tuple[str, ...] = ()      # words naming what a row is, just before its name (longest first)
     change_words: tuple[str, ...] = ()     # words a change column explains (longest first)

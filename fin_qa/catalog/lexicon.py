@@ -49,7 +49,8 @@ class LexiconRules:
     left_neutral: tuple[re.Pattern, ...] = ()
     left_neutral_spans: tuple[re.Pattern, ...] = ()
     search_filler: tuple[re.Pattern, ...] = ()
-    table_named: tuple[str, ...] = ()   # names holding a table_neutral word that is not neutral there (公司贷款)
+    # names holding a table_neutral word that is not neutral there (公司贷款), each kind's names together (公司银行, 公司业务)
+    table_named: tuple[tuple[str, ...], ...] = ()
 
     @property
     def used(self) -> bool:
@@ -65,8 +66,10 @@ def _words(path: Path, data: LDict, key: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(w, str) for w in value):
         raise RuleError(path, line, f"{key}: a list of words")
     for w in value:
-        if not _WORD.match(w):
-            raise RuleError(path, line, f"{key}: {w!r} is not one word (letters and digits only)")
+        # (a list of kinds — table_named — writes one kind's names together, apart by /)
+        if not all(_WORD.match(part) for part in (w.split("/") if key == "table_named" else [w])):
+            raise RuleError(path, line, f"{key}: {w!r} is not one word (letters and digits only)"
+                            + ("; one kind's names apart by /" if key == "table_named" else ""))
     dup = sorted({w for w in value if value.count(w) > 1})
     if dup:
         raise RuleError(path, line, f"{key}: listed twice: {'、'.join(dup)}")
@@ -268,4 +271,5 @@ def load_lexicon_rules(path: Path) -> LexiconRules:
                         _periods(path, data, "table_periods", TABLE_PERIODS),
                         _periods(path, data, "column_periods", COLUMN_PERIODS),
                         tuple(table["description"]), tuple(rx.pattern for rx in residue), tuple(neutral),
-                        tuple(spans), tuple(search), table_named=tuple(table["table_named"]))
+                        tuple(spans), tuple(search),
+                        table_named=tuple(tuple(w for w in kind.split("/") if w) for kind in table["table_named"]))

@@ -14,12 +14,12 @@ _BOTH: dict[int, int | str | None] = {**_WIDTH, **_DIGITS}   # (neither maps a c
 
 
 # a quarter written as its code ("Q4营收", "2025年q3"): the quarter's name every rule reads (第四季度); a span of
-# them from the first (Q1-Q3) the span's name (前三季度, 上半年) — another span (Q2-Q3) is left as written, never read as
-# its two ends
+# them from the first the span's name (Q1-Q2 上半年, Q1-Q3 前三季度, Q1-Q4 全年) — another span (Q2-Q3) each end's name,
+# as the periods' rules read two quarters asked
 _QUARTER_CODE = re.compile(r"(?<![A-Za-z])[Qq]([1-4])(?![0-9A-Za-z])")
 _QUARTER_SPAN = re.compile(r"(?<![A-Za-z])[Qq]([1-4])\s*[-—–~至到]\s*[Qq]?([1-4])(?![0-9A-Za-z])")
 _QUARTER_NAME = {"1": "第一季度", "2": "第二季度", "3": "第三季度", "4": "第四季度"}
-_SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度"}
+_SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度", ("1", "4"): "全年"}
 
 
 @lru_cache(maxsize=4096)
@@ -33,16 +33,10 @@ def normalize_question(text: str) -> str:
 def quarter_names(s: str) -> str:
     """A text with each quarter's code (Q4) written as its name (第四季度), a span from the first (Q1-Q3) as the span's
     (前三季度); the tables' labels too (answer/tables.py norm)."""
-    spans: list[str] = []   # (another span, kept as written: out of the single codes' reach)
-
     def span(m: re.Match) -> str:
         name = _SPAN_NAME.get((m.group(1), m.group(2)))
-        if name is not None:
-            return name
-        spans.append(m.group(0))
-        return f"\0{len(spans) - 1}\0"
-    s = _QUARTER_CODE.sub(lambda m: _QUARTER_NAME[m.group(1)], _QUARTER_SPAN.sub(span, s))
-    return re.sub("\0(\\d+)\0", lambda m: spans[int(m.group(1))], s) if spans else s
+        return name if name is not None else f"{_QUARTER_NAME[m.group(1)]}、{_QUARTER_NAME[m.group(2)]}"
+    return _QUARTER_CODE.sub(lambda m: _QUARTER_NAME[m.group(1)], _QUARTER_SPAN.sub(span, s))
 
 
 def half_width_digits(text: str) -> str:
