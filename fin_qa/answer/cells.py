@@ -66,6 +66,18 @@ DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # a row of the opening balance (期初余额, 年初数) and the words asking one
 _OPENING_ROW = re.compile(r"(?:期初|年初|上年末|上年年末|上期末)")
 _OPENING_ASKED = re.compile(r"期初|年初|上年|上期|去年|初始|开始")
+# a table's unit line saying percent, printed in a header cell
+_PERCENT_UNIT = re.compile(r"单位\s*[:：]\s*%")
+# a column of a share (占营业收入比重, 占比, 比例(%)): never a group's amount
+_SHARE_HEAD = re.compile(r"占|比重|比例|%")
+
+
+def printed_years_alike(t: TableRecord, cols: list[int]) -> bool:
+    """Whether the columns' headers print the same year (the columns of one year's group)."""
+    years = {tuple(_YEAR.findall(core(t.header[k]))) if k < len(t.header) else () for k in cols}
+    return len(years) == 1 and years != {()}
+
+
 # a change column's header (变动比例, 比上年同期增减): what no share asked is
 _CHANGE_HEAD = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 # a column of one quarter (分季度主要财务指标: 第一季度 … 第四季度 (10-12月))
@@ -697,6 +709,11 @@ class CellAnswerer:
             if str(year) in printed or (not printed and ((year == report_year and current)
                                                          or (year == report_year - 1 and previous))):
                 found.append(k)
+        if len(found) > 1 and printed_years_alike(t, found):
+            # a year heading a group of columns (2016年 金额 | 2016年 占营业收入比重): its first, the amount, unless
+            # another is the only one no share
+            plain = [k for k in found if not _SHARE_HEAD.search(core(t.header[k]))]
+            found = plain[:1] if plain else found[:1]
         return found[0] if len(found) == 1 else None
 
     def _value_columns(self, t: TableRecord, r: int, key_cols: set[int], text: bool = False) -> list[int]:
@@ -814,7 +831,7 @@ class CellAnswerer:
         heads = {k: self._head_pairs(prep, k) for k in candidates if k < len(t.header)}
         # … unless a header is that word ("净利润" in 主要子公司及对公司净利润影响达10%以上… is the 净利润 column's;
         # "营业收入" of 营业收入构成 is not 占营业收入比重's)
-        focused = [self.label_text(t.header[k]) for k in heads]
+        focused = [self.label_text(_YEAR.sub("", t.header[k])) for k in heads]   # (its year aside: 2022年 平均收益率)
         need = [x for x in runs if sum(a or ch in row_chars for a, ch in zip(cover(x, around), x)) < EXPLAINED * len(x)
                 or any(h and sum(cover(h, pairs(x))) >= EXPLAINED * len(h) and sum(cover(x, pairs(h))) >= EXPLAINED * len(x)
                        for h in focused)]
@@ -1242,6 +1259,8 @@ class CellAnswerer:
                                                   or _COUNT.search(core(column) or core(label))
                                                   else t.unit or unit_of(t.header[0] if t.header else ""))
                 # (the table's unit printed in its corner cell: "分季度经营业绩（人民币百万元）")
+                if unit is None and "%" not in value and any(_PERCENT_UNIT.search(h) for h in t.header):
+                    unit = "%"   # a table in percent, its unit line set in a header cell ("（单位：%） 月均")
                 if not is_number(value):
                     unit = None   # words ("减少 1.11个百分点", "不适用") take no unit
                 shown = value + (unit if unit and unit != "%" and not value.endswith("%") else "") + \

@@ -114,9 +114,37 @@ def _bands(template: Row, others: list[Row]) -> list[tuple[float, float]]:
     return bands
 
 
+# a header cell naming a year alone ("2022年", "2021 年末", "2022年12月31日"): over the group of columns it heads
+_YEAR_HEAD = re.compile(r"(?:19|20)\d\d\s*年(?:度|末)?(?:\s*\d{1,2}\s*月\s*\d{1,2}\s*日)?")
+
+
+def _year_groups(row: Row, bands: list[tuple[float, float]]) -> list[str] | None:
+    """A header line of two or more years alone, each centred over a group of columns ("2022年 | 2021年" over
+    "金额 | 占比(%) | 金额 | 占比(%)"): each year over every column whose middle lies nearer to it than to the next
+    year (and no further out than the halfway to it) — None for any other line."""
+    cells = sorted(row.cells, key=lambda c: c.x0)
+    if len(cells) < 2 or not all(_YEAR_HEAD.fullmatch(c.text.strip()) for c in cells):
+        return None
+    xs = [(c.x0 + c.x1) / 2 for c in cells]
+    cuts = [(a + b) / 2 for a, b in zip(xs, xs[1:])]
+    lo, hi = xs[0] - (cuts[0] - xs[0]), xs[-1] + (xs[-1] - cuts[-1])
+    out = [""] * len(bands)
+    for i, (b0, b1) in enumerate(bands):
+        if b0 == float("-inf") or b1 == float("inf"):
+            continue
+        mid = (b0 + b1) / 2
+        if lo <= mid <= hi:
+            out[i] = cells[sum(mid > c for c in cuts)].text
+    taken = [t for t in out if t]
+    # (each year over one column or more, the same number of columns each: one grid of groups)
+    counts = [taken.count(c.text) for c in cells]
+    return out if all(counts) and len(set(counts)) == 1 and counts[0] >= 2 else None
+
+
 def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str]:
     """The row's cells placed in the bands: by the largest overlap (the nearest band when none overlaps);
-    `spread` (header rows): a cell also names every band whose middle it covers."""
+    `spread` (header rows): a cell also names every band whose middle it covers — and a line of years alone, each
+    names the columns of the group it heads that no cell was placed over (_year_groups)."""
     out = [""] * len(bands)
     mids = [_mid(b) for b in bands]
     for c in _split_cells(row.cells, bands, mids):
@@ -128,6 +156,9 @@ def _place(row: Row, bands: list[tuple[float, float]], spread: bool) -> list[str
             targets = [_best_band(c.x0, c.x1, (c.x0 + c.x1) / 2, bands, mids)]
         for i in targets:
             out[i] = f"{out[i]} {c.text}".strip() if out[i] else c.text
+    groups = _year_groups(row, bands) if spread else None
+    if groups is not None:   # (the columns of a group no year was placed over: its year)
+        out = [o or g for o, g in zip(out, groups)]
     return out
 
 
