@@ -293,6 +293,8 @@ class CellAnswerer:
         asks = sorted(words.ask_words, key=len, reverse=True)
         self._ask_rx = re.compile("|".join(re.escape(w) for w in asks)) if asks else None
         self._neutral = tuple(sorted(words.neutral_words, key=len, reverse=True))
+        # (any of the named kinds in an ask: one search, most asks holding none)
+        self._named_rx = re.compile("|".join(map(re.escape, words.named_words))) if words.named_words else None
         self._marks_made: dict[tuple[str, tuple[str, ...]], list[bool]] = {}
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
@@ -340,12 +342,13 @@ class CellAnswerer:
 
     def neutral_marks(self, ask: str) -> list[bool]:
         marks = self._marks(ask, self._neutral)
-        for w in self.w.named_words:
-            # "公司贷款余额": a bank's kind of loan, its 公司 no company's (rules/lexicon.yaml table_named)
-            at = ask.find(w)
-            while at >= 0:
-                marks[at:at + len(w)] = [False] * len(w)
-                at = ask.find(w, at + len(w))
+        if self._named_rx is not None and self._named_rx.search(ask):
+            for w in self.w.named_words:
+                # "公司贷款余额": a bank's kind of loan, its 公司 no company's (rules/lexicon.yaml table_named)
+                at = ask.find(w)
+                while at >= 0:
+                    marks[at:at + len(w)] = [False] * len(w)
+                    at = ask.find(w, at + len(w))
         return marks
 
     def _item_pairs(self, u: Understanding) -> set[str]:
@@ -793,7 +796,8 @@ class CellAnswerer:
               q: str, when: When, before: str, text: bool, prep: _Prepared) -> Pick | None:
         """How the ask is met in row r: the label's part, then the table's title and the row's other
         words, then the columns whose headers hold the rest (each run of it held for 75% or not at all)."""
-        if any(w in ask and w not in n.label and w not in prep.title for w in self.w.named_words):
+        if self._named_rx is not None and self._named_rx.search(ask) and any(
+                w in ask and w not in n.label and w not in prep.title for w in self.w.named_words):
             return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
             # its characters scattered over another row ("公司存放同业…款项余额")
         label = cover(ask, n.words)
