@@ -53,8 +53,8 @@ from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .compose import format_scaled, render
 from .model import Answer, CellEvidence
-from .tables import CACHED, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, pairs, \
-    search_tokens, unit_of
+from .tables import CACHED, CHANGE_COLUMN, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, \
+    pairs, search_tokens, unit_of
 from .values import Values
 
 _REPORT_YEAR = re.compile(r"((?:19|20)\d\d)年?(?:年度)?(?:年报|年度报告|报告)")
@@ -72,14 +72,12 @@ _PERCENT_UNIT = re.compile(r"单位\s*[:：]\s*%")
 _SHARE_HEAD = re.compile(r"占|比重|比例|%")
 
 
-def printed_years_alike(t: TableRecord, cols: list[int]) -> bool:
+def _printed_years_alike(t: TableRecord, cols: list[int]) -> bool:
     """Whether the columns' headers print the same year (the columns of one year's group)."""
     years = {tuple(_YEAR.findall(core(t.header[k]))) if k < len(t.header) else () for k in cols}
     return len(years) == 1 and years != {()}
 
 
-# a change column's header (变动比例, 比上年同期增减): what no share asked is
-_CHANGE_HEAD = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 # a column of one quarter (分季度主要财务指标: 第一季度 … 第四季度 (10-12月))
 _QUARTER_HEAD = re.compile(r"第[1-4一二三四]季度?|[1-4一二三四]季度")
 # what joins two asks of one clause ("第三季度营业收入和归母净利润": the column's word said once, before both)
@@ -712,7 +710,7 @@ class CellAnswerer:
             if str(year) in printed or (not printed and ((year == report_year and current)
                                                          or (year == report_year - 1 and previous))):
                 found.append(k)
-        if len(found) > 1 and printed_years_alike(t, found):
+        if len(found) > 1 and _printed_years_alike(t, found):
             # a year heading a group of columns (2016年 金额 | 2016年 占营业收入比重): its first, the amount, unless
             # another is the only one no share
             plain = [k for k in found if not _SHARE_HEAD.search(core(t.header[k]))]
@@ -846,7 +844,7 @@ class CellAnswerer:
             best: int | None = None
             best_key: tuple[int, int, int, float, int] = (0, 0, 0, 0.0, 0)
             for k, hp in heads.items():
-                if k in chosen or share and _CHANGE_HEAD.search(t.header[k]):
+                if k in chosen or share and CHANGE_COLUMN.search(t.header[k]):
                     continue   # (占营业收入比例 is no 变动比例: a change column explains no share asked)
                 gain = self._explain(left, hp)
                 if gain < 2:

@@ -27,8 +27,8 @@ from ..understand.plan import Ask, Plan, Planner
 from ..understand.question import Understanding
 from .compose import render, round_half_up
 from .model import TABLE_METHODS, Answer, CellEvidence, Evidence, FactEvidence
-from .tables import content, norm, pairs
-from .review import CHANGE_COLUMN, NONE_VALUE, QUOTING, held
+from .tables import CHANGE_COLUMN, content, norm, pairs
+from .review import NONE_VALUE, QUOTING, held
 
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 # a row named by its rank (第一名供应商, 前五名客户, 最大的股东)

@@ -34,7 +34,7 @@ from ..catalog.items import ItemTable
 from ..catalog.normalize import phrase_key
 from ..numbers import UNIT_FACTORS, parse_number
 from ..understand.question import Understanding
-from .tables import content, cover, norm, pairs
+from .tables import CHANGE_COLUMN, content, cover, norm, pairs
 from .compose import render
 from .frames import aging_span
 from .model import TABLE_METHODS, Answer, CellEvidence, FactEvidence, PassageEvidence
@@ -48,11 +48,10 @@ NONE_VALUE = re.compile(r"^(?:不存在|没有|无)(?:控股股东|实际控制�
 QUOTING = ("stated", "text", "text+llm")
 DECLINED = ("declined", "not_found", "bad_input")   # methods that give no value: nothing to review
 # an amount as answers print it: grouped digits or decimals ("1,175,301,034.32", "23.59")
-# a column of changes, and a share column naming its whole
-CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 # words asking how something stands, which no quoted row needs to say
 # a question asking a name, a value or a kind (not whether): what a 是/否 fact never answers
 _ASKS_OTHER = re.compile(r"哪|谁|多少|什么|几[个家名人项位]|名称")
+# a share column naming its whole (a column of changes: tables.CHANGE_COLUMN)
 _SHARE_OF = re.compile(r"占(.+?)(?:的)?(?:比例|比重|百分比|比率)")
 # an ask for who or what by name, asking no amount ("控股股东是谁", "审计机构叫什么名字"); and a row label or item of a
 # quantity (股东总数(户), 持股比例, 金额): what never names anyone
