@@ -13,6 +13,7 @@ the id of its section, so that a search hit can be widened to the enclosing sect
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from .pages import Document
 
 CHUNK_CHARS = 400
 MAX_HEADING_CHARS = 40
+NESTED = 9   # the level of a numbered heading off its numbering's chain: nested in the heading above it
 
 _PATTERNS: list[tuple[int, re.Pattern]] = [
     (1, re.compile(r"^第[一二三四五六七八九十]+[节章]\s*\S")),
@@ -34,6 +36,10 @@ _PATTERNS: list[tuple[int, re.Pattern]] = [
 ]
 _RUN_IN = re.compile(r"(?<=[。；])\s+(?=(?:第[一二三四五六七八九十]+节|[一二三四五六七八九十]{1,3}、)\S)")
 _ORDINAL = re.compile(r"^[（(]?\s*([一二三四五六七八九十]{1,3}|\d{1,2})")
+# a table's row under a row label: numbered itself ("1.期末账面价值 24,172,328.28", "八、职工奖励及福利基金 5,717,707.03")
+# or numbers alone ("4,233,391.76 1,724,098,730.43")
+_ROW_AFTER = re.compile(r"\s*(?:\d{1,2}\s*[.．、]|[（(]\s*\d{1,2}\s*[)）]|[一二三四五六七八九十]{1,3}\s*、|[-\d,.%\s]+$)")
+_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")   # a heading printed again on the next page
 _BARE_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,2}$")  # "7.1" on its own line, its title on the next
 _SENTENCE_END = re.compile(r"[。；;，,：:]$")
 _AMOUNT = re.compile(r"\d{1,3},\d{3}")  # a heading never carries an amount
@@ -119,21 +125,115 @@ def _ordinal(text: str, level: int) -> int | None:
     return int(n) if n is not None else None
 
 
+def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
+    """The lines of a numbered list printed one item a line with nothing between them — three or more in a
+    row, numbered one after another at one level ("三、可供出售金融资产减值损失" / "四、持有至到期投资减值损失" / …
+    of a table's rows): items, not headings (a heading has a body before the next one)."""
+    out: set[int] = set()
+    run: list[int] = []
+    prev: tuple[int, int] | None = None   # (level, number) of the line before, a numbered candidate
+    for n, (text, cells, _) in enumerate(lines):
+        level = heading_level(text) if cells is None else None
+        num = _ordinal(text, level) if level in (2, 4) else None
+        here = (level, num) if level is not None and num is not None else None
+        if here is not None and prev is not None and here[0] == prev[0] and here[1] == prev[1] + 1:
+            run.append(n)
+        else:
+            if len(run) >= 3:
+                out.update(run)
+            run = [n] if here is not None else []
+        prev = here
+    if len(run) >= 3:
+        out.update(run)
+    return out
+
+
+def _off_chain(lines: list[tuple[str, list[str] | None, int]], off: set[int]) -> set[int]:
+    """The 一、 and 1、 headings (levels 2 and 4) that fall outside their numbering: within each stretch under one
+    heading above them, the headings kept are the longest chain numbered one after another (a step of 1 to 3),
+    a heading with a table's amounts right after it weighing less ("四、账面价值" / "1.期末账面价值 24,172,328.28" is a
+    table's row; "七、短期利润分享计划" / "八、职工奖励及福利基金 5,717,707.03" too), of two chains as heavy the one
+    that starts first ("一、审计报告 … 二十、" over the audit report's 一、审计意见 … 六、 list; "1、员工数量… 4、劳务外包"
+    over the training plan's 1、… 4、). The others are nested in the heading above them: a list of its own ("1、基层
+    培训" under "3、培训计划"), a table's row label ("四、账面价值" under "(1).商誉账面原值") — never closing the
+    headings of the chain after them. A heading printed again (续) is left to build_sections."""
+    cand: list[tuple[int, int, int | None]] = []   # (line, level, number)
+    for n, (text, cells, _) in enumerate(lines):
+        if cells is not None or n in off or _CONTINUED.search(text):
+            continue
+        level = heading_level(text)
+        if level is not None:
+            cand.append((n, level, _ordinal(text, level)))
+    # each candidate's body: its lines up to the next candidate of its level or above
+    body: dict[int, int] = {}
+    for k, (n, lv, _) in enumerate(cand):
+        body[n] = next((m for m, lv2, _ in cand[k + 1:] if lv2 <= lv), len(lines)) - n
+    nested: set[int] = set()
+    for level in (2, 4):
+        block: list[tuple[int, int]] = []
+        for n, lv, num in cand + [(len(lines), 0, None)]:
+            if n in nested:
+                continue
+            if lv < level:
+                nested |= _off(block, lines, body)
+                block = []
+            elif lv == level and num is not None:
+                block.append((n, num))
+    return nested
+
+
+def _off(block: list[tuple[int, int]], lines: list[tuple[str, list[str] | None, int]], body: dict[int, int]) -> set[int]:
+    """The lines of a stretch's numbered headings off its best chain (_off_chain)."""
+    if len(block) < 2:
+        return set()
+    amounts = [any(c is None and _AMOUNT.search(t) and _ROW_AFTER.match(t) for t, c, _ in lines[n + 1:n + 3])
+               for n, _ in block]
+    best: list[tuple[float, int]] = []   # per heading: (weight, -its first line) of the best chain ending at it
+    back: list[int | None] = []
+    for i, (n, num) in enumerate(block):
+        # (a heading with a long body weighs more than an item of a list in a heading's body: an audit report's
+        # 一、保留意见 … 七、 against the financial section's 二、财务报表 …)
+        w = (0.4 if amounts[i] else 1.0) * (1 + 0.1 * math.log2(1 + body[n]))
+        score, came = (w, -n), None
+        for j in range(i):
+            if 1 <= num - block[j][1] <= 3:
+                cand = (best[j][0] + w, best[j][1])
+                if cand > score:
+                    score, came = cand, j
+        best.append(score)
+        back.append(came)
+    at: int | None = max(range(len(block)), key=lambda i: best[i])
+    keep: set[int] = set()
+    while at is not None:
+        keep.add(at)
+        at = back[at]
+    return {block[i][0] for i in range(len(block)) if i not in keep}
+
+
 def build_sections(doc: Document) -> list[Section]:
     """The heading tree. A numbered heading may not jump ahead of its siblings' numbering by more than
     three (a first one is 一/1/2/3): "（十二）审核…方案等" inside a list, or a statement row such as
     "五、现金及现金等价物净增加额", is text, not a heading. A restart (a nested list reusing the
-    pattern) is allowed."""
+    pattern) is allowed. 一、 and 1、 headings off their numbering's longest chain (_off_chain: "四、账面价值",
+    "3.本期减少金额", a list in a heading's body) are nested in the heading above; three or more numbered lines in a
+    row with no body between them (_listed) and a heading printed again with (续) on the next page are text."""
     root = Section(0, None, 0, "", [], doc.pages[0].number if doc.pages else 1, 1)
     sections = [root]
     stack = [root]
     last: dict[int, int] = {}  # level → the number of the last heading at that level under the current parent
-    for text, cells, page in _lines(doc):
-        level = heading_level(text) if cells is None else None
-        if level is not None:
-            num = _ordinal(text, level)
-            if num is not None and num > last.get(level, 0) + 3:
-                level = None
+    lines = list(_lines(doc))
+    off = _listed(lines)
+    nested = _off_chain(lines, off)
+    for n, (text, cells, page) in enumerate(lines):
+        level = heading_level(text) if cells is None and n not in off else None
+        num = _ordinal(text, level) if level is not None else None
+        if level is not None and n in nested:
+            level, num = NESTED, None   # (a list of its own under the heading above: none of the chain's numbering)
+        elif level is not None and num is not None and last.get(level) == num and _CONTINUED.search(text):
+            level = None   # "(七) 合并财务报表项目附注 (续)" atop a page: the open heading goes on, its notes' numbering too
+        elif level is not None and num is not None and num > last.get(level, 0) + 3 \
+                and (level not in (2, 4) or _CONTINUED.search(text)):
+            level = None   # (一、 and 1、 headings: their chain decided, _off_chain)
         if level is not None:
             while stack[-1].level >= level:
                 stack.pop()
