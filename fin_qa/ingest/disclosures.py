@@ -35,32 +35,43 @@ def extract_disclosures(doc: Document, specs: tuple[Disclosure, ...], tables: li
 _STATEMENTS = re.compile(r"合并资产负债表|合并及银行资产负债表")
 
 
-def _table_column(tables: list[Table], number: int, header: re.Pattern, ends: re.Pattern) -> str | None:
-    """The value(s) in the column of a table on the page whose header (its lines merged: "实际控制人" /
+def _table_column(tables: list[Table], number: int, header: re.Pattern, ends: re.Pattern) -> tuple[str, str] | None:
+    """(header, value(s)) of the column of a table on the page whose header (its lines merged: "实际控制人" /
     "名称") the rule names: the body rows' cells that end as a whole value does, listed."""
     for t in tables:
         if not t.page_start <= number <= t.page_end:
             continue
         for k, h in enumerate(t.header):
-            if not header.fullmatch(re.sub(r"\s", "", h)):
+            printed = re.sub(r"\s", "", h)
+            if not header.fullmatch(printed):
                 continue
             values = [re.sub(r"(?<=[\u4e00-\u9fff])\s+|\s+(?=[\u4e00-\u9fff])", "", r[k].strip())
                       for r in t.rows if k < len(r) and r[k].strip()]
             whole = [v for v in values if ends.search(v)]
             if whole and len(whole) == len(values):
-                return "、".join(dict.fromkeys(whole))
+                return printed, "、".join(dict.fromkeys(whole))
     return None
 
 
-def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Pattern) -> str | None:
-    """The value(s) printed below a table's header cell (控股股东名称 | 法定代表人 | 成立日期 …): the rows'
+def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Pattern) -> tuple[str, str] | None:
+    """(header, value(s)): the value(s) printed below a table's header cell (控股股东名称 | 法定代表人 | 成立日期 …): the rows'
     leftmost cells no further right than the header, joined while a value wraps ("张家界市人民政府国有资产监"
     / "督管理委员会") until it ends as a whole value does; several one-line values (three 实际控制人姓名
     rows) are listed. Header fragments of other columns ("单位负责人") and other columns' text are skipped."""
     rows = doc.table_rows(number)
     for i, row in enumerate(rows):
-        if not row.cells or not header.fullmatch(row.cells[0].text.replace(" ", "")):
+        if not row.cells:
             continue
+        printed = row.cells[0].text.replace(" ", "")
+        if not header.fullmatch(printed):
+            # a header cell wrapped in its column ("控股股东名" … "称"): its last line within the next rows, a few
+            # characters under it
+            x0 = row.cells[0].x0
+            tail = next((c.text.replace(" ", "") for r in rows[i + 1:i + 4] for c in r.cells
+                         if x0 - 2 <= c.x0 <= x0 + 40 and len(c.text.strip()) <= 3), "")
+            if not tail or not header.fullmatch(printed + tail):
+                continue
+            printed += tail
         limit = row.cells[0].x0 + 8
         values: list[str] = []
         part = ""
@@ -80,7 +91,7 @@ def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Patte
             if values or len(part) > 40:
                 break
         if values:
-            return "、".join(values)
+            return printed, "、".join(values)
     return None
 
 
@@ -112,11 +123,12 @@ def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None 
             for number, text in pages:
                 # the table whose header (its lines merged) names the column, else the positioned rows below
                 # the header cell when the page's text names it
-                value = _table_column(tables or [], number, rule.pattern, ends)
-                if value is None and doc is not None and rule.pattern.search(text):
-                    value = _column_value(doc, number, rule.pattern, ends)
-                if value:
-                    return ProfileFact(spec.item, value, None, STATEMENT, number, rule.pattern.pattern)
+                found = _table_column(tables or [], number, rule.pattern, ends)
+                if found is None and doc is not None and rule.pattern.search(text):
+                    found = _column_value(doc, number, rule.pattern, ends)
+                if found and found[1]:
+                    # (quoted as the table prints it: its header cell, then the value(s) below it)
+                    return ProfileFact(spec.item, found[1], None, STATEMENT, number, f"{found[0]}：{found[1]}")
             continue
         for number, text in pages:
             m = rule.pattern.search(text)
