@@ -18,6 +18,8 @@ the parts of asks) not answered when some are.
 """
 from __future__ import annotations
 
+import os
+
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -177,7 +179,9 @@ class PlanExecutor:
         parts = [self.answer_one(v)[1] for v in variants]
         if not any(p.answered for p in parts):
             return ans
-        text = "；".join(p.answer.rstrip("。") for p in parts) + "。"
+        texts = [p.answer for p in parts]
+        lead = _shared_lead(texts)   # (a note every part begins with — 问题没有指明年份… —: said once, first)
+        text = lead + "；".join(x[len(lead):].rstrip("。") for x in texts) + "。"
         evidence: list[Evidence] = [e for p in parts for e in p.evidence]
         missing = [x for v, p in zip(variants, parts) for x in (p.partial or ([] if p.answered else [v]))]
         return Answer(ans.question, text, parts[0].type, "items", evidence, found=not missing, partial=missing)
@@ -246,6 +250,14 @@ class PlanExecutor:
                      partial=missing if any(answered) else [])
         out.asks = [r.record() for r in results]
         return out
+
+
+def _shared_lead(texts: list[str]) -> str:
+    """The sentences (ending in 。) every text begins with, when there are two texts or more."""
+    if len(texts) < 2:
+        return ""
+    lead = os.path.commonprefix(texts)
+    return lead[:lead.rfind("。") + 1]
 
 
 def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:

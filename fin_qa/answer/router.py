@@ -304,6 +304,12 @@ class Router:
             # one ask over a list of items declined whole for its operation ("净利润、营业收入同比增长率分别是多少":
             # a change of two items, 分别 unread): item by item
             ans = self.executor.item_by_item(u, ans)
+        elif ans.answered and ans.partial and u.chinese and len(u.items) > 1:
+            # one ask over a list of items answered for some of them only (控股股东 from its disclosure,
+            # 实际控制人 printed in no disclosure): item by item, each read where it is printed, when that answers more
+            whole = self.executor.item_by_item(u, ans)
+            if whole is not ans and len(whole.partial) < len(ans.partial):
+                ans = whole
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and (u.items or u.formulas) \
                 and all(slot == "period" for slot, _ in u.frame.unused) \
                 and all(self.values.at_a_date(i) for i in [*u.items, *(x for f in u.formulas for x in self._inputs_of(f))]):
