@@ -692,6 +692,7 @@ class CellAnswerer:
         """Whether a column's header (or a table's title) prints a phrase saying its amounts are another kind than
         the item's plain value (平均余额, 日均余额: keyword_tables/cells.yaml column_qualifiers) and the question
         asks none of that kind (平均, 日均)."""
+        header = "".join(header.split())   # (a header cell's lines joined: "跌价准备计提 比例")
         return any(any(p in header for p in printed) and not any(w in q for w in said)
                    for printed, said in self.w.column_qualifiers)
 
@@ -828,6 +829,10 @@ class CellAnswerer:
         row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
         runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2]
+        if not runs and not label_chars and any(i == r and y == n.label for i, y in prep.labelled):
+            # a row of a table of years, named by the year asked, meets an ask only where the table's words say
+            # some of it: "控股股东" (its 股 a unit word, 控股股东 an appositive) is none of the dividends' 2019 row
+            return None
         # a run the title or the row's own words hold needs no column ("收入" of 营业收入构成; 煤 of the
         # row's 煤、化学品, a character of its own)
         heads = {k: self._head_pairs(prep, k) for k in candidates if k < len(t.header)}
@@ -940,6 +945,8 @@ class CellAnswerer:
         """Whether the row's label names more than the question's items do: two or more characters of it
         the question holds beyond the items' words, its value suffix and neutral words (罐式集装箱 in
         "罐式集装箱业务营业收入"; 基数 of 分配预案的股本基数 beyond the item 股本; `items`: _item_pairs)."""
+        if label in self.w.period_labels:
+            return False   # "年末余额": a period's row (a table of one item's movements), nothing beyond the item
         rest = self._base(label)
         asked = cover(rest, pairs(qc))
         beyond = [a and not b and not n for a, b, n in zip(asked, cover(rest, items), self.neutral_marks(rest))]

@@ -130,6 +130,17 @@ def search_tokens(s: str) -> frozenset[str]:
     return frozenset(tokens(s))
 
 
+def _fragments(t: TableRecord) -> bool:
+    """A header printed over several lines and read as rows of its own, its body elsewhere or none ("控股股东名" |
+    "成立日" over "称" | "期", "法定" over "代表" over "人/单"): three rows or more, no number, most cells empty and
+    every word of it a short piece — cells naming nothing a question asks (a name asked is no "成立日")."""
+    if len(t.rows) < 2:
+        return False
+    cells = [c for row in [t.header, *t.rows] for c in row]
+    full = [c for c in cells if c]
+    return bool(full) and 2 * len(full) < len(cells) and max(map(len, full)) <= 6 and not any(map(is_number, full))
+
+
 class _Held(NamedTuple):
     """A table as held: its record (a store that changed gives another), whether no ask reads it, and what
     each reader worked out of it."""
@@ -202,7 +213,7 @@ class Tables:
         if held is not None and held.table is t:
             self._held.move_to_end(t.id)
             return held
-        held = self._held[t.id] = _Held(t, any(SKIP_TABLE.search(x) for x in [*t.path, t.caption]), {})
+        held = self._held[t.id] = _Held(t, any(SKIP_TABLE.search(x) for x in [*t.path, t.caption]) or _fragments(t), {})
         if len(self._held) > TABLES_PREPARED:
             self._held.popitem(last=False)
         return held

@@ -229,7 +229,8 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         # the one vocabulary (rules/lexicon.yaml) handed to the readers that use its lists
         cells = replace(cells, ask_words=lexicon.table_ask, neutral_words=lexicon.table_neutral, named_kinds=lexicon.table_named,
                         named_words=tuple(w for kind in lexicon.table_named for w in kind),
-                        period_columns=dict(lexicon.table_periods), description_words=lexicon.description)
+                        period_columns=dict(lexicon.table_periods), description_words=lexicon.description,
+                        period_labels=frozenset(w for _, words in lexicon.period_words for w in words if "#" not in w))
         understanding.filler = list(lexicon.residue_filler)
         understanding.neutral = list(lexicon.left_neutral)
         understanding.neutral_spans = list(lexicon.left_neutral_spans)

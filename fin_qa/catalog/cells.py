@@ -33,6 +33,8 @@ class CellWords:
     # (printed, said): words of a column's header or a table's title saying its amounts are another kind than the
     # item's plain value (平均余额, 日均余额), and the question's words that ask that kind (平均, 日均)
     column_qualifiers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # rules/lexicon.yaml period_words as a row's whole label prints them (年末余额, 期初数): a period, no entity
+    period_labels: frozenset[str] = frozenset()
 
 
 def _words(path: Path, data: LDict, key: str) -> tuple[str, ...]:
