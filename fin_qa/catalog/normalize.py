@@ -22,11 +22,19 @@ _QUARTER_NAME = {"1": "第一季度", "2": "第二季度", "3": "第三季度", 
 _SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度", ("1", "4"): "全年"}
 
 
+_NUMBER_GAP = re.compile(r"(?<=[0-9０-９])[ \u3000\t]+(?=[0-9０-９])")
+
+
 @lru_cache(maxsize=4096)
 def normalize_question(text: str) -> str:
     """Half-width brackets, digits and letters, no spaces, a quarter's code (Q4) as its name (第四季度): the form
     every matcher sees (a question is normalised by several matchers: once)."""
-    s = text.translate(_BOTH).strip()
+    if " " in text or "\u3000" in text or "\t" in text:
+        # two numbers a space sets apart stay apart ("600519 25年": a code, then a year — not 60051925)
+        text = _NUMBER_GAP.sub("\x00", text)
+        s = text.translate(_BOTH).strip().replace("\x00", " ")
+    else:
+        s = text.translate(_BOTH).strip()
     return quarter_names(s) if "q" in s or "Q" in s else s
 
 

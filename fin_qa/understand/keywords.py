@@ -18,7 +18,14 @@ from ..catalog.vocabulary import Vocabulary
 # ------------------------------------------------------------------------------------ the phrase trie
 
 _END = ""   # a trie node's key for "a phrase ends here"
+# the phrases and the question compared with their latin letters in one case ("eps", "Roe": EPS, ROE)
+_UPPER = str.maketrans("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _TRIES: dict[frozenset, dict] = {}   # the phrases → their trie (the same for every matcher of the same tables)
+
+
+def matched_key(phrase: str) -> str:
+    """A phrase as the matcher's table keys it: phrase_key, its latin letters in one case."""
+    return phrase_key(phrase).translate(_UPPER)
 
 
 def phrase_trie(phrases) -> dict:
@@ -75,9 +82,9 @@ class KeywordMatcher:
 
     def __init__(self, vocab: Vocabulary, formula_phrases: dict[str, str]):
         self.vocab = vocab
-        self.phrases: dict[str, tuple[str, str]] = {k: ("item", v) for k, v in vocab.labels.items()}
+        self.phrases: dict[str, tuple[str, str]] = {k.translate(_UPPER): ("item", v) for k, v in vocab.labels.items()}
         for phrase, name in formula_phrases.items():
-            key = phrase_key(phrase)
+            key = matched_key(phrase)
             # an item the reports print (研发人员数量占比) is read, not computed
             if key and key not in self.phrases:
                 self.phrases[key] = ("formula", name)
@@ -87,9 +94,9 @@ class KeywordMatcher:
         """(keywords in question order, the question key they were found in). Mask company names and
         years with '#' before calling, so they are not read as keywords."""
         q = phrase_key(question)
+        qu = q.translate(_UPPER)
         out: list[Keyword] = []
-        for a, b in leftmost_longest(self.trie, q):
-            text = q[a:b]
-            kind, name = self.phrases[text]
-            out.append(Keyword(kind, name, text, a, b))
+        for a, b in leftmost_longest(self.trie, qu):
+            kind, name = self.phrases[qu[a:b]]
+            out.append(Keyword(kind, name, q[a:b], a, b))
         return out, q

@@ -127,9 +127,11 @@ class Planner:
             after = _YEAR_AFTER.search(norm, m.end()) if before is None else None
             year = int(before.group(1)) if before else int(after.group(1)) if after else None
             if year is None:
+                if m.group("period")[0] in "上去":
+                    continue   # (上年末 of no year named: the bracket's date is the only year — read as written)
                 return norm, m.group(0)
-            opening = m.group("period") in ("年初", "期初", "初")
-            meant = year - 1 if opening else year          # the year whose 12月31日 the period names
+            # the year whose 12月31日 the period names: the year before for 年初 and 上年末
+            meant = year - 1 if m.group("period") in ("年初", "期初", "初") or m.group("period")[0] in "上去" else year
             said = int(m.group("y")) - (1 if m.group("start") else 0)
             if meant != said:
                 return norm, m.group(0)

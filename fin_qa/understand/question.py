@@ -24,7 +24,7 @@ from ..catalog.normalize import normalize_question, phrase_key
 from .entities import CompanyIndex, CompanyMatch, Years, find_years
 from .frame import USED, Frame, mask, mask_phrase, read_frame, read_series, read_years_more, take, unused_cues
 from .generalize import Generalized, Generalizer
-from .keywords import Keyword, KeywordMatcher
+from .keywords import Keyword, KeywordMatcher, matched_key
 from .lexicon import Lexicon
 from .ranking import Ranking, read_ranking
 
@@ -584,7 +584,7 @@ def _shared_rate(keywords: list[Keyword], key_text: str, phrases: dict[str, tupl
         if rate.kind != "formula" or k.kind != "item" or not _LIST_JOIN.fullmatch(key_text[k.end:rate.start]):
             continue
         end = next((e for e in _RATE_ENDS if rate.text.endswith(e)), None)
-        hits = [phrases.get(phrase_key(k.text + e)) for e in (end, *_RATE_ENDS)] if end else []
+        hits = [phrases.get(matched_key(k.text + e)) for e in (end, *_RATE_ENDS)] if end else []
         hit = next((h for h in hits if h is not None and h[0] == "formula"), None)
         if hit is not None:
             out[i - 1] = Keyword("formula", hit[1], k.text, k.start, k.end)
