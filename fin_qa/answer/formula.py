@@ -12,8 +12,8 @@ from ..numbers import parse_number
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
-from .model import Answer
-from .values import Values
+from .model import Answer, Evidence
+from .values import Values, fact_evidence
 
 
 _SHARE = re.compile(r"占.*(?:比例|比重|百分比|占比|比率|百分之几)")
@@ -167,12 +167,20 @@ class FormulaAnswerer:
                       expr=f.expr.replace(" ", ""), parts=parts)
         text += self._which(u, f, fv.shown)
         notes = list(fv.notes) + [d for i in f.inputs.values() for d in self.v.definition(i.item)]
+        evidence: list[Evidence] = list(fv.evidence)
+        printed = self.v.source.fact(rep, f.printed, column) if f.printed and u.frame.spelled is None else None
+        if printed is not None and printed.number is not None:
+            # the measure as the report prints it on its own basis (加权平均净资产收益率), beside the computed one
+            shown_printed = self.v.show(printed)
+            notes.append(render(self.t, "note_printed", item=f.printed, value=shown_printed,
+                                page=printed.page or "-"))
+            evidence.append(fact_evidence(printed, shown_printed))
         if f.file == "question" and u.frame.spelled is not None:
             notes.append(render(self.t, "note_spelled", words=u.frame.spelled_text))
         if u.frame.unit and f.output == "amount":
             notes.append(unit_note(self.t, u.frame))
         text += interpretation(self.t, notes)
-        return Answer(u.question, note + text, u.finglm_type(), "formula", list(fv.evidence), shown=fv.shown)
+        return Answer(u.question, note + text, u.finglm_type(), "formula", evidence, shown=fv.shown)
 
 
 def _which_word(word: str) -> str:

@@ -125,6 +125,15 @@ class SeriesAnswerer:
                 text += render(self.t, "series_missing", years="、".join(f"{y}年" for y in gaps), item=label)
             texts.append(text)
             notes += self.v.definition(item) if kind == "item" else []
+            fm = self.v.formulas.get(item) if kind == "formula" else None
+            if fm is not None and fm.printed and f.spelled is None:
+                # the measure the report prints on its own basis (加权平均净资产收益率), beside the computed line
+                printed = [p for p in (self._point(company, "item", fm.printed, y, u) for y in years) if p is not None]
+                if printed:
+                    notes.append(render(self.t, "note_printed_series", item=label, expr=fm.expr.replace(" ", ""),
+                                        printed=fm.printed, points="；".join(
+                                            render(self.t, "series_point", year=p.year, value=p.shown) for p in printed)))
+                    evidence.extend(e for p in printed for e in p.evidence if e not in evidence)
             series.append({"item": item, "label": label, "unit": _unit_of(points[0].shown),
                            "kind": unit_kind, "points": data_points, "missing": gaps if say_missing else []})
         if not series:

@@ -42,6 +42,9 @@ class Formula:
     file: str = ""
     line: int = 0
     template: bool = False
+    # the item the reports print for the same measure on another basis (净资产收益率: the 加权平均 one, by the
+    # CSRC's rule), said beside the computed value where the report prints it
+    printed: str | None = None
 
     def evaluate(self, values: Mapping[str, object]) -> Any:
         return evaluate(self.tree, values)
@@ -207,8 +210,14 @@ def _build(entry: dict, vocab: Vocabulary, path: Path, template: bool = False) -
     unused = set(inputs) - tree_vars(tree)
     if unused:
         raise RuleError(path, line, f"formula {name!r}: inputs not used in expr: {', '.join(sorted(unused))}")
+    printed = entry.get("printed")
+    if printed is not None:
+        printed = vocab.canonical(str(printed))
+        if printed is None or vocab.items[printed].kind == "text":
+            raise RuleError(path, line, f"formula {name!r}: printed {entry['printed']!r} is not a numeric item of "
+                                        "keyword_tables/")
     return Formula(name, tuple(str(a) for a in aliases), inputs, str(entry["expr"]), entry["output"],
-                   decimals, tree, str(path), line, template)
+                   decimals, tree, str(path), line, template, printed)
 
 
 def _expand(template: dict, vocab: Vocabulary):

@@ -55,7 +55,7 @@ PLACEHOLDERS = {
     "note_negative_base": set(), "note_opening": {"year", "report", "column"}, "note_opening_column": set(),
     "note_closing_column": set(), "note_previous_column": {"year", "report"},
     "note_summary_column": {"year", "report"}, "note_input_previous": {"label", "report"},
-    "note_unit": {"unit", "approx", "places"}, "note_approx": set(), "note_unit_not_amount": {"items", "unit"}, "note_spelled": {"words"},
+    "note_unit": {"unit", "approx", "places"}, "note_approx": set(), "note_unit_not_amount": {"items", "unit"}, "note_spelled": {"words"}, "note_printed": {"item", "value", "page"}, "note_printed_series": {"item", "expr", "printed", "points"},
     "declined": {"words", "understood"},
     "parent_scope": {"company", "word"}, "parent_note": set(), "parent_scope_across": {"word"},
     "opening_flow": {"item", "word"},
