@@ -239,7 +239,7 @@ def test_a_refusal_shows_no_number_it_did_not_read():
 
 CORPUS_FILES = {"茅台": "600519_贵州茅台_2025.pdf", "宁德": "300750_宁德时代_2025.pdf", "先导": "688222_成都先导_2024.pdf",
                 "宝信": "report1.pdf", "百克": "report3.pdf", "深发展": "report4.pdf", "迈普": "301033_迈普医学_2024.pdf",
-                "昭衍": "603127_昭衍新药_2024.pdf", "深振业": "000006_深振业A_2010.pdf"}
+                "昭衍": "603127_昭衍新药_2024.pdf", "深振业": "000006_深振业A_2010.pdf", "百诚": "301096_百诚医药_2023.pdf"}
 
 
 @pytest.fixture(scope="module")
@@ -956,16 +956,16 @@ def test_a_total_of_shares_the_plan_does_not_print_is_said(router):
     assert "未直接载明" not in ans.answer and "4.8股" in ans.answer, ans.answer
 
 
-def test_the_sixth_fresh_set_over_the_reports(all_store, tmp_path):
-    """tests/data/analyst_questions_fresh6.jsonl (issue 45's thirteenth stop: 80 questions a helper wrote from the
-    reports, corpus and banks, never seeing the rules; 68 right / 1 partly / 10 declined / 1 wrong at 24d31c5) over
-    the store of reports and reports_more: no wrong answer of a question on those companies (万科A 2009, of the
-    corpus, is declined: this store lacks it)."""
-    rows = [r for r in _scored(all_store, "analyst_questions_fresh6.jsonl", tmp_path)
-            if any(n in r["question"] for n in _REPORTS_COMPANIES)]
+@pytest.mark.parametrize("name,least", [("analyst_questions_fresh6.jsonl", 15), ("analyst_questions_fresh7.jsonl", 20)])
+def test_the_sixth_and_seventh_fresh_sets_over_the_reports(all_store, tmp_path, name, least):
+    """tests/data/analyst_questions_fresh6.jsonl and …fresh7.jsonl (issue 45's thirteenth and fourteenth stops: 80
+    questions each a helper wrote from the reports, corpus and banks, never seeing the rules; 68 / 1 / 10 / 1 at 24d31c5
+    and 65 / 0 / 11 / 4 at 80c1540, right / partly / declined / wrong) over the store of reports and reports_more: no
+    wrong answer of a question on those companies (万科A 2009, of the corpus, is declined: this store lacks it)."""
+    rows = [r for r in _scored(all_store, name, tmp_path) if any(n in r["question"] for n in _REPORTS_COMPANIES)]
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert not wrong, wrong
-    assert len(rows) >= 15 and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 6
+    assert len(rows) >= least and sum(r["verdict"] == "right" for r in rows) >= len(rows) - 6
 
 
 def test_a_review_of_the_shared_columns_and_kinds(router, corpus_router):
@@ -997,3 +997,63 @@ def test_a_second_review_of_the_mends(router, corpus_router):
     # cash asked with 合计/共: the cash total, never a total of shares
     ans = corpus_router.answer("深振业A2010年合计派送现金红利多少元")
     assert "45,646,493.58" in ans.answer and "合计送红股" not in ans.answer, ans.answer
+
+
+def test_a_note_read_under_its_own_heading(router, corpus_router):
+    # the notes' headings kept through a table's row labels numbered like them ("四、账面价值"): a row of a note
+    # named with its note ("税金及附加里，城市维护建设税") is that note's row, not 应交税费's
+    ans = corpus_router.answer("宝信软件2025年税金及附加里，城市维护建设税是多少？")
+    assert "22,367,760.58" in ans.answer and "62、" in ans.answer, ans.answer
+    ans = router.answer("四方科技2019年销售费用中的运输费是多少？")
+    assert "11,995,769.65" in ans.answer, ans.answer
+
+
+def test_a_name_asked_is_never_a_row_of_years(router):
+    # "控股股东是谁": no row of the dividends' table of years (its 股 a unit word, 控股股东 an appositive), nor a
+    # header's pieces ("控股股东名（成立日）"); the controlling holder read below its wrapped header cell (控股股东名 / 称)
+    for q in ("海翔药业2019年的控股股东是谁？", "海翔药业2019年控股股东名称？"):
+        ans = router.answer(q)
+        assert "现金分红" not in ans.answer and "成立日）" not in ans.answer, (q, ans.answer)
+    ans = router.answer("海翔药业2019年的控股股东和实际控制人分别是谁？")
+    assert "浙江东港投资有限公司" in ans.answer and "王云富" in ans.answer, ans.answer
+    # a disclosure read from a table's column is quoted as the table prints it, never as the rule's pattern
+    ans = router.answer("常柴股份2019年的实际控制人是谁？")
+    assert "实际控制人名称：常州市人民政府国有资产监督管理委员会" in ans.answer and "(?:" not in ans.answer, ans.answer
+    assert "是谁（" not in ans.answer, ans.answer
+
+
+def test_items_a_source_left_out_are_read_one_by_one(router):
+    # 控股股东 from its disclosure, 实际控制人 (in no disclosure of 华锦) from the row of its table: both, the year's
+    # note said once
+    ans = router.answer("华锦股份的控股股东和实际控制人分别是谁？")
+    assert "北方华锦化学工业集团有限公司" in ans.answer and "中国兵器工业集团有限公司" in ans.answer, ans.answer
+    assert ans.answer.count("问题没有指明年份") == 1, ans.answer
+
+
+def test_an_amount_asked_is_never_a_provisions_rate(corpus_router):
+    # keyword_tables/cells.yaml column_qualifiers: a 计提比例 column (its header's lines joined: "跌价准备计提 比例")
+    # answers no 坏账准备 / 跌价准备 amount asked, only a 比例 asked
+    ans = corpus_router.answer("百诚医药2023年末库存商品计提的存货跌价准备金额是多少？")
+    assert "1,248,603.72" in ans.answer and "6.16%" not in ans.answer, ans.answer
+    ans = corpus_router.answer("百诚医药2023年末库存商品的跌价准备计提比例是多少")
+    assert "6.16%" in ans.answer, ans.answer
+
+
+def test_analysts_shorthand(corpus_router):
+    # a code and a year a space apart ("600519 25年"), EPS in any case, ROE computed beside the printed weighted one
+    ans = corpus_router.answer("600519 25年扣非归母净利润给一下")
+    assert "82,293,107,655.25" in ans.answer, ans.answer
+    ans = corpus_router.answer("迈普医学24年eps？")
+    assert "基本每股收益" in ans.answer and "1.2" in ans.answer, ans.answer
+    ans = corpus_router.answer("宝信软件25年ROE多少")
+    assert "计算公式" in ans.answer and "年报披露的加权平均净资产收益率为11.88%" in ans.answer, ans.answer
+    ans = corpus_router.answer("宝信软件25年ROE比24年掉了几个点")
+    assert ans.method != "declined" and "20.67%" in ans.answer and "11.88%" in ans.answer, ans.answer
+
+
+def test_the_year_ends_date_in_brackets(router):
+    # "上年末（2018年12月31日）" of 2019: the bracket restates the period (the year before's end), read as agreeing
+    ans = router.answer("惠威科技2019年固定资产的上年末（2018年12月31日）是多少？")
+    assert "118,351,232.99" in ans.answer, ans.answer
+    ans = router.answer("惠威科技2019年固定资产的上年末（2019年12月31日）是多少？")
+    assert ans.method == "declined" and "118,351,232.99" not in ans.answer, ans.answer
