@@ -1057,3 +1057,14 @@ def test_the_year_ends_date_in_brackets(router):
     assert "118,351,232.99" in ans.answer, ans.answer
     ans = router.answer("惠威科技2019年固定资产的上年末（2019年12月31日）是多少？")
     assert ans.method == "declined" and "118,351,232.99" not in ans.answer, ans.answer
+
+
+def test_a_review_of_the_fourteenth_stop(router, corpus_router):
+    # 去年末 is an opening, its bracket read as agreeing; a fall asked in 几个点 keeps its points
+    ans = router.answer("四方科技2019年去年末（2018年12月31日）货币资金是多少？")
+    assert "627,041,535.44" in ans.answer and "905,402,299.44" not in ans.answer, ans.answer
+    ans = router.answer("四方科技2019年毛利率降了几个点？")
+    assert "3.59个百分点" in ans.answer, ans.answer
+    # an item a source left out is filled only by its own value read, never a cell found for its words elsewhere
+    ans = corpus_router.answer("百克生物2022年的控股股东和实际控制人是谁？")
+    assert "股股东期" not in ans.answer and "承诺" not in ans.answer, ans.answer

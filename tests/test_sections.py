@@ -60,3 +60,25 @@ def test_an_audit_reports_list_is_not_the_sections_numbering():
         assert paths[title] == ["第十节 财务报告", title], (title, paths[title])
     # (the audit report's own list is nested in its first heading, never the financial report's 二、三、)
     assert len(paths["二、形成审计意见的基础"]) == 3 and paths["三、关键审计事项"][0] == "第十节 财务报告"
+
+
+def test_notes_that_do_not_apply_carry_the_chain():
+    # a template printing the notes it does not use as bare lines in a row (42、… 43、… 44、…): no headings, yet the
+    # notes before them stay the chain's (41、 under 七、), never nested
+    paths = _paths(["第十节 财务报告", "七、合并财务报表项目注释", "40、应交税费", *_body(2), "41、其他应付款", *_body(2),
+                    "42、持有待售负债", "43、一年内到期的非流动负债", "44、其他流动负债", "45、长期借款", *_body(2),
+                    "46、应付债券", *_body(2)])
+    for title in ("40、应交税费", "41、其他应付款", "45、长期借款", "46、应付债券"):
+        assert paths[title] == ["第十节 财务报告", "七、合并财务报表项目注释", title], (title, paths[title])
+    assert "43、一年内到期的非流动负债" not in paths
+
+
+def test_a_list_starting_anew_after_the_chain_is_its_own():
+    # a section whose own heading was not read ("第三节" missed): its 一、… after the section before's 十二、 are its
+    # own headings, not nested in that last one
+    paths = _paths(["第二节 公司简介", *[x for k, t in enumerate(("一、公司信息", "二、联系人", "三、基本情况", "四、信息披露",
+                                                              "五、其他")) for x in (t, *_body(3))]],
+                   ["一、报告期内公司所处行业情况", *_body(5), "二、主要业务", *_body(5), "三、核心竞争力", *_body(5),
+                    "四、风险因素", *_body(5)])
+    assert paths["四、风险因素"] == ["第二节 公司简介", "四、风险因素"]
+    assert paths["五、其他"] == ["第二节 公司简介", "五、其他"]

@@ -19,7 +19,6 @@ the parts of asks) not answered when some are.
 from __future__ import annotations
 
 import os
-
 import re
 from dataclasses import dataclass
 from decimal import Decimal
@@ -170,13 +169,20 @@ class PlanExecutor:
             words = prev.modifier + words
         return self.planner.with_context(words, plan) + every
 
-    def item_by_item(self, u: Understanding, ans: Answer) -> Answer:
+    def item_by_item(self, u: Understanding, ans: Answer, sound: bool = False) -> Answer:
         """An ask over a list of items ("营业收入和净利润同比增长了多少") declined as a whole: each item on
-        its own, when the items stand in the question as a list (joined by 和/及/与/、)."""
+        its own, when the items stand in the question as a list (joined by 和/及/与/、). `sound`: an item's answer
+        is kept only when it is the item's value read (a fact of the item, a cell whose row or column names it) —
+        never a passage or a cell found for its words elsewhere (a 承诺 table's "…控股股东期间…")."""
         variants = self.planner.list_variants(u)
         if not variants:
             return ans
-        parts = [self.answer_one(v)[1] for v in variants]
+        parts = []
+        for v in variants:
+            pu, part = self.answer_one(v)
+            if sound and part.answered and (pu is None or not _reads_its_item(pu, part)):
+                part = Answer(part.question, part.answer, part.type, "not_found", found=False)
+            parts.append(part)
         if not any(p.answered for p in parts):
             return ans
         texts = [p.answer for p in parts]
@@ -250,6 +256,15 @@ class PlanExecutor:
                      partial=missing if any(answered) else [])
         out.asks = [r.record() for r in results]
         return out
+
+
+def _reads_its_item(u: Understanding, ans: Answer) -> bool:
+    """Whether an answer reads its ask's item: a fact of it, or a cell whose row or column names it."""
+    if ans.method == "lookup":
+        return True
+    words = [w for i in u.items for w in (i, u.item_words.get(i) or i)]
+    return ans.method in TABLE_METHODS and any(
+        isinstance(e, CellEvidence) and any(w in f"{e.row}{e.column}" for w in words) for e in ans.evidence)
 
 
 def _shared_lead(texts: list[str]) -> str:

@@ -307,7 +307,7 @@ class Router:
         elif ans.answered and ans.partial and u.chinese and len(u.items) > 1:
             # one ask over a list of items answered for some of them only (控股股东 from its disclosure,
             # 实际控制人 printed in no disclosure): item by item, each read where it is printed, when that answers more
-            whole = self.executor.item_by_item(u, ans)
+            whole = self.executor.item_by_item(u, ans, sound=True)
             if whole is not ans and len(whole.partial) < len(ans.partial):
                 ans = whole
         if not ans.answered and u.frame.operation == "value" and u.frame.unused and (u.items or u.formulas) \

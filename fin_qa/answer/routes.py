@@ -233,6 +233,28 @@ def blank_line(s: AskState, cell: Answer) -> Answer | None:
     return None
 
 
+def _blank_statement_line(s: AskState) -> Answer | None:
+    """A statement line found in no table's cell either, which the statement printed with the year before's value
+    only (the year's column blank): said so, with its page — the same decline as blank_line's."""
+    ans = s.source("kind")
+    if ans.answered:
+        return None
+    router, u = s.router, s.u
+    store = router.source.store
+    rep = router.values.report(u)[0]
+    rid = store.report_id(rep.key) if rep is not None else None
+    if rid is None:
+        return None
+    for item in u.items:
+        if router.values.info(item).statement not in STATEMENT_NAMES or store.report_facts(rid, [item], "current"):
+            continue
+        before = [f for f in store.report_facts(rid, [item], "previous") if f.statement in STATEMENT_NAMES]
+        if before:
+            return declined(u, render(router.t, "blank_line", item=item, statement=before[0].statement,
+                                      page=before[0].page))
+    return None
+
+
 def unaccounted(s: AskState, ans: Answer) -> Answer | None:
     """The decline of a company's own value (a statement line, a formula, a change) answering a question that
     says more than it: a row of the report's tables named by words no slot used (库存商品 in "存货中库存商品的账面
@@ -580,6 +602,8 @@ ROUTES: tuple[Route, ...] = (
     Route("stated", _stated_asked, _stated),
     Route("distribution", lambda s: s.kind == "distribution", _distribution),
     Route("rank_unprinted", lambda s: any(k == "comparison" for k, _ in s.u.frame.unused), _rank_unprinted),
+    Route("blank_statement_line", lambda s: s.u.frame.operation == "value" and s.u.frame.period != "opening"
+          and bool(s.u.companies), lambda s: _blank_statement_line(s)),
     Route("kind", lambda s: True, lambda s: s.source("kind")),
 )
 

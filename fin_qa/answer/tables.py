@@ -138,7 +138,8 @@ def _fragments(t: TableRecord) -> bool:
         return False
     cells = [c for row in [t.header, *t.rows] for c in row]
     full = [c for c in cells if c]
-    return bool(full) and 2 * len(full) < len(cells) and max(map(len, full)) <= 6 and not any(map(is_number, full))
+    return bool(full) and 2 * len(full) < len(cells) and max(map(len, full)) <= 6 and not any(
+        ch.isdigit() for c in full for ch in c)   # (a digit is a value's: 22宁德, 2025年)
 
 
 class _Held(NamedTuple):

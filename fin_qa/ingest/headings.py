@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..numbers import cn_number
@@ -22,7 +23,7 @@ from .pages import Document
 
 CHUNK_CHARS = 400
 MAX_HEADING_CHARS = 40
-NESTED = 9   # the level of a numbered heading off its numbering's chain: nested in the heading above it
+NESTED = 9   # the level stored of a numbered heading off its numbering's chain, nested in the heading above it
 
 _PATTERNS: list[tuple[int, re.Pattern]] = [
     (1, re.compile(r"^第[一二三四五六七八九十]+[节章]\s*\S")),
@@ -39,7 +40,7 @@ _ORDINAL = re.compile(r"^[（(]?\s*([一二三四五六七八九十]{1,3}|\d{1,2
 # a table's row under a row label: numbered itself ("1.期末账面价值 24,172,328.28", "八、职工奖励及福利基金 5,717,707.03")
 # or numbers alone ("4,233,391.76 1,724,098,730.43")
 _ROW_AFTER = re.compile(r"\s*(?:\d{1,2}\s*[.．、]|[（(]\s*\d{1,2}\s*[)）]|[一二三四五六七八九十]{1,3}\s*、|[-\d,.%\s]+$)")
-_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")   # a heading printed again on the next page
+CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")   # a heading or a title printed again on the next page (…(续))
 _BARE_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2}){1,2}$")  # "7.1" on its own line, its title on the next
 _SENTENCE_END = re.compile(r"[。；;，,：:]$")
 _AMOUNT = re.compile(r"\d{1,3},\d{3}")  # a heading never carries an amount
@@ -63,8 +64,8 @@ def heading_level(line: str) -> int | None:
             # 第X节/一、/（一） headings may run to 60 characters; the looser numbered ones stay short
             if level >= 4 and len(s) > MAX_HEADING_CHARS:
                 return None
-            # "1、2019年…" style list items that end with a number are table rows, not headings
-            if level >= 4 and _NUMBERISH.search(s) and len(s) > 12:
+            # "1、2019年…" style list items that end with a number are table rows, not headings ("(三) 股东投入资本 - - 1")
+            if level >= 3 and _NUMBERISH.search(s) and len(s) > 12:
                 return None
             return level
     return None
@@ -132,6 +133,15 @@ def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
     out: set[int] = set()
     run: list[int] = []
     prev: tuple[int, int] | None = None   # (level, number) of the line before, a numbered candidate
+
+    def close(n: int) -> None:
+        # (the run's last line followed by words, not a table's amounts, is a heading with its body: "45、长期借款"
+        # after the notes 42、… 44、 the report does not use)
+        last_has_body = n < len(lines) and lines[n][1] is None and not _AMOUNT.search(lines[n][0]) \
+            and heading_level(lines[n][0]) is None
+        if len(run) >= 3:
+            out.update(run[:-1] if last_has_body else run)
+
     for n, (text, cells, _) in enumerate(lines):
         level = heading_level(text) if cells is None else None
         num = _ordinal(text, level) if level in (2, 4) else None
@@ -139,75 +149,98 @@ def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
         if here is not None and prev is not None and here[0] == prev[0] and here[1] == prev[1] + 1:
             run.append(n)
         else:
-            if len(run) >= 3:
-                out.update(run)
+            close(n)
             run = [n] if here is not None else []
         prev = here
-    if len(run) >= 3:
-        out.update(run)
+    close(len(lines))
     return out
 
 
-def _off_chain(lines: list[tuple[str, list[str] | None, int]], off: set[int]) -> set[int]:
+def _off_chain(lines: list[tuple[str, list[str] | None, int]], listed: set[int]) -> set[int]:
     """The 一、 and 1、 headings (levels 2 and 4) that fall outside their numbering: within each stretch under one
-    heading above them, the headings kept are the longest chain numbered one after another (a step of 1 to 3),
-    a heading with a table's amounts right after it weighing less ("四、账面价值" / "1.期末账面价值 24,172,328.28" is a
-    table's row; "七、短期利润分享计划" / "八、职工奖励及福利基金 5,717,707.03" too), of two chains as heavy the one
-    that starts first ("一、审计报告 … 二十、" over the audit report's 一、审计意见 … 六、 list; "1、员工数量… 4、劳务外包"
-    over the training plan's 1、… 4、). The others are nested in the heading above them: a list of its own ("1、基层
-    培训" under "3、培训计划"), a table's row label ("四、账面价值" under "(1).商誉账面原值") — never closing the
-    headings of the chain after them. A heading printed again (续) is left to build_sections."""
+    heading above them, the headings kept are the heaviest chain numbered one after another (a step of 1 to 3) —
+    a heading with a table's numbered rows right after it ("四、账面价值" / "1.期末账面价值 24,172,328.28"; "七、短期利润
+    分享计划" / "八、职工奖励及福利基金 5,717,707.03") or a title printed several times in the stretch (the equity
+    statement's "三、本期增减变动金额") weighing less, a long body more; of two chains as heavy, the one that starts
+    first. The lines of a list printed one item a line (`listed`: "42、持有待售负债 / 43、… / 44、…", notes that do not
+    apply) carry a chain over them but are no headings. Before and after the chain, a list starting anew (一、, 1、 …
+    3、: a section whose own heading was not read) is a chain of its own. The others are nested in the heading above
+    them — a list in a heading's body ("1、基层培训" under "3、培训计划"), a table's row label — never closing the headings
+    of the chain after them. A heading printed again (续) is left to build_sections."""
     cand: list[tuple[int, int, int | None]] = []   # (line, level, number)
     for n, (text, cells, _) in enumerate(lines):
-        if cells is not None or n in off or _CONTINUED.search(text):
+        if cells is not None or CONTINUED.search(text):
             continue
         level = heading_level(text)
         if level is not None:
             cand.append((n, level, _ordinal(text, level)))
-    # each candidate's body: its lines up to the next candidate of its level or above
+    # each candidate's body: its lines up to the next candidate of its level or above (a listed line has none)
     body: dict[int, int] = {}
     for k, (n, lv, _) in enumerate(cand):
-        body[n] = next((m for m, lv2, _ in cand[k + 1:] if lv2 <= lv), len(lines)) - n
+        body[n] = next((m for m, lv2, _ in cand[k + 1:] if lv2 <= lv and m not in listed), len(lines)) - n
     nested: set[int] = set()
     for level in (2, 4):
         block: list[tuple[int, int]] = []
         for n, lv, num in cand + [(len(lines), 0, None)]:
             if n in nested:
                 continue
-            if lv < level:
-                nested |= _off(block, lines, body)
+            if lv < level and n not in listed:
+                weight = _weights(block, lines, body, listed)
+                nested |= _off(block, weight, listed) - listed
                 block = []
             elif lv == level and num is not None:
                 block.append((n, num))
     return nested
 
 
-def _off(block: list[tuple[int, int]], lines: list[tuple[str, list[str] | None, int]], body: dict[int, int]) -> set[int]:
-    """The lines of a stretch's numbered headings off its best chain (_off_chain)."""
+def _weights(block: list[tuple[int, int]], lines: list[tuple[str, list[str] | None, int]], body: dict[int, int],
+             listed: set[int]) -> list[float]:
+    # (a title's first six characters: a row label printed again may be cut short by its column)
+    titles = Counter(re.sub(r"\s+", "", lines[n][0])[:6] for n, _ in block)
+    out = []
+    for n, _ in block:
+        if n in listed:
+            out.append(0.05)
+            continue
+        w = 1 + 0.1 * math.log2(1 + body[n])
+        if any(c is None and _AMOUNT.search(t) and _ROW_AFTER.match(t) for t, c, _ in lines[n + 1:n + 3]):
+            w *= 0.4
+        if titles[re.sub(r"\s+", "", lines[n][0])[:6]] > 1:
+            w *= 0.3
+        out.append(w)
+    return out
+
+
+def _off(block: list[tuple[int, int]], weight: list[float], listed: set[int]) -> set[int]:
+    """The lines of a stretch's numbered headings off its chains (_off_chain)."""
     if len(block) < 2:
         return set()
-    amounts = [any(c is None and _AMOUNT.search(t) and _ROW_AFTER.match(t) for t, c, _ in lines[n + 1:n + 3])
-               for n, _ in block]
     best: list[tuple[float, int]] = []   # per heading: (weight, -its first line) of the best chain ending at it
     back: list[int | None] = []
     for i, (n, num) in enumerate(block):
-        # (a heading with a long body weighs more than an item of a list in a heading's body: an audit report's
-        # 一、保留意见 … 七、 against the financial section's 二、财务报表 …)
-        w = (0.4 if amounts[i] else 1.0) * (1 + 0.1 * math.log2(1 + body[n]))
-        score, came = (w, -n), None
+        score, came = (weight[i], -n), None
         for j in range(i):
             if 1 <= num - block[j][1] <= 3:
-                cand = (best[j][0] + w, best[j][1])
+                cand = (best[j][0] + weight[i], best[j][1])
                 if cand > score:
                     score, came = cand, j
         best.append(score)
         back.append(came)
     at: int | None = max(range(len(block)), key=lambda i: best[i])
-    keep: set[int] = set()
+    keep: list[int] = []
     while at is not None:
-        keep.add(at)
+        keep.append(at)
         at = back[at]
-    return {block[i][0] for i in range(len(block)) if i not in keep}
+    first, last = min(keep), max(keep)
+    off = {block[i][0] for i in range(first, last + 1) if i not in keep}
+    # before and after the chain: a list starting anew is a chain of its own, the rest nested
+    for part in (range(first), range(last + 1, len(block))):
+        rest = [block[i] for i in part]
+        start = next((k for k, (n, num) in enumerate(rest) if num <= 3 and n not in listed), len(rest))
+        off |= {n for n, _ in rest[:start]}
+        if rest[start:]:
+            off |= _off(rest[start:], [weight[i] for i in part][start:], listed) if len(rest) - start > 1 else set()
+    return off
 
 
 def build_sections(doc: Document) -> list[Section]:
@@ -221,6 +254,7 @@ def build_sections(doc: Document) -> list[Section]:
     sections = [root]
     stack = [root]
     last: dict[int, int] = {}  # level → the number of the last heading at that level under the current parent
+    ranks: list[float] = [0.0]   # the stack's headings' ranks (their levels; a nested one's just below its parent's)
     lines = list(_lines(doc))
     off = _listed(lines)
     nested = _off_chain(lines, off)
@@ -229,14 +263,18 @@ def build_sections(doc: Document) -> list[Section]:
         num = _ordinal(text, level) if level is not None else None
         if level is not None and n in nested:
             level, num = NESTED, None   # (a list of its own under the heading above: none of the chain's numbering)
-        elif level is not None and num is not None and last.get(level) == num and _CONTINUED.search(text):
+        elif level is not None and num is not None and last.get(level) == num and CONTINUED.search(text):
             level = None   # "(七) 合并财务报表项目附注 (续)" atop a page: the open heading goes on, its notes' numbering too
         elif level is not None and num is not None and num > last.get(level, 0) + 3 \
-                and (level not in (2, 4) or _CONTINUED.search(text)):
+                and (level not in (2, 4) or CONTINUED.search(text)):
             level = None   # (一、 and 1、 headings: their chain decided, _off_chain)
         if level is not None:
-            while stack[-1].level >= level:
+            # (a nested heading ranks just below the heading it is in: its own sub-headings stay in it, the next
+            # heading of that heading's level or above closes it)
+            rank = ranks[-1] + 0.5 if level == NESTED else float(level)
+            while ranks[-1] >= rank:
                 stack.pop()
+                ranks.pop()
             for deeper in [lv for lv in last if lv > level]:
                 del last[deeper]
             if num is not None:
@@ -246,6 +284,7 @@ def build_sections(doc: Document) -> list[Section]:
             sec = Section(len(sections), parent.sid, level, title, parent.path + [title], page, page)
             sections.append(sec)
             stack.append(sec)
+            ranks.append(rank)
             continue
         cur = stack[-1]
         cur.lines.append(" | ".join(c.strip() for c in cells if c and c.strip()) if cells else text)

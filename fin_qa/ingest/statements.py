@@ -37,6 +37,7 @@ from decimal import Decimal
 from ..catalog.items import ItemTable, normalize_label
 from ..numbers import find_unit, is_empty_marker, parse_number
 from .bank_text import parse_text_statement
+from .headings import CONTINUED
 from .pages import Cell, Document, Row
 from .statement_model import LABEL_NOTE, NOTE_REF, Statement, StatementRow, build_statement
 
@@ -46,7 +47,6 @@ _TITLE_CLEAN = re.compile(
     r"^(?:[一二三四五六七八九十]+[、.．]|[（(][一二三四五六七八九十\d]+[)）][、.．]?|\d{1,2}[、.．])?"
     r"(?:\d{4}年(?:\d{1,2}月\d{1,2}日|度)?)?"
 )
-_CONTINUED = re.compile(r"[（(]续[)）]$")
 # consolidated titles (the one we want) and other statement titles (which end a statement)
 _CONSOLIDATED = {
     "资产负债表": re.compile(r"^合并(?:及(?:母公司|公司|银行|本行))?资产负债表$"),
@@ -96,7 +96,7 @@ def _bracket_unit(text: str) -> str | None:
 def _clean_title(text: str) -> str:
     s = text.replace(" ", "").replace("\u3000", "")
     s = _TITLE_CLEAN.sub("", s)
-    return _CONTINUED.sub("", s)
+    return CONTINUED.sub("", s)
 
 
 def _title_kind(text: str, consolidated: bool | None) -> str | None:
@@ -139,7 +139,7 @@ def _title_candidates(doc: Document, consolidated: bool | None) -> list[tuple[in
                 text = m.group(0) if m else text
             if len(text) <= 40 and "表" in text:   # (every statement title ends in 表)
                 kind = _title_kind(text, consolidated)
-                if kind is not None and not _CONTINUED.search(text.replace(" ", "")):
+                if kind is not None and not CONTINUED.search(text.replace(" ", "")):
                     out.append((page.number, text, kind))
     return out
 
@@ -464,7 +464,7 @@ def _header_label(label: str) -> bool:
     again as the continued page's heading ("五、净利润（续）"): it repeats values read elsewhere and names
     no line of its own."""
     s = label.replace(" ", "").replace("\u3000", "")
-    if _CONTINUED.search(s):
+    if CONTINUED.search(s):
         return True
     return bool(s) and not _HEADER_WORDS.sub("", s)
 
@@ -503,7 +503,7 @@ def _merge_wrapped(recs: list[StatementRow], table: ItemTable) -> list[Statement
 def _title_opens(rows: list[Row], title: str) -> bool:
     """Whether a page starts with this title, or with it continued ("…资产负债表(续)"), within its first lines."""
     key = title.replace(" ", "")
-    return any(t == key or (t.startswith(key) and _CONTINUED.search(t))
+    return any(t == key or (t.startswith(key) and CONTINUED.search(t))
                for t in (r.text.replace(" ", "") for r in rows[:4]))
 
 
@@ -523,7 +523,7 @@ def _is_end(row_text: str) -> bool:
     if _SIGNATURE.match(s):
         return True
     cleaned = _clean_title(s)
-    if _ANY_TITLE.match(cleaned) and not _CONTINUED.search(s):
+    if _ANY_TITLE.match(cleaned) and not CONTINUED.search(s):
         return True
     return False
 
