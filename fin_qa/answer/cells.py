@@ -692,7 +692,8 @@ class CellAnswerer:
         """Whether a column's header (or a table's title) prints a phrase saying its amounts are another kind than
         the item's plain value (平均余额, 日均余额: keyword_tables/cells.yaml column_qualifiers) and the question
         asks none of that kind (平均, 日均)."""
-        header = "".join(header.split())   # (a header cell's lines joined: "跌价准备计提 比例")
+        if " " in header or "\n" in header:
+            header = "".join(header.split())   # (a header cell's lines joined: "跌价准备计提 比例")
         return any(any(p in header for p in printed) and not any(w in q for w in said)
                    for printed, said in self.w.column_qualifiers)
 
