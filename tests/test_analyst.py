@@ -1068,3 +1068,9 @@ def test_a_review_of_the_fourteenth_stop(router, corpus_router):
     # an item a source left out is filled only by its own value read, never a cell found for its words elsewhere
     ans = corpus_router.answer("百克生物2022年的控股股东和实际控制人是谁？")
     assert "股股东期" not in ans.answer and "承诺" not in ans.answer, ans.answer
+
+
+def test_a_flow_of_the_year_is_no_balance_at_its_end(router):
+    # a sentence's "本期计提坏账准备604,885.31元" (the year's provision) answers no 坏账准备 at the year's end
+    ans = router.answer("四方科技2019年末按组合计提坏账准备的应收账款，坏账准备金额是多少？")
+    assert "604,885.31" not in ans.answer, ans.answer

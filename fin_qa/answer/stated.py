@@ -23,7 +23,7 @@ from ..numbers import UNIT_FACTORS, parse_number, to_yuan
 from ..store import Report
 from ..understand.question import Understanding
 from .cells import CellAnswerer
-from .tables import content, cover, norm, pairs
+from .tables import FLOW, content, cover, norm, pairs
 from .compose import format_scaled, render
 from .extract import Unit, units
 from .model import Answer, PassageEvidence
@@ -146,6 +146,7 @@ class StatedAnswerer:
         # the months the question names ("2012年12月…申请的信托借款"): a sentence naming other months is
         # about another event ("2012 年 2 月，…申请信托借款人民币 10 亿元")
         months = {int(m) for m in _MONTH.findall(u.norm)}
+        balance = u.frame.period in ("closing", "opening")   # (a balance at a date asked: 年末, 期初)
         for ask in asks:
             best: Stated | None = None
             best_key: tuple = ()
@@ -158,7 +159,7 @@ class StatedAnswerer:
                     continue   # the head's last characters stand nowhere in the sentence: no number of it is
                 if months and not _of_months(months, text, before):
                     continue
-                for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year):
+                for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year, balance):
                     # the sentence whose context holds most of the whole question (the subsidiary the other
                     # ask names) first
                     key = (sum(cover(whole, s.context)), s.score)
@@ -181,7 +182,7 @@ class StatedAnswerer:
         return [found[a] for a in asks if a in found]
 
     def _stated(self, ask: str, head: str, unit: Unit, text: str, before: list[Unit], heading: str, rank: int,
-                year: int) -> list[Stated]:
+                year: int, balance: bool = False) -> list[Stated]:
         """The values the sentence `unit` (`text`: normalised) states for the ask (`head`: its words, less
         value words)."""
         # the year the sentence is about: its own, else the nearest one the sentences before it name
@@ -210,6 +211,8 @@ class StatedAnswerer:
                 continue   # the sentence cut after its amount ("合计派发现金红利 300.01" / "亿元" on the next line)
             start = max((c.end() for c in _CLAUSE.finditer(text, 0, m.start())), default=0)
             lead = content(text[start:m.start()])
+            if balance and FLOW.search(lead):
+                continue   # "本期计提坏账准备604,885.31元": the year's flow, never a balance at its end asked
             end = _CLAUSE.search(text, m.end())
             tail = content(text[m.end():end.start() if end else len(text)])
             # the head right before the number (only connecting words between), or right after it
