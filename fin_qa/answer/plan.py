@@ -181,7 +181,11 @@ class PlanExecutor:
         for v in variants:
             pu, part = self.answer_one(v)
             if sound and part.answered and (pu is None or not _reads_its_item(pu, part)):
-                part = Answer(part.question, part.answer, part.type, "not_found", found=False)
+                # (said not found, never shown: what was found for its words is not its value)
+                said = render(self.t, "not_found_value", company="", year="", item=v) if pu is None else render(
+                    self.t, "not_found_value", company=pu.companies[0].text if pu.companies else "",
+                    year=pu.years.asked or "", item="、".join(pu.item_words.get(i) or i for i in pu.items))
+                part = Answer(part.question, said, part.type, "not_found", found=False)
             parts.append(part)
         if not any(p.answered for p in parts):
             return ans

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..catalog.normalize import phrase_key
 from ..numbers import parse_number, to_yuan
+from ..store.models import StoredFact
 from ..understand.question import Understanding
 from .compose import render
 from .lookup import declined, understood
@@ -228,9 +229,13 @@ def blank_line(s: AskState, cell: Answer) -> Answer | None:
                       if f.statement in STATEMENT_NAMES and (f.page == e.page or (
                           number is not None and parse_number(f.value) == number))]
             if before:
-                return declined(u, render(router.t, "blank_line", item=item, statement=before[0].statement,
-                                          page=before[0].page))
+                return _blank_declined(s, item, before[0])
     return None
+
+
+def _blank_declined(s: AskState, item: str, before: StoredFact) -> Answer:
+    """The decline of a statement line printed with the year before's value only (`before`, that value's fact)."""
+    return declined(s.u, render(s.router.t, "blank_line", item=item, statement=before.statement, page=before.page))
 
 
 def _blank_statement_line(s: AskState) -> Answer | None:
@@ -250,8 +255,7 @@ def _blank_statement_line(s: AskState) -> Answer | None:
             continue
         before = [f for f in store.report_facts(rid, [item], "previous") if f.statement in STATEMENT_NAMES]
         if before:
-            return declined(u, render(router.t, "blank_line", item=item, statement=before[0].statement,
-                                      page=before[0].page))
+            return _blank_declined(s, item, before[0])
     return None
 
 
@@ -603,7 +607,7 @@ ROUTES: tuple[Route, ...] = (
     Route("distribution", lambda s: s.kind == "distribution", _distribution),
     Route("rank_unprinted", lambda s: any(k == "comparison" for k, _ in s.u.frame.unused), _rank_unprinted),
     Route("blank_statement_line", lambda s: s.u.frame.operation == "value" and s.u.frame.period != "opening"
-          and bool(s.u.companies), lambda s: _blank_statement_line(s)),
+          and bool(s.u.companies), _blank_statement_line),
     Route("kind", lambda s: True, lambda s: s.source("kind")),
 )
 

@@ -39,10 +39,10 @@ _RANKED = re.compile(r"(前|第)([一二三四五六七八九十])(?=[大名位]
 _QUARTER = re.compile(r"(?<![第前\d〇零一二三四五六七八九十上下每同哪这该任某本当])([一二三四])(?=季(?:度|$))")
 # a column of changes (变动比例, 比上年同期增减): what the reviewer checks a change asked against, and what explains
 # no share asked (answer/cells.py)
+CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 # a flow of the period said before an amount (本期计提, 本年发生, 报告期内收回 …): no balance at a date — a sentence stating
 # one answers no 年末 asked (answer/stated.py)
 FLOW = re.compile(r"(?:本期|本年|当期|报告期内?|本报告期)(?:计提|发生|收回|转回|核销|增加|减少|新增|冲回|转销|确认)")
-CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
 _TOP_BIG = re.compile(r"(前\d{1,2})大(?=客户|供应商|股东|销售客户)")   # 前5大客户 is the tables' 前5名客户
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")

@@ -126,7 +126,7 @@ def _ordinal(text: str, level: int) -> int | None:
     return int(n) if n is not None else None
 
 
-def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
+def _listed(lines: list[tuple[str, list[str] | None, int]], levels: list[int | None]) -> set[int]:
     """The lines of a numbered list printed one item a line with nothing between them — three or more in a
     row, numbered one after another at one level ("三、可供出售金融资产减值损失" / "四、持有至到期投资减值损失" / …
     of a table's rows): items, not headings (a heading has a body before the next one)."""
@@ -138,12 +138,11 @@ def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
         # (the run's last line followed by words, not a table's amounts, is a heading with its body: "45、长期借款"
         # after the notes 42、… 44、 the report does not use)
         last_has_body = n < len(lines) and lines[n][1] is None and not _AMOUNT.search(lines[n][0]) \
-            and heading_level(lines[n][0]) is None
+            and levels[n] is None
         if len(run) >= 3:
             out.update(run[:-1] if last_has_body else run)
 
-    for n, (text, cells, _) in enumerate(lines):
-        level = heading_level(text) if cells is None else None
+    for n, (text, level) in enumerate(zip((t for t, _, _ in lines), levels)):
         num = _ordinal(text, level) if level in (2, 4) else None
         here = (level, num) if level is not None and num is not None else None
         if here is not None and prev is not None and here[0] == prev[0] and here[1] == prev[1] + 1:
@@ -156,7 +155,7 @@ def _listed(lines: list[tuple[str, list[str] | None, int]]) -> set[int]:
     return out
 
 
-def _off_chain(lines: list[tuple[str, list[str] | None, int]], listed: set[int]) -> set[int]:
+def _off_chain(lines: list[tuple[str, list[str] | None, int]], levels: list[int | None], listed: set[int]) -> set[int]:
     """The 一、 and 1、 headings (levels 2 and 4) that fall outside their numbering: within each stretch under one
     heading above them, the headings kept are the heaviest chain numbered one after another (a step of 1 to 3) —
     a heading with a table's numbered rows right after it ("四、账面价值" / "1.期末账面价值 24,172,328.28"; "七、短期利润
@@ -167,13 +166,8 @@ def _off_chain(lines: list[tuple[str, list[str] | None, int]], listed: set[int])
     3、: a section whose own heading was not read) is a chain of its own. The others are nested in the heading above
     them — a list in a heading's body ("1、基层培训" under "3、培训计划"), a table's row label — never closing the headings
     of the chain after them. A heading printed again (续) is left to build_sections."""
-    cand: list[tuple[int, int, int | None]] = []   # (line, level, number)
-    for n, (text, cells, _) in enumerate(lines):
-        if cells is not None or CONTINUED.search(text):
-            continue
-        level = heading_level(text)
-        if level is not None:
-            cand.append((n, level, _ordinal(text, level)))
+    cand = [(n, level, _ordinal(text, level)) for n, ((text, _, _), level) in enumerate(zip(lines, levels))
+            if level is not None and not CONTINUED.search(text)]   # (line, level, number)
     # each candidate's body: its lines up to the next candidate of its level or above (a listed line has none)
     body: dict[int, int] = {}
     for k, (n, lv, _) in enumerate(cand):
@@ -195,17 +189,19 @@ def _off_chain(lines: list[tuple[str, list[str] | None, int]], listed: set[int])
 
 def _weights(block: list[tuple[int, int]], lines: list[tuple[str, list[str] | None, int]], body: dict[int, int],
              listed: set[int]) -> list[float]:
+    """Each heading's weight in its stretch's chain (_off_chain)."""
     # (a title's first six characters: a row label printed again may be cut short by its column)
-    titles = Counter(re.sub(r"\s+", "", lines[n][0])[:6] for n, _ in block)
+    keys = [re.sub(r"\s+", "", lines[n][0])[:6] for n, _ in block]
+    titles = Counter(keys)
     out = []
-    for n, _ in block:
+    for (n, _), key in zip(block, keys):
         if n in listed:
             out.append(0.05)
             continue
         w = 1 + 0.1 * math.log2(1 + body[n])
         if any(c is None and _AMOUNT.search(t) and _ROW_AFTER.match(t) for t, c, _ in lines[n + 1:n + 3]):
             w *= 0.4
-        if titles[re.sub(r"\s+", "", lines[n][0])[:6]] > 1:
+        if titles[key] > 1:
             w *= 0.3
         out.append(w)
     return out
@@ -256,10 +252,11 @@ def build_sections(doc: Document) -> list[Section]:
     last: dict[int, int] = {}  # level → the number of the last heading at that level under the current parent
     ranks: list[float] = [0.0]   # the stack's headings' ranks (their levels; a nested one's just below its parent's)
     lines = list(_lines(doc))
-    off = _listed(lines)
-    nested = _off_chain(lines, off)
+    levels = [heading_level(text) if cells is None else None for text, cells, _ in lines]
+    off = _listed(lines, levels)
+    nested = _off_chain(lines, levels, off)
     for n, (text, cells, page) in enumerate(lines):
-        level = heading_level(text) if cells is None and n not in off else None
+        level = levels[n] if n not in off else None
         num = _ordinal(text, level) if level is not None else None
         if level is not None and n in nested:
             level, num = NESTED, None   # (a list of its own under the heading above: none of the chain's numbering)
