@@ -4,6 +4,7 @@ the page named."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -394,3 +395,53 @@ def test_the_tables_command_lists_what_cells_are_read_from(all_store):
     assert rec["header"][:4] == ["公司名称", "公司类型", "主要业务", "注册资本"] and rec["page_start"] == 18
     out = CliRunner().invoke(cli, ["tables", "--store", str(store.dir), "--grep", "没有这样的表"])
     assert out.exit_code == 1 and "no tables match" in out.output
+
+
+def test_a_notes_heading_between_two_tables_set_close_starts_the_next():
+    # 国农科技 2011 p.84 (shape of): each note's heading one line between the tables, the header rows alike — the
+    # heading (short, numbered) starts a table of its own, never a row's wrapped label ("合计28、管理费用")
+    def note(top: float, title: str, rows: list[tuple[str, str, str]]) -> list[Row]:
+        out = [row(top, (title, 112, 190)), row(top + 26, ("项目", 167, 185), ("本期发生额", 311, 356), ("上期发生额", 446, 491))]
+        return out + [row(top + 45 + 19 * k, (a, 90, 160), (b, 351, 395), (c, 490, 534)) for k, (a, b, c) in enumerate(rows)]
+    rows = note(40, "27、销售费用", [("职工薪酬", "1,406,589.85", "1,918,804.63"), ("合计", "5,463,422.39", "4,992,875.99")]) \
+        + note(140, "28、管理费用", [("职工薪酬", "7,724,058.61", "7,213,936.07"), ("研发费用", "2,952,345.13", "5,767,031.08"),
+                                    ("合计", "18,993,280.75", "20,310,559.05")])
+    tables = page_tables(rows, 84)
+    assert [t.caption for t in tables] == ["27、销售费用", "28、管理费用"]
+    assert tables[0].rows[-1] == ["合计", "5,463,422.39", "4,992,875.99"]
+    assert tables[1].header == ["项目", "本期发生额", "上期发生额"] and tables[1].rows[1][0] == "研发费用"
+
+
+def test_a_number_cut_at_its_point_keeps_its_table_whole():
+    # 百克生物 2024 p.255 (shape of): narrow columns cut "81,887,220." from its "36" on the line below; a row whose
+    # numbers are all cut there ("二、职工福利费 | 13,601,361. | 13,601,361.") is a row of the table, no header of another
+    head = [row(316, ("项目", 111, 130), ("期初余额", 205, 240), ("本期增加", 285, 320), ("本期减少", 366, 400),
+                ("期末余额", 446, 480))]
+    body = [row(332, ("一、工资、奖金、津贴", 64, 160), ("81,887,220.", 198, 248), ("135,571,122", 278, 328),
+                ("192,047,646", 358, 408), ("25,410,696.", 439, 489)),
+            row(348, ("和补贴", 64, 94), ("36", 252, 262), (".46", 326, 336), (".47", 406, 416), ("35", 493, 503)),
+            row(364, ("二、职工福利费", 64, 134), ("13,601,361.", 278, 328), ("13,601,361.", 358, 408)),
+            row(380, ("72", 332, 342), ("72", 412, 422)),
+            row(396, ("三、社会保险费", 64, 134), ("27,350.50", 210, 248), ("10,729,824.", 278, 328),
+                ("10,715,267.", 358, 408), ("41,907.50", 451, 489)),
+            row(412, ("36", 332, 342), ("36", 412, 422))]
+    [t] = page_tables(head + body, 255)
+    assert [r[0] for r in t.rows] == ["一、工资、奖金、津贴和补贴", "二、职工福利费", "三、社会保险费"]
+    assert t.rows[1][2] == "13,601,361.72" and t.rows[2][2] == "10,729,824.36"
+
+
+def test_each_table_under_a_repeated_header_line_is_its_own_notes():
+    # the header line "项目 本期发生额 上期发生额" printed by every note on a page: each table takes the section whose
+    # title is its caption, else the next printing of its first line — never the first note's for all of them
+    from fin_qa.ingest.headings import build_sections
+    from fin_qa.ingest.pages import Document, Line, Page
+    from fin_qa.ingest.tables import table_records
+    lines = ["第十一节 财务报告", "五、合并财务报表项目注释", "27、销售费用", "项目 本期发生额 上期发生额", "职工薪酬 1.00 2.00",
+             "28、管理费用", "项目 本期发生额 上期发生额", "研发费用 3.00 4.00", "29、财务费用", "项目 本期发生额 上期发生额",
+             "利息支出 5.00 6.00"]
+    doc = Document(Path("x.pdf"), [Page(84, [Line(t) for t in lines])])
+    tables = [Table(84, 84, caption, None, ["项目", "本期发生额", "上期发生额"], [[label, "1.00", "2.00"]], [84],
+                    ["项目 本期发生额 上期发生额", f"{label} 1.00 2.00"] + ([caption] if caption else []))
+              for caption, label in (("", "职工薪酬"), ("28、管理费用", "研发费用"), ("", "利息支出"))]
+    paths = [r["path"][-1] for r in table_records(tables, build_sections(doc))]
+    assert paths == ["27、销售费用", "28、管理费用", "29、财务费用"]

@@ -28,7 +28,7 @@ from .tables import extract_tables, table_records
 from .pages import Document, IngestError, open_document
 from .disclosures import extract_disclosures
 from .indicators import extract_indicators
-from .profile import extract_employees, extract_profile
+from .profile import audit_signatures, extract_employees, extract_profile
 from .notes import NOTE_PARSER, ParsedNote, identify_note, info_rows, read_note
 from .period import CN_DIGITS, CN_YEAR, SPACES, NotAFiling, filing_name, read_filing, untold
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
@@ -444,6 +444,10 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
     doc = open_document(path, catalog.glyphs)
     try:
         profile_facts = extract_profile(doc, catalog)
+        if not any(f.item == "签字会计师姓名" for f in profile_facts):
+            signed = audit_signatures(doc, catalog)   # (an older layout: the audit report's signatures)
+            if signed is not None:
+                profile_facts.append(signed)
         profile = {f.item: f.value for f in profile_facts}
         try:
             meta, id_warnings = identify(doc, path, profile, catalog, hint)

@@ -238,6 +238,51 @@ def extract_profile(doc: Document, catalog: Catalog, max_pages: int = 25) -> lis
     return list(facts.values())
 
 
+def audit_signatures(doc: Document, catalog: Catalog) -> ProfileFact | None:
+    """签字会计师姓名 from the audit report's signature block, where the report prints no 其他有关资料 listing
+    them (older layouts): each name title ("中国注册会计师") followed by a person's name — after it on its line,
+    else the last word of the next line ("中审国际会计师事务所 中国注册会计师" | "有限公司 田景亮"). Read on the
+    first page after the audit opinion that prints two such names at least; None when none does."""
+    spec = catalog.profile
+    titles = sorted(spec.get("name_titles") or (), key=len, reverse=True)
+    if not titles:
+        return None
+    title = re.compile("|".join(map(re.escape, titles)))
+    started = False
+    for page in doc.pages:
+        lines = [ln.text.strip() for ln in page.lines]
+        if not started:
+            started = any(_OPINION.search(x.replace(" ", "")) for x in lines)
+            if not started:
+                continue
+        names: list[str] = []
+        for i, text in enumerate(lines):
+            m = title.search(text)
+            if m is None or len(text) > 40:
+                continue
+            rest = text[m.end():].lstrip(" ：:")
+            after = [rest.replace(" ", "")] if _SPACED_NAME.fullmatch(rest) else rest.split()   # ("刘 汉")
+            if after and _PERSON.fullmatch(after[0]):
+                names.append(after[0])
+            elif not after and i + 1 < len(lines) and not title.search(lines[i + 1]):
+                words = lines[i + 1].split()
+                if words and _PERSON.fullmatch(words[-1]) and len(lines[i + 1]) <= 30:
+                    names.append(words[-1])
+        names = list(dict.fromkeys(names))
+        if len(names) >= 2:
+            return ProfileFact("签字会计师姓名", "、".join(names), None, "公司信息", page.number, "中国注册会计师")
+        if started and any(x.startswith(("资产负债表", "合并资产负债表")) for x in lines):
+            return None   # (the statements begin: no signature block read)
+    return None
+
+
+_OPINION = re.compile(r"审计意见|审计报告正文|我们审计了")
+_SPACED_NAME = re.compile(r"[\u4e00-\u9fa5](?: ?[\u4e00-\u9fa5]){1,3}")
+# a person's name: two to four characters, none of a place, a firm or a date
+_PERSON = re.compile(r"(?![的对])(?![\u4e00-\u9fa5]*(?:公司|事务所|中国|北京|上海|深圳|年|月|日|会计|盖章|签名|签章|合伙|责任|意见|审计))"
+                     r"[\u4e00-\u9fa5·]{2,4}")
+
+
 _NUM_TOKEN = re.compile(r"[\d,]+(?:\.\d+)?%?")
 _EMP_START = re.compile(r"员工情况|员工数量")
 _NOT_A_COUNT = re.compile(r"年度报告|年报|有限公司|(?:19|20)\d\d\s*年")

@@ -233,6 +233,15 @@ def _numeric(row: Row) -> bool:
     return any(is_number(c.text) for c in row.cells)
 
 
+def _valued(row: Row) -> bool:
+    """A row holding a number — or a number cut at its point by a narrow column ("81,887,220." over "36"), the
+    rest on the line below: a row of values, never a header that starts a table."""
+    return any(is_number(c.text) or _CUT_AT_POINT.match(c.text) for c in row.cells)
+
+
+_CUT_AT_POINT = re.compile(r"^[-－—–−]?\d{1,3}(?:,\d{3})+\.$")
+
+
 def _blocks(rows: list[Row], wraps: bool) -> list[tuple[int, int]]:
     """(first, last) indexes of the runs of table rows on a page (`wraps`: a PDF's, where short one-cell
     rows between table rows — a label row without values, a wrapped cell — belong to the table, and a
@@ -357,16 +366,16 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
     start, width = first, 0
 
     def titled(m: int) -> bool:   # a one-cell row (a title) above a header row — not a header's wrapped words
-        return (_filled(rows[m]) == 1 and not _numeric(rows[m]) and m + 1 <= last
-                and _filled(rows[m + 1]) >= 2 and not _numeric(rows[m + 1])
-                and len(rows[m].text) > HEADER_WORD_CHARS)
+        return (_filled(rows[m]) == 1 and not _valued(rows[m]) and m + 1 <= last
+                and _filled(rows[m + 1]) >= 2 and not _valued(rows[m + 1])
+                and (len(rows[m].text) > HEADER_WORD_CHARS or _heading_title(rows[m], rows[m + 1])))
 
     for k in range(first, last + 1):
         r = rows[k]
-        if _numeric(r):
+        if _valued(r):
             width = _filled(r)
             continue
-        at = next((m for m in range(k + 1, last + 1) if _numeric(rows[m])), None)
+        at = next((m for m in range(k + 1, last + 1) if _valued(rows[m])), None)
         if at is None:
             continue
         if not width:
@@ -387,12 +396,24 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
             cut = k
         else:
             continue
-        while cut - 1 > start and _filled(rows[cut - 1]) == 1 and not _numeric(rows[cut - 1]):
+        while cut - 1 > start and _filled(rows[cut - 1]) == 1 and not _valued(rows[cut - 1]):
             cut -= 1
         out.append((start, cut - 1))
         start, width = cut, 0
     out.append((start, last))
     return out
+
+
+def _heading_title(row: Row, below: Row) -> bool:
+    """A one-cell row numbered as a heading ("28、管理费用"), set apart above a header of words ("项目 | 本期发生额
+    | 上期发生额"): a note's heading between two tables printed close together, however short — not a group's
+    label over its wrapped first row ("二、联营公司" over "北京金隅万科房地 | 房地产开", set close), nor a label's
+    first line over a row of dashes ("1、国家持" over "股 | - | -")."""
+    return (heading_level(row.text) is not None and not _tight(row, below)
+            and all(_WORDS.search(c.text) for c in below.cells if c.text.strip()))
+
+
+_WORDS = re.compile(r"[\u4e00-\u9fffA-Za-z]")
 
 
 def _filled(row: Row) -> int:
@@ -416,16 +437,18 @@ def _above(rows: list[Row], first: int) -> tuple[str, str | None]:
             if rest and not caption and len(rows[k].cells) <= 2:
                 caption = rest
             continue
-        if _OPTION.search(text) or len(rows[k].cells) >= 2 or _SENTENCE.search(text):
-            break
+        if _OPTION.search(text) or len(rows[k].cells) >= 2 or _SENTENCE.search(text) or text in ("是", "否"):
+            break   # (a 是/否 alone: the answer of a question line above, no caption)
         caption = text
         break
     return caption, unit
 
 
 def _whole_numbers(row: Row) -> bool:
-    """A value line: a whole number, not the cut-off rest of one."""
-    return any(is_number(c.text) and not _FRAGMENT_CELL.match(c.text) for c in row.cells)
+    """A value line: a whole number, or one cut at its point by a narrow column ("997,160,375." over "65"), not
+    the cut-off rest of one."""
+    return any(is_number(c.text) and not _FRAGMENT_CELL.match(c.text) or _CUT_AT_POINT.match(c.text)
+               for c in row.cells)
 
 
 def _conflict(group: list[Row], row: Row) -> bool:
@@ -876,18 +899,33 @@ def table_records(tables: list[Table], sections: list) -> list[dict]:
     """The tables as the store writes them, each with its section: the one holding its first row's line
     (the headings' sections keep every line with its page), else the last section that has a line on
     its first page."""
-    where: dict[tuple[int, str], int] = {}
+    where: dict[tuple[int, str], list[int]] = {}
     on_page: dict[int, int] = {}
     by_sid = {sec.sid: sec for sec in sections}
     for sec in sections:
         for line, page in zip(sec.lines, sec.pages):
-            where.setdefault((page, _key(line)), sec.sid)
+            where.setdefault((page, _key(line)), []).append(sec.sid)
             on_page[page] = sec.sid
+    titles = {(sec.page_start, _key(sec.title)): sec.sid for sec in sections}
+    # a line printed several times on a page (each note's header "项目 本期发生额 上期发生额") is each table's in
+    # turn, the tables before having taken the first, and never a section before the table above's (tables
+    # and sections both run in the document's order); a table under a heading's title (its caption), that
+    # heading's
+    taken: dict[tuple[int, str], int] = {}
+    seen: set[int] = set()
     out = []
     last = 0
     for t in tables:
         page = t.section_page or t.page_start
-        sid = next((where[(page, _key(x))] for x in t.lines if (page, _key(x)) in where), None)
+        keys = list(dict.fromkeys((page, _key(x)) for x in t.lines))
+        sid = titles.get((page, _key(t.caption))) if t.caption else None
+        if sid is None:
+            sid = next((next((s for s in where[k][taken.get(k, 0):] if s >= last), where[k][-1])
+                        for k in keys if k in where), None)
+        if id(t.lines) not in seen:   # (the parts of one table read as several share its lines)
+            seen.add(id(t.lines))
+            for k in keys:
+                taken[k] = taken.get(k, 0) + 1
         if sid is None:
             sid = on_page.get(page, last)
         last = sid
