@@ -53,13 +53,24 @@ from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .compose import format_scaled, render
 from .model import Answer, CellEvidence
-from .tables import CACHED, CHANGE_COLUMN, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, \
-    pairs, search_tokens, unit_of
+from .tables import CACHED, CHANGE_COLUMN, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, \
+    norm, pairs, search_tokens, table_where, unit_of
 from .values import Values
 
 _REPORT_YEAR = re.compile(r"((?:19|20)\d\d)年?(?:年度)?(?:年报|年度报告|报告)")
 _DATA_YEAR = re.compile(r"((?:19|20)\d\d)(?:年度|年)(?!年报|年度报告|报|度报告)")
-_TOPIC = re.compile(r"(?:中|里|当中|之中|之内)$")   # "前十名股东中", "前5大客户里": where the question looks
+# "前十名股东中", "前5大客户里", "管理费用明细里", "短期薪酬项下": where the question looks
+_TOPIC = re.compile(r"(?:明细表?(?:中|里)?|当中|之中|之内|项下|中|里)$")
+_LOOKS_IN = re.compile(r"(?:明细)?(?:当中|之中|之内|中|里|项下)")   # … and before the row it looks for
+
+
+_BY_DIMENSION = re.compile(r"按照?[\u4e00-\u9fff]{1,6}?(?:披露|划分|分类|列示|统计|归集|区分)")
+_BY_DIMENSION_END = re.compile(_BY_DIMENSION.pattern + "$")   # (an ask of these words alone: where it looks)
+
+
+def looks_in(word: str) -> bool:
+    """Whether a word left over only says where the question looks (明细里, 项下, 中): a cell's table topic."""
+    return bool(_TOPIC.fullmatch(word))
 _RANK_WORDS = {"最多", "最大", "最高", "排名", "排第", "第1"}
 _ORDINAL = re.compile(r"第(\d{1,2})(?:大|名|位|的|家|个)|排名?第(\d{1,2})|(最大)")
 DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
@@ -108,6 +119,7 @@ _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪�
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
 _ASKS = re.compile(r"[|,，、;；?？。:：!！]|以及|并且|还有|和|及|与|分别|各")
+_QUOTED = re.compile(r"[“「\"]([^”」\"]{2,40})[”」\"]")
 _CLAUSE_END = re.compile(r"[|,，、;；?？。:：!！]|$")
 _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
 _YEAR_LABEL = re.compile(r"^(20\d\d|19\d\d)年?度?$")
@@ -211,6 +223,9 @@ class _Prepared(NamedTuple):
     # characters), a header's (column → its label's pairs)
     row_words: dict[int, tuple[frozenset[str], frozenset[str]]]
     head_pairs: dict[int, frozenset[str]]
+    # the heading above its own ("39、应付职工薪酬" over "(2).短期薪酬列示"): where a question says it looks
+    # ("应付职工薪酬中，短期薪酬项下…"), never a row's or a column's words
+    parent_pairs: frozenset[str] = frozenset()
 
 
 def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
@@ -331,8 +346,18 @@ class CellAnswerer:
         return q
 
     def asks(self, q: str) -> list[str]:
+        """The asks of the question's words: parted at punctuation and conjunctions, never inside quotes (“工资、
+        奖金、津贴和补贴” names one row)."""
+        parts = [""]
+        for k, piece in enumerate(_QUOTED.split(q)):
+            if k % 2:
+                parts[-1] += piece
+                continue
+            split = _ASKS.split(piece)
+            parts[-1] += split[0]
+            parts += split[1:]
         out: list[str] = []
-        for part in _ASKS.split(q):
+        for part in parts:
             c = content(part)
             if len(c) >= 2 and c not in out:
                 out.append(c)
@@ -373,7 +398,8 @@ class CellAnswerer:
             for key in x.keys:
                 by_pair.setdefault(key, []).append(n)
         return _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(search_tokens(context)),
-                         labelled, by_pair, [n for n, x in enumerate(names) if x.neutral_ok], {}, {})
+                         labelled, by_pair, [n for n, x in enumerate(names) if x.neutral_ok], {}, {},
+                         frozenset(pairs(content(self.spell(content(norm(t.path[-2])))))) if len(t.path) >= 2 else frozenset())
 
     def _row_names(self, t: TableRecord) -> list[_RowName]:
         """What every label cell of the table can name (the question only has to be looked up in them:
@@ -655,8 +681,9 @@ class CellAnswerer:
         spans = [m.span() for m in _LIST_WORDS.finditer(ask)]
         if ranked:
             spans += [m.span() for m in re.finditer(r"前\d+[名大家位个]?", ask)]
-        if _TOPIC.search(ask):
-            spans.append((len(ask) - 1, len(ask)))
+        topic = _TOPIC.search(ask)
+        if topic:
+            spans.append(topic.span())
         for a, b in spans:
             marks[a:b] = [True] * (b - a)
         return marks
@@ -801,6 +828,10 @@ class CellAnswerer:
             return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
             # its characters scattered over another row ("公司存放同业…款项余额")
         label = cover(ask, n.words)
+        marks = [m for m in _LOOKS_IN.finditer(ask) if 2 <= m.start() and m.end() < len(ask) and not label[m.start()]]
+        if marks and any(label) and not any(label[marks[-1].end():]):
+            return None   # "营业外收入中政府补助": the row asked stands after where the question looks, never before it
+            # (a grants table's row 营业外收入 is not the 政府补助 of 营业外收入's note)
         share = _SHARE.search(ask)
         if share and not n.label.endswith("比例"):
             # "占营业收入比例": the label 营业收入合计 holds its denominator, it names no row
@@ -812,6 +843,19 @@ class CellAnswerer:
             # "研发人员数量占比": its denominator is the whole — "占员工总数的比例" asks nothing more
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
+        for m in _LOOKS_IN.finditer(ask):
+            # "管理费用中研发费用", "管理费用明细里研发费用": where the question looks, right after the table's topic
+            # its title says, whose last words the row's label holds too (费用), asks nothing of its own (a marker
+            # after words of the topic alone — "存货中" — is the topic's run's, _topic_run)
+            if m.start() >= 2 and label[m.start() - 1] and all(cover(ask[m.start() - 2:m.start()], title_pairs)):
+                neutral[m.start():m.end()] = [True] * (m.end() - m.start())
+        if ask[:1] in ("末", "底") and len(ask) > 2 and _LOOKS_IN.search(ask, 2):
+            # the 末 of a masked "2019年末" starting an ask that says where it looks ("末短期借款中信用借款"): the
+            # period, read by the frame (elsewhere it stays: "末不良贷款余额" is no 不良率 column beside a 贷款 row)
+            neutral[0] = True
+        for m in _BY_DIMENSION.finditer(ask):
+            # "按类别划分", "按账龄披露": how the table is laid out, no row or column asked
+            neutral[m.start():m.end()] = [True] * (m.end() - m.start())
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
         if self.w.row_kinds and self._other_kind(ask, label, prep):
             return None   # "子公司青岛万科": not the 青岛 of a table of joint ventures
@@ -829,7 +873,8 @@ class CellAnswerer:
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
         row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs
-        runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2]
+        runs = [self._topic_run(self._base(x, chars=True), around) for x in _runs(ask, taken) if len(x) >= 2
+                and not self._looked_in(x, around | prep.parent_pairs)]
         if not runs and not label_chars and any(i == r and y == n.label for i, y in prep.labelled):
             # a row of a table of years, named by the year asked, meets an ask only where the table's words say
             # some of it: "控股股东" (its 股 a unit word, 控股股东 an appositive) is none of the dividends' 2019 row
@@ -922,6 +967,14 @@ class CellAnswerer:
                     if not re.search(r"\d", m.group(1))]
             got = prep.head_pairs[k] = frozenset(pairs(self.label_text(h)).union(*said))
         return got
+
+    @staticmethod
+    def _looked_in(run: str, around: AbstractSet[str]) -> bool:
+        """A run saying where the question looks, the table's headings holding it (its own and the one above:
+        "应付职工薪酬中短期薪酬项下" of "(2).短期薪酬列示" under "39、应付职工薪酬"): nothing asked of the cells."""
+        m = _TOPIC.search(run)
+        head = run[:m.start()] if m is not None else ""
+        return len(head) >= 4 and sum(cover(head, around)) >= EXPLAINED * len(head)
 
     @staticmethod
     def _topic_run(run: str, around: AbstractSet[str]) -> str:
@@ -1068,7 +1121,8 @@ class CellAnswerer:
         for a in asks:
             if all(self.neutral_marks(a)):
                 continue   # "年报", "公司": nothing asked
-            if _TOPIC.search(a) and sum(cover(a, title_pairs)) >= TOPIC_HELD * (len(a) - 1) \
+            looks = _TOPIC.search(a) or _BY_DIMENSION_END.search(a)
+            if looks and sum(cover(a, title_pairs | prep.parent_pairs)) >= TOPIC_HELD * looks.start() \
                     and not any(n.label and n.label in a for n in named.values()):
                 # "前十名股东中", "利润分配预案中" (under 利润分配…情况): the table's topic, where the question
                 # looks, no ask of its own — most of it in the title will do
@@ -1209,6 +1263,13 @@ class CellAnswerer:
         else:
             rep, name, year, note = self.v.report(u)
             years = (year,) if year is not None else ()
+            if rep is None and year is not None and u.companies:
+                # a year whose own report the store lacks: the next year's tables print it as their 上期/期初
+                # (_every_year: a column of the year asked, or nothing)
+                rep = self.v.source.report(u.companies[0].company.key, year + 1)
+                if rep is not None:
+                    note = render(self.t, "note_previous_column", year=year, report=year + 1) + "。"
+                    year = year + 1
         if rep is None or rep.year != year or rep.id not in self.v.source.store.table_index.reports_having("tables"):
             return None, ""   # (a report of imported values only prints no table)
         q = self.question_text(u)
@@ -1284,7 +1345,7 @@ class CellAnswerer:
                         continue
                     shown = format_scaled(to_yuan(amount, unit), u.unit, u.decimals, self.v.style) + f"（表中为{shown}）"
                 cells.append(f"{shown_header(column)}：{shown}" if shown_header(column) else shown)   # (a unit line alone: none)
-                found.append(CellEvidence(" > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:]),
+                found.append(CellEvidence(table_where(t),
                                           label, shown_header(column), value + ("" if not unit or value.endswith("%") else unit), page,
                                           self.v.source.keys.get(t.report_id), value))
             part = f"{label}（{'，'.join(cells)}）"

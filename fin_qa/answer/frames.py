@@ -41,7 +41,8 @@ from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .cells import LINE_OF_BUSINESS, UNNAMED, WHO_ASKED, CellAnswerer, shown_header
-from .tables import CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, norm, pairs, unit_of
+from .tables import CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, joined_asks, norm, pairs, \
+    table_where, unit_of
 from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
 
@@ -72,7 +73,9 @@ _TOP_N_BEFORE = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:�
 # a value asked of each subsidiary (SubsidiaryAnswerer.each)
 _EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
                        r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
-_ASK_STOP = re.compile(r"[?？。;；!！,，]")
+# where asks part: commas, then the other stops (joined_asks between: a clause saying where the question looks goes
+# with the ask after it)
+_COMMA_STOP, _STOP = re.compile(r"[,，]"), re.compile(r"[?？。;；!！]")
 # a group of subsidiaries named by how many ("几家主要子公司", "这几家子公司"): no one of them
 _SOME_SUBS = re.compile(r"(?:几|哪几|这几|那几|这些|那些|多)家?(?:主要)?(?:的)?(?:全资|控股)?子公司")
 _ENTITIES = ("shareholder", "unrestricted", "restricted", "preferred", "customer", "supplier", "subsidiary", "branch")
@@ -961,13 +964,13 @@ class FrameAnswerer:
             return None
         q = self.cells.question_text(u)
         # (asks part at a stop or a comma: "第一大股东是谁，持股比例多少", "在职员工合计多少人，其中本科…")
-        asks = [a for a in _ASK_STOP.split(q) if content(a.replace("|", ""))]
+        asks = [a for a in joined_asks(_COMMA_STOP.split(q)) for a in _STOP.split(a) if content(a.replace("|", ""))]
         parts: list[str] = []
         evidence: list[CellEvidence] = []
         last: Result | None = None
         last_frame: Frame | None = None
         last_chosen: Chosen | None = None
-        asked = [a for a in _ASK_STOP.split(norm(u.norm)) if content(a)]
+        asked = [a for a in joined_asks(_COMMA_STOP.split(norm(u.norm))) for a in _STOP.split(a) if content(a)]
         for n, ask in enumerate(asks):
             text = content(ask)
             query = read_query(text, self.words, content(asked[n]) if len(asked) == len(asks) else "")
@@ -1250,7 +1253,7 @@ class FrameAnswerer:
 
     def _evidence(self, rep: Report, f: Frame, chosen: Chosen, result: Result) -> list[CellEvidence]:
         t = f.table
-        table = " > ".join([*t.path[-2:], t.caption] if t.caption else t.path[-2:])
+        table = table_where(t)
         out = []
         cols = [chosen.column] + ([chosen.share] if chosen.share is not None and (
             result.op in ("rank", "value") or result.how == "printed") else [])

@@ -224,6 +224,14 @@ def quoted_yes_no_names_other_companies(rv: Reviewer, u: Understanding, ans: Ans
     return None
 
 
+def _own_heading(where: str) -> list[str]:
+    """Of a table's place as its evidence shows it (answer/tables.table_where: its last two headings, then its
+    caption where that is no heading), its caption and the heading it stands under — or, with no caption, its
+    two headings ("39、应付职工薪酬 > (2).短期薪酬列示")."""
+    parts = where.split(" > ")
+    return parts[-2:]   # (two parts: the headings of a table with no caption of its own, or a heading and a caption)
+
+
 def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """The item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in the
     table's caption, the row or the column its cells were read from — 营业收入合计 does not answer 营业外收入 —
@@ -236,9 +244,10 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
                    key=lambda k: k.start)
     cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
     if named and cells:
-        # the table's own caption counts (非经常性损益项目 > 合计), not the sections above it; a text
+        # the table's own caption counts (非经常性损益项目 > 合计) and the heading right above it (the note
+        # "32、营业外收入" over a table captioned by a header's words), not the sections above those; a text
         # cell's own words too ("国内审计师：…签字会计师：叶少宽、邹彦")
-        where = content(norm(" ".join(e.table.split(" > ")[-1] + e.row + e.column + e.value for e in cells)))
+        where = content(norm(" ".join("".join(_own_heading(e.table)) + e.row + e.column + e.value for e in cells)))
         for k in named[:1] if u.frame.operation == "share" else named:
             words = [content(norm(w)) for w in (k.name, k.text)] + list(rv.item_names.get(k.name, ()))
             if rv.suffix is not None:

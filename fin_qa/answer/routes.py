@@ -30,6 +30,7 @@ from .compose import render
 from .lookup import declined, understood
 from .followup import POINTER
 from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
+from .cells import looks_in
 from .tables import content, norm, pairs
 from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
@@ -170,6 +171,10 @@ def every_period_read(s: AskState, ans: Answer) -> bool:
     the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
     期末外币余额 alone is no 年初, nor 研发投入金额 of the year."""
     u = s.u
+    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
+    if u.frame.period in ("closing", "opening") and columns and all(_FLOW_COLUMN.search(content(norm(c)))
+                                                                       for c in columns):
+        return False   # a balance at a date asked: no flow of the period (本期增加, 计提) answers it
     frame = s.router.understander.config.frame
     periods = frame.periods if frame else []
     words = [w for slot, w in u.frame.unused if slot == "period"]
@@ -177,13 +182,17 @@ def every_period_read(s: AskState, ans: Answer) -> bool:
         return True
     if u.frame.period_word:
         words.append(u.frame.period_word)   # (an opening asked alone: its column too — a year's 研发投入 is no 年初)
-    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
     for w in words:
         kind = next((name for name, rx in periods if rx.search(w)), None)
         said = s.router.column_periods.get(kind or "")
         if not any((w in c) or (said is not None and said.search(c)) for c in columns):
             return False
     return True
+
+
+# a column of a balance's movement in the period (本期增加, 本期减少金额, 计提, 转回): no balance at a date (a 本期发生额
+# column is an income or expense's own amount, however loosely the question dates it: "2019年末…报酬")
+_FLOW_COLUMN = re.compile(r"^(?:本期|本年|当期|报告期内?)?(?:计提|收回|转回|核销|增加|减少|新增|冲回|转销)(?:金额|额)?$")
 
 
 def list_whole(s: AskState, ans: Answer) -> bool:
@@ -222,7 +231,7 @@ def blank_line(s: AskState, cell: Answer) -> Answer | None:
             continue
         for e in cells:
             rid = store.report_id(e.report or "")
-            if rid is None or store.report_facts(rid, [item], "current"):
+            if rid is None or store.report_facts(rid, [item], "current") or _of_another_year(e, u):
                 continue
             number = parse_number(re.sub(r"[^\d,.\-()（）]", "", e.cell or e.value))
             before = [f for f in store.report_facts(rid, [item], "previous")
@@ -231,6 +240,13 @@ def blank_line(s: AskState, cell: Answer) -> Answer | None:
             if before:
                 return _blank_declined(s, item, before[0])
     return None
+
+
+def _of_another_year(e: CellEvidence, u: Understanding) -> bool:
+    """A cell read from the report of the year after the one asked (its 上期 column: the cells' fallback where the
+    store lacks the year's own report)."""
+    year = re.match(r"\d{4}", (e.report or "").rsplit(":", 1)[-1])
+    return u.years.asked is not None and year is not None and int(year.group(0)) != u.years.asked
 
 
 def _blank_declined(s: AskState, item: str, before: StoredFact) -> Answer:
@@ -461,9 +477,20 @@ def _accounted(s: AskState) -> Answer | None:
     if refused is None:
         return None
     cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
-    if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" for e in cells) for w in u.left):
-        return cell
+    if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" or w in e.table and _looked_in(w, u.norm)
+                                                         for e in cells) or looks_in(w) for w in u.left):
+        return cell   # (… or its table's headings — "主要会计数据中" —, and the words saying where it looks: "管理费用
+        # 明细里" of the row 研发费用 under 管理费用)
     return refused
+
+
+def _looked_in(word: str, question: str) -> bool:
+    """Whether the question names the word as where it looks ("主要会计数据中", "年报的…里")."""
+    at = question.find(word)
+    return at >= 0 and bool(_WHERE_AFTER.match(question, at + len(word)))
+
+
+_WHERE_AFTER = re.compile(r"[\u4e00-\u9fff]{0,4}?(?:中|里|当中|之中|项下)")
 
 
 def _cell_over_kind(s: AskState) -> Answer | None:

@@ -105,6 +105,35 @@ def content(text: str) -> str:
     return _NOT_CONTENT.sub("", text.replace("的", ""))
 
 
+# a clause saying only where the question looks ("应收账款按账龄披露，", "短期借款按类别划分，", "应付职工薪酬中，"):
+# no ask of its own — the words of the ask after it
+# (not the report itself: "年报中，…" says no table)
+_WHERE_CLAUSE = re.compile(r"(?:按照?[^，,|]{1,8}?(?:披露|划分|分类|列示|统计|归集|区分)|(?<!报)(?<!报告)(?:中|里|当中|之中)|项下|明细)\s*$")
+
+
+def joined_asks(parts: list[str]) -> list[str]:
+    """Asks split at commas, each clause that only says where the question looks (_WHERE_CLAUSE) joined to the
+    ask after it ("应收账款按账龄披露" + "2至3年账面余额": one ask)."""
+    out: list[str] = []
+    carry = ""
+    for k, part in enumerate(parts):
+        if k + 1 < len(parts) and _WHERE_CLAUSE.search(part) and "|" not in part[-2:]:
+            carry += part
+            continue
+        out.append(carry + part)
+        carry = ""
+    return out
+
+
+def table_where(t: TableRecord) -> str:
+    """Where a table stands, as evidence shows it: its last two headings, then its caption unless the caption is
+    the last heading itself ("28、管理费用" under the heading 28、管理费用)."""
+    path = t.path[-2:]
+    if t.caption and not (path and content(norm(path[-1])) == content(norm(t.caption))):
+        path = [*path, t.caption]
+    return " > ".join(path)
+
+
 def unit_of(*labels: str) -> str | None:
     for label in labels:
         m = _UNIT.search(unicodedata.normalize("NFKC", label or ""))
