@@ -14,12 +14,12 @@ from .compose import format_result, format_scaled, format_value, render, signed
 from .lookup import declined, interpretation, not_found, understood, unit_note
 from .model import Answer
 from .series import SeriesAnswerer
-from .values import Values, fact_evidence, label_of
+from .values import Fact, Values, fact_evidence, label_of
 
 
 class ChangeAnswerer:
     # the frame's operations and periods this answerer implements (the router declines any other)
-    operations = frozenset({"change", "growth"})
+    operations = frozenset({"change", "growth", "times"})
     periods = frozenset({None, "opening", "closing", "previous", "current"})
 
     def __init__(self, values: Values, series: SeriesAnswerer | None = None):
@@ -76,6 +76,8 @@ class ChangeAnswerer:
         if prev is None or prev.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=base_year, item=label))
         a, b = cur.number, prev.number
+        if f.operation == "times":
+            return self._times(u, name, year, base_year, label, cur, prev, [n for n in (now.note, base.note) if n])
         diff = a - b
         notes = [n for n in (now.note, base.note) if n]
         notes += self.v.definition(item, cur) + self.v.definition(item, prev)
@@ -124,4 +126,23 @@ class ChangeAnswerer:
         return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence),
                       shown=shown)
 
-
+    def _times(self, u: Understanding, name: str, year: int, base_year: int, label: str, cur: Fact,
+               prev: Fact, notes: list[str]) -> Answer:
+        """The value as a multiple of its base (current / base, two decimals unless asked), both values cited; a
+        base not above zero makes no multiple (said so)."""
+        a, b = cur.number, prev.number
+        assert a is not None and b is not None   # (read as numbers by answer())
+        base_when = render(self.t, "change_when_year", year=base_year)
+        whens = (render(self.t, "change_when_year", year=year), base_when)
+        parts = "，".join(render(self.t, "change_part", when=w, value=self.v.show(x)) for w, x in zip(whens, (cur, prev)))
+        evidence: list = [fact_evidence(cur, self.v.show(cur)), fact_evidence(prev, self.v.show(prev))]
+        if b <= 0:
+            text = render(self.t, "change_times_base", year=base_when, value=self.v.show(prev))
+            return not_found(u, text + "。" + render(self.t, "change_part", when=whens[0], value=self.v.show(cur)) + "。")
+        places = u.frame.decimals if u.frame.decimals is not None else 2
+        times = format_result(a / b, "ratio", places, self.v.style)
+        ratio = format_result((a - b) / b, "percent", places, self.v.style)
+        ratio = render(self.t, "change_rate_said", rate=signed(ratio, a - b))
+        text = render(self.t, "change_times", company=name, year=year, item=label, base_year=base_when, times=times,
+                      ratio=ratio, parts=parts)
+        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", evidence, shown=f"{times}倍")

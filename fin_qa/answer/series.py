@@ -130,9 +130,15 @@ class SeriesAnswerer:
                 # the measure the report prints on its own basis (加权平均净资产收益率), beside the computed line
                 printed = [p for p in (self._point(company, "item", fm.printed, y, u) for y in years) if p is not None]
                 if printed:
+                    # (each with its change from the year before, as the computed line says it: 比上年下降了8.79个百分点)
+                    said = []
+                    for prev, p in zip([None, *printed[:-1]], printed):
+                        change = self._change(prev, p, self._kind("item", fm.printed, printed), f) \
+                            if prev is not None and prev.year == p.year - 1 else None
+                        said.append(render(self.t, "series_point", year=p.year, value=p.shown) +
+                                    (render(self.t, "series_change", change=change["text"]) if change else ""))
                     notes.append(render(self.t, "note_printed_series", item=label, expr=fm.expr.replace(" ", ""),
-                                        printed=fm.printed, points="；".join(
-                                            render(self.t, "series_point", year=p.year, value=p.shown) for p in printed)))
+                                        printed=fm.printed, points="；".join(said)))
                     evidence.extend(e for p in printed for e in p.evidence if e not in evidence)
             series.append({"item": item, "label": label, "unit": _unit_of(points[0].shown),
                            "kind": unit_kind, "points": data_points, "missing": gaps if say_missing else []})

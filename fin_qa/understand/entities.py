@@ -68,6 +68,9 @@ def _variants(name: str, kind: str) -> set[str]:
             out.add(name.replace("股份有限公司", "股份公司"))
         if name.endswith("有限公司"):
             out.add(name[: -len("有限公司")])
+        for form in ("股份有限公司", "有限责任公司"):
+            if name.endswith(form) and len(name) - len(form) >= 4:
+                out.add(name[: -len(form)])   # (张家界旅游集团股份有限公司 → 张家界旅游集团: the name as written without it)
         out.add(_BRACKETED.sub("", name))
     return {v for v in out if len(v) >= 2}
 
@@ -534,7 +537,7 @@ def _listed_again(q: str, found: list[CompanyMatch]) -> list[CompanyMatch]:
 # ---------------------------------------------------------------------------------------- years
 
 _RANGE = re.compile(r"((?:19|20)\d{2})(?:年(?:末|底|度)?)?\s*(?:-|~|至|到)\s*((?:19|20)\d{2})年?")
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)")
+_YEAR = re.compile(r"(?:(?<![A-Za-z])FY\s?|(?<!\d))((?:19|20)\d{2})(?:年|年度|财年)?(?!\d)", re.IGNORECASE)   # (FY2025: a fiscal year)
 # 近三年, 最近3个会计年度, 过去五年: the N years up to the one asked (the router counts back from the
 # company's latest report when no year is named)
 _RECENT = re.compile(r"(?:近|最近|过去)\s*([一二两三四五六七八九十\d]{1,2})\s*个?(?:完整的?)?(?:会计|财务|自然)?(?:年度|年)")

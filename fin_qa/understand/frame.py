@@ -32,7 +32,7 @@ class Frame:
     scope_word: str = ""
     period: str | None = None            # opening | closing | previous | current | None (not said)
     period_word: str = ""
-    operation: str = "value"             # value | change | growth | sum | difference | average | share | spelled
+    operation: str = "value"             # value | change | growth | times | sum | difference | average | share | spelled
     operation_word: str = ""
     base_word: str = ""                  # what a change is measured against (较年初, 同比 …)
     unit: str | None = None              # scale asked: "" (元), 万, 亿, 千, 百万, 千万; None: not said
@@ -203,8 +203,17 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
             if found and f.operation == "value":
                 f.operation, f.operation_word = op, found[0].group(0)
     elif (base or years == 2) and f.operation == "value":
-        # 较年初 / 同比 / two years with a difference word and one item (与2018年相比差多少): the change
+        # 较年初 / 同比 / two years with a difference word and one item (与2018年相比差多少): the change; with 几倍
+        # ("2024年扣非是2023年的几倍", "是上年的多少倍"): the multiple
         rest, found = take(rest, ops["difference"])
+        if not found:
+            rest, found = take(rest, ops["times"])
+            if found:
+                f.operation, f.operation_word = "times", found[0].group(0)
+                f.base_word = base[0].group(0) if base else ""
+                for b in base:
+                    rest = mask(rest, b.start(), b.end())
+                found = []
         if found:
             f.operation, f.operation_word = "change", found[0].group(0)
             f.base_word = base[0].group(0) if base else ""
@@ -220,6 +229,14 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
         rest, found = take(rest, ops["average"])
         if found:
             f.operation, f.operation_word = "average", found[0].group(0)
+    if f.operation == "value" and operands == 1:
+        # "是上年的几倍": the multiple of the year before's value (the relative word its base)
+        t = next((x for x in prefilter.finditer(ops["times"], rest) if x.group(0).startswith("是")
+                  and USED not in x.group(0)), None)
+        if t is not None:
+            f.operation, f.operation_word = "times", t.group(0)
+            f.base_word = t.group(0)[1:t.group(0).index("的")]
+            rest = mask(rest, t.start(), t.end())
     rest, found = take(rest, rules.relative)
     f.unused += [("operation", m.group(0)) for m in found]
     rest, _ = take(rest, rules.restated)

@@ -135,7 +135,7 @@ class Planner:
             said = int(m.group("y")) - (1 if m.group("start") else 0)
             if meant != said:
                 return norm, m.group(0)
-            out += norm[last:m.start("period") + len(m.group("period"))]
+            out += norm[last:m.start("period") + len(m.group("period"))] + (m.group("tail") or "")
             last = m.end()
         return (out + norm[last:], None) if last else (question, None)
 
