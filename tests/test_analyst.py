@@ -1119,3 +1119,25 @@ def test_the_signing_accountants_of_an_older_layout(corpus_router):
     # no 其他有关资料 table lists them: the audit report's signature block ("中国注册会计师" | "有限公司 田景亮")
     ans = corpus_router.answer("深振业A 2010年审计报告上签字的注册会计师是哪两位？")
     assert "田景亮" in ans.answer and "李细辉" in ans.answer, ans.answer
+
+
+def test_a_review_of_the_fifteenth_stop(router, corpus_router):
+    # no opening balance of a year from the next report (its 期初 is the year before's end); a header printing both
+    # 本期 and 上期 is neither's column; 扣非/归母 before another item's words qualify it; a multiple of a value below
+    # zero is none; an item's name holding 及 is one ask; 期初 inside a row's label asks no opening column; an aging
+    # table printing its year end only answers no 期初; a heading, its 单位 line, then the header: a table of its own
+    for q, absent in (("惠威科技2018年初应付账款中应付材料款是多少", "20,556,956.33"),
+                      ("惠威科技2018年信用减值损失中应收账款坏账损失是多少", "113,332.03"),
+                      ("海翔药业2019年扣非ROE是多少", "751,209,860.23"),
+                      ("海翔药业2019年归母股东权益是多少", "770,782,185.09"),
+                      ("四方科技2019年应收账款期初余额中1年以内的是多少", "32,056,053.95")):
+        ans = router.answer(q)
+        assert absent not in ans.answer, (q, ans.answer)
+    ans = corpus_router.answer("迈普医学2024年财务费用是2023年的几倍")
+    assert not ans.answered and "倍数只对两个正数有意义" in ans.answer, ans.answer
+    ans = corpus_router.answer("深振业2010年营业税金及附加项下的土地增值税金额是多少")
+    assert "171,283,641.41" in ans.answer and "116,562,578.07" not in ans.answer, ans.answer
+    for q, want in (("北方华锦2019年同一控制下企业合并产生的子公司期初至合并日净损益贡献了多少？", "62,949,595.78"),
+                    ("惠威科技2019年末应付职工薪酬中“工资、奖金、津贴和补贴”期末余额是多少", "6,205,583.18")):
+        ans = router.answer(q)
+        assert ans.answered and want in ans.answer, (q, ans.answer)

@@ -445,3 +445,22 @@ def test_each_table_under_a_repeated_header_line_is_its_own_notes():
               for caption, label in (("", "职工薪酬"), ("28、管理费用", "研发费用"), ("", "利息支出"))]
     paths = [r["path"][-1] for r in table_records(tables, build_sections(doc))]
     assert paths == ["27、销售费用", "28、管理费用", "29、财务费用"]
+
+
+def test_a_heading_then_its_unit_line_then_a_header_starts_a_table():
+    # 惠威科技 2019 p.126 (shape of): "（2）短期薪酬列示" | "单位：元" | "项目 | 期初余额 …" right under the rows of
+    # (1): a table of its own, its unit read — never rows of (1) with the heading in a 合计 row's label
+    def head(top: float) -> Row:
+        return row(top, ("项目", 114, 130), ("期初余额", 211, 250), ("本期增加", 296, 335), ("本期减少", 390, 430),
+                   ("期末余额", 477, 516))
+    rows = [head(78), row(98, ("一、短期薪酬", 62, 122), ("5,492,638.62", 215, 266), ("63,524,941.49", 303, 360),
+                          ("62,773,996.11", 399, 456), ("6,243,584.00", 483, 534)),
+            row(138, ("合计", 62, 80), ("5,496,345.86", 215, 266), ("67,847,699.12", 303, 360),
+                ("67,097,926.18", 398, 455), ("6,246,118.80", 483, 534)),
+            row(169, ("（2）短期薪酬列示", 57, 140)), row(202, ("单位：元", 498, 534)), head(222),
+            row(241, ("1、工资、奖金、津贴和补贴", 62, 180), ("5,458,585.45", 212, 263), ("59,172,929.84", 305, 362),
+                ("58,425,932.11", 397, 454), ("6,205,583.18", 483, 534)),
+            row(261, ("2、职工福利费", 62, 125), ("201,619.52", 316, 362), ("201,619.52", 408, 454))]
+    first, second = page_tables(rows, 126)
+    assert first.rows[-1][0] == "合计" and second.caption.startswith("（2）短期薪酬列示") and second.unit == "元"
+    assert second.rows[0] == ["1、工资、奖金、津贴和补贴", "5,458,585.45", "59,172,929.84", "58,425,932.11", "6,205,583.18"]

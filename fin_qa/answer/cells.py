@@ -119,6 +119,7 @@ _LIST_WORDS = re.compile(r"(?:都|分别|各)?(?:是|有|为)?(?:哪几家|哪�
 _RATE = re.compile(r"(?:率|比例|比重|占比)$")
 # where asks part: punctuation, the '|' of a masked company/year or an ask word, conjunctions
 _ASKS = re.compile(r"[|,，、;；?？。:：!！]|以及|并且|还有|和|及|与|分别|各")
+_JOINING = re.compile(r"[和及与、]")
 _QUOTED = re.compile(r"[“「\"]([^”」\"]{2,40})[”」\"]")
 _CLAUSE_END = re.compile(r"[|,，、;；?？。:：!！]|$")
 _YEAR = re.compile(r"(20\d\d|19\d\d)\s*年?")
@@ -312,6 +313,7 @@ class CellAnswerer:
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
         self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
+        self._where_of: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}   # _where_spans
 
     # --------------------------------------------------------------------------- words
 
@@ -345,9 +347,11 @@ class CellAnswerer:
                 q = q.replace(said, name, 1)
         return q
 
-    def asks(self, q: str) -> list[str]:
+    def asks(self, q: str, whole: list[str] | tuple[str, ...] = ()) -> list[str]:
         """The asks of the question's words: parted at punctuation and conjunctions, never inside quotes (“工资、
-        奖金、津贴和补贴” names one row)."""
+        奖金、津贴和补贴” names one row) nor inside the names `whole` (an item's: 营业税金及附加)."""
+        for w in whole:
+            q = q.replace(w, f"“{w}”")
         parts = [""]
         for k, piece in enumerate(_QUOTED.split(q)):
             if k % 2:
@@ -735,7 +739,8 @@ class CellAnswerer:
             if any(w in h for w in pc.get("change", ())):
                 continue
             current = any(w in h for w in pc.get("current", ())) and not any(w in h for w in pc.get("previous", ()))
-            previous = any(w in h for w in pc.get("previous", ()))
+            # (a header printing both — "本期发生额上期发生额", two columns' words merged — is neither's)
+            previous = any(w in h for w in pc.get("previous", ())) and not any(w in h for w in pc.get("current", ()))
             if str(year) in printed or (not printed and ((year == report_year and current)
                                                          or (year == report_year - 1 and previous))):
                 found.append(k)
@@ -828,8 +833,9 @@ class CellAnswerer:
             return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
             # its characters scattered over another row ("公司存放同业…款项余额")
         label = cover(ask, n.words)
-        marks = [m for m in _LOOKS_IN.finditer(ask) if 2 <= m.start() and m.end() < len(ask) and not label[m.start()]]
-        if marks and any(label) and not any(label[marks[-1].end():]):
+        looks, dims = self._where_spans(ask)
+        marks = [(a, b) for a, b in looks if 2 <= a and b < len(ask) and not label[a]]
+        if marks and any(label) and not any(label[marks[-1][1]:]):
             return None   # "营业外收入中政府补助": the row asked stands after where the question looks, never before it
             # (a grants table's row 营业外收入 is not the 政府补助 of 营业外收入's note)
         share = _SHARE.search(ask)
@@ -843,19 +849,19 @@ class CellAnswerer:
             # "研发人员数量占比": its denominator is the whole — "占员工总数的比例" asks nothing more
             for i in range(share.start(1), share.end(1)):
                 neutral[i] = True
-        for m in _LOOKS_IN.finditer(ask):
+        for a, b in looks:
             # "管理费用中研发费用", "管理费用明细里研发费用": where the question looks, right after the table's topic
             # its title says, whose last words the row's label holds too (费用), asks nothing of its own (a marker
             # after words of the topic alone — "存货中" — is the topic's run's, _topic_run)
-            if m.start() >= 2 and label[m.start() - 1] and all(cover(ask[m.start() - 2:m.start()], title_pairs)):
-                neutral[m.start():m.end()] = [True] * (m.end() - m.start())
-        if ask[:1] in ("末", "底") and len(ask) > 2 and _LOOKS_IN.search(ask, 2):
+            if a >= 2 and label[a - 1] and all(cover(ask[a - 2:a], title_pairs)):
+                neutral[a:b] = [True] * (b - a)
+        if ask[:1] in ("末", "底") and len(ask) > 2 and any(a >= 2 for a, _ in looks):
             # the 末 of a masked "2019年末" starting an ask that says where it looks ("末短期借款中信用借款"): the
             # period, read by the frame (elsewhere it stays: "末不良贷款余额" is no 不良率 column beside a 贷款 row)
             neutral[0] = True
-        for m in _BY_DIMENSION.finditer(ask):
+        for a, b in dims:
             # "按类别划分", "按账龄披露": how the table is laid out, no row or column asked
-            neutral[m.start():m.end()] = [True] * (m.end() - m.start())
+            neutral[a:b] = [True] * (b - a)
         taken = [a or b or c for a, b, c in zip(label, neutral, self._appositives(ask, label))]
         if self.w.row_kinds and self._other_kind(ask, label, prep):
             return None   # "子公司青岛万科": not the 青岛 of a table of joint ventures
@@ -944,6 +950,17 @@ class CellAnswerer:
             cols, whole = self._default_columns(t, candidates, when)
             return Pick(ask, r, [] if whole else cols, explained, label_chars, False, not runs, beyond)
         return Pick(ask, r, chosen, explained, label_chars, True, own=beyond)
+
+    def _where_spans(self, ask: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+        """The spans of an ask's words saying where it looks (中, 里, 明细里, 项下: _LOOKS_IN) and how the table is
+        laid out (按…划分: _BY_DIMENSION), once per ask (every row of every table is tried with it)."""
+        got = self._where_of.get(ask)
+        if got is None:
+            if len(self._where_of) > 4096:
+                self._where_of.clear()
+            got = self._where_of[ask] = (tuple(m.span() for m in _LOOKS_IN.finditer(ask)),
+                                         tuple(m.span() for m in _BY_DIMENSION.finditer(ask)))
+        return got
 
     def _row_words(self, prep: _Prepared, r: int) -> tuple[frozenset[str], frozenset[str]]:
         """The character pairs and the characters of a row's words and of the label of the part of the
@@ -1210,7 +1227,9 @@ class CellAnswerer:
             return None
         qc = content(q)
         qc_raw = content(self.question_text(u, masked=False))
-        asks = self.asks(q)
+        # (an item's name holding a joining word — 营业税金及附加, 税金及附加 — is one ask, never parted at it)
+        asks = self.asks(q, [w for k in u.keywords if k.kind == "item" and _JOINING.search(k.text)
+                             for w in [self.spell(norm(k.text).replace("的", ""))] if w in q])
         if u.filler and len(asks) > 1 and _said_only(asks[0], sorted({content(norm(w)) for w in u.filler}, key=len,
                                                                          reverse=True)):
             # the request before the question's first ask, of the words the lexicon read as how the question is
@@ -1263,9 +1282,10 @@ class CellAnswerer:
         else:
             rep, name, year, note = self.v.report(u)
             years = (year,) if year is not None else ()
-            if rep is None and year is not None and u.companies:
+            if rep is None and year is not None and u.companies and u.frame.period != "opening":
                 # a year whose own report the store lacks: the next year's tables print it as their 上期/期初
-                # (_every_year: a column of the year asked, or nothing)
+                # (_every_year: a column of the year asked, or nothing) — never its opening balance (the year
+                # before's end, which the next report does not print)
                 rep = self.v.source.report(u.companies[0].company.key, year + 1)
                 if rep is not None:
                     note = render(self.t, "note_previous_column", year=year, report=year + 1) + "。"

@@ -77,7 +77,8 @@ class ChangeAnswerer:
             return not_found(u, render(self.t, "not_found_value", company=name, year=base_year, item=label))
         a, b = cur.number, prev.number
         if f.operation == "times":
-            return self._times(u, name, year, base_year, label, cur, prev, [n for n in (now.note, base.note) if n])
+            return self._times(u, name, year, base_year, label, cur, prev, [n for n in (now.note, base.note) if n],
+                               balance and base_year == year - 1)
         diff = a - b
         notes = [n for n in (now.note, base.note) if n]
         notes += self.v.definition(item, cur) + self.v.definition(item, prev)
@@ -127,18 +128,23 @@ class ChangeAnswerer:
                       shown=shown)
 
     def _times(self, u: Understanding, name: str, year: int, base_year: int, label: str, cur: Fact,
-               prev: Fact, notes: list[str]) -> Answer:
+               prev: Fact, notes: list[str], opening: bool = False) -> Answer:
         """The value as a multiple of its base (current / base, two decimals unless asked), both values cited; a
-        base not above zero makes no multiple (said so)."""
+        base not above zero, or a value below zero, makes no multiple (said so, with both values)."""
         a, b = cur.number, prev.number
         assert a is not None and b is not None   # (read as numbers by answer())
-        base_when = render(self.t, "change_when_year", year=base_year)
-        whens = (render(self.t, "change_when_year", year=year), base_when)
+        if opening:   # (a balance against the year's opening balance: 期末 over 期初)
+            whens = (render(self.t, "change_when_closing"), render(self.t, "change_when_opening"))
+        else:
+            whens = (render(self.t, "change_when_year", year=year), render(self.t, "change_when_year", year=base_year))
+        base_when = whens[1]
         parts = "，".join(render(self.t, "change_part", when=w, value=self.v.show(x)) for w, x in zip(whens, (cur, prev)))
         evidence: list = [fact_evidence(cur, self.v.show(cur)), fact_evidence(prev, self.v.show(prev))]
-        if b <= 0:
-            text = render(self.t, "change_times_base", year=base_when, value=self.v.show(prev))
-            return not_found(u, text + "。" + render(self.t, "change_part", when=whens[0], value=self.v.show(cur)) + "。")
+        if b <= 0 or a < 0:   # (a multiple of a base not above zero, or of a value below it, says nothing)
+            text = render(self.t, "change_times_base", year=base_when if b <= 0 else whens[0],
+                          value=self.v.show(prev if b <= 0 else cur))
+            return not_found(u, text + "。" + "，".join(render(self.t, "change_part", when=w, value=self.v.show(x))
+                                                       for w, x in zip(whens, (cur, prev))) + "。")
         places = u.frame.decimals if u.frame.decimals is not None else 2
         times = format_result(a / b, "ratio", places, self.v.style)
         ratio = format_result((a - b) / b, "percent", places, self.v.style)

@@ -171,7 +171,10 @@ def every_period_read(s: AskState, ans: Answer) -> bool:
     the frame's period rules) has a column printing that kind — 上年期末数 an opening, 本期期末数 a closing;
     期末外币余额 alone is no 年初, nor 研发投入金额 of the year."""
     u = s.u
-    columns = [e.column for e in ans.evidence if isinstance(e, CellEvidence)]
+    cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+    if u.frame.period_word and any(u.frame.period_word in e.row for e in cells):
+        return True   # the period word is the row's own ("期初至合并日的当期净损益"): no period asked of a column
+    columns = [e.column for e in cells]
     if u.frame.period in ("closing", "opening") and columns and all(_FLOW_COLUMN.search(content(norm(c)))
                                                                        for c in columns):
         return False   # a balance at a date asked: no flow of the period (本期增加, 计提) answers it
@@ -407,7 +410,13 @@ def _subsidiary(s: AskState) -> Answer | None:
 def _frames(s: AskState) -> Answer | None:
     # an operation over a table's rows (an ask of a compound question): the frames', when they account for it
     query = s.source("frames")
-    return query if query is not None and s.review(query) is None else None
+    return query if query is not None and s.review(query) is None and of_the_periods(s, query) else None
+
+
+def of_the_periods(s: AskState, query: Answer) -> bool:
+    """A frame's answer read from cells (an aging row, a group's total) meets the periods asked as the cells' do
+    (every_period_read: 期初 is no 期末账面余额 column)."""
+    return not any(isinstance(e, CellEvidence) for e in query.evidence) or VETOES["every_period_read"](s, query)
 
 
 def _series_asked(s: AskState) -> bool:
@@ -444,7 +453,7 @@ def _frames_printed(s: AskState) -> Answer | None:
     if s.cell is not None or not s.source("cued"):
         return None
     query = s.source("frames_printed")
-    return query if query is not None and s.review(query) is None else None
+    return query if query is not None and s.review(query) is None and of_the_periods(s, query) else None
 
 
 def _entity(s: AskState) -> Answer | None:

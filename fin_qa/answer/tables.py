@@ -127,11 +127,14 @@ def joined_asks(parts: list[str]) -> list[str]:
 
 def table_where(t: TableRecord) -> str:
     """Where a table stands, as evidence shows it: its last two headings, then its caption unless the caption is
-    the last heading itself ("28、管理费用" under the heading 28、管理费用)."""
+    the last heading itself ("28、管理费用" under the heading 28、管理费用; its 单位 line aside)."""
     path = t.path[-2:]
-    if t.caption and not (path and content(norm(path[-1])) == content(norm(t.caption))):
+    if t.caption and not (path and content(norm(path[-1])) == content(norm(_UNIT_SAID.sub("", t.caption)))):
         path = [*path, t.caption]
     return " > ".join(path)
+
+
+_UNIT_SAID = re.compile(r"(?:金额)?单位[:：]?\s*(?:人民币)?\s*(?:百万|千|万|亿)?元(?:\s*币种[:：]?\s*\S+)?")   # (a 单位 line in a caption)
 
 
 def unit_of(*labels: str) -> str | None:

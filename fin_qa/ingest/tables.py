@@ -366,9 +366,12 @@ def _split(rows: list[Row], first: int, last: int) -> list[tuple[int, int]]:
     start, width = first, 0
 
     def titled(m: int) -> bool:   # a one-cell row (a title) above a header row — not a header's wrapped words
-        return (_filled(rows[m]) == 1 and not _valued(rows[m]) and m + 1 <= last
-                and _filled(rows[m + 1]) >= 2 and not _valued(rows[m + 1])
-                and (len(rows[m].text) > HEADER_WORD_CHARS or _heading_title(rows[m], rows[m + 1])))
+        n = m + 1
+        if n < last and _filled(rows[n]) == 1 and _UNIT_LINE.match(rows[n].text.strip()):
+            n += 1   # (a heading, its 单位 line, then the header: "（2）短期薪酬列示" | "单位：元" | "项目 | 期初余额 …")
+        return (_filled(rows[m]) == 1 and not _valued(rows[m]) and n <= last
+                and _filled(rows[n]) >= 2 and not _valued(rows[n])
+                and (len(rows[m].text) > HEADER_WORD_CHARS or _heading_title(rows[m], rows[n])))
 
     for k in range(first, last + 1):
         r = rows[k]
@@ -414,6 +417,7 @@ def _heading_title(row: Row, below: Row) -> bool:
 
 
 _WORDS = re.compile(r"[\u4e00-\u9fffA-Za-z]")
+_UNIT_LINE = re.compile(r"^(?:金额)?单位[:：]\s*(?:人民币)?\s*(?:百万|千|万|亿)?元(?:\s*币种[:：]\s*\S+)?$")
 
 
 def _filled(row: Row) -> int:

@@ -69,8 +69,10 @@ def _variants(name: str, kind: str) -> set[str]:
         if name.endswith("有限公司"):
             out.add(name[: -len("有限公司")])
         for form in ("股份有限公司", "有限责任公司"):
-            if name.endswith(form) and len(name) - len(form) >= 4:
-                out.add(name[: -len(form)])   # (张家界旅游集团股份有限公司 → 张家界旅游集团: the name as written without it)
+            if name.endswith("集团" + form) and len(name) - len(form) >= 5:
+                # (张家界旅游集团股份有限公司 → 张家界旅游集团: a group's name as written without its legal form — not
+                # 万科企业, the head of 北京万科企业有限公司, another company's name)
+                out.add(name[: -len(form)])
         out.add(_BRACKETED.sub("", name))
     return {v for v in out if len(v) >= 2}
 
