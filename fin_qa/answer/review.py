@@ -260,6 +260,23 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
     return None
 
 
+# a header printing two periods' column names run together ("期末余额 期初余额", "本期发生额上期发生额": a table whose
+# columns the reading merged) — which period its one value is cannot be told
+_TWO_PERIODS = re.compile(r"(?:本期|本年|期末|年末|期初|年初|上期|上年)\s*(?:发生额|余额|金额|数)\S*?\s*"
+                          r"(?:本期|本年|期末|年末|期初|年初|上期|上年)\s*(?:发生额|余额|金额|数)")
+
+
+def one_period_column(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """A cell read from a column whose header prints two periods' names run together answers no period: the value
+    may be either's (宁德时代 2025 p.164: 1,133,502 under "期末余额 期初余额", printed under 期末)."""
+    if ans.method not in ("cell", "frame"):
+        return None
+    for e in ans.evidence:
+        if isinstance(e, CellEvidence) and _TWO_PERIODS.search(e.column) and not CHANGE_COLUMN.search(e.column):
+            return render(rv.t, "review_two_periods", column=e.column)
+    return None
+
+
 def change_column_for_a_change(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """A change column (变动比例, 比上年同期增减) answers a change asked, nothing else ("占营业收入的比重")."""
     if ans.method == "cell" and u.frame.operation not in ("change", "growth"):
@@ -458,6 +475,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),
     ("cell_names_the_item", cell_names_the_item),
     ("change_column_for_a_change", change_column_for_a_change),
+    ("one_period_column", one_period_column),
     ("share_column_of_the_whole", share_column_of_the_whole),
     ("column_of_the_year_asked", column_of_the_year_asked),
     ("plain_ratio_for_a_ratio", plain_ratio_for_a_ratio),
