@@ -53,8 +53,8 @@ from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .compose import format_scaled, render
 from .model import Answer, CellEvidence
-from .tables import CACHED, CHANGE_COLUMN, CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, \
-    norm, pairs, search_tokens, table_where, unit_of
+from .tables import CACHED, CHANGE_COLUMN, CUT_NUMBER, LAYOUT_VERBS, UNIT_LINE, Tables, content, core, cover, \
+    is_number, norm, pairs, search_tokens, table_where, unit_of
 from .values import Values
 
 _REPORT_YEAR = re.compile(r"((?:19|20)\d\d)年?(?:年度)?(?:年报|年度报告|报告)")
@@ -64,7 +64,7 @@ _TOPIC = re.compile(r"(?:明细表?(?:中|里)?|当中|之中|之内|项下|中|
 _LOOKS_IN = re.compile(r"(?:明细)?(?:当中|之中|之内|中|里|项下)")   # … and before the row it looks for
 
 
-_BY_DIMENSION = re.compile(r"按照?[\u4e00-\u9fff]{1,6}?(?:披露|划分|分类|列示|统计|归集|区分)")
+_BY_DIMENSION = re.compile(rf"按照?[\u4e00-\u9fff]{{1,6}}?(?:{LAYOUT_VERBS})")
 _BY_DIMENSION_END = re.compile(_BY_DIMENSION.pattern + "$")   # (an ask of these words alone: where it looks)
 
 

@@ -143,8 +143,7 @@ class ChangeAnswerer:
         if b <= 0 or a < 0:   # (a multiple of a base not above zero, or of a value below it, says nothing)
             text = render(self.t, "change_times_base", year=base_when if b <= 0 else whens[0],
                           value=self.v.show(prev if b <= 0 else cur))
-            return not_found(u, text + "。" + "，".join(render(self.t, "change_part", when=w, value=self.v.show(x))
-                                                       for w, x in zip(whens, (cur, prev))) + "。")
+            return not_found(u, text + "。" + parts + "。")
         places = u.frame.decimals if u.frame.decimals is not None else 2
         times = format_result(a / b, "ratio", places, self.v.style)
         ratio = format_result((a - b) / b, "percent", places, self.v.style)

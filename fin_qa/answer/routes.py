@@ -31,7 +31,7 @@ from .lookup import declined, understood
 from .followup import POINTER
 from .model import STATEMENT_NAMES, TABLE_METHODS, Answer, CellEvidence, FactEvidence, Method, PassageEvidence
 from .cells import looks_in
-from .tables import content, norm, pairs
+from .tables import MOVES, content, norm, pairs
 from .distribution import TOTAL as DISTRIBUTION_TOTAL
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def every_period_read(s: AskState, ans: Answer) -> bool:
 
 # a column of a balance's movement in the period (本期增加, 本期减少金额, 计提, 转回): no balance at a date (a 本期发生额
 # column is an income or expense's own amount, however loosely the question dates it: "2019年末…报酬")
-_FLOW_COLUMN = re.compile(r"^(?:本期|本年|当期|报告期内?)?(?:计提|收回|转回|核销|增加|减少|新增|冲回|转销)(?:金额|额)?$")
+_FLOW_COLUMN = re.compile(rf"^(?:本期|本年|当期|报告期内?)?(?:{MOVES})(?:金额|额)?$")
 
 
 def list_whole(s: AskState, ans: Answer) -> bool:

@@ -40,9 +40,15 @@ _QUARTER = re.compile(r"(?<![第前\d〇零一二三四五六七八九十上下�
 # a column of changes (变动比例, 比上年同期增减): what the reviewer checks a change asked against, and what explains
 # no share asked (answer/cells.py)
 CHANGE_COLUMN = re.compile(r"变动|增减|同比|比上年|较上年|增长率|增幅")
+# the verbs of a balance's movement in the period (本期计提, 本年增加 …): a sentence's flow (FLOW below) and a movement
+# column (answer/routes.py _FLOW_COLUMN) say them
+MOVES = "计提|收回|转回|核销|增加|减少|新增|冲回|转销"
 # a flow of the period said before an amount (本期计提, 本年发生, 报告期内收回 …): no balance at a date — a sentence stating
 # one answers no 年末 asked (answer/stated.py)
-FLOW = re.compile(r"(?:本期|本年|当期|报告期内?|本报告期)(?:计提|发生|收回|转回|核销|增加|减少|新增|冲回|转销|确认)")
+FLOW = re.compile(rf"(?:本期|本年|当期|报告期内?|本报告期)(?:{MOVES}|发生|确认)")
+# the verbs saying how a table is laid out ("按账龄披露", "按类别划分"): where the question looks, no row asked
+# (answer/cells.py _BY_DIMENSION, _WHERE_CLAUSE below)
+LAYOUT_VERBS = "披露|划分|分类|列示|统计|归集|区分"
 _TOP_BIG = re.compile(r"(前\d{1,2})大(?=客户|供应商|股东|销售客户)")   # 前5大客户 is the tables' 前5名客户
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
@@ -108,7 +114,7 @@ def content(text: str) -> str:
 # a clause saying only where the question looks ("应收账款按账龄披露，", "短期借款按类别划分，", "应付职工薪酬中，"):
 # no ask of its own — the words of the ask after it
 # (not the report itself: "年报中，…" says no table)
-_WHERE_CLAUSE = re.compile(r"(?:按照?[^，,|]{1,8}?(?:披露|划分|分类|列示|统计|归集|区分)|(?<!报)(?<!报告)(?:中|里|当中|之中)|项下|明细)\s*$")
+_WHERE_CLAUSE = re.compile(rf"(?:按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})|(?<!报)(?<!报告)(?:中|里|当中|之中)|项下|明细)\s*$")
 
 
 def joined_asks(parts: list[str]) -> list[str]:

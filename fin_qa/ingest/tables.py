@@ -900,9 +900,9 @@ def _key(text: str) -> str:
 
 
 def table_records(tables: list[Table], sections: list) -> list[dict]:
-    """The tables as the store writes them, each with its section: the one holding its first row's line
-    (the headings' sections keep every line with its page), else the last section that has a line on
-    its first page."""
+    """The tables as the store writes them, each with its section: the one its caption titles, else the one
+    holding its first rows' line (the headings' sections keep every line with its page; a line printed by several
+    sections of the page is each table's in turn), else the last section that has a line on its first page."""
     where: dict[tuple[int, str], list[int]] = {}
     on_page: dict[int, int] = {}
     by_sid = {sec.sid: sec for sec in sections}
