@@ -75,9 +75,20 @@ def has(answer: str, expected, is_number: bool) -> bool:
     return any(has_number(answer, a) if is_number else clean(a) in answer for a in alts)
 
 
+# what an expectation may say: values the answer holds (numbers: one of each list's forms; names, text and
+# contains: strings), a decline, a question asked back, and (unanswerable) an ask of a compound question the
+# answer says unanswered, noted for a reader (the answer's other asks scored). Any other key is a set's mistake:
+# an error, never a verdict that checks nothing.
+EXPECT_KEYS = {"numbers", "names", "text", "contains", "decline", "clarify", "unanswerable"}
+
+
 def verdict(q: dict, a: dict | None) -> str:
     declined = a is None or a.get("method") in DECLINED
     expect = q["expect"]
+    unknown = set(expect) - EXPECT_KEYS
+    if unknown or not expect.keys() & (EXPECT_KEYS - {"unanswerable"}):
+        raise SystemExit(f"{q.get('id', q['question'])}: an expectation to check nothing by "
+                         f"({', '.join(sorted(unknown)) or 'no value, decline or question back'})")
     if expect.get("decline"):
         return "right" if declined else "wrong"
     if expect.get("clarify"):   # a question naming no period of a company with several: asked back which
@@ -86,7 +97,7 @@ def verdict(q: dict, a: dict | None) -> str:
         return "declined"
     text = clean(a.get("answer", ""))
     hits = [has(text, e, True) for e in expect.get("numbers", [])] + \
-        [has(text, e, False) for e in expect.get("names", []) + expect.get("text", [])]
+        [has(text, e, False) for e in expect.get("names", []) + expect.get("text", []) + expect.get("contains", [])]
     if all(hits):
         return "right"
     # a compound question some of whose asks were said unanswered: the answered ones hold expected values
