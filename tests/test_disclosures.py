@@ -45,6 +45,22 @@ CASES = [
     ("张家界", "所属行业", "旅游服务行业", 9),                    # "…公司属于旅游服务行业…"
     ("惠威科技", "所属行业", "电子音响行业", 22),
     ("生物股份", "所属行业", "生物药品制造业", 85),                # "…所属行业为生物药品制造业"
+    # the shareholders at the year's end (a count of 户), never the month before the filing's
+    ("华锦股份", "普通股股东总数", "66737", 29),
+    # posts (`role:` rules): the 姓名 of the 董事、监事和高级管理人员 table's row whose 职务 names the post whole
+    ("华锦股份", "董事长", "李春建", 32),
+    ("华锦股份", "总经理", "任勇强", 32),                          # "董事、总经理"
+    ("华锦股份", "监事会主席", "赵显良", 32),
+    ("苏常柴", "总经理", "张新", 43),                              # a name printed spaced over two columns
+    ("万科A", "董事长", "王石", 47),                               # "董事会主席"
+    ("张家界", "总经理", "罗选国", 48),                            # "董事、总裁"
+    ("惠威科技", "财务总监", "姜宁", 48),
+    ("四方科技", "董事长", "黄杰", 48),                            # "董事长、总经理": both posts
+    ("四方科技", "总经理", "黄杰", 48),
+    # 海翔药业's first table prints its rows wrapped across tables of other columns ("副董事长现任"): the
+    # holder is read from the 报酬 table, which prints them again
+    ("海翔药业", "总经理", "杨思卫", 63),
+    ("安靠智电", "总经理", "陈晓凌", 139),                        # "董事、" / "总经理" wrapped around the name
 ]
 
 
@@ -78,6 +94,51 @@ def test_disclosures_answered(all_store):
     assert out.startswith("是。") and "p.26" in out
     out = CliRunner().invoke(cli, [*ask, "安靠智电2019年每10股转增多少股？"]).output
     assert "3股" in out
+
+
+def _staff(header, rows, page=40, caption=""):
+    from fin_qa.ingest.tables import Table
+
+    return Table(page, page, caption, None, header, rows, [page] * len(rows))
+
+
+def test_a_post_is_read_whole_or_not_at_all():
+    """A post's holder is a row whose 职务 names the post whole — read with the lines of a wrapped 职务 cell
+    around it, never a post held elsewhere, never a name cut by a wrap."""
+    import re
+
+    from fin_qa.ingest.disclosures import _role_holders
+
+    head = ["姓名", "职务", "任职状态", "性别"]
+    gm = re.compile("总经理|总裁")
+    # 副总经理 is no 总经理; "财务总监、副" / "总经理" is a 副总经理 wrapped around the name
+    t = _staff(head, [["甲乙", "副总经理", "现任", "男"], ["", "财务总监、副", "", ""], ["丙丁", "总经理", "现任", "女"],
+                      ["戊己", "董事兼总经理", "现任", "男"], ["庚辛", "总经理", "离任", "男"]])
+    assert _role_holders([t], {40}, gm) == (
+        "戊己（报告期内离任：庚辛）", 40, "姓名：戊己，职务：董事兼总经理，任职状态：现任；姓名：庚辛，职务：总经理，任职状态：离任")
+    # a post held at a shareholder (姓名 | 任职股东单位 | 职务) is not the company's
+    other = _staff(["姓名", "任职股东单位", "职务"], [["王某", "某某证券股份有限公司", "总经理"]])
+    assert _role_holders([other], {40}, gm) is None
+    # a name wrapped ("曾毓" over a row printing "群" and no post): no holder from that table
+    cut = _staff(head, [["曾毓", "董事长", "现任", "男"], ["群", "", "", ""]])
+    assert _role_holders([cut], {40}, re.compile("董事长")) is None
+    # the table's last row, its rows going on in a table of other columns ("总经 理" | "年 8 月"): unread
+    last = _staff(head, [["张三", "董事长", "现任", "男"]])
+    on = _staff(["", "总经 理", "年 8 月"], [["李四", "董事", "现任"]])
+    assert _role_holders([last, on], {40}, re.compile("董事长")) is None
+    # … where it goes on in the same columns, a header line printed there is a wrapped line of its rows
+    on = _staff(["", "", "", "2012.10-"], [["李四", "董事、总经理", "现任", "男"]])
+    assert _role_holders([last, on], {40}, re.compile("董事长"))[0] == "张三"
+    assert _role_holders([last, on], {40}, gm)[0] == "李四"
+
+
+def test_posts_answered(all_store):
+    store, _ = all_store
+    ask = ["ask", "--store", str(store.dir)]
+    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年报披露的董事长是谁？"]).output
+    assert "李春建" in out and "第32页" in out
+    out = CliRunner().invoke(cli, [*ask, "万科2012年的总裁是谁"]).output
+    assert "郁亮" in out
 
 
 def test_rules_checked(tmp_path):

@@ -54,7 +54,7 @@ def format_value(value: str | Decimal, kind: str, style: str, unit: str | None =
     if kind == "per_share":  # 元/股, or a disclosure's own unit (每10股转增 3股)
         return (float_str(d) if style == "finglm" else _plain(d)) + (unit if unit in ("股", "元") else "元")
     if kind == "count":
-        return _plain(d) + ("" if style == "finglm" else "人")
+        return _plain(d) + ("" if style == "finglm" else unit or "人")   # (人 of a head count, 户 of shareholders)
     if kind == "percent":
         return _plain(d) + "%"
     return _plain(d) + (unit or "")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .yamlfile import LDict, RuleError, line_of, load_rules_yaml
 
-KINDS = ("text", "yesno", "per_share", "amount")
+KINDS = ("text", "yesno", "per_share", "amount", "count")
 
 
 @dataclass(frozen=True)
@@ -18,6 +18,7 @@ class DisclosureRule:
     pattern: re.Pattern
     value: str | None          # yesno: 是 / 否; a `column` rule: what its value must end like
     column: bool = False       # the pattern names a table's column header: the value is read below it
+    role: bool = False         # the pattern names a post (董事长): the 姓名 of the rows whose 职务 names it
     pages: int | None = None   # this rule reads the first N pages (else the item's `pages`, else all)
 
 
@@ -65,9 +66,17 @@ def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
         rules = []
         for r in spec.get("rules") or []:
             rline = line_of(r) or line
-            if not isinstance(r, dict) or not isinstance(r.get("pattern") or r.get("column"), str):
-                raise RuleError(path, rline, f"{item}: a rule needs a `pattern` (or a `column` header)")
+            if not isinstance(r, dict) or not isinstance(r.get("pattern") or r.get("column") or r.get("role"), str):
+                raise RuleError(path, rline, f"{item}: a rule needs a `pattern` (or a `column` header, or a `role`)")
             column = isinstance(r.get("column"), str)
+            if isinstance(r.get("role"), str):
+                if kind != "text":
+                    raise RuleError(path, rline, f"{item}: a role rule reads a person's name: kind text")
+                try:
+                    rules.append(DisclosureRule(re.compile(r["role"]), None, role=True))
+                except re.error as exc:
+                    raise RuleError(path, rline, f"{item}: bad role pattern ({exc})") from None
+                continue
             try:
                 rx = re.compile(r["column"] if column else r["pattern"])
                 ends = re.compile(r["ends"]) if column and isinstance(r.get("ends"), str) else None

@@ -61,8 +61,8 @@ def build_vocabulary(table: ItemTable, prof: dict, emp: dict, categories: dict[s
         vocab.add(ItemInfo(name, "text", "公司信息", None), labels or ())
     for d in disclosures:  # keyword_tables/disclosures.yaml: 审计意见类型, 每10股派发现金红利 …
         # a profile field read here too (会计师事务所名称) keeps the profile's entry; its words are added
-        shown: str | None = d.unit if d.kind == "per_share" else ("元" if d.kind == "amount" else None)
-        vocab.add(ItemInfo(d.item, {"per_share": "per_share", "amount": "amount"}.get(d.kind, "text"), DISCLOSURES,
+        shown: str | None = d.unit if d.kind in ("per_share", "count") else ("元" if d.kind == "amount" else None)
+        vocab.add(ItemInfo(d.item, {"per_share": "per_share", "amount": "amount", "count": "count"}.get(d.kind, "text"), DISCLOSURES,
                            shown), d.synonyms)
     for col in prof.get("contact_columns") or ():
         for row in (prof.get("contact_rows") or {}).values():

@@ -53,6 +53,127 @@ def _table_column(tables: list[Table], number: int, header: re.Pattern, ends: re
     return None
 
 
+_NAME_HEADER = re.compile(r"姓名")
+_ROLE_HEADER = re.compile(r"(?:现任)?职务(?:[（(]注[^）)]*[）)])?|职位")
+_STATUS_HEADER = re.compile(r"任职状态")
+_ROLES_APART = re.compile(r"[、，,；;/\s]+|兼(?:任)?")
+_ELSEWHERE = re.compile(r"单位(?:名称)?$")   # (任职股东单位, 其他单位名称: where the post is held)
+_STATUS = re.compile(r"现任|离任|已?离职|任期满离任")
+_LEFT = "离"
+
+
+def _role_holders(tables: list[Table], pages: set[int], role: re.Pattern) -> tuple[str, int, str] | None:
+    """(names, page, quote) of the persons holding a post (董事长): the 姓名 of each row whose 职务 names the
+    post whole ("董事、总经理", "董事长兼总经理": 总经理; never 副总经理), in the first table of the pages with
+    姓名 and 职务 columns (with the tables printed on after it with no header) that names its holders
+    readably — a name read whole, a post read with its wrapped lines; where a table's rows are not (a
+    name wrapped, "曾毓" / "群"), the next such table (报酬情况 prints them again). Where a 任职状态 column
+    tells, those who left (离任) are said apart."""
+    for columns, rows, whole in _staff_tables(tables, pages):
+        found = _holders(columns, rows, whole, role)
+        if found is None:
+            continue
+        if not found:
+            continue
+        left = [f for f in found if _LEFT in f[2]]
+        now = [f for f in found if f not in left]
+        quote = "；".join(f"姓名：{f[0]}，职务：{f[1]}" + (f"，任职状态：{f[2]}" if f[2] else "") for f in now + left)
+        gone = "、".join(dict.fromkeys(f[0] for f in left))
+        if not now:
+            return f"{gone}（报告期内离任）", left[0][3], quote
+        value = "、".join(dict.fromkeys(f[0] for f in now))
+        return value + (f"（报告期内离任：{gone}）" if gone else ""), now[0][3], quote
+    return None
+
+
+def _staff_columns(t: Table) -> tuple[int, int, int | None] | None:
+    header = [re.sub(r"\s", "", h) for h in t.header]
+    names = [k for k, h in enumerate(header) if _NAME_HEADER.fullmatch(h)]
+    roles = [k for k, h in enumerate(header) if _ROLE_HEADER.fullmatch(h)]
+    if not names or not roles or any(_ELSEWHERE.search(h) for h in header):
+        return None   # (a post held elsewhere: 姓名 | 任职股东单位 | 职务 is no post of the company)
+    return names[0], roles[0], next((k for k, h in enumerate(header) if _STATUS_HEADER.fullmatch(h)), None)
+
+
+def _staff_tables(tables: list[Table], pages: set[int]):
+    """Each table of the pages with 姓名 and 职务 columns: (its columns, its rows with their pages — the rows of
+    the tables printed on after it with no header too — a header line there, a name column's empty, read as a
+    row —, whole: False where a table after it is of other columns, "总经 理" | "年 8 年 12 月", its rows
+    wrapped beyond reading)."""
+    i = 0
+    while i < len(tables):
+        t = tables[i]
+        columns = _staff_columns(t)
+        i += 1
+        if columns is None or t.page_start not in pages:
+            continue
+        rows = [(r, t.pages[k] if k < len(t.pages) else t.page_start) for k, r in enumerate(t.rows)]
+        end, whole = t.page_end, True
+        while i < len(tables) and tables[i].page_start <= end + 1 and _staff_columns(tables[i]) is None:
+            header = [re.sub(r"\s", "", h) for h in tables[i].header]
+            if header and header[0]:
+                break   # (a table of its own)
+            u = tables[i]
+            if any(header) and u.width != t.width:
+                whole = False   # (its columns not the table's: its rows are read no further)
+                break
+            # (a "header" printed with a name column empty is a wrapped line of the rows: read as a row)
+            rows += [(u.header, u.page_start)] if any(header) else []
+            rows += [(r, u.pages[k] if k < len(u.pages) else u.page_start) for k, r in enumerate(u.rows)]
+            end = u.page_end
+            i += 1
+        yield columns, rows, whole
+
+
+def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], int]], whole: bool,
+             role: re.Pattern) -> list[tuple[str, str, str, int]] | None:
+    """(name, post as printed, status, page) of the rows holding the post; None where one of them is not read
+    whole (its name wrapped or not a name, its row the last of a table whose rows go on in fragments)."""
+    n, r, st = columns
+    cells = [row for row, _ in rows]
+    found = []
+    for k, (row, page) in enumerate(rows):
+        if max(n, r) >= len(row) or not row[n].strip():
+            continue
+        own = re.sub(r"\s", "", row[r])
+        # a post wrapped in its cell prints its lines on the rows above and below a name (vertically
+        # centred: "财务总监、副" / "总经理"): the row holds the post only read with its neighbours' lines too
+        above, below = _wrapped(cells, k - 1, n, r), _wrapped(cells, k + 1, n, r)
+        readings = {own, above + own, own + below, above + own + below} - {""}
+        if not readings or not all(any(role.fullmatch(p) for p in _ROLES_APART.split(x) if p) for x in readings):
+            continue
+        name = _person(row, n, r, cells, k)
+        if name is None or k == len(rows) - 1 and not whole:
+            return None
+        state = re.sub(r"\s", "", row[st]) if st is not None and st < len(row) else ""
+        state = state if _STATUS.fullmatch(state) else ""   # (a column shifted in a table printed on: no status)
+        found.append((name, max(readings, key=len), state, page))
+    return found
+
+
+_PERSON = re.compile(r"[\u4e00-\u9fff]{2,4}|[\u4e00-\u9fff]{1,6}·[\u4e00-\u9fff]{1,8}|[A-Z][A-Za-z .'-]{2,40}")
+
+
+def _person(row: list[str], n: int, r: int, rows: list[list[str]], k: int) -> str | None:
+    """The name in a row's 姓名 cell when it reads as a person's whole name (2–4 characters, a name with ·, a
+    Latin name) and no row next to it prints a piece of a name without a post (a name wrapped: "欧阳" / "楚英");
+    a two-character name printed spaced over two columns ("张" | "新", the left one headed by nothing) joined."""
+    name = re.sub(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])", "", row[n].strip())
+    if len(name) == 1 and n > 0 and len(row[n - 1].strip()) == 1:
+        name = row[n - 1].strip() + name
+    for j in (k - 1, k + 1):
+        if 0 <= j < len(rows) and max(n, r) < len(rows[j]) and rows[j][n].strip() and not rows[j][r].strip():
+            return None
+    return name if _PERSON.fullmatch(name) else None
+
+
+def _wrapped(rows: list[list[str]], k: int, n: int, r: int) -> str:
+    """The 职务 cell of row k where it is a line of a wrapped cell (a row printing no name), else ""."""
+    if not 0 <= k < len(rows) or max(n, r) >= len(rows[k]) or rows[k][n].strip():
+        return ""
+    return re.sub(r"\s", "", rows[k][r])
+
+
 def _column_value(doc: Document, number: int, header: re.Pattern, ends: re.Pattern) -> tuple[str, str] | None:
     """(header, value(s)): the value(s) printed below a table's header cell (控股股东名称 | 法定代表人 | 成立日期 …): the rows'
     leftmost cells no further right than the header, joined while a value wraps ("张家界市人民政府国有资产监"
@@ -118,6 +239,11 @@ def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None 
     for rule in spec.rules:
         limit = rule.pages or spec.pages
         pages = texts[:limit] if limit else texts
+        if rule.role:
+            held = _role_holders(tables or [], {number for number, _ in pages}, rule.pattern)
+            if held is not None:
+                return ProfileFact(spec.item, held[0], None, STATEMENT, held[1], held[2])
+            continue
         if rule.column:
             ends = re.compile(rule.value or "$")
             for number, text in pages:
@@ -138,7 +264,7 @@ def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None 
             if spec.kind == "yesno":
                 return ProfileFact(spec.item, rule.value or "", None, STATEMENT, number, raw)
             value = m.group("v")
-            if spec.kind in ("per_share", "amount"):
+            if spec.kind in ("per_share", "amount", "count"):
                 num = parse_number(value)
                 if num is None:
                     continue
