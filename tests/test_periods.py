@@ -617,3 +617,57 @@ def test_periods_the_review_found(periodic_store, question, said, absent):
 def test_periods_compared_but_not_told_are_declined(periodic_store, question):
     a = _conversation(periodic_store.dir, question)[0]
     assert a["method"] in ("declined", "not_found"), a["answer"]
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said, absent", [
+    # asks naming their periods apart: each its own (the first's 7-9月 was given for 前三季度 too)
+    ("华润三九2023年Q3单季归属于上市公司股东的净利润是多少？2023年前三季度（年初至报告期末）归母净利润又是多少？",
+     ["525,475,187.02", "2,402,599,847.04"], []),
+    # the filing named as where to look is no period asked beside the one asked
+    ("华润三九2024年三季报中，第三季度单季营业收入是多少", ["5,634,274,230.28"], ["19,740,286,995.36"]),
+    # a year's two digits before its period's code (23H1), a space typed for the comma after an ask
+    ("百诚医药23H1经营活动现金流净额多少 上年同期是多少", ["176,867.22", "105,093,103.55"], []),
+    # a code and a short year filled in front of the second ask stay apart (never 00099925年)
+    ("000999 25年前三季度营收多少 同比涨了多少", ["21,986,403,962.07", "11.38%"], []),
+    # the shareholders at a period's end, read at ingest from the filing's 股东信息
+    ("截至2023年一季度末（2023年3月31日），金花股份的普通股股东总数是多少户？", ["32217户"], []),
+    ("截至2024年上半年末，华润三九的报告期末普通股股东总数是多少？", ["38110户"], []),
+])
+def test_each_ask_its_own_period(periodic_store, question, said, absent):
+    a = _conversation(periodic_store.dir, question)[0]
+    assert a["method"] not in ("declined", "not_found"), a["answer"]
+    for s in said:
+        assert s in a["answer"], (s, a["answer"])
+    for s in absent:
+        assert s not in a["answer"], (s, a["answer"])
+
+
+@needs_periodic
+def test_a_quarter_of_a_half_year_filing_looked_in_is_no_half_year(periodic_store):
+    # 百诚医药's half year filing prints no quarter: Q2 alone is not derived (no first quarter's filing) — never the
+    # half year's 423,862,084.23 for it
+    a = _conversation(periodic_store.dir, "百诚医药2023年半年度报告中，2023年第二季度（4-6月）单季营业收入是多少？")[0]
+    assert a["method"] in ("declined", "not_found") and "423,862,084.23" not in a["answer"], a["answer"]
+
+
+@needs_periodic
+def test_a_quarter_no_filing_gives_is_read_from_the_years_table_of_quarters(tmp_path):
+    from conftest import REPORTS
+
+    from fin_qa.cli import cli
+
+    huiwei = next(REPORTS.glob("*惠威科技*2019*.pdf"), None)
+    if huiwei is None:
+        pytest.skip("../shared/data/reports has no 惠威科技 2019 report")
+    (tmp_path / "in").mkdir()
+    for f in (huiwei, PERIODIC / "reports-深交所" / "华润三九：2023年一季度报告.pdf"):
+        (tmp_path / "in" / f.name).symlink_to(f)
+    r = CliRunner().invoke(cli, ["ingest", str(tmp_path / "in"), "--store", str(tmp_path / "s"), "-q"])
+    assert r.exit_code == 0, r.output
+    # a store holding quarterly filings answers quarters on its periods' path: 惠威科技 2019 has no filing of
+    # its fourth quarter, and its annual report's 分季度主要财务指标 prints it
+    a = ask(tmp_path / "s", "惠威科技2019年第四季度营业收入是多少元？")
+    assert "90,923,272.71" in a["answer"] and "分季度主要财务指标" in a["answer"], a["answer"]
+    a = ask(tmp_path / "s", "惠威科技2019年全年营业收入是多少元？其中第四季度营业收入是多少元？")
+    assert "274,816,055.36" in a["answer"] and "90,923,272.71" in a["answer"], a["answer"]

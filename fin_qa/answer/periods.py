@@ -38,7 +38,7 @@ from ..store import Report
 from .facts import REPORT_FIELDS, Fact, FactSource
 from .followup import PeriodWords
 from .compose import render
-from .model import Answer, FactEvidence, Method
+from .model import Answer, CellEvidence, FactEvidence, Method
 
 if TYPE_CHECKING:   # (the router makes the answerers of each view)
     from .router import Router
@@ -94,6 +94,21 @@ _YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
 # a year as a question writes it: 2025, 25年 (its last two digits), 二〇二五年
 _YEAR_DIGITS = re.compile(r"(?<!\d)(?:19|20)\d{2}年")
 _YEAR_TAIL = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2}(?=年))")
+# a year's two digits with its period's code right after them ("23H1", "24Q3"): the year written out
+_CODED_YEAR = re.compile(r"(?<![0-9A-Za-z])([0-3][0-9])(?=[HQ][1-4](?![0-9]))")
+# a period's words naming the filing the question looks in ("2023年半年度报告中，第二季度单季…"): where, not what
+_REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
+QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度", "Q4": "第四季度"}
+_WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月")
+_YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
+_WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
+
+
+def _looked_in(norm: str, a: "PeriodAsk") -> re.Match | None:
+    """The words after a period's naming it as the filing looked in ("半年度报告中", "三季报里"), else None."""
+    if a.words.endswith(("报", "报告")):
+        return _WHERE_AFTER_REPORT.match(norm, a.end)
+    return _REPORT_WHERE.match(norm, a.end)
 _YEAR_HAN = re.compile(r"[〇零一二三四五六七八九]{2,4}年")
 
 
@@ -282,9 +297,11 @@ class PeriodAnswerer:
     """The answers of questions naming a period within a year (see the module's docstring)."""
 
     def __init__(self, source: FactSource, catalog: Catalog, make_router: Callable[[FactSource], "Router"],
-                 understand: Callable, annual: Callable[[str], Answer]) -> None:
+                 understand: Callable, annual: Callable[[str], Answer],
+                 asks: Callable[[str], list[str]] = lambda q: []) -> None:
         self.source = source
         self.annual = annual
+        self.asks = asks   # a question's asks, each as a question of its own (its context filled); [] for one ask
         self.catalog = catalog
         self.rules = catalog.periods
         self.make_router = make_router
@@ -362,6 +379,31 @@ class PeriodAnswerer:
             parts += [self._part(rest, a.period, s) for s in spans_of(a.period, a.span)]
         return self._compose(question, parts, intro=False)
 
+    def _each_ask(self, question: str, listed: list[PeriodAsk]) -> Answer | None:
+        """Asks naming their periods apart ("2023年Q3单季归母净利润是多少？2023年前三季度（年初至报告期末）归母净利润又是
+        多少？": 7–9月, then 1–9月; "2019年全年营业收入是多少？其中第四季度营业收入是多少？": the year, then 10–12月): each ask
+        answered for its own period, never the first's for all. None unless the asks name different periods, each
+        one at most, in the question's order — an ask naming none only where it says the whole year (全年, 年度): "一季度
+        营业收入是多少？净利润呢？" asks the quarter's 净利润."""
+        texts = self.asks(question)
+        if len(texts) < 2:
+            return None
+        own = [self.read_all(t) for t in texts]
+        named = [(o[0].period, o[0].span) for o in own if o]
+        if any(len(o) > 1 for o in own) or named != [(a.period, a.span) for a in listed] \
+                or any(not o and not _WHOLE_YEAR.search(t) for t, o in zip(texts, own)) \
+                or len(set(named)) + any(not o for o in own) < 2:
+            return None
+        parts = []
+        for text, o in zip(texts, own):
+            if not o:
+                ans = self.annual(text)
+                parts.append(_Part("FY", "ytd", ans))
+                continue
+            rest, span = self.take_out(normalize_question(text), o[0])
+            parts += [self._part(rest, o[0].period, s) for s in spans_of(o[0].period, span)]
+        return self._compose(question, parts, intro=False)
+
     def take_out(self, norm: str, ask: PeriodAsk) -> tuple[str, str]:
         """The question without the words naming its period — the period's own words wherever they stand
         ("第三季度（7-9月）"), and the words saying its span (单季, 累计) — and the span they say. Another period's
@@ -403,10 +445,17 @@ class PeriodAnswerer:
         """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
         if not self.interim:
             return None
-        norm = normalize_question(question)
+        norm = _CODED_YEAR.sub(r"20\1年", normalize_question(question))
         if not _NOT_A_LIST.search(norm):   # (一二季度 listed for their values; compared or added up: not read so)
             norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")), norm)
         listed = self.read_all(norm)
+        where = [a for a in listed if _looked_in(norm, a)]
+        if where and len(where) < len(listed):
+            # the filing named as where to look, another period asked: the period asked alone
+            for a in sorted(where, key=lambda a: -a.start):
+                norm = norm[:a.start] + norm[_looked_in(norm, a).end():]   # type: ignore[union-attr]
+            norm = _YEAR_TWICE.sub(r"\1", norm)   # ("2023年半年度报告中，2023年第二季度": the year once)
+            listed = self.read_all(norm)
         ask = listed[0] if listed else None   # (the period named first)
         if _EACH_QUARTER.search(norm):   # 各季度: every quarter alone of the year (前三个季度每个季度: the first three)
             rest = self.take_out(norm, ask)[0] if ask is not None else norm
@@ -418,6 +467,9 @@ class PeriodAnswerer:
         if mixed:
             return Answer(question, f"问题中的{mixed}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…2021年营业收入是多少”"
                                     f"“…2022年上半年营业收入是多少”）。", "1", Method.DECLINED, found=False)
+        each = self._each_ask(question, listed) if not _QOQ.search(norm) else None
+        if each is not None:
+            return each
         if len(listed) == 2 and _QOQ.search(norm[listed[0].end:listed[1].start]) and \
                 "latest" not in {a.period for a in listed}:
             years = [_year_before(norm, x.start) for x in listed]
@@ -427,14 +479,17 @@ class PeriodAnswerer:
                 return Answer(question, f"问题中{listed[1].words}写了年份，而{listed[0].words}没有，为避免给出错误的数值，"
                                         f"请写明各期的年份（如“2024年一季度营收环比2023年四季度”）。", "1",
                               Method.DECLINED, found=False)
-        if len({a.period for a in listed}) > 1 and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
+        several = len({a.period for a in listed}) > 1
+        if (several or len({(a.period, normalize_span(a.period, a.span)) for a in listed}) > 1) \
+                and not _QOQ.search(norm) and "latest" not in {a.period for a in listed}:
             over = _OVER_PERIODS.search(norm)
-            if over:   # (a share, a sum or an average of two periods' values: not computed, said)
+            if over and several:   # (a share, a sum or an average of two periods' values: not computed, said)
                 return Answer(question, f"问题中的“{over.group(0)}”涉及多个报告期的数值之间的计算，暂不支持，"
                                         f"为避免给出错误的数值，不作回答；可分别查询各期数值。", "1", Method.DECLINED, found=False)
-            if len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start]):
+            if several and len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start]):
                 return self._versus(question, norm, *listed)
-            return self._listed(question, norm, listed)
+            if several:
+                return self._listed(question, norm, listed)
         rest, span = self.take_out(norm, ask)
         period = ask.period
         if period == "latest":
@@ -460,6 +515,10 @@ class PeriodAnswerer:
             # not of the quarter asked
             ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
                                        f"主要会计数据读取或推算），无法回答该问题。", ans.type, Method.NOT_FOUND, found=False)
+        if not ans.answered and period in QUARTER_NAMES and span == alone(period):
+            printed = self._in_the_year(text, period)
+            if printed is not None:
+                return _Part(period, span, printed)
         facts = [e for e in ans.evidence if isinstance(e, FactEvidence)]
         balance = bool(facts) and all(_at_a_date(self.catalog.items, e.item) for e in facts)
         shown = "end" if balance else span
@@ -470,6 +529,20 @@ class PeriodAnswerer:
                 # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
                 e.within = YEAR_END if e.period == "previous" and _at_a_date(self.catalog.items, e.item) else said
         return _Part(period, shown, ans, list(view.derived))
+
+    def _in_the_year(self, text: str, period: str) -> Answer | None:
+        """A quarter alone its filings neither print nor derive, as the year's annual report prints it in its table of
+        the quarters (分季度主要财务指标: 营业收入 | 第四季度): the annual path's cells of the quarter's column, as they
+        are cited there; None where no such cell answers."""
+        year = _YEAR_SAID.search(text)
+        if year is None:
+            return None
+        name = QUARTER_NAMES[period]
+        ans = self.annual(text[:year.end(1)] + "年" + name + text[year.end():])
+        cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+        if not ans.answered or not cells or len(cells) != len(ans.evidence) or not all(name in e.column for e in cells):
+            return None
+        return ans
 
     def _each_quarter(self, question: str, rest: str, last: str) -> Answer:
         """Every quarter alone of the year up to `last` (各季度: Q1–Q4; 前三个季度单季: Q1–Q3), each read or

@@ -143,7 +143,12 @@ class Router:
         # source whose routers answer no period of their own
         self.periods = PeriodAnswerer(
             source, catalog, lambda view: Router(view, catalog, style, retriever, model, periods=False),
-            self.understander.understand, self._answer) if periods else None
+            self.understander.understand, self._answer, self._ask_texts) if periods else None
+
+    def _ask_texts(self, question: str) -> list[str]:
+        """The asks of a question, each as a question of its own (its company and year filled in); [] for one."""
+        plan = self.planner.plan(self.planner.restate(question)[0])
+        return [a.text for a in plan.asks if a.kind != "compare"] if plan.compound else []
 
     @property
     def retriever(self) -> Retriever:

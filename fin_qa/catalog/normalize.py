@@ -23,6 +23,8 @@ _SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度", ("1", "4"): "
 
 
 _NUMBER_GAP = re.compile(r"(?<=[0-9０-９])[ \u3000\t]+(?=[0-9０-９])")
+# a space typed for the comma after an ask ("…现金流净额多少 上年同期是多少"): a comma, the asks cut there as written
+_ASK_GAP = re.compile(r"(?<=多少|多大|是谁|什么)[ \u3000\t]+(?=[\u4e00-\u9fff])")
 
 
 @lru_cache(maxsize=4096)
@@ -31,7 +33,7 @@ def normalize_question(text: str) -> str:
     every matcher sees (a question is normalised by several matchers: once)."""
     if " " in text or "\u3000" in text or "\t" in text:
         # two numbers a space sets apart stay apart ("600519 25年": a code, then a year — not 60051925)
-        text = _NUMBER_GAP.sub("\x00", text)
+        text = _ASK_GAP.sub("，", _NUMBER_GAP.sub("\x00", text))
         s = text.translate(_BOTH).strip().replace("\x00", " ")
     else:
         s = text.translate(_BOTH).strip()

@@ -303,7 +303,9 @@ class Planner:
         if has_year and plan.years and self.rules.versus.search(words) and plan.years_bare not in words:
             has_year = False   # "跟2018年比变化多大": the year compared against, the question's own years asked
         years = plan.years_bare if _OWN_PERIOD.search(words) else plan.years   # "年初呢": its own period
-        head = ("" if has_company else plan.company) + ("" if has_year else years)
+        company, year = ("" if has_company else plan.company), ("" if has_year else years)
+        # (a code and a year written short stay apart: "000999" + "25年", never 00099925年)
+        head = company + (" " if company[-1:].isdigit() and year[:1].isdigit() else "") + year
         return head + words if head and not words.startswith(head) else words
 
     def opens_anew(self, words: str) -> bool:
