@@ -1150,3 +1150,10 @@ def test_a_column_printing_two_periods_names_answers_no_period(corpus_router):
                       ("迈普医学2024年衍生金融负债中卖出外汇期权期初余额是多少？", "23,149.21")):
         ans = corpus_router.answer(q)
         assert not ans.answered and absent not in ans.answer, (q, ans.answer)
+
+
+def test_a_movement_tables_column_is_read_and_a_rows_name_as_printed(router):
+    # 本期增加额 of a movement table (应付职工薪酬: 期初 | 本期增加 | 本期减少 | 期末) is its column, never a change
+    # computed; a quoted row name is read with its punctuation aside
+    ans = router.answer("张家界2016年应付职工薪酬明细里，短期薪酬中“工资、奖金、津贴和补贴”的本期增加额是多少元？")
+    assert ans.answered and "78,876,099.18" in ans.answer, ans.answer

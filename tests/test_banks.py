@@ -157,3 +157,11 @@ def test_a_kind_of_business_said_by_the_clause_itself(router):
     assert "1,998.24" not in router.answer("民生银行2021年末个人存款是多少").answer
     # a clause saying another kind of the same side is no answer (公司贷款占比 52.81% is no 公司存款占比)
     assert "52.81" not in router.answer("兴业银行2022年末公司存款占比是多少").answer
+
+
+def test_a_rates_change_in_points_or_bp(router):
+    # "降了几个点", "降了几个bp" of a rate: its change in 百分点, both values cited (the words were not understood)
+    ans = router.answer("民生银行21年净息差多少 比20年降了几个bp")
+    assert "1.91%" in ans.answer and "0.23个百分点" in ans.answer, ans.answer
+    ans = router.answer("兴业银行22年拨备覆盖率多少 比上年末降了几个点")
+    assert "236.44%" in ans.answer and "32.29个百分点" in ans.answer, ans.answer

@@ -486,8 +486,10 @@ def _accounted(s: AskState) -> Answer | None:
     if refused is None:
         return None
     cells = [e for e in (cell.evidence if cell is not None else []) if isinstance(e, CellEvidence)]
-    if cell is not None and cells and u.left and all(any(w in f"{e.row}{e.column}" or w in e.table and _looked_in(w, u.norm)
+    if cell is not None and cells and u.left and all(any(content(w) in content(f"{e.row}{e.column}")
+                                                             or w in e.table and _looked_in(w, u.norm)
                                                          for e in cells) or looks_in(w) for w in u.left):
+        # (a row's name compared as printed, its punctuation aside: “工资、奖金、津贴和补贴” read as 工资奖金津贴和补贴)
         return cell   # (… or its table's headings — "主要会计数据中" —, and the words saying where it looks: "管理费用
         # 明细里" of the row 研发费用 under 管理费用)
     return refused
