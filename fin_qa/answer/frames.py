@@ -41,10 +41,13 @@ from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .cells import LINE_OF_BUSINESS, UNNAMED, WHO_ASKED, CellAnswerer, shown_header
-from .tables import CUT_NUMBER, UNIT_LINE, Tables, content, core, cover, is_number, joined_asks, norm, pairs, \
-    table_where, unit_of
+from .tables import CUT_NUMBER, LAYOUT_VERBS, UNIT_LINE, Tables, content, core, cover, is_number, joined_asks, norm, \
+    pairs, table_where, unit_of
 from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
+
+_LAID_OUT = re.compile(rf"按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})(?:的)?(?:中|里|当中|之中)?")
+_LOOKED_IN_AT_START = re.compile(r"^(?:末|底)?(?:中|里|当中|之中|项下|明细中?|明细里)")
 
 
 @dataclass(frozen=True)
@@ -955,8 +958,8 @@ class FrameAnswerer:
         return copy.copy(got) if got is not None else None
 
     def _answer(self, u: Understanding, printed: bool) -> Answer | None:
-        if not u.companies or u.shape == "yes_no" or u.unit == "":
-            return None   # (多少元: the cells answer it)
+        if not u.companies or u.shape == "yes_no" or u.unit == "" and not printed:
+            return None   # (多少元: the cells answer it — the frames where they found nothing)
         # (an amount asked in 万元/亿元: the cells answerer converts it — unless the table prints that unit: below)
         asked_unit = None if u.unit is None else f"{u.unit}元"
         rep, name, year, note = self.v.report(u)
@@ -1144,7 +1147,8 @@ class FrameAnswerer:
         def keep(m: re.Match) -> str:
             kept.append(m.group(0))
             return f"\x01{len(kept) - 1}\x02"
-        rest = text
+        # (where the question looks says no row: "按账龄披露中", "按类别划分" — the group's rows are asked after it)
+        rest = _LAID_OUT.sub("", text)
         group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
             {w for k in self.words.kinds if k.name == query.group for w in k.asked}
         # (the operation's own words first: "占营业收入比例" holds the label 营业收入)
@@ -1165,6 +1169,7 @@ class FrameAnswerer:
         for i in items:
             rest = rest.replace(i, "")
         rest = re.sub(r"^(?:末|底)", "", rest)   # the 末 of a masked "2019年末" (a 年初 stays: it asks another column)
+        rest = _LOOKED_IN_AT_START.sub("", rest)   # (the 中 of "应收账款中2至3年…", its item taken out)
         for said, header in self.words.said_for:
             rest = rest.replace(said, header)
         marks = self.cells.neutral_marks(rest)

@@ -450,7 +450,8 @@ class PeriodAnswerer:
             norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")), norm)
         listed = self.read_all(norm)
         where = [a for a in listed if _looked_in(norm, a)]
-        if where and len(where) < len(listed):
+        named = bool(where) and len(where) < len(listed)   # (a filing named to look in: the answer is of it)
+        if named:
             # the filing named as where to look, another period asked: the period asked alone
             for a in sorted(where, key=lambda a: -a.start):
                 norm = norm[:a.start] + norm[_looked_in(norm, a).end():]   # type: ignore[union-attr]
@@ -501,11 +502,13 @@ class PeriodAnswerer:
             return self._qoq(question, rest, period, span, _year_before(norm, ask.start))
         if ask.words.startswith("前") and period == "Q3" and _EACH_ALONE.search(norm):   # 前三个季度单季
             return self._each_quarter(question, _EACH_ALONE.sub("", rest), "Q3")
-        return self._compose(question, [self._part(rest, period, s) for s in spans_of(period, span)])
+        return self._compose(question, [self._part(rest, period, s, not named) for s in spans_of(period, span)])
 
     # ------------------------------------------------------------------------- one period's answer
 
-    def _part(self, text: str, period: str, span: str) -> _Part:
+    def _part(self, text: str, period: str, span: str, annual: bool = True) -> _Part:
+        """One period's answer of a text (its period's words taken out); `annual`: a quarter nothing of its filings
+        gives may be read from the year's table of quarters (not where the question names the filing it looks in)."""
         view, router = self._router(period, span)
         view.derived = []
         ans = router.answer(text)
@@ -515,7 +518,7 @@ class PeriodAnswerer:
             # not of the quarter asked
             ans = Answer(ans.question, f"未查询到{text.rstrip('?？。')}的报表数值（季度、半年度的数值只从该期报告的报表和"
                                        f"主要会计数据读取或推算），无法回答该问题。", ans.type, Method.NOT_FOUND, found=False)
-        if not ans.answered and period in QUARTER_NAMES and span == alone(period):
+        if not ans.answered and annual and period in QUARTER_NAMES and span == alone(period):
             printed = self._in_the_year(text, period)
             if printed is not None:
                 return _Part(period, span, printed)

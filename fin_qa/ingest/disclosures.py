@@ -271,6 +271,8 @@ def _first(spec: Disclosure, texts: list[tuple[int, str]], doc: Document | None 
                 if spec.kind == "amount":  # in 元, by the unit printed with it (182.83亿元)
                     unit = m.groupdict().get("u") or "元"
                     return ProfileFact(spec.item, decimal_str(to_yuan(num, unit)), "元", STATEMENT, number, raw)
-                return ProfileFact(spec.item, decimal_str(num), spec.unit, STATEMENT, number, raw)
+                # (a count in the unit printed with it — 户, 名 — else the item's)
+                printed = (m.groupdict().get("u") or m.groupdict().get("w")) if spec.kind == "count" else None
+                return ProfileFact(spec.item, decimal_str(num), printed or spec.unit, STATEMENT, number, raw)
             return ProfileFact(spec.item, spec.values.get(value, value), None, STATEMENT, number, raw)
     return None
