@@ -1157,3 +1157,12 @@ def test_a_movement_tables_column_is_read_and_a_rows_name_as_printed(router):
     # computed; a quoted row name is read with its punctuation aside
     ans = router.answer("张家界2016年应付职工薪酬明细里，短期薪酬中“工资、奖金、津贴和补贴”的本期增加额是多少元？")
     assert ans.answered and "78,876,099.18" in ans.answer, ans.answer
+
+
+def test_a_year_asked_as_restated_or_as_first_reported(router):
+    # 调整后: the later report's previous-period column (华锦 2019 restated 2018 after a merger under common
+    # control), never the year compared with the year before it; 调整前: as first reported, never the restated one
+    ans = router.answer("华锦股份2019年归属于上市公司股东的净利润是多少？与2018年（调整后）相比变动了多少？")
+    assert "-13.23%" in ans.answer and "1,144,409,195.72" in ans.answer and "2017年" not in ans.answer, ans.answer
+    ans = router.answer("华锦股份2018年调整前的归母净利润是多少")
+    assert "1,055,368,991.36" in ans.answer and "1,144,409,195.72" not in ans.answer, ans.answer

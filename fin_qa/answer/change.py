@@ -60,16 +60,17 @@ class ChangeAnswerer:
                 return not_found(u, render(self.t, "not_found_report", company=name, year=""))
             year = u.years.asked if u.years.asked is not None else known[-1]
             base_year = year - 1
-        now = self.v.read_year(m.company.key, [item], year)
+        restated = u.years.restated   # (a year asked as restated — 调整后 — or as first reported)
+        now = self.v.read_year(m.company.key, [item], year, restated=restated.get(year))
         if now.rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year))
         balance = self.v.info(item).statement == "资产负债表"
         # the base: the year before's value (for a balance item, the asked year's opening balance)
-        if base_year == year - 1:
+        if base_year == year - 1 and base_year not in restated:
             base = self.v.read_year(m.company.key, [item], year, opening=True) if balance else \
                 self.v.read_year(m.company.key, [item], year - 1)
         else:
-            base = self.v.read_year(m.company.key, [item], base_year)
+            base = self.v.read_year(m.company.key, [item], base_year, restated=restated.get(base_year))
         cur, prev = now.facts.get(item), base.facts.get(item)
         if cur is None or cur.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))

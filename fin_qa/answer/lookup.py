@@ -65,7 +65,7 @@ class LookupAnswerer:
         if f.operation == "average":   # the mean of one value: the question meant something else
             return declined(u, render(self.t, "declined", words=f.operation_word, understood=understood(u)))
         year = years[0]
-        reading = self.v.read_year(m.company.key, items, year, opening)
+        reading = self.v.read_year(m.company.key, items, year, opening, u.years.restated.get(year))
         rep = reading.rep
         if rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year))

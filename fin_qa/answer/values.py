@@ -121,13 +121,20 @@ class Values:
         rep = self.source.report(m.company.key, year) if year is not None else None
         return rep, name, year, note
 
-    def read_year(self, company: str, items: list[str], year: int, opening: bool = False) -> Reading:
+    def read_year(self, company: str, items: list[str], year: int, opening: bool = False,
+                  restated: str | None = None) -> Reading:
         """The items' values of one year: the year's own report, else the previous-period column of the next
         year's report, else the summary table of the report two years on (主要会计数据, three years; said
         in the note). `opening`: the opening balances of the year (期初) — the year's report's
-        previous-period column, else the year before's report."""
+        previous-period column, else the year before's report. `restated`: "after" — as a later report restated
+        them (调整后: its previous-period column, never the year's own report), "before" — as first reported
+        (调整前: the year's own report alone)."""
         if opening:
             order = self.source.opening_order(year)
+        elif restated == "after":
+            order = [(year + 1, "previous"), (year + 2, "previous2")]
+        elif restated == "before":
+            order = [(year, "current")]
         else:
             order = [(year, "current"), (year + 1, "previous"), (year + 2, "previous2")]
         own = self.source.report(company, year)
@@ -144,7 +151,8 @@ class Values:
                                 else "note_closing_column")
                 note = render(self.t, "note_opening", year=year - 1, report=y, column=column)
             elif y != year:
-                key = "note_summary_column" if period == "previous2" else "note_previous_column"
+                key = "note_summary_column" if period == "previous2" else \
+                    "note_restated_column" if restated == "after" else "note_previous_column"
                 note = render(self.t, key, year=year, report=y)
             return Reading(got, year, rep, note)
         # nothing found: the year's own report, when there is one, is the one that lacks the value

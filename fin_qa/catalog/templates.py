@@ -56,7 +56,7 @@ PLACEHOLDERS = {
     "change_base_opening": set(), "change_base_year": {"year"}, "change_when_closing": set(),
     "change_when_opening": set(), "change_points": {"points"}, "change_when_year": {"year"}, "change_zero_base": set(),
     "note_negative_base": set(), "note_opening": {"year", "report", "column"}, "note_opening_column": set(),
-    "note_closing_column": set(), "note_previous_column": {"year", "report"},
+    "note_closing_column": set(), "note_previous_column": {"year", "report"}, "note_restated_column": {"year", "report"},
     "note_summary_column": {"year", "report"}, "note_input_previous": {"label", "report"},
     "note_unit": {"unit", "approx", "places"}, "note_approx": set(), "note_unit_not_amount": {"items", "unit"}, "note_spelled": {"words"}, "note_printed": {"item", "value", "page"}, "note_printed_series": {"item", "expr", "printed", "points"},
     "declined": {"words", "understood"},

@@ -554,8 +554,12 @@ class Years:
     recent: int | None = None                          # N of 近N年 (its years are counted back from `asked`)
     recent_word: str = ""                              # as written (近三年, 最近3个会计年度)
     ranged: bool = False                               # a range written out (2017—2019年, 2017至2019年)
+    # a year's figures asked as restated or not ("2018年（调整后）", "2018年调整前"): year → "after" | "before"
+    restated: dict[int, str] = field(default_factory=dict)
 
 
+# "2018年（调整后）", "2018年调整前的": a year's figures as a later report restated them, or as first reported
+_ADJUSTED = re.compile(r"\s*[（(]?\s*(?:(?P<after>经?重述后?|追溯调整后|调整后)|(?P<before>调整前|重述前))\s*[）)]?")
 # "上一年度（2018年）": the relative word restated by the year in brackets names that year, no other
 _RESTATED = re.compile(r"(?:度|同期)?[末底]?\s*[（(]\s*(?:19|20)\d\d\s*年")
 
@@ -579,13 +583,19 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
             covered.append(m.span())
             spans.append(m.span())
             ranged = True
+    restated: dict[int, str] = {}
     for m in _YEAR.finditer(q):
         if any(s <= m.start() < e for s, e in covered):
             continue
         y = int(m.group(1))
         if y not in found:
             found.append(y)
-        spans.append(m.span())
+        adjusted = _ADJUSTED.match(q, m.end())
+        if adjusted:   # (its words are the year's: used, and said of it)
+            restated[y] = "after" if adjusted.group("after") else "before"
+            spans.append((m.start(), adjusted.end()))
+        else:
+            spans.append(m.span())
     asked = max(found) if found else None
     explicit = sorted(found)
     relative: list[int] = []
@@ -605,4 +615,4 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
             found.append(y)
     return Years(sorted(found) if len(found) > 1 else found, asked, spans, explicit,
                  n_recent if recent and 1 <= n_recent <= 20 else None,
-                 recent.group(0) if recent and 1 <= n_recent <= 20 else "", ranged)
+                 recent.group(0) if recent and 1 <= n_recent <= 20 else "", ranged, restated)
