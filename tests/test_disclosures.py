@@ -61,6 +61,8 @@ CASES = [
     # holder is read from the 报酬 table, which prints them again
     ("海翔药业", "总经理", "杨思卫", 63),
     ("安靠智电", "总经理", "陈晓凌", 139),                        # "董事、" / "总经理" wrapped around the name
+    ("华锦股份", "副董事长", "杜秉光", 32),                          # a deputy's post is its own
+    ("华锦股份", "独立董事", "张黎明、姜欣、高倚云", 32),
 ]
 
 
@@ -126,6 +128,9 @@ def test_a_post_is_read_whole_or_not_at_all():
     last = _staff(head, [["张三", "董事长", "现任", "男"]])
     on = _staff(["", "总经 理", "年 8 月"], [["李四", "董事", "现任"]])
     assert _role_holders([last, on], {40}, re.compile("董事长")) is None
+    # a post whose leaving is printed atop the next page ("董事长" / "（离任）"): no current holder from that table
+    top = _staff(["（离任）", "", "日 2024年 12月 10"], [["董事长", "男", "56"]], page=41)
+    assert _role_holders([last, top], {40, 41}, re.compile("董事长")) is None
     # … where it goes on in the same columns, a header line printed there is a wrapped line of its rows
     on = _staff(["", "", "", "2012.10-"], [["李四", "董事、总经理", "现任", "男"]])
     assert _role_holders([last, on], {40}, re.compile("董事长"))[0] == "张三"
@@ -139,6 +144,15 @@ def test_posts_answered(all_store):
     assert "李春建" in out and "第32页" in out
     out = CliRunner().invoke(cli, [*ask, "万科2012年的总裁是谁"]).output
     assert "郁亮" in out
+    # a deputy, an assistant, a director or a supervisor is never the holder of the main post
+    for q, absent in (("华锦股份2019年副董事长是谁？", "李春建"), ("华锦股份2019年总经理助理是谁？", "任勇强"),
+                      ("华锦股份2019年董事有哪些？", "董事（董事长）"), ("华锦股份2019年监事是谁？", "（监事会主席）是"),
+                      ("万科A2012年的副总经理是谁？", "郁亮")):
+        out = CliRunner().invoke(cli, [*ask, q]).output
+        assert absent not in out, (q, out)
+    # the shareholders of one class are not all of them: said not understood (the sentence's bracket names them)
+    out = CliRunner().invoke(cli, [*ask, "邮储银行2019年H股股东户数是多少？"]).output
+    assert "430711" not in out and "H股" in out, out
 
 
 def test_rules_checked(tmp_path):

@@ -633,6 +633,15 @@ def test_periods_compared_but_not_told_are_declined(periodic_store, question):
     # the shareholders at a period's end, read at ingest from the filing's 股东信息
     ("截至2023年一季度末（2023年3月31日），金花股份的普通股股东总数是多少户？", ["32217户"], []),
     ("截至2024年上半年末，华润三九的报告期末普通股股东总数是多少？", ["38110户"], []),
+    # a count at a date against 年初 / 上年末 is the year end before's, against 上年同期 the same date a year before
+    ("华润三九2025年三季度末股东户数较年初增加了多少？", ["48246户"], ["58181"]),
+    ("金花股份2024年半年末股东户数比上年末减少了多少户？", ["3142户"], ["5459"]),
+    ("华润三九2025年第三季度股东总数较上年同期增加了多少户？", ["58181户"], []),
+    ("华润三九2025年三季度末总资产较上年同期增长多少", ["40,769,923,351.38"], ["40,081,972,320.77"]),
+    # a third quarter's filing's 本报告期 is its 7-9月; the year end asked after a quarter's end is the year's
+    ("金花股份2023年三季报里，本报告期营业收入是多少？", ["147,435,488.04"], ["402,805,031.75"]),
+    ("华润三九2024年第三季度末总资产是多少？年末总资产是多少？", ["40,769,923,351.38", "40,081,972,320.77"], []),
+    ("华润三九24Q3营业收入多少", ["5,634,274,230.28"], []),
 ])
 def test_each_ask_its_own_period(periodic_store, question, said, absent):
     a = _conversation(periodic_store.dir, question)[0]

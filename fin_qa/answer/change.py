@@ -7,6 +7,8 @@ report (the answer says which) — for balance-sheet items that is the opening b
 """
 from __future__ import annotations
 
+import re
+
 from decimal import ROUND_HALF_UP, Decimal
 
 from ..understand.question import Understanding
@@ -15,6 +17,8 @@ from .lookup import declined, interpretation, not_found, understood, unit_note
 from .model import Answer
 from .series import SeriesAnswerer
 from .values import Fact, Values, fact_evidence, label_of
+
+_SAME_PERIOD = re.compile(r"同期")
 
 
 class ChangeAnswerer:
@@ -64,11 +68,12 @@ class ChangeAnswerer:
         now = self.v.read_year(m.company.key, [item], year, restated=restated.get(year))
         if now.rep is None:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year))
-        balance = self.v.info(item).statement == "资产负债表"
+        balance = self.v.at_a_date(item)   # (a balance, or an item read at a date: its base is the opening)
         # the base: the year before's value (for a balance item, the asked year's opening balance)
         if base_year == year - 1 and base_year not in restated:
-            base = self.v.read_year(m.company.key, [item], year, opening=True) if balance else \
-                self.v.read_year(m.company.key, [item], year - 1)
+            # (上年同期 of a value at a date is the same date a year before — a quarter's end's, not the year end's)
+            base = self.v.read_year(m.company.key, [item], year, opening=True) \
+                if balance and not _SAME_PERIOD.search(u.norm) else self.v.read_year(m.company.key, [item], year - 1)
         else:
             base = self.v.read_year(m.company.key, [item], base_year, restated=restated.get(base_year))
         cur, prev = now.facts.get(item), base.facts.get(item)

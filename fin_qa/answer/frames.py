@@ -47,6 +47,7 @@ from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
 
 _LAID_OUT = re.compile(rf"按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})(?:的)?(?:中|里|当中|之中)?")
+_LOOKED_IN_AT_END = re.compile(r"(?:的)?(?:中|里|当中|之中)$")
 _LOOKED_IN_AT_START = re.compile(r"^(?:末|底)?(?:中|里|当中|之中|项下|明细中?|明细里)")
 
 
@@ -1147,8 +1148,9 @@ class FrameAnswerer:
         def keep(m: re.Match) -> str:
             kept.append(m.group(0))
             return f"\x01{len(kept) - 1}\x02"
-        # (where the question looks says no row: "按账龄披露中", "按类别划分" — the group's rows are asked after it)
-        rest = _LAID_OUT.sub("", text)
+        # (where the question looks says no row: "按账龄披露中", "按类别划分" — the group's rows are asked after it —
+        # where it names the table's own title: of another table's, it is left unexplained)
+        rest = _LAID_OUT.sub(lambda m: "" if _LOOKED_IN_AT_END.sub("", m.group(0)) in content(title) else m.group(0), text)
         group_words = {w for s in self.words.sections if s.name == query.group for w in s.asked} | \
             {w for k in self.words.kinds if k.name == query.group for w in k.asked}
         # (the operation's own words first: "占营业收入比例" holds the label 营业收入)

@@ -149,7 +149,7 @@ class LookupAnswerer:
             label = label_of(item, words.get(item))
             numbers: list[Decimal] = []
             for y in years:
-                r = self.v.read_year(company, [item], y, f.period == "opening")
+                r = self.v.read_year(company, [item], y, f.period == "opening", u.years.restated.get(y))
                 fact = r.facts.get(item)
                 if fact is None:
                     if r.rep is None:

@@ -94,12 +94,11 @@ _YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
 # a year as a question writes it: 2025, 25年 (its last two digits), 二〇二五年
 _YEAR_DIGITS = re.compile(r"(?<!\d)(?:19|20)\d{2}年")
 _YEAR_TAIL = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2}(?=年))")
-# a year's two digits with its period's code right after them ("23H1", "24Q3"): the year written out
-_CODED_YEAR = re.compile(r"(?<![0-9A-Za-z])([0-3][0-9])(?=[HQ][1-4](?![0-9]))")
 # a period's words naming the filing the question looks in ("2023年半年度报告中，第二季度单季…"): where, not what
 _REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
+_WITHIN_A_YEAR = re.compile(r"季|半年|中期|中报|[HQ][1-4]|月")   # (every period rule's words hold one of these)
 QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度", "Q4": "第四季度"}
-_WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月")
+_WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月|年末|年底")
 _YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
 _WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
 
@@ -144,7 +143,7 @@ def alone(period: str) -> str:
 
 def _at_a_date(items: ItemTable, item: str) -> bool:
     """A balance, or an amount at a date a flow statement prints (期末现金及现金等价物余额): read at a period's end."""
-    return items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item))
+    return items.statement_of(item) == "资产负债表" or bool(_AT_A_DATE.search(item)) or item in items.point_in_time
 
 
 def _year_before(norm: str, at: int) -> int | None:
@@ -238,7 +237,16 @@ class PeriodView(FactSource):
         if period == "opening":   # (the year end before: an interim filing's balance sheet prints it beside its own)
             if not balance or self.period not in ("Q1", "HY", "Q3"):
                 return None
-            return self._read(company, year, self.period, item, "previous")
+            got = self._read(company, year, self.period, item, "previous")
+            if got is None and item in self.items.point_in_time:
+                # (a count at a date no filing prints twice — 普通股股东总数 —: the year's report before, its own)
+                got = self._read(company, year - 1, "FY", item, "current")
+                if got is not None:
+                    got.year = year - 1
+                    said = f"{year - 1}年末{item}读自{year - 1}年年度报告（{got.report}，第{got.page}页）。"
+                    if said not in self.derived:
+                        self.derived.append(said)
+            return got
         if self.period in ("Q1", "HY", "Q3"):
             quarter = self.period == "Q3" and self.span == "quarter" and not balance
             if quarter and _OPENING.search(item):
@@ -379,6 +387,40 @@ class PeriodAnswerer:
             parts += [self._part(rest, a.period, s) for s in spans_of(a.period, a.span)]
         return self._compose(question, parts, intro=False)
 
+    def _annual_only(self, question: str, norm: str) -> Answer | None:
+        """A period within a year asked of a store holding annual reports only: a quarter alone as the year's
+        table of quarters prints it (分季度主要财务指标: the annual path's cells of the quarter's column), any other
+        period (上半年, 前三季度, 一季度末 …) said not held — never the year's value for it (a question's words
+        fuzzily matched to an item, "上半年经营活动现金流净额", or a passage of the year, answered the year's).
+        None: no such period named (the annual path answers)."""
+        if not _WITHIN_A_YEAR.search(norm):
+            return None   # (no word any period rule reads: most questions of a store of annual reports)
+        listed = [a for a in self.read_all(norm) if a.period != "latest"]
+        if not listed:
+            return None
+        texts = self.asks(question) if len(listed) < 2 or len({(a.period, a.span) for a in listed}) > 1 else []
+        if len(texts) >= 2:
+            # (asks of several periods, or of the year and a quarter: each on its own — "全年营业收入是多少？其中
+            # 第四季度营业收入是多少": the year's from its report, the quarter's from its table of quarters)
+            parts = [self._annual_only(t, normalize_question(t)) or self.annual(t)
+                     for t in texts]
+            text = "\n".join(f"（{i}）{p.answer.strip()}" for i, p in enumerate(parts, 1))
+            missing = [t for t, p in zip(texts, parts) if not p.answered]
+            first = next((p for p in parts if p.answered), parts[0])
+            return Answer(question, text, first.type, first.method if len(missing) < len(parts) else Method.NOT_FOUND,
+                          [e for p in parts for e in p.evidence], found=not missing,
+                          partial=missing if len(missing) < len(parts) else [])
+        if all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed):
+            ans = self.annual(question)
+            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+            if not ans.answered or cells and len(cells) == len(ans.evidence) and all(
+                    any(q in e.column for q in QUARTER_NAMES.values()) for e in cells):
+                return ans
+        said = "、".join(dict.fromkeys(label(a.period, a.span if a.span != "both" else alone(a.period)) for a in listed))
+        return Answer(question, f"未查询到{said}的定期报告（库中只有年度报告；季度、半年度的数值只从该期报告读取或推算，"
+                                f"年度报告的分季度主要财务指标只列各季度单季的数值），无法回答该问题。", "1", Method.NOT_FOUND,
+                      found=False)
+
     def _each_ask(self, question: str, listed: list[PeriodAsk]) -> Answer | None:
         """Asks naming their periods apart ("2023年Q3单季归母净利润是多少？2023年前三季度（年初至报告期末）归母净利润又是
         多少？": 7–9月, then 1–9月; "2019年全年营业收入是多少？其中第四季度营业收入是多少？": the year, then 10–12月): each ask
@@ -429,6 +471,8 @@ class PeriodAnswerer:
             m, said = hit
             if span in ("both", "end") and said in ("quarter", "ytd") or span == said:
                 span = said if span == "both" else span
+            elif said == "quarter" and ask.words.endswith(("报", "报告")):
+                span = said   # ("三季报里，本报告期…": the filing's own period alone, 7-9月)
             rest = rest[:m.start()] + rest[m.end():]
         rest = re.sub(r"\(\)", "", rest)
         at = min(ask.start, len(rest))
@@ -443,9 +487,9 @@ class PeriodAnswerer:
 
     def answer(self, question: str) -> Answer | None:
         """The answer of a question naming a period of a year; None for a question of years (the annual path)."""
+        norm = normalize_question(question)
         if not self.interim:
-            return None
-        norm = _CODED_YEAR.sub(r"20\1年", normalize_question(question))
+            return self._annual_only(question, norm)
         if not _NOT_A_LIST.search(norm):   # (一二季度 listed for their values; compared or added up: not read so)
             norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")), norm)
         listed = self.read_all(norm)

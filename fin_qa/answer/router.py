@@ -146,9 +146,12 @@ class Router:
             self.understander.understand, self._answer, self._ask_texts) if periods else None
 
     def _ask_texts(self, question: str) -> list[str]:
-        """The asks of a question, each as a question of its own (its company and year filled in); [] for one."""
+        """The asks of a question, each a question of its own (its company and year filled in); [] for one, or where
+        an ask takes its subject from the ask before ("上半年呢": the executor fills it in)."""
         plan = self.planner.plan(self.planner.restate(question)[0])
-        return [a.text for a in plan.asks if a.kind != "compare"] if plan.compound else []
+        if not plan.compound or any(a.inherits or a.reference for a in plan.asks):
+            return []
+        return [a.text for a in plan.asks if a.kind != "compare"]
 
     @property
     def retriever(self) -> Retriever:

@@ -88,8 +88,12 @@ def _clause_of(e: FactEvidence) -> str:
     number = e.stored.rstrip("0").rstrip(".") if "." in e.stored else e.stored
     for clause in _CLAUSE.split(label):
         if number and number in clause.replace(",", ""):
-            return clause
+            # (a bracket beside the value says of other values: "430,711名（其中包括…2,863名H股股东）")
+            return _ASIDE.sub(lambda m: m.group(0) if number in m.group(0).replace(",", "") else "", clause)
     return ""
+
+
+_ASIDE = re.compile(r"[（(][^（）()]*[）)]")
 
 
 def unprinted(words, ans: Answer) -> list[str]:
@@ -284,7 +288,9 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
     余额": answer/anchors.py), or a word that is no slot, filler or neutral word (positive accounting: "最大的
     客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
     router, u = s.router, s.u
-    if not (ans.answered and ans.method in COMPANY_VALUES and u.shape == "value" and u.companies):
+    # (a fact asked of as a name — "离任的总经理是谁" — is as much the company's own value as an amount)
+    facts = bool(ans.evidence) and all(isinstance(e, FactEvidence) for e in ans.evidence)
+    if not (ans.answered and ans.method in COMPANY_VALUES and (u.shape == "value" or facts) and u.companies):
         return None
     rep = router.values.report(u)[0]
     topics = (*u.items, *u.item_words.values(), *u.formulas)

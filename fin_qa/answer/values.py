@@ -127,14 +127,11 @@ class Values:
         year's report, else the summary table of the report two years on (主要会计数据, three years; said
         in the note). `opening`: the opening balances of the year (期初) — the year's report's
         previous-period column, else the year before's report. `restated`: "after" — as a later report restated
-        them (调整后: its previous-period column, never the year's own report), "before" — as first reported
-        (调整前: the year's own report alone)."""
+        them (调整后: its previous-period column, never the year's own report)."""
         if opening:
             order = self.source.opening_order(year)
         elif restated == "after":
             order = [(year + 1, "previous"), (year + 2, "previous2")]
-        elif restated == "before":
-            order = [(year, "current")]
         else:
             order = [(year, "current"), (year + 1, "previous"), (year + 2, "previous2")]
         own = self.source.report(company, year)

@@ -33,6 +33,7 @@ class Disclosure:
     pages: int | None          # only the first N pages are read
     # statistics over a text item: a word naming several values ("非标准": every type but 标准无保留意见)
     groups: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)   # word → (any | not, values)
+    at_a_date: bool = False    # read at the period's end (a count of shareholders): its 期初 is the year end before
 
     def phrases(self) -> list[str]:
         """The words that name values of this item in a question (its groups and stored values), longest first."""
@@ -109,5 +110,5 @@ def load_disclosures(path: Path) -> tuple[Disclosure, ...]:
                 raise RuleError(path, line, f"{item}: group {word!r} must be {{any: [values]}} or {{not: [values]}}")
             groups[str(word)] = (how, tuple(g[how]))
         out.append(Disclosure(str(item), kind, spec.get("unit"), tuple(syns), tuple(rules),
-                              {str(k): str(v) for k, v in values.items()}, pages, groups))
+                              {str(k): str(v) for k, v in values.items()}, pages, groups, spec.get("at_a_date") is True))
     return tuple(out)

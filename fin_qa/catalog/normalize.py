@@ -23,6 +23,8 @@ _SPAN_NAME = {("1", "2"): "上半年", ("1", "3"): "前三季度", ("1", "4"): "
 
 
 _NUMBER_GAP = re.compile(r"(?<=[0-9０-９])[ \u3000\t]+(?=[0-9０-９])")
+# a year's two digits with its period's code right after them ("24Q3", "23H1")
+_CODED_YEAR = re.compile(r"(?<![0-9A-Za-z])([0-3][0-9])(?=[HQ][1-4](?![0-9]))")
 # a space typed for the comma after an ask ("…现金流净额多少 上年同期是多少"): a comma, the asks cut there as written
 _ASK_GAP = re.compile(r"(?<=多少|多大|是谁|什么)[ \u3000\t]+(?=[\u4e00-\u9fff])")
 
@@ -37,6 +39,8 @@ def normalize_question(text: str) -> str:
         s = text.translate(_BOTH).strip().replace("\x00", " ")
     else:
         s = text.translate(_BOTH).strip()
+    if "Q" in s or "H" in s:
+        s = _CODED_YEAR.sub(r"20\1年", s)   # (24Q3, 23H1: the year written out before its period's code)
     return quarter_names(s) if "q" in s or "Q" in s else s
 
 

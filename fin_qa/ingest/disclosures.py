@@ -57,6 +57,7 @@ _NAME_HEADER = re.compile(r"姓名")
 _ROLE_HEADER = re.compile(r"(?:现任)?职务(?:[（(]注[^）)]*[）)])?|职位")
 _STATUS_HEADER = re.compile(r"任职状态")
 _ROLES_APART = re.compile(r"[、，,；;/\s]+|兼(?:任)?")
+_LEFT_MARK = re.compile(r"[（(]\s*(?:已)?离任\s*[）)]")
 _ELSEWHERE = re.compile(r"单位(?:名称)?$")   # (任职股东单位, 其他单位名称: where the post is held)
 _STATUS = re.compile(r"现任|离任|已?离职|任期满离任")
 _LEFT = "离"
@@ -112,6 +113,9 @@ def _staff_tables(tables: list[Table], pages: set[int]):
         while i < len(tables) and tables[i].page_start <= end + 1 and _staff_columns(tables[i]) is None:
             header = [re.sub(r"\s", "", h) for h in tables[i].header]
             if header and header[0]:
+                if tables[i].page_start == end + 1 and _LEFT_MARK.search("".join(header)):
+                    # (the last row's cells wrapped over the page: "董事长" / "（离任）" atop the next page)
+                    rows.append((tables[i].header, tables[i].page_start))
                 break   # (a table of its own)
             u = tables[i]
             if any(header) and u.width != t.width:
@@ -140,6 +144,10 @@ def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], i
         # centred: "财务总监、副" / "总经理"): the row holds the post only read with its neighbours' lines too
         above, below = _wrapped(cells, k - 1, n, r), _wrapped(cells, k + 1, n, r)
         readings = {own, above + own, own + below, above + own + below} - {""}
+        # (a post printed with its holder's leaving — "董事长（离任）", the bracket wrapped onto the row below —:
+        # the post, held by one who left)
+        gone = any(_LEFT_MARK.search(x) for x in readings)
+        readings = {_LEFT_MARK.sub("", x) for x in readings} - {""}
         if not readings or not all(any(role.fullmatch(p) for p in _ROLES_APART.split(x) if p) for x in readings):
             continue
         name = _person(row, n, r, cells, k)
@@ -147,6 +155,7 @@ def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], i
             return None
         state = re.sub(r"\s", "", row[st]) if st is not None and st < len(row) else ""
         state = state if _STATUS.fullmatch(state) else ""   # (a column shifted in a table printed on: no status)
+        state = "离任" if gone else state
         found.append((name, max(readings, key=len), state, page))
     return found
 

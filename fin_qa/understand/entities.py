@@ -554,12 +554,13 @@ class Years:
     recent: int | None = None                          # N of 近N年 (its years are counted back from `asked`)
     recent_word: str = ""                              # as written (近三年, 最近3个会计年度)
     ranged: bool = False                               # a range written out (2017—2019年, 2017至2019年)
-    # a year's figures asked as restated or not ("2018年（调整后）", "2018年调整前"): year → "after" | "before"
+    # the years whose figures are asked as restated ("2018年（调整后）"): year → "after"
     restated: dict[int, str] = field(default_factory=dict)
 
 
-# "2018年（调整后）", "2018年调整前的": a year's figures as a later report restated them, or as first reported
-_ADJUSTED = re.compile(r"\s*[（(]?\s*(?:(?P<after>经?重述后?|追溯调整后|调整后)|(?P<before>调整前|重述前))\s*[）)]?")
+# "2018年（调整后）", "2018年调整后的": a year's figures as a later report restated them (its previous-period
+# column). (调整前 stays a word: the later report's 调整前 column is read by the cells, the year's own report else.)
+_ADJUSTED = re.compile(r"\s*[（(]?\s*(?:经?重述后?|追溯调整后|调整后)\s*[）)]?")
 # "上一年度（2018年）": the relative word restated by the year in brackets names that year, no other
 _RESTATED = re.compile(r"(?:度|同期)?[末底]?\s*[（(]\s*(?:19|20)\d\d\s*年")
 
@@ -592,7 +593,7 @@ def find_years(question: str, more: Iterable[tuple[int, int, int]] = ()) -> Year
             found.append(y)
         adjusted = _ADJUSTED.match(q, m.end())
         if adjusted:   # (its words are the year's: used, and said of it)
-            restated[y] = "after" if adjusted.group("after") else "before"
+            restated[y] = "after"
             spans.append((m.start(), adjusted.end()))
         else:
             spans.append(m.span())

@@ -39,6 +39,11 @@ if TYPE_CHECKING:
 
 # a period word right after the context's year ("2019年末", "2019年度", "2019年初")
 _PERIOD_AFTER = re.compile(r"(?:度|年末|年初|年底|末|初|底)")
+# a period within the year right after the context's year ("2023年上半年", "23H1", "2024年一季度"): put in front
+# of the asks naming none, as the year is ("…经营现金流净额多少，上年同期是多少": the half year's, never the year's)
+_INTERIM_AFTER = re.compile(r"的?(?:第?[一二三四1-4]季度|[一二三四]季报|前三季度?|[上下]半年|半年度|中期|H[12]|Q[1-4])")
+# the year's own period words ("年末总资产是多少" after a quarter's ask: the year end, not the quarter's)
+_THE_YEARS = re.compile(r"年末|年底|年初|全年|整年|(?<!半)年度(?!报)")
 # a period word of an ask's own: the context's period word ("2019年末") is then not put in front
 _OWN_PERIOD = re.compile(r"年初|期初|年末|期末|年底|上年|去年|上期|本期|本年|当年")
 # the year a period word belongs to: the last year written before it ("2022年初", "2022年…的年初")
@@ -86,6 +91,7 @@ class Plan:
     company: str = ""
     years: str = ""
     years_bare: str = ""          # the years without the period word after them
+    within: str = ""              # the period within the year after them (上半年, 第四季度, H1), in both
     asks: list[Ask] = field(default_factory=list)
     every: list[str] = field(default_factory=list)   # clauses that apply to every ask (均以万元为单位)
     marks: list[str] = field(default_factory=list)   # the step marks and verbs read as the question's steps (第二步，算出)
@@ -276,6 +282,11 @@ class Planner:
             text = plan.norm[s:e]
             if not text.endswith(("年", "度")):
                 text += "年"
+            within = _INTERIM_AFTER.match(plan.norm, e) if text.endswith("年") else None
+            if within:   # (the period within the year is the asks' as the year is, their own 上年/期末 or not)
+                text += within.group(0)
+                e = within.end()
+                plan.within = within.group(0)
             plan.years_bare = text
             m = _PERIOD_AFTER.match(plan.norm, e)
             if m and text.endswith("年"):
@@ -303,6 +314,8 @@ class Planner:
         if has_year and plan.years and self.rules.versus.search(words) and plan.years_bare not in words:
             has_year = False   # "跟2018年比变化多大": the year compared against, the question's own years asked
         years = plan.years_bare if _OWN_PERIOD.search(words) else plan.years   # "年初呢": its own period
+        if plan.within and (_INTERIM_AFTER.search(words) or _THE_YEARS.search(words)):
+            years = years.replace(plan.within, "", 1)   # ("上半年呢", "年末总资产是多少": its own period of the year)
         company, year = ("" if has_company else plan.company), ("" if has_year else years)
         # (a code and a year written short stay apart: "000999" + "25年", never 00099925年)
         head = company + (" " if company[-1:].isdigit() and year[:1].isdigit() else "") + year
