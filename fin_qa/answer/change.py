@@ -19,6 +19,8 @@ from .series import SeriesAnswerer
 from .values import Fact, Values, fact_evidence, label_of
 
 _SAME_PERIOD = re.compile(r"同期")
+_POINTS = re.compile(r"百分点|个点|基点|[bB][pP][sS]?(?![A-Za-z])")
+_BASIS_POINTS = re.compile(r"基点|[bB][pP][sS]?(?![A-Za-z])")
 
 
 class ChangeAnswerer:
@@ -124,12 +126,17 @@ class ChangeAnswerer:
             whens = (render(self.t, "change_when_year", year=year), render(self.t, "change_when_year", year=base_year))
         parts = "，".join(render(self.t, "change_part", when=w, value=self.v.show(x))
                          for w, x in zip(whens, (cur, prev)))
-        text = render(self.t, "change_rate" if growth else "change_amount", company=name, year=year, item=label,
-                      base=base_text, verb=verb, amount=amount, signed_amount=signed_amount, rate=rate, parts=parts)
+        # a rate's change asked in points (降了多少个百分点, 几个点, 几个bp): the points first, the relative change after
+        points_asked = growth and in_points and _POINTS.search(u.norm) is not None
+        if points_asked and _BASIS_POINTS.search(u.norm):
+            amount += render(self.t, "change_basis_points", bp=str((abs(diff) * 100).quantize(Decimal("0.1")).normalize()))
+        text = render(self.t, "change_points_rate" if points_asked else "change_rate" if growth else "change_amount",
+                      company=name, year=year, item=label, base=base_text, verb=verb, amount=amount,
+                      signed_amount=signed_amount, rate=rate, parts=parts)
         evidence = [fact_evidence(cur, self.v.show(cur)),
                     fact_evidence(prev, self.v.show(prev), (whens[1] if balance and base_year == year - 1 else "") + label)]
         # its one value: the rate asked (none where the base is zero), else the signed amount
-        shown = (rate if b != 0 else None) if growth else signed_amount
+        shown = signed_amount if points_asked or not growth else (rate if b != 0 else None)
         return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence),
                       shown=shown)
 

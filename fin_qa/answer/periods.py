@@ -306,10 +306,12 @@ class PeriodAnswerer:
 
     def __init__(self, source: FactSource, catalog: Catalog, make_router: Callable[[FactSource], "Router"],
                  understand: Callable, annual: Callable[[str], Answer],
-                 asks: Callable[[str], list[str]] = lambda q: []) -> None:
+                 asks: Callable[[str], list[str] | None] = lambda q: []) -> None:
         self.source = source
         self.annual = annual
-        self.asks = asks   # a question's asks, each as a question of its own (its context filled); [] for one ask
+        # a question's asks, each a question of its own (its context filled); [] for one, None where one takes its
+        # subject from the ask before
+        self.asks = asks
         self.catalog = catalog
         self.rules = catalog.periods
         self.make_router = make_router
@@ -399,6 +401,9 @@ class PeriodAnswerer:
         if not listed:
             return None
         texts = self.asks(question) if len(listed) < 2 or len({(a.period, a.span) for a in listed}) > 1 else []
+        if texts is None:
+            return None   # (asks taking their subject from the ask before: the executor answers each — an ask of
+            # the period declined there for its words)
         if len(texts) >= 2:
             # (asks of several periods, or of the year and a quarter: each on its own — "全年营业收入是多少？其中
             # 第四季度营业收入是多少": the year's from its report, the quarter's from its table of quarters)
@@ -428,7 +433,7 @@ class PeriodAnswerer:
         one at most, in the question's order — an ask naming none only where it says the whole year (全年, 年度): "一季度
         营业收入是多少？净利润呢？" asks the quarter's 净利润."""
         texts = self.asks(question)
-        if len(texts) < 2:
+        if texts is None or len(texts) < 2:
             return None
         own = [self.read_all(t) for t in texts]
         named = [(o[0].period, o[0].span) for o in own if o]

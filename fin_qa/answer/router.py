@@ -145,12 +145,14 @@ class Router:
             source, catalog, lambda view: Router(view, catalog, style, retriever, model, periods=False),
             self.understander.understand, self._answer, self._ask_texts) if periods else None
 
-    def _ask_texts(self, question: str) -> list[str]:
-        """The asks of a question, each a question of its own (its company and year filled in); [] for one, or where
-        an ask takes its subject from the ask before ("上半年呢": the executor fills it in)."""
+    def _ask_texts(self, question: str) -> list[str] | None:
+        """The asks of a question, each a question of its own (its company and year filled in); [] for one; None
+        where an ask takes its subject from the ask before ("上半年呢": the executor fills it in)."""
         plan = self.planner.plan(self.planner.restate(question)[0])
-        if not plan.compound or any(a.inherits or a.reference for a in plan.asks):
+        if not plan.compound:
             return []
+        if any(a.inherits or a.reference for a in plan.asks):
+            return None
         return [a.text for a in plan.asks if a.kind != "compare"]
 
     @property

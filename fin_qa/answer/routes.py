@@ -93,7 +93,7 @@ def _clause_of(e: FactEvidence) -> str:
     return ""
 
 
-_ASIDE = re.compile(r"[（(][^（）()]*[）)]")
+_ASIDE = re.compile(r"[（(][^（）()]*\d[^（）()]*[）)]")   # (a bracket of figures: "（含税）" is the value's own)
 
 
 def unprinted(words, ans: Answer) -> list[str]:
@@ -288,8 +288,10 @@ def unaccounted(s: AskState, ans: Answer) -> Answer | None:
     余额": answer/anchors.py), or a word that is no slot, filler or neutral word (positive accounting: "最大的
     客户贡献了多少收入", "股本基数"); None when it accounts for the question."""
     router, u = s.router, s.u
-    # (a fact asked of as a name — "离任的总经理是谁" — is as much the company's own value as an amount)
-    facts = bool(ans.evidence) and all(isinstance(e, FactEvidence) for e in ans.evidence)
+    # (a fact asked of as a name — "离任的总经理是谁" — is as much the company's own value as an amount where a
+    # word left changes what is asked: the lexicon's meaning words)
+    facts = bool(ans.evidence) and all(isinstance(e, FactEvidence) for e in ans.evidence) and \
+        any(w in router.understander.lexicon.rules.meaning for w in u.left)
     if not (ans.answered and ans.method in COMPANY_VALUES and (u.shape == "value" or facts) and u.companies):
         return None
     rep = router.values.report(u)[0]
