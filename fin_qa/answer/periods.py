@@ -417,14 +417,38 @@ class PeriodAnswerer:
                           partial=missing if len(missing) < len(parts) else [])
         if all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed):
             ans = self.annual(question)
-            cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-            if not ans.answered or cells and len(cells) == len(ans.evidence) and all(
-                    any(q in e.column for q in QUARTER_NAMES.values()) for e in cells):
+            if self.of_the_quarters(ans):
                 return ans
+        return self._not_held(question, listed)
+
+    @staticmethod
+    def of_the_quarters(ans: Answer) -> bool:
+        """Whether an answer of the annual path to a quarter's ask is one: declined, or read from cells of the quarters'
+        columns (分季度主要财务指标) alone."""
+        cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+        return not ans.answered or bool(cells) and len(cells) == len(ans.evidence) and all(
+            any(q in e.column for q in QUARTER_NAMES.values()) for e in cells)
+
+    def _not_held(self, question: str, listed: list[PeriodAsk]) -> Answer:
         said = "、".join(dict.fromkeys(label(a.period, a.span if a.span != "both" else alone(a.period)) for a in listed))
         return Answer(question, f"未查询到{said}的定期报告（库中只有年度报告；季度、半年度的数值只从该期报告读取或推算，"
                                 f"年度报告的分季度主要财务指标只列各季度单季的数值），无法回答该问题。", "1", Method.NOT_FOUND,
                       found=False)
+
+    def held(self, question: str, ans: Answer) -> Answer:
+        """An ask's answer of the annual path in a store of annual reports only (an ask of a compound question the
+        executor answers): where it names a period within a year, the answer when it is one of the quarters' table,
+        else said not held — never the year's value for it."""
+        if self.interim:
+            return ans
+        norm = normalize_question(question)
+        if not _WITHIN_A_YEAR.search(norm):
+            return ans
+        listed = [a for a in self.read_all(norm) if a.period != "latest"]
+        if not listed or all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period))
+                             for a in listed) and self.of_the_quarters(ans):
+            return ans
+        return self._not_held(question, listed)
 
     def _each_ask(self, question: str, listed: list[PeriodAsk]) -> Answer | None:
         """Asks naming their periods apart ("2023年Q3单季归母净利润是多少？2023年前三季度（年初至报告期末）归母净利润又是

@@ -437,6 +437,8 @@ class Router:
         reason = self.reviewer.review(u, ans)
         if reason is not None:
             ans = declined(u, render(self.t, "review_declined", reason=reason, understood=understood(u)))
+        if self.periods is not None and ans.answered:
+            ans = self.periods.held(question, ans)   # (a period within a year of a store of annual reports)
         ans.model_keywords = list(u.model_keywords)
         if u.chinese:
             ans.frame = frame_record(u, ans)
