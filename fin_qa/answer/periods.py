@@ -400,21 +400,8 @@ class PeriodAnswerer:
         listed = [a for a in self.read_all(norm) if a.period != "latest"]
         if not listed:
             return None
-        texts = self.asks(question) if len(listed) < 2 or len({(a.period, a.span) for a in listed}) > 1 else []
-        if texts is None:
-            return None   # (asks taking their subject from the ask before: the executor answers each — an ask of
-            # the period declined there for its words)
-        if len(texts) >= 2:
-            # (asks of several periods, or of the year and a quarter: each on its own — "全年营业收入是多少？其中
-            # 第四季度营业收入是多少": the year's from its report, the quarter's from its table of quarters)
-            parts = [self._annual_only(t, normalize_question(t)) or self.annual(t)
-                     for t in texts]
-            text = "\n".join(f"（{i}）{p.answer.strip()}" for i, p in enumerate(parts, 1))
-            missing = [t for t, p in zip(texts, parts) if not p.answered]
-            first = next((p for p in parts if p.answered), parts[0])
-            return Answer(question, text, first.type, first.method if len(missing) < len(parts) else Method.NOT_FOUND,
-                          [e for p in parts for e in p.evidence], found=not missing,
-                          partial=missing if len(missing) < len(parts) else [])
+        if self.asks(question) != []:
+            return None   # (several asks: the executor answers each, an ask of such a period said not held — held())
         if all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed):
             ans = self.annual(question)
             if self.of_the_quarters(ans):
