@@ -1178,3 +1178,15 @@ def test_a_period_within_a_year_of_a_store_of_annual_reports(router):
         assert not ans.answered and "274,816,055.36" not in ans.answer, (q, ans.answer)
     ans = router.answer("惠威科技2019年全年营业收入是多少元？其中第四季度营业收入是多少元？")
     assert "274,816,055.36" in ans.answer and "90,923,272.71" in ans.answer, ans.answer
+
+
+def test_a_second_review_of_the_sixteenth_stop(router, corpus_router):
+    # a quarter asked of the year's table of quarters is that quarter's column, never the four; a word setting some
+    # apart (非独立董事) or a class of shares (B股, H股) is never dropped for the fact or a fuzzy match (控股股东); the
+    # officers are read from their own table, never from a table of options granted to some of them
+    ans = router.answer("四方科技2019年第二季度扣非净利润是多少？")
+    assert "26,647,911.01" not in ans.answer, ans.answer
+    for q, absent in (("迈普医学2024年的非独立董事有哪些？", "袁庆"), ("万科A2009年末B股股东有多少户？", "不存在控股股东"),
+                      ("宁德时代2025年末H股股东有多少名？", "厦门瑞庭"), ("昭衍新药2024年的副总经理是谁", "姚大林")):
+        ans = corpus_router.answer(q)
+        assert absent not in ans.answer, (q, ans.answer)

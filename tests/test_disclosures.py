@@ -57,10 +57,7 @@ CASES = [
     ("惠威科技", "财务总监", "姜宁", 48),
     ("四方科技", "董事长", "黄杰", 48),                            # "董事长、总经理": both posts
     ("四方科技", "总经理", "黄杰", 48),
-    # 海翔药业's first table prints its rows wrapped across tables of other columns ("副董事长现任"): the
-    # holder is read from the 报酬 table, which prints them again
-    ("海翔药业", "总经理", "杨思卫", 63),
-    ("安靠智电", "总经理", "陈晓凌", 139),                        # "董事、" / "总经理" wrapped around the name
+    ("安靠智电", "董事长", "陈晓晖", 139),                        # "董事、" / "董事长" wrapped around the name
     ("华锦股份", "副董事长", "杜秉光", 32),                          # a deputy's post is its own
     ("华锦股份", "独立董事", "张黎明、姜欣、高倚云", 32),
 ]
@@ -81,6 +78,9 @@ def test_no_fact_when_the_report_does_not_say(all_store):
     # a plan per 10 shares is no plan per share: 四方科技 2019's 每股 figure (p.143, the 2018 plan paid in 2019)
     # lies past the 重要提示 the plan is read from
     assert not list(store.facts("四方科技", 2019, "每股派发现金红利"))
+    # 海翔药业's officers' table prints its rows wrapped across tables of other columns ("副董事长现任"), and the table
+    # after it lists the restricted shares granted, not the officers: no 总经理 is read
+    assert not list(store.facts("海翔药业", 2019, "总经理"))
     assert [f["value"] for f in store.facts("四方科技", 2019, "每10股派发现金红利")] == ["1.88"]
     # 四方科技's heading "公司不存在控股股东情况的特别说明 □适用 √不适用" says nothing of the kind: its
     # 控股股东 is the natural person named above it
@@ -113,11 +113,14 @@ def test_a_post_is_read_whole_or_not_at_all():
 
     head = ["姓名", "职务", "任职状态", "性别"]
     gm = re.compile("总经理|总裁")
-    # 副总经理 is no 总经理; "财务总监、副" / "总经理" is a 副总经理 wrapped around the name
-    t = _staff(head, [["甲乙", "副总经理", "现任", "男"], ["", "财务总监、副", "", ""], ["丙丁", "总经理", "现任", "女"],
-                      ["戊己", "董事兼总经理", "现任", "男"], ["庚辛", "总经理", "离任", "男"]])
+    # 副总经理 is no 总经理
+    t = _staff(head, [["甲乙", "副总经理", "现任", "男"], ["戊己", "董事兼总经理", "现任", "男"], ["庚辛", "总经理", "离任", "男"]])
     assert _role_holders([t], {40}, gm) == (
         "戊己（报告期内离任：庚辛）", 40, "姓名：戊己，职务：董事兼总经理，任职状态：现任；姓名：庚辛，职务：总经理，任职状态：离任")
+    # "财务总监、副" / "总经理" is a 副总经理 wrapped around the name: read one way a 总经理, the other not — who holds
+    # the post cannot be told from that table
+    wrapped = _staff(head, [["", "财务总监、副", "", ""], ["丙丁", "总经理", "现任", "女"], ["戊己", "董事兼总经理", "现任", "男"]])
+    assert _role_holders([wrapped], {40}, gm) is None
     # a post held at a shareholder (姓名 | 任职股东单位 | 职务) is not the company's
     other = _staff(["姓名", "任职股东单位", "职务"], [["王某", "某某证券股份有限公司", "总经理"]])
     assert _role_holders([other], {40}, gm) is None
@@ -128,6 +131,17 @@ def test_a_post_is_read_whole_or_not_at_all():
     last = _staff(head, [["张三", "董事长", "现任", "男"]])
     on = _staff(["", "总经 理", "年 8 月"], [["李四", "董事", "现任"]])
     assert _role_holders([last, on], {40}, re.compile("董事长")) is None
+    # the posts' cells wrapped across the rows of other names ("董事、副总经" / "理、董事会秘书"): who holds the
+    # post cannot be told from that table — never a list without the rows cut
+    cut = _staff(head, [["甲乙", "副董事长董事、副总经", "现任", "男"], ["丙丁", "理、董事会秘书", "现任", "女"],
+                        ["戊己", "副总经理", "现任", "男"]])
+    assert _role_holders([cut], {40}, re.compile("副总经理")) is None
+    # a table of options granted lists some of the officers only: no post is read from it
+    options = _staff(["姓名", "职务", "年初持有股票期权数量"], [["庚辛", "副总经理", "1,000"]])
+    assert _role_holders([options], {40}, re.compile("副总经理")) is None
+    # a post run into another's words ("执行董事副行长"): the table does not tell its holders
+    run = _staff(head, [["甲乙", "执行董事副行长", "现任", "男"], ["丙丁", "副行长", "现任", "女"]])
+    assert _role_holders([run], {40}, re.compile("(?:常务)?副行长")) is None
     # a post whose leaving is printed atop the next page ("董事长" / "（离任）"): no current holder from that table
     top = _staff(["（离任）", "", "日 2024年 12月 10"], [["董事长", "男", "56"]], page=41)
     assert _role_holders([last, top], {40, 41}, re.compile("董事长")) is None

@@ -695,3 +695,13 @@ def test_the_ninth_fresh_sets_periodic_questions(periodic_store, tmp_path):
     wrong = [(r["id"], r["question"], r["answer"][:200]) for r in rows if r["verdict"] == "wrong"]
     assert len(rows) >= 10 and not wrong, wrong
     assert sum(r["verdict"] == "right" for r in rows) >= len(rows) - 3
+
+
+@needs_periodic
+@pytest.mark.parametrize("question", [
+    "金花股份2023年末股东户数较上半年末变化了多少？",     # the year end beside a period end: not read as that period's
+    "华润三九2024年第三季度单季营业收入是多少？累计呢？",   # another span asked after, its subject the ask's before
+])
+def test_periods_asked_apart_are_asked_apart(periodic_store, question):
+    a = _conversation(periodic_store.dir, question)[0]
+    assert a["method"] == "declined" and "请分开提问" in a["answer"], a["answer"]

@@ -98,6 +98,8 @@ _YEAR_TAIL = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2}(?=年))")
 _REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
 _WITHIN_A_YEAR = re.compile(r"季|半年|中期|中报|[HQ][1-4]|月")   # (every period rule's words hold one of these)
 QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度", "Q4": "第四季度"}
+# (the year's end beside a period within it — not one restating a word in brackets: "较上年末（2023年末）")
+_YEAR_END = re.compile(r"(?<![（(])(?:19|20)\d\d年(?:末|底)(?![（(])")
 _WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月|年末|年底")
 _YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
 _WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
@@ -404,17 +406,18 @@ class PeriodAnswerer:
             return None   # (several asks: the executor answers each, an ask of such a period said not held — held())
         if all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed):
             ans = self.annual(question)
-            if self.of_the_quarters(ans):
+            if self.of_the_quarters(ans, listed):
                 return ans
         return self._not_held(question, listed)
 
     @staticmethod
-    def of_the_quarters(ans: Answer) -> bool:
-        """Whether an answer of the annual path to a quarter's ask is one: declined, or read from cells of the quarters'
-        columns (分季度主要财务指标) alone."""
+    def of_the_quarters(ans: Answer, listed: list[PeriodAsk]) -> bool:
+        """Whether an answer of the annual path to a quarter's ask is one: declined, or read from cells of the columns of
+        the quarters asked (分季度主要财务指标: 第二季度 of a second quarter's ask, never the four) alone."""
+        asked = {QUARTER_NAMES[a.period] for a in listed if a.period in QUARTER_NAMES}
         cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
         return not ans.answered or bool(cells) and len(cells) == len(ans.evidence) and all(
-            any(q in e.column for q in QUARTER_NAMES.values()) for e in cells)
+            any(q in e.column for q in asked) for e in cells)
 
     def _not_held(self, question: str, listed: list[PeriodAsk]) -> Answer:
         said = "、".join(dict.fromkeys(label(a.period, a.span if a.span != "both" else alone(a.period)) for a in listed))
@@ -433,9 +436,28 @@ class PeriodAnswerer:
             return ans
         listed = [a for a in self.read_all(norm) if a.period != "latest"]
         if not listed or all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period))
-                             for a in listed) and self.of_the_quarters(ans):
+                             for a in listed) and self.of_the_quarters(ans, listed):
             return ans
         return self._not_held(question, listed)
+
+    def _mixed_in(self, norm: str, listed: list[PeriodAsk]) -> str:
+        """The words of a question asking a period within a year beside another one the periods' path would read as the
+        first: the year's end ("2023年末…较上半年末"), or, in asks taking their subject from the ask before, the whole year
+        or another span ("全年营业收入是多少？上半年呢？", "第三季度单季…？累计呢？") — "" when there are none."""
+        year_end = _YEAR_END.search(norm)
+        if year_end and listed:
+            return f"“{year_end.group(0)}”“{listed[0].words}”"
+        if len(listed) != 1 or self.asks(norm) is not None:
+            return ""
+        whole = _WHOLE_YEAR.search(norm)
+        if whole:
+            return f"“{whole.group(0)}”“{listed[0].words}”"
+        span = normalize_span(listed[0].period, listed[0].span)
+        for w in self.rules.modifiers:
+            m = w.pattern.search(norm)
+            if m and normalize_span(listed[0].period, w.span) != span and not listed[0].start <= m.start() < listed[0].end:
+                return f"“{listed[0].words}”“{m.group(0)}”"
+        return ""
 
     def _each_ask(self, question: str, listed: list[PeriodAsk]) -> Answer | None:
         """Asks naming their periods apart ("2023年Q3单季归母净利润是多少？2023年前三季度（年初至报告期末）归母净利润又是
@@ -531,6 +553,10 @@ class PeriodAnswerer:
         each = self._each_ask(question, listed) if not _QOQ.search(norm) else None
         if each is not None:
             return each
+        mixed_in = self._mixed_in(norm, listed) if not _QOQ.search(norm) else ""
+        if mixed_in:
+            return Answer(question, f"问题中的{mixed_in}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…上半年营业收入是多少”"
+                                    f"“…全年营业收入是多少”）。", "1", Method.DECLINED, found=False)
         if len(listed) == 2 and _QOQ.search(norm[listed[0].end:listed[1].start]) and \
                 "latest" not in {a.period for a in listed}:
             years = [_year_before(norm, x.start) for x in listed]

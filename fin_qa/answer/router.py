@@ -508,6 +508,10 @@ class Router:
             # answer (a yes/no one with the section's sentence when that agrees); the section's text when
             # the report's fact is missing, whichever path the question's rule chose
             fact = self.answerers["lookup"].answer(u)
+            if fact.answered and u.shape != "yes_no" and any(slot == "filter" for slot, _ in f.unused):
+                # (a word that sets some apart — "非独立董事" — is no reading of the fact: the 独立董事 are not them)
+                return declined(u, render(self.t, "declined", words=cue_words(w for _, w in f.unused),
+                                          understood=understood(u)))
             if fact.answered:
                 fact.type = u.finglm_type()
                 if u.shape == "yes_no":

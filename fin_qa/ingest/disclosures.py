@@ -58,6 +58,7 @@ _ROLE_HEADER = re.compile(r"(?:现任)?职务(?:[（(]注[^）)]*[）)])?|职位
 _STATUS_HEADER = re.compile(r"任职状态")
 _ROLES_APART = re.compile(r"[、，,；;/\s]+|兼(?:任)?")
 _LEFT_MARK = re.compile(r"[（(]\s*(?:已)?离任\s*[）)]")
+_WHO = re.compile(r"性别|年龄|出生|任期|任职状态|任职日期|起止")
 _ELSEWHERE = re.compile(r"单位(?:名称)?$")   # (任职股东单位, 其他单位名称: where the post is held)
 _STATUS = re.compile(r"现任|离任|已?离职|任期满离任")
 _LEFT = "离"
@@ -93,6 +94,9 @@ def _staff_columns(t: Table) -> tuple[int, int, int | None] | None:
     roles = [k for k, h in enumerate(header) if _ROLE_HEADER.fullmatch(h)]
     if not names or not roles or any(_ELSEWHERE.search(h) for h in header):
         return None   # (a post held elsewhere: 姓名 | 任职股东单位 | 职务 is no post of the company)
+    if not any(_WHO.search(h) for h in header):
+        return None   # (the officers' own table prints who they are — 性别, 年龄, 任期, 任职状态 —; a table of
+        # options or restricted shares granted, or of holdings, lists some of them only)
     return names[0], roles[0], next((k for k, h in enumerate(header) if _STATUS_HEADER.fullmatch(h)), None)
 
 
@@ -110,7 +114,14 @@ def _staff_tables(tables: list[Table], pages: set[int]):
             continue
         rows = [(r, t.pages[k] if k < len(t.pages) else t.page_start) for k, r in enumerate(t.rows)]
         end, whole = t.page_end, True
-        while i < len(tables) and tables[i].page_start <= end + 1 and _staff_columns(tables[i]) is None:
+        while i < len(tables) and tables[i].page_start <= end + 1 and (
+                _staff_columns(tables[i]) is None or _staff_columns(tables[i]) == columns and tables[i].header == t.header):
+            if _staff_columns(tables[i]) is not None:   # (the table printed on under its header again: its rows)
+                u = tables[i]
+                rows += [(r, u.pages[k] if k < len(u.pages) else u.page_start) for k, r in enumerate(u.rows)]
+                end = u.page_end
+                i += 1
+                continue
             header = [re.sub(r"\s", "", h) for h in tables[i].header]
             if header and header[0]:
                 if tables[i].page_start == end + 1 and _LEFT_MARK.search("".join(header)):
@@ -135,6 +146,8 @@ def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], i
     whole (its name wrapped or not a name, its row the last of a table whose rows go on in fragments)."""
     n, r, st = columns
     cells = [row for row, _ in rows]
+    if any(_cut(role, re.sub(r"\s", "", row[r])) for row in cells if r < len(row)):
+        return None   # (the posts' cells wrapped across the rows of other names: "董事、副总经" / "理、董事会秘书")
     found = []
     for k, (row, page) in enumerate(rows):
         if max(n, r) >= len(row) or not row[n].strip():
@@ -148,7 +161,11 @@ def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], i
         # the post, held by one who left)
         gone = any(_LEFT_MARK.search(x) for x in readings)
         readings = {_LEFT_MARK.sub("", x) for x in readings} - {""}
-        if not readings or not all(any(role.fullmatch(p) for p in _ROLES_APART.split(x) if p) for x in readings):
+        holds = [any(role.fullmatch(p) for p in _ROLES_APART.split(x) if p) for x in readings]
+        if any(holds) and not all(holds) or not any(holds) and any(_inside(role, x) for x in readings):
+            return None   # (a post read one way and not another, or run into another's words — "执行董事副行长":
+            # who holds it cannot be told from this table, and a list without the row is no list of them)
+        if not readings or not all(holds):
             continue
         name = _person(row, n, r, cells, k)
         if name is None or k == len(rows) - 1 and not whole:
@@ -174,6 +191,32 @@ def _person(row: list[str], n: int, r: int, rows: list[list[str]], k: int) -> st
         if 0 <= j < len(rows) and max(n, r) < len(rows[j]) and rows[j][n].strip() and not rows[j][r].strip():
             return None
     return name if _PERSON.fullmatch(name) else None
+
+
+# the ends a post's name may be cut at by a narrow column, and the beginnings of the rest
+_TAILS = ("理", "经理", "总经理", "书", "秘书", "监", "总监", "席", "主席", "长", "事长", "裁", "总裁", "官", "行官")
+_POSTS_OF_THEIR_OWN = {"董事", "监事", "经理", "副总", "行长", "总裁", "独立董事", "职工监事", "职工代表监事", "执行董事"}
+_HEADS = ("副总经", "总经", "副总", "董事会秘", "财务总", "监事会主", "董事", "副董事", "副行", "行", "首席执", "首席财务")
+
+
+def _cut(role: re.Pattern, text: str) -> bool:
+    """Whether a post cell holds the post cut in two — its beginning ending a part ("董事、副总经") or its end starting
+    the cell ("理、董事会秘书")."""
+    parts = [p for p in _ROLES_APART.split(text) if p]
+    if not parts or any(role.fullmatch(p) for p in parts):
+        return False
+    return any(len(p) >= 2 and p not in _POSTS_OF_THEIR_OWN and any(role.fullmatch(p + t) for t in _TAILS)
+               for p in parts) or any(role.fullmatch(h + parts[0]) for h in _HEADS)
+
+
+def _inside(role: re.Pattern, text: str) -> bool:
+    """Whether a post is printed inside a cell's words without standing apart ("执行董事副行长"): not as a deputy's or an
+    assistant's (副总经理 holds no 总经理; 总经理助理 neither)."""
+    for m in role.finditer(text):
+        if not text[:m.start()].endswith(("副", "常务", "执行", "高级")) and not text.startswith("助理", m.end()):
+            if not any(role.fullmatch(p) for p in _ROLES_APART.split(text) if p):
+                return True
+    return False
 
 
 def _wrapped(rows: list[list[str]], k: int, n: int, r: int) -> str:
