@@ -647,6 +647,8 @@ def test_periods_compared_but_not_told_are_declined(periodic_store, question):
     ("金花股份2023年三季报里，本报告期营业收入是多少？", ["147,435,488.04"], ["402,805,031.75"]),
     ("华润三九2024年第三季度末总资产是多少？年末总资产是多少？", ["40,769,923,351.38", "40,081,972,320.77"], []),
     ("华润三九24Q3营业收入多少", ["5,634,274,230.28"], []),
+    # an ask naming only its period is nothing once the period is taken out (a false "同（1）" was said of it)
+    ("华润三九2024年一季度营收多少？二季度呢？", ["7,294,070,557.82", "6,811,942,207.26"], ["同（1）"]),
 ])
 def test_each_ask_its_own_period(periodic_store, question, said, absent):
     _answered_with(periodic_store, question, said, absent)

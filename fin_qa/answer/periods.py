@@ -100,6 +100,7 @@ _WITHIN_A_YEAR = re.compile(r"季|半年|中期|中报|[HQ][1-4]|月")   # (ever
 QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度", "Q4": "第四季度"}
 # (the year's end beside a period within it — not one restating a word in brackets: "较上年末（2023年末）")
 _YEAR_END = re.compile(r"(?<![（(])(?:19|20)\d\d年(?:末|底)(?![（(])")
+_ONLY_ITS_PERIOD = re.compile(r"(?<=[？?，,。；;])\s*(?:那么?|那|还有|以及)?(?:的)?(?:呢|是多少|多少|分别是多少)?[？?。]?$")
 _WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月|年末|年底")
 _YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
 _WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
@@ -386,6 +387,9 @@ class PeriodAnswerer:
             rest = w.pattern.sub("", rest)
         rest = re.sub(r"\(\)|[、和与及,，]+(?=[、和与及,，]*(?:的|$))", "", rest)
         rest = re.sub(r"(?<=年)[、和与及,，]+", "", rest)
+        # (an ask that named only its period — "一季度营收多少？二季度呢？" — is nothing once the period is taken out:
+        # never an ask of its own, answered "同（1）")
+        rest = _ONLY_ITS_PERIOD.sub("", rest)
         parts = []
         for a in listed:
             parts += [self._part(rest, a.period, s) for s in spans_of(a.period, a.span)]
