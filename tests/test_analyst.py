@@ -1190,3 +1190,13 @@ def test_a_second_review_of_the_sixteenth_stop(router, corpus_router):
                       ("宁德时代2025年末H股股东有多少名？", "厦门瑞庭"), ("昭衍新药2024年的副总经理是谁", "姚大林")):
         ans = corpus_router.answer(q)
         assert absent not in ans.answer, (q, ans.answer)
+
+
+def test_the_parent_companys_notes_answer_only_the_parent(router):
+    # the notes of the parent company's own statements (十七、母公司财务报表主要项目注释) print its figures: a question
+    # not asking the parent's is never answered from them (生物股份 2020's 应收账款坏账准备 计提: the group's 5,986,284.73,
+    # the parent's 15,842.43; 海翔药业 2019's parent's 按组合计提 row 7,187,815.25)
+    ans = router.answer("生物股份2020年应收账款坏账准备本期计提金额是多少？")
+    assert "5,986,284.73" in ans.answer and "15,842.43" not in ans.answer, ans.answer
+    ans = router.answer("海翔药业2019年应收账款坏账准备本期计提金额是多少元？")
+    assert "7,187,815.25" not in ans.answer, ans.answer

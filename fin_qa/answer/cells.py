@@ -65,6 +65,7 @@ _LOOKS_IN = re.compile(r"(?:明细)?(?:当中|之中|之内|中|里|项下)")   
 
 
 _BY_DIMENSION = re.compile(rf"按照?[\u4e00-\u9fff]{{1,6}}?(?:{LAYOUT_VERBS})")
+_PARENT_NOTES = re.compile(r"母公司(?:财务)?报表(?:主要|重要)?项目(?:的)?(?:注释|附注)|公司财务报表主要项目注释")
 _BY_DIMENSION_END = re.compile(_BY_DIMENSION.pattern + "$")   # (an ask of these words alone: where it looks)
 
 
@@ -1097,6 +1098,9 @@ class CellAnswerer:
     def _table(self, prep: _Prepared, q: str, asked: _Asked, asks: list[str], qb: AbstractSet[str], when: When,
                items: set[str]) -> CellMatch | None:
         t, title, qc, name_asked = prep.table, prep.title, asked.qc, asked.name_asked
+        if any(_PARENT_NOTES.search(h) for h in t.path) and "母公司" not in q:
+            return None   # (the parent company's own notes answer its own figures, asked as the parent's: 生物股份
+            # 2020's 应收账款坏账准备 计提 of the group is 5,986,284.73, the parent's note prints 15,842.43)
         if asked.groups and self._other_group(t, asked.groups):
             return None
         named = self._named_rows(prep, asked)
