@@ -649,6 +649,9 @@ def test_periods_compared_but_not_told_are_declined(periodic_store, question):
     ("华润三九24Q3营业收入多少", ["5,634,274,230.28"], []),
     # an ask naming only its period is nothing once the period is taken out (a false "同（1）" was said of it)
     ("华润三九2024年一季度营收多少？二季度呢？", ["7,294,070,557.82", "6,811,942,207.26"], ["同（1）"]),
+    # a per-share figure's change is on the year before as the filing restates it (a bonus issue: 2.24, not 2.90)
+    ("华润三九2024年基本每股收益同比增长了多少？", ["17.41%", "2.24元"], ["-9.31%"]),
+    ("华润三九2025年一季度基本每股收益同比增长了多少", ["-6.54%"], ["-28.06%"]),
 ])
 def test_each_ask_its_own_period(periodic_store, question, said, absent):
     _answered_with(periodic_store, question, said, absent)

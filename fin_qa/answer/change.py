@@ -78,6 +78,12 @@ class ChangeAnswerer:
                 if balance and not _SAME_PERIOD.search(u.norm) else self.v.read_year(m.company.key, [item], year - 1)
         else:
             base = self.v.read_year(m.company.key, [item], base_year, restated=restated.get(base_year))
+        if base_year == year - 1 and base_year not in restated and self.v.info(item).kind == "per_share":
+            # a per-share figure of the year before as the year's report restates it (a bonus issue or a conversion
+            # changes the shares: 华润三九 2024's 基本每股收益 2.63 against 2023's restated 2.24, never its first 2.90)
+            again = self.v.read_year(m.company.key, [item], base_year, restated="comparative")
+            if again.facts.get(item) is not None and again.facts[item].number is not None:
+                base = again
         cur, prev = now.facts.get(item), base.facts.get(item)
         if cur is None or cur.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))

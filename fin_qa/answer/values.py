@@ -127,10 +127,11 @@ class Values:
         year's report, else the summary table of the report two years on (主要会计数据, three years; said
         in the note). `opening`: the opening balances of the year (期初) — the year's report's
         previous-period column, else the year before's report. `restated`: "after" — as a later report restated
-        them (调整后: its previous-period column, never the year's own report)."""
+        them (调整后: its previous-period column, never the year's own report); "comparative" — the same column, said as
+        any previous-period column is (a per-share figure compared with the year's)."""
         if opening:
             order = self.source.opening_order(year)
-        elif restated == "after":
+        elif restated in ("after", "comparative"):
             order = [(year + 1, "previous"), (year + 2, "previous2")]
         else:
             order = [(year, "current"), (year + 1, "previous"), (year + 2, "previous2")]
