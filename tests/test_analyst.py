@@ -1200,3 +1200,9 @@ def test_the_parent_companys_notes_answer_only_the_parent(router):
     assert "5,986,284.73" in ans.answer and "15,842.43" not in ans.answer, ans.answer
     ans = router.answer("海翔药业2019年应收账款坏账准备本期计提金额是多少元？")
     assert "7,187,815.25" not in ans.answer, ans.answer
+
+
+def test_an_age_takes_no_unit_of_money(corpus_router):
+    # a table of pay in 万元 prints its officers' ages beside it: an age is no amount
+    ans = corpus_router.answer("百诚医药2023年财务总监的年龄是多少？")
+    assert "33万元" not in ans.answer, ans.answer

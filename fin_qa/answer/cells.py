@@ -1400,7 +1400,8 @@ WHO_ASKED = re.compile(r"谁|哪家|哪些|哪个|哪一|名称|名字|叫什么
 # a row listed without its name: 客户一, 供应商1, 第一名, 客户A, 单位五
 UNNAMED = re.compile(r"(?:客户|供应商|单位|公司|第)[一二三四五六七八九十0-9A-Za-z]{1,2}名?$")
 _OTHER_UNITS = ("%", "股", "万股", "人")   # units no amount asked in 万元/亿元 converts
-_COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数)$")
+# (a count's, or an age's, column: never the table's 元 — 年龄 beside 税前报酬总额（万元）)
+_COUNT = re.compile(r"(?:数量|人数|人员|员工|股数|户数|家数|笔数|年龄|出生年份|年份)$")
 _NAME = re.compile(r"(?:公司|集团|企业|银行|中心|厂)$")   # a name: matched whole, never approximately
 _LEGAL = re.compile(r"(?:集团股份有限公司|股份有限公司|有限责任公司|有限公司|集团公司|股份公司|责任公司|公司|集团)$")
 
