@@ -245,7 +245,7 @@ class PeriodView(FactSource):
                 # (a count at a date no filing prints twice — 普通股股东总数 —: the year's report before, its own)
                 got = self._read(company, year - 1, "FY", item, "current")
                 if got is not None:
-                    got.year = year - 1
+                    got.year, got.period = year, "previous"   # (said as the year end before: 末（12月31日）, its year)
                     said = f"{year - 1}年末{item}读自{year - 1}年年度报告（{got.report}，第{got.page}页）。"
                     if said not in self.derived:
                         self.derived.append(said)

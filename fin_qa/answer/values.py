@@ -144,10 +144,12 @@ class Values:
             if not got:
                 continue
             note = ""
-            if opening:
+            if opening and all(f.report in (None, rep.key) for f in got.values()):
                 column = render(self.t, "note_opening_column" if period in ("previous", "opening")
                                 else "note_closing_column")
                 note = render(self.t, "note_opening", year=year - 1, report=y, column=column)
+            elif opening:
+                note = ""   # (read from another report — a count at the year end before —: its own note says which)
             elif y != year:
                 key = "note_summary_column" if period == "previous2" else \
                     "note_restated_column" if restated == "after" else "note_previous_column"
