@@ -73,10 +73,8 @@ def _role_holders(tables: list[Table], pages: set[int], role: re.Pattern) -> tup
     tells, those who left (离任) are said apart."""
     for columns, rows, whole in _staff_tables(tables, pages):
         found = _holders(columns, rows, whole, role)
-        if found is None:
-            continue
         if not found:
-            continue
+            continue   # (none, or none read: the next such table)
         left = [f for f in found if _LEFT in f[2]]
         now = [f for f in found if f not in left]
         quote = "；".join(f"姓名：{f[0]}，职务：{f[1]}" + (f"，任职状态：{f[2]}" if f[2] else "") for f in now + left)
@@ -112,14 +110,15 @@ def _staff_tables(tables: list[Table], pages: set[int]):
         i += 1
         if columns is None or t.page_start not in pages:
             continue
-        rows = [(r, t.pages[k] if k < len(t.pages) else t.page_start) for k, r in enumerate(t.rows)]
+        rows = _paged_rows(t)
         end, whole = t.page_end, True
-        while i < len(tables) and tables[i].page_start <= end + 1 and (
-                _staff_columns(tables[i]) is None or _staff_columns(tables[i]) == columns and tables[i].header == t.header):
-            if _staff_columns(tables[i]) is not None:   # (the table printed on under its header again: its rows)
-                u = tables[i]
-                rows += [(r, u.pages[k] if k < len(u.pages) else u.page_start) for k, r in enumerate(u.rows)]
-                end = u.page_end
+        while i < len(tables) and tables[i].page_start <= end + 1:
+            own = _staff_columns(tables[i])
+            if own is not None and (own != columns or tables[i].header != t.header):
+                break   # (another officers' table)
+            if own is not None:   # (the table printed on under its header again: its rows)
+                rows += _paged_rows(tables[i])
+                end = tables[i].page_end
                 i += 1
                 continue
             header = [re.sub(r"\s", "", h) for h in tables[i].header]
@@ -134,10 +133,15 @@ def _staff_tables(tables: list[Table], pages: set[int]):
                 break
             # (a "header" printed with a name column empty is a wrapped line of the rows: read as a row)
             rows += [(u.header, u.page_start)] if any(header) else []
-            rows += [(r, u.pages[k] if k < len(u.pages) else u.page_start) for k, r in enumerate(u.rows)]
+            rows += _paged_rows(u)
             end = u.page_end
             i += 1
         yield columns, rows, whole
+
+
+def _paged_rows(t: Table) -> list[tuple[list[str], int]]:
+    """A table's body rows, each with its page."""
+    return [(r, t.pages[k] if k < len(t.pages) else t.page_start) for k, r in enumerate(t.rows)]
 
 
 def _holders(columns: tuple[int, int, int | None], rows: list[tuple[list[str], int]], whole: bool,
