@@ -72,18 +72,19 @@ class ChangeAnswerer:
             return not_found(u, render(self.t, "not_found_report", company=name, year=year))
         balance = self.v.at_a_date(item)   # (a balance, or an item read at a date: its base is the opening)
         # the base: the year before's value (for a balance item, the asked year's opening balance)
-        if base_year == year - 1 and base_year not in restated:
-            # (上年同期 of a value at a date is the same date a year before — a quarter's end's, not the year end's)
-            base = self.v.read_year(m.company.key, [item], year, opening=True) \
-                if balance and not _SAME_PERIOD.search(u.norm) else self.v.read_year(m.company.key, [item], year - 1)
-        else:
-            base = self.v.read_year(m.company.key, [item], base_year, restated=restated.get(base_year))
+        base = None
         if base_year == year - 1 and base_year not in restated and self.v.info(item).kind == "per_share":
             # a per-share figure of the year before as the year's report restates it (a bonus issue or a conversion
             # changes the shares: 华润三九 2024's 基本每股收益 2.63 against 2023's restated 2.24, never its first 2.90)
-            again = self.v.read_year(m.company.key, [item], base_year, restated="comparative")
-            if again.facts.get(item) is not None and again.facts[item].number is not None:
-                base = again
+            base = self.v.read_year(m.company.key, [item], base_year, restated="comparative")
+            if base.facts.get(item) is None or base.facts[item].number is None:
+                base = None   # (not printed there: read as any year before is)
+        if base is None and base_year == year - 1 and base_year not in restated:
+            # (上年同期 of a value at a date is the same date a year before — a quarter's end's, not the year end's)
+            base = self.v.read_year(m.company.key, [item], year, opening=True) \
+                if balance and not _SAME_PERIOD.search(u.norm) else self.v.read_year(m.company.key, [item], year - 1)
+        elif base is None:
+            base = self.v.read_year(m.company.key, [item], base_year, restated=restated.get(base_year))
         cur, prev = now.facts.get(item), base.facts.get(item)
         if cur is None or cur.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))

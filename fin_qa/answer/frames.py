@@ -41,13 +41,13 @@ from ..store import Report
 from ..store.models import TableRecord
 from ..understand.question import Understanding
 from .cells import LINE_OF_BUSINESS, UNNAMED, WHO_ASKED, CellAnswerer, shown_header
-from .tables import CUT_NUMBER, LAYOUT_VERBS, UNIT_LINE, Tables, content, core, cover, is_number, joined_asks, norm, \
-    pairs, table_where, unit_of
+from .tables import CUT_NUMBER, LAID_OUT, LOOKED_IN, UNIT_LINE, Tables, content, core, cover, is_number, joined_asks, \
+    norm, pairs, table_where, unit_of
 from .compose import render
 from .model import STATEMENT_NAMES, Answer, CellEvidence, Evidence
 
-_LAID_OUT = re.compile(rf"按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})(?:的)?(?:中|里|当中|之中)?")
-_LOOKED_IN_AT_END = re.compile(r"(?:的)?(?:中|里|当中|之中)$")
+_LAID_OUT = re.compile(rf"{LAID_OUT}(?:的)?(?:{LOOKED_IN})?")
+_LOOKED_IN_AT_END = re.compile(rf"(?:的)?(?:{LOOKED_IN})$")
 _LOOKED_IN_AT_START = re.compile(r"^(?:末|底)?(?:中|里|当中|之中|项下|明细中?|明细里)")
 
 

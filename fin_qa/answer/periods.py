@@ -95,7 +95,6 @@ _YEAR_WHOLE = "全年|年度|年末|年底|年报|整年"
 _YEAR_DIGITS = re.compile(r"(?<!\d)(?:19|20)\d{2}年")
 _YEAR_TAIL = re.compile(r"(?<!\d)((?:19|20)\d{2}|\d{2}(?=年))")
 # a period's words naming the filing the question looks in ("2023年半年度报告中，第二季度单季…"): where, not what
-_REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
 _WITHIN_A_YEAR = re.compile(r"季|半年|中期|中报|[HQ][1-4]|月")   # (every period rule's words hold one of these)
 QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度", "Q4": "第四季度"}
 # (the year's end beside a period within it — not one restating a word in brackets: "较上年末（2023年末）")
@@ -104,14 +103,33 @@ _ONLY_ITS_PERIOD = re.compile(r"(?<=[？?，,。；;])\s*(?:那么?|那|还有|�
 _WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月|年末|年底")
 _YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
 _WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
+_REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)" + _WHERE_AFTER_REPORT.pattern)
 
 
-def _looked_in(norm: str, a: "PeriodAsk") -> re.Match | None:
+def _filing_looked_in(norm: str, a: "PeriodAsk") -> re.Match | None:
     """The words after a period's naming it as the filing looked in ("半年度报告中", "三季报里"), else None."""
     if a.words.endswith(("报", "报告")):
         return _WHERE_AFTER_REPORT.match(norm, a.end)
     return _REPORT_WHERE.match(norm, a.end)
 _YEAR_HAN = re.compile(r"[〇零一二三四五六七八九]{2,4}年")
+
+
+def _apart(question: str, words: str, example: str) -> Answer:
+    """The decline of a question asking periods its words do not keep apart: to be asked apart, as the example."""
+    return Answer(question, f"问题中的{words}所问的报告期不同，为避免给出错误的数值，请分开提问（如{example}）。", "1",
+                  Method.DECLINED, found=False)
+
+
+def _quarters_alone(listed: list["PeriodAsk"]) -> bool:
+    """Whether every period named is a quarter alone (a year's table of quarters prints it: 分季度主要财务指标)."""
+    return all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed)
+
+
+def _of_the_quarters(ans: Answer, names: set[str]) -> bool:
+    """Whether an answer is read from cells of the columns of the quarters named alone (第二季度 of a second quarter's
+    ask, never the four)."""
+    cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
+    return bool(cells) and len(cells) == len(ans.evidence) and all(any(q in e.column for q in names) for e in cells)
 
 
 @dataclass(frozen=True)
@@ -395,33 +413,28 @@ class PeriodAnswerer:
             parts += [self._part(rest, a.period, s) for s in spans_of(a.period, a.span)]
         return self._compose(question, parts, intro=False)
 
+    def _within(self, norm: str) -> list[PeriodAsk]:
+        """The periods within a year a question names ("latest" aside); [] at once where no period rule's word stands."""
+        if not _WITHIN_A_YEAR.search(norm):
+            return []   # (most questions of a store of annual reports)
+        return [a for a in self.read_all(norm) if a.period != "latest"]
+
     def _annual_only(self, question: str, norm: str) -> Answer | None:
         """A period within a year asked of a store holding annual reports only: a quarter alone as the year's
         table of quarters prints it (分季度主要财务指标: the annual path's cells of the quarter's column), any other
         period (上半年, 前三季度, 一季度末 …) said not held — never the year's value for it (a question's words
         fuzzily matched to an item, "上半年经营活动现金流净额", or a passage of the year, answered the year's).
         None: no such period named (the annual path answers)."""
-        if not _WITHIN_A_YEAR.search(norm):
-            return None   # (no word any period rule reads: most questions of a store of annual reports)
-        listed = [a for a in self.read_all(norm) if a.period != "latest"]
+        listed = self._within(norm)
         if not listed:
             return None
         if self.asks(question) != []:
             return None   # (several asks: the executor answers each, an ask of such a period said not held — held())
-        if all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period)) for a in listed):
+        if _quarters_alone(listed):
             ans = self.annual(question)
-            if self.of_the_quarters(ans, listed):
+            if not ans.answered or _of_the_quarters(ans, {QUARTER_NAMES[a.period] for a in listed}):
                 return ans
         return self._not_held(question, listed)
-
-    @staticmethod
-    def of_the_quarters(ans: Answer, listed: list[PeriodAsk]) -> bool:
-        """Whether an answer of the annual path to a quarter's ask is one: declined, or read from cells of the columns of
-        the quarters asked (分季度主要财务指标: 第二季度 of a second quarter's ask, never the four) alone."""
-        asked = {QUARTER_NAMES[a.period] for a in listed if a.period in QUARTER_NAMES}
-        cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-        return not ans.answered or bool(cells) and len(cells) == len(ans.evidence) and all(
-            any(q in e.column for q in asked) for e in cells)
 
     def _not_held(self, question: str, listed: list[PeriodAsk]) -> Answer:
         said = "、".join(dict.fromkeys(label(a.period, a.span if a.span != "both" else alone(a.period)) for a in listed))
@@ -435,12 +448,9 @@ class PeriodAnswerer:
         else said not held — never the year's value for it."""
         if self.interim:
             return ans
-        norm = normalize_question(question)
-        if not _WITHIN_A_YEAR.search(norm):
-            return ans
-        listed = [a for a in self.read_all(norm) if a.period != "latest"]
-        if not listed or all(a.period in QUARTER_NAMES and (a.span in ("quarter", "both") or a.span == alone(a.period))
-                             for a in listed) and self.of_the_quarters(ans, listed):
+        listed = self._within(normalize_question(question))
+        if not listed or _quarters_alone(listed) and (
+                not ans.answered or _of_the_quarters(ans, {QUARTER_NAMES[a.period] for a in listed})):
             return ans
         return self._not_held(question, listed)
 
@@ -535,12 +545,12 @@ class PeriodAnswerer:
         if not _NOT_A_LIST.search(norm):   # (一二季度 listed for their values; compared or added up: not read so)
             norm = _QUARTERS_LISTED.sub(lambda m: "、".join(f"第{c}季度" for c in m.group(1).replace("、", "")), norm)
         listed = self.read_all(norm)
-        where = [a for a in listed if _looked_in(norm, a)]
+        where = [a for a in listed if _filing_looked_in(norm, a)]
         named = bool(where) and len(where) < len(listed)   # (a filing named to look in: the answer is of it)
         if named:
             # the filing named as where to look, another period asked: the period asked alone
             for a in sorted(where, key=lambda a: -a.start):
-                norm = norm[:a.start] + norm[_looked_in(norm, a).end():]   # type: ignore[union-attr]
+                norm = norm[:a.start] + norm[_filing_looked_in(norm, a).end():]   # type: ignore[union-attr]
             norm = _YEAR_TWICE.sub(r"\1", norm)   # ("2023年半年度报告中，2023年第二季度": the year once)
             listed = self.read_all(norm)
         ask = listed[0] if listed else None   # (the period named first)
@@ -552,15 +562,13 @@ class PeriodAnswerer:
             return self._ask_back(question, norm)
         mixed = self._mixed(norm, listed)
         if mixed:
-            return Answer(question, f"问题中的{mixed}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…2021年营业收入是多少”"
-                                    f"“…2022年上半年营业收入是多少”）。", "1", Method.DECLINED, found=False)
+            return _apart(question, mixed, "“…2021年营业收入是多少”“…2022年上半年营业收入是多少”")
         each = self._each_ask(question, listed) if not _QOQ.search(norm) else None
         if each is not None:
             return each
         mixed_in = self._mixed_in(norm, listed) if not _QOQ.search(norm) else ""
         if mixed_in:
-            return Answer(question, f"问题中的{mixed_in}所问的报告期不同，为避免给出错误的数值，请分开提问（如“…上半年营业收入是多少”"
-                                    f"“…全年营业收入是多少”）。", "1", Method.DECLINED, found=False)
+            return _apart(question, mixed_in, "“…上半年营业收入是多少”“…全年营业收入是多少”")
         if len(listed) == 2 and _QOQ.search(norm[listed[0].end:listed[1].start]) and \
                 "latest" not in {a.period for a in listed}:
             years = [_year_before(norm, x.start) for x in listed]
@@ -632,10 +640,7 @@ class PeriodAnswerer:
             return None
         name = QUARTER_NAMES[period]
         ans = self.annual(text[:year.end(1)] + "年" + name + text[year.end():])
-        cells = [e for e in ans.evidence if isinstance(e, CellEvidence)]
-        if not ans.answered or not cells or len(cells) != len(ans.evidence) or not all(name in e.column for e in cells):
-            return None
-        return ans
+        return ans if ans.answered and _of_the_quarters(ans, {name}) else None
 
     def _each_quarter(self, question: str, rest: str, last: str) -> Answer:
         """Every quarter alone of the year up to `last` (各季度: Q1–Q4; 前三个季度单季: Q1–Q3), each read or

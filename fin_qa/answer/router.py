@@ -138,6 +138,7 @@ class Router:
         self.drivers = Drivers(catalog, self._answer_plain, self.understander.understand) if periods else None
         self._names: dict[str, str] | None = None   # report key → its company's short name (the charts')
         self._doubts: dict[str, dict[tuple[str, str, str], CheckResult]] = {}   # report key → its failed checks' figures
+        self._asks_of: dict[str, tuple[str, ...] | None] = {}   # a question → its asks (_ask_texts)
         self._doubtable = doubtable(catalog.checks)   # (the items a doubt can name: no other is looked up)
         # questions naming a period within a year (第三季度, 上半年 …: answer/periods.py), over views of this
         # source whose routers answer no period of their own
@@ -148,12 +149,15 @@ class Router:
     def _ask_texts(self, question: str) -> list[str] | None:
         """The asks of a question, each a question of its own (its company and year filled in); [] for one; None
         where an ask takes its subject from the ask before ("上半年呢": the executor fills it in)."""
-        plan = self.planner.plan(self.planner.restate(question)[0])
-        if not plan.compound:
-            return []
-        if any(a.inherits or a.reference for a in plan.asks):
-            return None
-        return [a.text for a in plan.asks if a.kind != "compare"]
+        if question not in self._asks_of:   # (asked again by each check of one question: planned once)
+            plan = self.planner.plan(self.planner.restate(question)[0])
+            if len(self._asks_of) > 256:
+                self._asks_of.clear()
+            self._asks_of[question] = () if not plan.compound else None \
+                if any(a.inherits or a.reference for a in plan.asks) else \
+                tuple(a.text for a in plan.asks if a.kind != "compare")
+        got = self._asks_of[question]
+        return list(got) if got is not None else None
 
     @property
     def retriever(self) -> Retriever:

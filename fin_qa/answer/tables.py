@@ -49,6 +49,9 @@ FLOW = re.compile(rf"(?:本期|本年|当期|报告期内?|本报告期)(?:{MOVE
 # the verbs saying how a table is laid out ("按账龄披露", "按类别划分"): where the question looks, no row asked
 # (answer/cells.py _BY_DIMENSION, _WHERE_CLAUSE below)
 LAYOUT_VERBS = "披露|划分|分类|列示|统计|归集|区分"
+# how a table is laid out, as a question says it ("按账龄披露", "按类别划分"), and the words after where it looks (中, 里)
+LAID_OUT = rf"按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})"
+LOOKED_IN = "中|里|当中|之中"
 _TOP_BIG = re.compile(r"(前\d{1,2})大(?=客户|供应商|股东|销售客户)")   # 前5大客户 is the tables' 前5名客户
 _CN_DIGIT = {"一": "1", "二": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8", "九": "9", "十": "10"}
 _BRACKETS = re.compile(r"[（(][^（()）]*[)）]")
@@ -114,7 +117,7 @@ def content(text: str) -> str:
 # a clause saying only where the question looks ("应收账款按账龄披露，", "短期借款按类别划分，", "应付职工薪酬中，"):
 # no ask of its own — the words of the ask after it
 # (not the report itself: "年报中，…" says no table)
-_WHERE_CLAUSE = re.compile(rf"(?:按照?[^，,|]{{1,8}}?(?:{LAYOUT_VERBS})|(?<!报)(?<!报告)(?:中|里|当中|之中)|项下|明细)\s*$")
+_WHERE_CLAUSE = re.compile(rf"(?:{LAID_OUT}|(?<!报)(?<!报告)(?:{LOOKED_IN})|项下|明细)\s*$")
 
 
 def joined_asks(parts: list[str]) -> list[str]:
