@@ -87,14 +87,17 @@ def test_no_fact_when_the_report_does_not_say(all_store):
     assert [f["value"] for f in store.facts("四方科技", 2019, "控股股东")] == ["黄杰"]
 
 
+def _ask(all_store, question: str) -> str:
+    """`fin-qa ask` over the store of reports and reports_more: what it prints."""
+    return CliRunner().invoke(cli, ["ask", "--store", str(all_store[0].dir), question]).output
+
+
 def test_disclosures_answered(all_store):
-    store, _ = all_store
-    ask = ["ask", "--store", str(store.dir)]
-    out = CliRunner().invoke(cli, [*ask, "2019年四方科技的审计意见是什么类型？"]).output
+    out = _ask(all_store, "2019年四方科技的审计意见是什么类型？")
     assert "标准无保留意见" in out and "p.2" in out
-    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年是否属于重点排污单位？"]).output
+    out = _ask(all_store, "华锦股份2019年是否属于重点排污单位？")
     assert out.startswith("是。") and "p.26" in out
-    out = CliRunner().invoke(cli, [*ask, "安靠智电2019年每10股转增多少股？"]).output
+    out = _ask(all_store, "安靠智电2019年每10股转增多少股？")
     assert "3股" in out
 
 
@@ -152,20 +155,18 @@ def test_a_post_is_read_whole_or_not_at_all():
 
 
 def test_posts_answered(all_store):
-    store, _ = all_store
-    ask = ["ask", "--store", str(store.dir)]
-    out = CliRunner().invoke(cli, [*ask, "华锦股份2019年报披露的董事长是谁？"]).output
+    out = _ask(all_store, "华锦股份2019年报披露的董事长是谁？")
     assert "李春建" in out and "第32页" in out
-    out = CliRunner().invoke(cli, [*ask, "万科2012年的总裁是谁"]).output
+    out = _ask(all_store, "万科2012年的总裁是谁")
     assert "郁亮" in out
     # a deputy, an assistant, a director or a supervisor is never the holder of the main post
     for q, absent in (("华锦股份2019年副董事长是谁？", "李春建"), ("华锦股份2019年总经理助理是谁？", "任勇强"),
                       ("华锦股份2019年董事有哪些？", "董事（董事长）"), ("华锦股份2019年监事是谁？", "（监事会主席）是"),
                       ("万科A2012年的副总经理是谁？", "郁亮")):
-        out = CliRunner().invoke(cli, [*ask, q]).output
+        out = _ask(all_store, q)
         assert absent not in out, (q, out)
     # the shareholders of one class are not all of them: said not understood (the sentence's bracket names them)
-    out = CliRunner().invoke(cli, [*ask, "邮储银行2019年H股股东户数是多少？"]).output
+    out = _ask(all_store, "邮储银行2019年H股股东户数是多少？")
     assert "430711" not in out and "H股" in out, out
 
 
@@ -181,18 +182,16 @@ def test_rules_checked(tmp_path):
 
 
 def test_statistics_over_disclosures(all_store):
-    store, _ = all_store
-    ask = ["ask", "--store", str(store.dir)]
     # every 2019 report in the store read its opinion; 邮储银行's Big Four "无保留意见" is the standard one
-    out = CliRunner().invoke(cli, [*ask, "2019年审计意见为非标准意见的公司有几家？"]).output
+    out = _ask(all_store, "2019年审计意见为非标准意见的公司有几家？")
     assert "共有0家" in out and "7家公司" in out
-    out = CliRunner().invoke(cli, [*ask, "哪些公司2019年的审计意见是标准无保留意见？"]).output
+    out = _ask(all_store, "哪些公司2019年的审计意见是标准无保留意见？")
     assert "共有7家" in out and "邮储银行" in out
     # yes/no disclosures: 属于 asks 是, 不属于 asks 否 (华锦股份 p.26 and 海翔药业 p.44 are 是)
-    out = CliRunner().invoke(cli, [*ask, "2019年哪些公司属于重点排污单位？"]).output
+    out = _ask(all_store, "2019年哪些公司属于重点排污单位？")
     assert "“是”的公司共有2家" in out and "华锦股份" in out and "海翔药业" in out
-    out = CliRunner().invoke(cli, [*ask, "2019年不属于重点排污单位的公司有哪些？"]).output
+    out = _ask(all_store, "2019年不属于重点排污单位的公司有哪些？")
     assert "“否”" in out and "华锦股份" not in out and "惠威科技" in out
     # a value named after 为: the auditor (天健 audits 海翔药业 and 四方科技)
-    out = CliRunner().invoke(cli, [*ask, "2019年会计师事务所为天健会计师事务所的公司有哪些？"]).output
+    out = _ask(all_store, "2019年会计师事务所为天健会计师事务所的公司有哪些？")
     assert "共有2家" in out and "海翔药业" in out and "四方科技" in out
