@@ -710,3 +710,25 @@ def test_the_ninth_fresh_sets_periodic_questions(periodic_store, tmp_path):
 def test_periods_asked_apart_are_asked_apart(periodic_store, question):
     a = _conversation(periodic_store.dir, question)[0]
     assert a["method"] == "declined" and "请分开提问" in a["answer"], a["answer"]
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said, absent", [
+    # a Shanghai first quarter's table prints 本报告期 and its change alone, and no 2022 first quarter's filing is
+    # stored: the change asked is the filing's own, said as printed, never an amount
+    ("金花股份2023年一季度扣非净利润同比增长多少？", ["-80.24%", "2,350,427.63元", "报告所列"], []),
+    ("金花股份（600080）2023年一季度归属于上市公司股东的扣除非经常性损益的净利润是多少元？比上年同期增减变动幅度是多少？",
+     ["2,350,427.63元", "-80.24%"], []),
+    # a third quarter's two changes: 7-9月 alone and 1-9月, each its own column
+    ("金花股份2023年第三季度单季扣非净利润同比增长多少？", ["-77.65%"], ["-36.94%"]),
+    ("金花股份2023年前三季度扣非净利润同比增长多少？", ["-36.94%"], ["-77.65%"]),
+])
+def test_a_filings_printed_change_where_no_base_is_stored(periodic_store, question, said, absent):
+    _answered_with(periodic_store, question, said, absent)
+
+
+@needs_periodic
+def test_a_printed_change_gives_no_amount(periodic_store):
+    # the rate is printed; the amount needs the year before's value, which no stored filing holds
+    a = _conversation(periodic_store.dir, "金花股份2023年一季度扣非净利润同比减少了多少元？")[0]
+    assert a["method"] in ("declined", "not_found") and "80.24" not in a["answer"], a["answer"]

@@ -66,3 +66,26 @@ def test_statement_value_wins_and_a_year_two_back_is_answered(all_store):
     assert "2017年 营业收入" in r.output and "p.11" in r.output
     r = CliRunner().invoke(cli, [*ask, "万科A2012年扣非净利润是多少？"])
     assert "12,511,303,092.59" in r.output and "p.3" in r.output
+
+
+def test_printed_changes_are_kept_only_where_the_statements_vouch_for_them():
+    from decimal import Decimal
+
+    from fin_qa.ingest.statement_model import StatementFact
+    from fin_qa.ingest.summary import checked_changes
+
+    facts = [StatementFact("营业收入", "营业收入", "current", "108259512.44", "元", 1),
+             StatementFact("营业收入", "营业收入", "change", "-9.18", "%", 1),
+             StatementFact("扣除非经常性损益后的净利润", "扣非", "change", "-80.24", "%", 1)]
+    stated = {("营业收入", "current"): Decimal("108259512.44"), ("营业收入", "previous"): Decimal("119199841.13")}
+    kept, notes = checked_changes(facts, stated)
+    assert kept == facts and notes == []
+    # a change the statements contradict (a column misread): none of the filing's changes is kept
+    wrong = {**stated, ("营业收入", "previous"): Decimal("100000000")}
+    kept, notes = checked_changes(facts, wrong)
+    assert [f.period for f in kept] == ["current"] and "营业收入" in notes[0]
+    # none the statements can check: none kept, said; a summary filing (no statements at all): none kept, nothing said
+    kept, notes = checked_changes(facts, {("营业收入", "current"): Decimal("108259512.44")})
+    assert [f.period for f in kept] == ["current"] and "not checked" in notes[0]
+    kept, notes = checked_changes(facts, {})
+    assert [f.period for f in kept] == ["current"] and notes == []

@@ -16,7 +16,7 @@ from .compose import format_result, format_scaled, format_value, render, signed
 from .lookup import declined, interpretation, not_found, understood, unit_note
 from .model import Answer
 from .series import SeriesAnswerer
-from .values import Fact, Values, fact_evidence, label_of
+from .values import Fact, Reading, Values, fact_evidence, label_of
 
 _SAME_PERIOD = re.compile(r"同期")
 _POINTS = re.compile(r"百分点|个点|基点|[bB][pP][sS]?(?![A-Za-z])")
@@ -89,6 +89,9 @@ class ChangeAnswerer:
         if cur is None or cur.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
         if prev is None or prev.number is None:
+            printed = self._printed(u, item, now, cur, year, base_year, balance)
+            if printed is not None:
+                return printed
             return not_found(u, render(self.t, "not_found_value", company=name, year=base_year, item=label))
         a, b = cur.number, prev.number
         if f.operation == "times":
@@ -146,6 +149,29 @@ class ChangeAnswerer:
         shown = signed_amount if points_asked or not growth else (rate if b != 0 else None)
         return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", list(evidence),
                       shown=shown)
+
+    def _printed(self, u: Understanding, item: str, now: Reading, cur: Fact, year: int, base_year: int,
+                 balance: bool) -> Answer | None:
+        """A rate of change asked of a flow whose value a year before no stored filing holds: the filing's own printed
+        change on the same period a year before (本报告期比上年同期增减变动幅度, an interim filing's; None where it
+        prints none), said as printed, both figures cited — never an amount, which needs the base."""
+        f = u.frame
+        if f.operation != "growth" or balance or base_year != year - 1 or u.years.restated or now.rep is None:
+            return None
+        got = self.v.source.facts(now.rep, [item], "change").get(item)
+        if got is None or got.number is None or got.report != cur.report:
+            return None
+        _, name = self.v.company(u)
+        label = label_of(item, u.item_words.get(item))
+        rate = self.v.show(got) if f.decimals is None else format_result(got.number / 100, "percent", f.decimals,
+                                                                        self.v.style)
+        text = render(self.t, "change_rate_printed", company=name, year=year, item=label,
+                      base=f.base_word or render(self.t, "change_base_year", year=base_year), rate=rate,
+                      value=self.v.show(cur), base_year=base_year)
+        evidence: list = [fact_evidence(cur, self.v.show(cur)), fact_evidence(got, self.v.show(got), render(
+            self.t, "change_printed_label", item=label))]
+        notes = [n for n in (now.note,) if n]
+        return Answer(u.question, text + interpretation(self.t, notes), "2-1", "change", evidence, shown=rate)
 
     def _times(self, u: Understanding, name: str, year: int, base_year: int, label: str, cur: Fact,
                prev: Fact, notes: list[str], opening: bool = False) -> Answer:

@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..catalog import Catalog
 from ..catalog.items import ItemTable
-from ..catalog.periods import FILING_WORDS
+from ..catalog.periods import CHANGES, FILING_WORDS
 from ..catalog.normalize import normalize_question
 from ..numbers import decimal_str
 from ..store import Report
@@ -279,6 +279,8 @@ class PeriodView(FactSource):
                 return f
             if period == "previous" and not balance:   # (a balance's 同比: the same period end a year before)
                 return self._read(company, year, self.period, item, "quarter_previous" if quarter else "previous")
+            if period == "change" and not balance:   # (the filing's own printed change on the same period a year before)
+                return self._read(company, year, self.period, item, CHANGES["quarter" if quarter else "current"])
             return None
         if period != "current" or _OPENING.search(item):
             return None

@@ -16,6 +16,9 @@ QUESTION_PERIODS = ("Q1", "Q2", "Q3", "Q4", "HY", "H2", "latest")   # (a year: t
 SPANS = ("ytd", "quarter", "both", "end")
 KINDS = ("report", "summary")
 TITLE_GROUPS = {"q1": "Q1", "hy": "HY", "q3": "Q3", "fy": "FY"}
+# an interim filing's printed change on the same period a year before (本报告期比上年同期增减变动幅度(%)), in %, stored
+# as a period of its own beside the flow's column it is printed for (its current, or a third quarter's 7-9月 alone)
+CHANGES = {"current": "change", "quarter": "quarter_change"}
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,8 @@ PLACEHOLDERS = {
     "change_amount": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
     "change_rate": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
     "change_part": {"when", "value"},
+    "change_rate_printed": {"company", "year", "item", "base", "rate", "value", "base_year"},
+    "change_printed_label": {"item"},
     "change_times": {"company", "year", "item", "base_year", "times", "ratio", "parts"},
     "change_times_base": {"year", "value"},
     "change_rate_said": {"rate"},

@@ -33,7 +33,7 @@ from .notes import NOTE_PARSER, ParsedNote, identify_note, info_rows, read_note
 from .period import CN_DIGITS, CN_YEAR, SPACES, NotAFiling, filing_name, read_filing, untold
 from .statements import STATEMENT_KINDS, extract_statements, statement_year
 from .summary import STATEMENT as SUMMARY
-from .summary import extract_summary, reconcile
+from .summary import checked_changes, extract_summary, reconcile
 
 SUFFIXES = (".pdf", ".txt", ".jsonl")
 # "2020年年度报告", "2020 年年度报告", "2012 年度报告", "２０２０年年度报告"
@@ -484,7 +484,8 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
             warnings.append(f"主要会计数据 not used: {sum(not r.ok for r in agree)} of {len(agree)} values differ "
                             "from the statements")
         else:
-            kept, notes = reconcile(read, {k: v[0] for k, v in consolidated.items()})
+            stated = {k: v[0] for k, v in consolidated.items()}
+            kept, notes = reconcile(read, stated)
             warnings.extend(notes)
             # a summary row the statements contradict is not stored: its contradiction is, a failed check
             # naming both figures and their pages (`fin-qa check` reads it back)
@@ -493,6 +494,8 @@ def parse_file(path: str | Path, catalog: Catalog, sha256: str | None = None, hi
                                     [(i, p, p) for i in sorted(dropped) for p in ("current", "previous")],
                                     catalog.checks)
             warnings.extend(as_warning(r) for r in every if not r.ok)
+            kept, checked = checked_changes(kept, stated)
+            warnings.extend(checked)
             facts.extend(FactRow(sf.item, sf.value, _num(sf.value), sf.unit, sf.period, SUMMARY, sf.page, source,
                                  sf.raw_label) for sf in kept)
         missing = [k for k in ("资产负债表", "利润表", "现金流量表") if k not in statements]

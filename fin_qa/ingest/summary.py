@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..catalog.items import ItemTable
+from ..catalog.periods import CHANGES
 from ..catalog.vocabulary import INDICATORS
 from ..numbers import decimal_str, find_unit, is_empty_marker, parse_number, to_yuan
 from .pages import Document, Row
@@ -37,6 +38,9 @@ from .statement_model import StatementFact
 
 STATEMENT = "主要会计数据"
 PERIODS = {0: "current", 1: "previous", 2: "previous2"}
+# (an interim filing's printed changes, CHANGES: a flow's only source of 同比 where the filing prints no 上年同期 column
+# — a Shanghai first quarter's table — and no filing of that period a year before is stored; kept only when the
+# filing's statements vouch for their column: checked_changes)
 
 _TITLE = re.compile(r"主要会计数据|主要财务数据")
 _TOC = re.compile(r"\.{3,}|…{2,}|[-—－]{3,}|\d+$")
@@ -58,6 +62,7 @@ _UNIT_REMARK = re.compile(r"[（(](?:人民币)?(?:元[/／]股|元|千元|万�
 _SENTENCE = re.compile(r"[，。；：,;:]")
 _LABEL_UNIT = re.compile(r"[（(](?:人民币)?(千元|万元|百万元|亿元)[)）]")
 MAX_PAGES = 4
+_CHANGE_PERIODS = frozenset(CHANGES.values())
 
 
 def find_title(doc: Document, max_share: float = 0.4) -> tuple[int, int] | None:
@@ -121,7 +126,10 @@ class _Header:
 
     @staticmethod
     def period_at(m: _Marker, report_year: int) -> str | None:
-        """The period of a header cell: its year's (None for a change column's)."""
+        """The period of a header cell: its year's (an interim filing's change column: the change of the period to its
+        left, CHANGES; None for any other change column's)."""
+        if m.kind == "change":
+            return m.period
         if m.kind != "year":
             return None
         if m.period is not None:
@@ -138,7 +146,11 @@ def _interim_header(markers: list[_Marker], code: str) -> list[_Marker]:
     kept.sort(key=lambda m: m.xc)
     left: str | None = None
     for m in kept:
-        if m.period == "this":
+        if m.kind == "change":
+            # (本报告期比上年同期增减 | 年初至报告期末比上年同期增减: the change of the flow to its left on the same
+            # period a year before; a balance's change on the year end before is not kept — no question needs it)
+            m.period = None if left is None else CHANGES["quarter" if (left == "this" and code == "Q3") else "current"]
+        elif m.period == "this":
             left = "this"
             m.period = "quarter" if code == "Q3" else "current"
         elif m.period == "ytd":
@@ -147,9 +159,9 @@ def _interim_header(markers: list[_Marker], code: str) -> list[_Marker]:
         elif m.period == "prior":
             m.period = "quarter_previous" if (left == "this" and code == "Q3") else "previous"
         elif m.period == "end":
-            m.period = "current"
+            left, m.period = None, "current"
         elif m.period == "end_previous":
-            m.period = "previous"
+            left, m.period = None, "previous"
     return kept
 
 
@@ -364,6 +376,14 @@ def extract_summary(doc: Document, year: int | None, table: ItemTable, code: str
             for period, (value, text) in (entry.values or {}).items():
                 if value is None or (item, period) in seen:
                     continue
+                if period in _CHANGE_PERIODS:
+                    # (a rate's change is printed in points — "减少0.2811个百分点" —, its words in other cells: none kept)
+                    if "率" in item or table.statement_of(item) == INDICATORS or not _WELL_FORMED.match(
+                            text.replace(" ", "")):
+                        continue
+                    seen.add((item, period))
+                    facts.append(StatementFact(item, label, period, decimal_str(value), "%", entry.page))
+                    continue
                 seen.add((item, period))
                 if text.endswith("%") or "率" in item or table.statement_of(item) == INDICATORS:
                     v, u = value, "%"
@@ -403,3 +423,26 @@ def reconcile(facts: list[StatementFact], statements: dict[tuple[str, str], Deci
         else:
             notes.append(f"主要会计数据: {item} differs from the statements: not kept")
     return kept, notes
+
+
+def checked_changes(facts: list[StatementFact], statements: dict[tuple[str, str], Decimal]) -> tuple[list[StatementFact], list[str]]:
+    """The filing's printed changes (CHANGES) kept only where its statements vouch for their column: each change of
+    an amount the statements print in both periods is (current − previous) / |previous| as printed (two decimals);
+    where one disagrees, or none can be checked, none of the filing's changes is kept (said). A third quarter's
+    quarter alone has no statement of its own: its column is vouched for by the year to date's beside it."""
+    changes = [f for f in facts if f.period in _CHANGE_PERIODS]
+    if not changes:
+        return facts, []
+    agree: list[str] = []
+    disagree: list[str] = []
+    for f in changes:
+        a, b = statements.get((f.item, "current")), statements.get((f.item, "previous"))
+        if f.period != CHANGES["current"] or "每股" in f.item or a is None or b is None or b == 0:
+            continue   # (a per-share figure's change is of its unrounded values: no check)
+        (agree if abs((a - b) / abs(b) * 100 - Decimal(f.value)) <= Decimal("0.011") else disagree).append(f.item)
+    if agree and not disagree or not statements:
+        return facts if agree else [f for f in facts if f.period not in _CHANGE_PERIODS], []   # (no statements — a
+        # 摘要 —: nothing to check, none kept, nothing to say)
+    why = f"differs from the statements' ({'、'.join(disagree)})" if disagree else "not checked by the statements"
+    return [f for f in facts if f.period not in _CHANGE_PERIODS], [f"主要会计数据: the printed changes not kept: {why}"]
+
