@@ -1206,3 +1206,27 @@ def test_an_age_takes_no_unit_of_money(corpus_router):
     # a table of pay in 万元 prints its officers' ages beside it: an age is no amount
     ans = corpus_router.answer("百诚医药2023年财务总监的年龄是多少？")
     assert "33万元" not in ans.answer, ans.answer
+
+
+def test_what_the_tenth_fresh_set_found(router, corpus_router):
+    # a firm's name asked beside its fee: the fee's row ("境内会计师事务所报酬") restates the question's words and
+    # names no firm — each ask is answered on its own
+    ans = router.answer("张家界2016年聘请的会计师事务所是哪家？审计报酬多少万元？")
+    assert "天职国际" in ans.answer and "43万元" in ans.answer, ans.answer
+    # a name listed beside a value ("审计机构和境内审计报酬"): a cell of the fee alone answers no firm — never the fee
+    # as if it were the whole answer; "审计机构的报酬" is the fee
+    ans = router.answer("生物股份2020年报的审计机构和境内审计报酬")
+    assert "致同" in ans.answer or not ans.answered, ans.answer
+    ans = router.answer("生物股份2020年审计机构的报酬是多少")
+    assert ans.answered and "110万元" in ans.answer, ans.answer
+    # who holds a post is read from the officers' table, never a passage naming those who left other posts
+    ans = corpus_router.answer("昭衍新药2024年报披露的董事长是谁")
+    assert not ans.answered and "左从林" not in ans.answer, ans.answer
+    ans = router.answer("四方科技2019年的董事长是谁？")
+    assert "黄杰" in ans.answer, ans.answer
+    # YoY is 同比
+    ans = corpus_router.answer("宁德时代2025年归母净利润多少亿元？YoY多少？")
+    assert "722.01亿元" in ans.answer and "42.28%" in ans.answer, ans.answer
+    # an opening balance of a notes row (年初, 期初) is its table's 期初余额 column
+    ans = router.answer("华锦股份2019年末应交税费中的消费税余额是多少？年初是多少？")
+    assert "123,440,442.83" in ans.answer and "698,147,587.23" in ans.answer, ans.answer

@@ -732,3 +732,13 @@ def test_a_printed_change_gives_no_amount(periodic_store):
     # the rate is printed; the amount needs the year before's value, which no stored filing holds
     a = _conversation(periodic_store.dir, "金花股份2023年一季度扣非净利润同比减少了多少元？")[0]
     assert a["method"] in ("declined", "not_found") and "80.24" not in a["answer"], a["answer"]
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said", [
+    # 上年末 (the opening) and 半年末 (a period's end) are no year end beside the period asked
+    ("华润三九2025年9月30日合并资产负债表长期借款余额多少？期初（上年末）是多少？", ["3,168,122,063.95", "177,940,231.06"]),
+    ("百诚医药2023年半年末合同资产余额是多少？比年初多了多少？", ["220,300,382.17", "117,675,400.97"]),
+])
+def test_an_opening_beside_a_periods_end_is_no_year_end(periodic_store, question, said):
+    _answered_with(periodic_store, question, said, [])

@@ -308,3 +308,11 @@ def test_a_quarter_s_code_is_read_as_its_name():
     # another span: each end, as two quarters asked (never one of them, never the year to date of the last)
     assert normalize_question("2023年Q2-Q3归母净利润") == "2023年第二季度、第三季度归母净利润"
     assert normalize_question("QFII持股") == "QFII持股" and normalize_question("Q10") == "Q10"
+
+
+def test_yoy_and_qoq_are_read_as_their_chinese_words():
+    from fin_qa.catalog.normalize import normalize_question
+
+    assert normalize_question("归母净利润多少亿元？YoY多少？") == "归母净利润多少亿元?同比多少?"
+    assert normalize_question("Q3营收QoQ增速，yoy呢") == "第三季度营收环比增速,同比呢"
+    assert normalize_question("Yoyo公司") == "Yoyo公司"   # (inside a word: no abbreviation)

@@ -1297,6 +1297,8 @@ class CellAnswerer:
         if rep is None or rep.year != year or rep.id not in self.v.source.store.table_index.reports_having("tables"):
             return None, ""   # (a report of imported values only prints no table)
         q = self.question_text(u)
+        if u.frame.period == "opening" and len(years) == 1 and years[0] == rep.year:
+            years = (rep.year - 1,)   # (an opening balance, 期初: the year end before — the 期初余额 | 上年末 column)
         m = self.match(u, rep, q, years)
         if m is None:
             # the items as the keyword table names them, where the question's own words name no row ("加权平均

@@ -294,8 +294,8 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
             # each is asked on its own, so none is left out of the answer
             return False
         said = content(norm(plan.norm))
-        if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row)
-                             and content(norm(e.row)) not in said for e in cells):
+        if names and not any(_NAME_ROW.search(e.row) and not _YEAR_ROW.match(e.row) and not _restates(e.row, said)
+                             for e in cells):
             return False
         if all(CHANGE_COLUMN.search(e.column) for e in cells) and not all(_CHANGE_ASK.search(a.words) for a in asks):
             return False
@@ -308,6 +308,14 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
         values = whole.answer.split("」：", 1)[-1].split("。原文", 1)[0]
         return values.count("：") >= len(asks)
     return False
+
+
+def _restates(row: str, said: str) -> bool:
+    """Whether a row's label restates the question's words — the label of a value asked ("境内会计师事务所报酬" of
+    "会计师事务所是哪家？审计报酬多少？"), never a name answering it: the whole label, or four of its characters in a row,
+    stand in the question."""
+    label = content(norm(row))
+    return label in said or any(label[i:i + 4] in said for i in range(len(label) - 3))
 
 
 def _entity(u: Understanding | None, ans: Answer) -> str:

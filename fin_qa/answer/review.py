@@ -72,6 +72,7 @@ class Reviewer:
     def __init__(self, templates: dict[str, str], cells: CellWords | None = None, frames: FrameWords | None = None,
                  items: ItemTable | None = None):
         self.t = templates
+        self.roles = items.roles if items is not None else frozenset()
         # an item's long names (keyword_tables/items.yaml): a row printing one names the item (归属于上市公司股东的
         # 净利润 is 归母净利润); a short one (营收) could stand inside another item's row
         self.item_names = {name: tuple(content(norm(w)) for w in it.synonyms if len(content(norm(w))) >= LONG_NAME)
@@ -232,6 +233,10 @@ def _own_heading(where: str) -> list[str]:
     return parts[-2:]   # (two parts: the headings of a table with no caption of its own, or a heading and a caption)
 
 
+_LISTED_AFTER = re.compile(r"\s*(?:和|及|与|、|以及|跟|同|还有)")
+_QUANTITY = re.compile(r"[-−]?[\d,.]+\s*(?:%|[万亿千百]*元|[万亿]?股|人|户|倍)?")   # a value that is no name
+
+
 def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """The item an ask is about (its first: "营业外收入占营业收入的比重" is about 营业外收入) stands whole in the
     table's caption, the row or the column its cells were read from — 营业收入合计 does not answer 营业外收入 —
@@ -253,8 +258,14 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
             if rv.suffix is not None:
                 words += [rv.suffix.sub("", w) for w in words]
             # a name's item asked of another value the row prints (会计师事务所名称 of "审计机构的报酬": the
-            # row 境内会计师事务所报酬 names the firm)
-            words += [w[:-2] for w in words if w.endswith("名称") and len(w) >= 6]
+            # row 境内会计师事务所报酬 names the firm) — not the name listed beside that value ("审计机构和审计报酬":
+            # the firm's name is asked too)
+            at = u.norm.find(k.text)   # (where the question writes it: the keyword's own span is of another text)
+            listed = at >= 0 and _LISTED_AFTER.match(u.norm, at + len(k.text)) is not None
+            if not listed:
+                words += [w[:-2] for w in words if w.endswith("名称") and len(w) >= 6]
+            elif k.name.endswith("名称") and all(_QUANTITY.fullmatch(e.value.strip()) for e in cells):
+                return render(rv.t, "review_item", word=k.text, row=cells[0].row)   # (a name listed: no amount names it)
             if not any(w and w in where for w in words):
                 return render(rv.t, "review_item", word=k.text, row=cells[0].row)
     return None
@@ -264,6 +275,16 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
 # columns the reading merged) — which period its one value is cannot be told
 _TWO_PERIODS = re.compile(r"(?:本期|本年|期末|年末|期初|年初|上期|上年)\s*(?:发生额|余额|金额|数)\S*?\s*"
                           r"(?:本期|本年|期末|年末|期初|年初|上期|上年)\s*(?:发生额|余额|金额|数)")
+
+
+def a_post_from_its_table(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
+    """Who holds a post (董事长, 总经理) is read from the officers' table only (a disclosure's `role:` rule): a passage
+    found by its words names others beside the post — those who left it, other posts (昭衍新药 2024: 左从林 辞去
+    …副董事长) — and tells no holder."""
+    asked = [i for i in u.items if i in rv.roles]
+    if asked and ans.method == "text":
+        return render(rv.t, "review_role", item=asked[0])
+    return None
 
 
 def one_period_column(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
@@ -470,6 +491,7 @@ CHECKS: tuple[tuple[str, Callable[[Reviewer, Understanding, Answer], str | None]
     ("no_yes_no_fact_for_a_name", no_yes_no_fact_for_a_name),
     ("a_name_for_who", a_name_for_who),
     ("a_name_for_who_only", a_name_for_who_only),
+    ("a_post_from_its_table", a_post_from_its_table),
     ("quoted_yes_no_speaks_of_topics", quoted_yes_no_speaks_of_topics),
     ("quoted_yes_no_speaks_of_its_words", quoted_yes_no_speaks_of_its_words),
     ("quoted_yes_no_names_other_companies", quoted_yes_no_names_other_companies),

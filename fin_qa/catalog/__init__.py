@@ -184,6 +184,7 @@ def _load(root: Path) -> tuple[Catalog | None, list[str], list[str]]:
         it, pr, em, ca, di = items, profile, employees, categories, disclosures
         # (a disclosure read at a date — 普通股股东总数 at the period's end — has a 期初 as a balance has)
         items.point_in_time = items.point_in_time | {d.item for d in disclosures if d.at_a_date}
+        items.roles = frozenset(d.item for d in disclosures if any(r.role for r in d.rules))
         vocab = part(kt, lambda: build_vocabulary(it, pr, em, ca, di), "vocabulary")
     if vocab is not None:
         voc = vocab

@@ -59,6 +59,7 @@ class ItemTable:
     # items beyond the balance sheet that are read at a date (a bank's 不良贷款率, 资本充足率 at the year end):
     # their 期初 / 上年末 is the previous year-end column of the table printing them
     point_in_time: frozenset[str] = frozenset()
+    roles: frozenset[str] = frozenset()   # the posts a disclosure's `role:` rule reads the holders of (董事长)
 
     def canonical(self, label: str) -> str | None:
         """The canonical item a printed label (or a question keyword) names, or None."""

@@ -29,6 +29,10 @@ _CODED_YEAR = re.compile(r"(?<![0-9A-Za-z])([0-3][0-9])(?=[HQ][1-4](?![0-9]))")
 _ASK_GAP = re.compile(r"(?<=多少|多大|是谁|什么)[ \u3000\t]+(?=[\u4e00-\u9fff])")
 
 
+# YoY (同比), QoQ (环比), as analysts type them
+_ON_THE_PERIOD = re.compile(r"(?<![A-Za-z])(?:(YoY|yoy|YOY|Yoy)|QoQ|qoq|QOQ|Qoq)(?![A-Za-z])")
+
+
 @lru_cache(maxsize=4096)
 def normalize_question(text: str) -> str:
     """Half-width brackets, digits and letters, no spaces, a quarter's code (Q4) as its name (第四季度): the form
@@ -41,6 +45,8 @@ def normalize_question(text: str) -> str:
         s = text.translate(_BOTH).strip()
     if "Q" in s or "H" in s:
         s = _CODED_YEAR.sub(r"20\1年", s)   # (24Q3, 23H1: the year written out before its period's code)
+    if "o" in s or "O" in s:
+        s = _ON_THE_PERIOD.sub(lambda m: "同比" if m.group(1) else "环比", s)   # (YoY 同比, QoQ 环比)
     return quarter_names(s) if "q" in s or "Q" in s else s
 
 
