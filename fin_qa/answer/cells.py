@@ -78,6 +78,8 @@ DEBUG = bool(os.environ.get("FIN_QA_DEBUG_CELLS"))
 # a row of the opening balance (期初余额, 年初数) and the words asking one
 _OPENING_ROW = re.compile(r"(?:期初|年初|上年末|上年年末|上期末)")
 _OPENING_ASKED = re.compile(r"期初|年初|上年|上期|去年|初始|开始")
+_CLOSING_ASKED = re.compile(r"期末|(?<![上去前])年末|年底|末数")
+_OPENING_IN_A_NAME = re.compile(r"(?:期初|年初)至")
 # a table's unit line saying percent, printed in a header cell
 _PERCENT_UNIT = re.compile(r"单位\s*[:：]\s*%")
 # a column of a share (占营业收入比重, 占比, 比例(%)): never a group's amount
@@ -1297,8 +1299,11 @@ class CellAnswerer:
         if rep is None or rep.year != year or rep.id not in self.v.source.store.table_index.reports_having("tables"):
             return None, ""   # (a report of imported values only prints no table)
         q = self.question_text(u)
-        if u.frame.period == "opening" and len(years) == 1 and years[0] == rep.year:
-            years = (rep.year - 1,)   # (an opening balance, 期初: the year end before — the 期初余额 | 上年末 column)
+        if u.frame.period == "opening" and len(years) == 1 and years[0] == rep.year and not u.formulas \
+                and not _CLOSING_ASKED.search(u.norm) and not _OPENING_IN_A_NAME.search(u.norm):
+            # an opening balance asked alone (期初, 年初): the year end before — the table's 期初余额 | 上年年末 column;
+            # never where the closing is asked beside it, nor a row naming a span from the opening (期初至合并日)
+            years = (rep.year - 1,)
         m = self.match(u, rep, q, years)
         if m is None:
             # the items as the keyword table names them, where the question's own words name no row ("加权平均
