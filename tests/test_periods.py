@@ -742,3 +742,24 @@ def test_a_printed_change_gives_no_amount(periodic_store):
 ])
 def test_an_opening_beside_a_periods_end_is_no_year_end(periodic_store, question, said):
     _answered_with(periodic_store, question, said, [])
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said", [
+    # a first quarter's or a half year's own tables print its period: their cells answer it, the filing named
+    ("金花股份2024年一季度非经常性损益里的非流动性资产处置损益是多少？", ["32,466,292.09", "2024年第一季度报告"]),
+    ("金花股份2024年半年报里，应收账款账龄1年以内的期末账面余额是多少？", ["87,745,875.60", "2024年半年度报告"]),
+])
+def test_a_filings_own_tables_answer_its_period(periodic_store, question, said):
+    _answered_with(periodic_store, question, said, [])
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, never", [
+    # a quarter within a half year, or a third quarter's table (本报告期 is 7–9月 alone): no cell of those answers
+    ("金花股份2024年第二季度非流动性资产处置损益是多少？", "31,991,305.76"),
+    ("金花股份2023年第三季度非流动性资产处置损益是多少？", ""),
+])
+def test_no_other_periods_table_answers_a_quarter(periodic_store, question, never):
+    a = _conversation(periodic_store.dir, question)[0]
+    assert a["method"] in ("declined", "not_found") and (not never or never not in a["answer"]), a["answer"]

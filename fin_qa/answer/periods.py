@@ -10,7 +10,7 @@ before — the printed 上年同期 column first), a comparison or ranking acros
 
 What each view reads (ytd: the year to date; quarter: the quarter alone; end: a balance at the period's end):
 - Q1, HY, Q3: that filing (its full report first, then its summary). Q3 quarter: the 主要会计数据's 本报告期
-  column, else derived: 1–9月 − 1–6月.
+  column, else derived: 1–9月 − 1–6月. Q1 and HY (their whole period, their end): their own tables' cells too.
 - Q2 alone: 1–6月 − 1–3月; Q4 alone: the year − 1–9月. A derived value says so, with both values and filings.
   Only amounts are derived: a per-share figure or a rate of a quarter no filing prints is not.
 - Balances are the period end's; their 同比 is the same period end a year before.
@@ -509,7 +509,9 @@ class PeriodAnswerer:
         # a period's end listed with an opening ("6月末和年初的货币资金"): the view's own 期末 stands for it, so the two
         # are asked each (never the opening alone)
         end = "期末" if ask.span == "end" and _WITH_OPENING.match(norm, ask.end) else ""
-        rest = norm[:ask.start] + end + norm[ask.end:]
+        # (a filing named — "半年报里，", "一季报中" —: the words saying it is looked in go with it)
+        looked = _WHERE_AFTER_REPORT.match(norm, ask.end) if ask.words.endswith(("报", "报告")) else None
+        rest = norm[:ask.start] + end + norm[looked.end() if looked else ask.end:]
         while True:
             hit = None
             for w in self.rules.questions:
@@ -613,7 +615,11 @@ class PeriodAnswerer:
         view, router = self._router(period, span)
         view.derived = []
         ans = router.answer(text)
-        if ans.answered and not all(isinstance(e, FactEvidence) for e in ans.evidence):
+        # a first quarter's or a half year's own tables print its period (本期 is 1–3月 / 1–6月; 期末 its end): their
+        # cells answer it — never a quarter within a half year, nor a third quarter's table (本报告期 is 7–9月 alone)
+        own_cells = period in ("Q1", "HY") and span in ("ytd", "end")
+        if ans.answered and not all(isinstance(e, FactEvidence) or own_cells and isinstance(e, CellEvidence)
+                                    and (e.report or "").endswith(period) for e in ans.evidence):
             # a period's values are read from its filing's statements and key figures (or derived from
             # them): a table cell or a sentence of a half year's or a year's filing speaks of that period,
             # not of the quarter asked
@@ -628,6 +634,8 @@ class PeriodAnswerer:
         shown = "end" if balance else span
         said = label(period, shown)
         ans.answer = _YEAR_SAID.sub(lambda m: f"{m.group(1)}年{said}", ans.answer).replace("年报", "报告")
+        if own_cells:   # (a cell's table: the filing's, by its name)
+            ans.answer = ans.answer.replace(f"{said}年度报告「", f"{FILING_WORDS[period]}报告「")
         for e in ans.evidence:
             if isinstance(e, FactEvidence):
                 # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
