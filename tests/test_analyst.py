@@ -1230,3 +1230,12 @@ def test_what_the_tenth_fresh_set_found(router, corpus_router):
     # an opening balance of a notes row (年初, 期初) is its table's 期初余额 column
     ans = router.answer("华锦股份2019年末应交税费中的消费税余额是多少？年初是多少？")
     assert "123,440,442.83" in ans.answer and "698,147,587.23" in ans.answer, ans.answer
+
+
+def test_a_compound_annual_growth_rate_over_the_years_asked(router):
+    # (last / first)^(1/n) − 1 of the first and last years asked, both read and cited, the formula said
+    ans = router.answer("四方科技2017年至2019年营业收入复合增长率是多少？")
+    assert "年均复合增长率为7.94%" in ans.answer and "(1/2)" in ans.answer, ans.answer
+    # of a rate: none (its change is in points)
+    ans = router.answer("四方科技2017年至2019年毛利率的年均复合增长率")
+    assert "7.94%" not in ans.answer and "年均复合增长率为" not in ans.answer, ans.answer

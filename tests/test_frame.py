@@ -56,6 +56,9 @@ def und():
     ("四方科技2019年利润总额比净利润多多少", None, "difference"),
     ("四方科技2019年三费占营业收入的比例是多少", None, "share"),
     ("四方科技2019年净利润相当于营业收入的百分之几", None, "share"),
+    # the compound annual growth rate over the years asked, never the growth of each
+    ("四方科技2017年至2019年营业收入的年均复合增长率是多少", None, "cagr"),
+    ("四方科技2017-2019年营业收入CAGR", None, "cagr"),
 ])
 def test_period_and_operation(und, q, period, operation):
     u = und.understand(q)

@@ -37,7 +37,7 @@ class Point:
 
 class SeriesAnswerer:
     # the frame's operations this answerer implements (the router declines any other)
-    operations = frozenset({"value", "change", "growth", "sum", "average"})
+    operations = frozenset({"value", "change", "growth", "sum", "average", "cagr"})
     periods = frozenset({None, "closing", "current"})
 
     def __init__(self, values: Values):
@@ -121,6 +121,8 @@ class SeriesAnswerer:
                 shown = self._format(value, unit_kind, f, points[0])
                 text += render(self.t, "years_average" if f.operation == "average" else "years_total",
                                years=_span(years).rstrip("年"), item=label, value=shown) + "。"
+            if f.operation == "cagr":
+                text += self._cagr(points, years, label, unit_kind, f.decimals)
             if gaps and say_missing:
                 text += render(self.t, "series_missing", years="、".join(f"{y}年" for y in gaps), item=label)
             texts.append(text)
@@ -151,6 +153,22 @@ class SeriesAnswerer:
         out = Answer(u.question, answer, "1-2", "series", list(evidence), partial=missing)
         out.series = series
         return out
+
+    def _cagr(self, points: list[Point], years: list[int], label: str, unit_kind: str, decimals: int | None) -> str:
+        """The compound annual growth rate between the first and the last year asked, both read: (last / first)^(1/n)
+        − 1 over their n years apart; none of a rate (its change is in points), nor between values not both above
+        zero (said)."""
+        first, last = points[0], points[-1]
+        if first.year != years[0] or last.year != years[-1] or last.year <= first.year:
+            return ""   # (a year asked at either end is not held: said as missing below, no rate of other years)
+        n = last.year - first.year
+        if unit_kind == "percent" or first.number <= 0 or last.number <= 0:
+            return render(self.t, "years_cagr_none", years=f"{first.year}—{last.year}", item=label) + "。"
+        rate = (float(last.number) / float(first.number)) ** (1 / n) - 1
+        shown = format_result(Decimal(str(rate)), "percent", 2 if decimals is None else decimals,
+                              self.v.style)
+        return render(self.t, "years_cagr", years=f"{first.year}—{last.year}", item=label, value=shown,
+                      last=last.shown, first=first.shown, n=n) + "。"
 
     # --------------------------------------------------------------------------- one year's value
 

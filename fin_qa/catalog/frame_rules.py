@@ -13,7 +13,7 @@ from .lexicon import named_in
 from .yamlfile import LDict, RuleError, line_of, rule_regex
 
 PERIODS = ("opening", "closing", "previous", "current")
-OPERATIONS = ("growth", "change", "verb_amount", "verb_rate", "rate_words", "amount_words", "compared_how", "sum", "difference",
+OPERATIONS = ("cagr", "growth", "change", "verb_amount", "verb_rate", "rate_words", "amount_words", "compared_how", "sum", "difference",
               "average", "times")
 SCOPES = ("parent", "consolidated")
 CUE_SLOTS = ("period", "operation", "unit", "scope", "modifier", "filter", "comparison", "entity")

@@ -13,7 +13,7 @@ TYPES = {"lookup", "formula", "change", "compare", "statistics", "text", "open",
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
 BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio", "has_topic"}
 FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex", "operation"}
-OPERATIONS = {"value", "change", "growth", "times", "sum", "difference", "average", "share", "spelled"}
+OPERATIONS = {"value", "change", "growth", "cagr", "times", "sum", "difference", "average", "share", "spelled"}
 
 
 @dataclass

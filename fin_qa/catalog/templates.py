@@ -45,6 +45,7 @@ PLACEHOLDERS = {
     "lookup_years": {"company", "parts"},
     "years_average": {"years", "item", "value"},
     "years_total": {"years", "item", "value"},
+    "years_cagr": {"years", "item", "value", "last", "first", "n"}, "years_cagr_none": {"years", "item"},
     "interpretation": {"notes"},
     "change_amount": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
     "change_rate": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},

@@ -165,6 +165,10 @@ def read_frame(rest: str, norm: str, rules: FrameRules, operands: int, years: in
     # operations: a change against a base (期初, 上年, 同比), or over two operands
     ops = rules.operations
     base = [m for m in prefilter.finditer(rules.base, rest) if USED not in m.group(0)]
+    if years >= 2:   # (年均复合增长率 over the years asked: read before its 增长率 is taken for a growth)
+        rest, found = take(rest, ops["cagr"])
+        if found:
+            f.operation, f.operation_word = "cagr", found[0].group(0)
     for op in ("growth", "change"):
         rest, found = take(rest, ops[op])
         if found and f.operation == "value":
