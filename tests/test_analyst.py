@@ -1239,3 +1239,10 @@ def test_a_compound_annual_growth_rate_over_the_years_asked(router):
     # of a rate: none (its change is in points)
     ans = router.answer("四方科技2017年至2019年毛利率的年均复合增长率")
     assert "7.94%" not in ans.answer and "年均复合增长率为" not in ans.answer, ans.answer
+
+
+def test_a_stated_ratio_is_the_one_its_words_name(bank_router):
+    # 平安银行 p.11: of two capital adequacy ratios in one sentence, the one the named rules compute (11.04%), never the
+    # core ratio (核心资本充足率 9.41%: 核心 narrows it) nor another rules' (9.90%)
+    ans = bank_router.answer("平安银行2013年末按《商业银行资本充足率管理办法》计算的资本充足率是多少？")
+    assert "资本充足率：11.04%" in ans.answer, ans.answer

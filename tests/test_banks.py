@@ -165,3 +165,9 @@ def test_a_rates_change_in_points_or_bp(router):
     assert "1.91%" in ans.answer and "0.23个百分点" in ans.answer, ans.answer
     ans = router.answer("兴业银行22年拨备覆盖率多少 比上年末降了几个点")
     assert "236.44%" in ans.answer and "32.29个百分点" in ans.answer, ans.answer
+
+
+def test_a_sentence_of_another_item_states_no_value_asked(router):
+    # 民生银行 p.62: "本行对公贷款余额22,999.47亿元" is no 个人定期存款余额 (存款 is no 贷款)
+    ans = router.answer("民生银行2021年个人定期存款余额是多少？")
+    assert "22,999.47" not in ans.answer, ans.answer

@@ -40,3 +40,10 @@ def test_disclosures_quote_their_sentence(all_store):
     store, _ = all_store
     rec = _ask(store, "苏常柴2019年度分红吗？")
     assert rec["answer"].startswith("否") and "不派发现金红利" in rec["answer"] and "第3页" in rec["answer"]
+
+
+def test_a_clause_naming_another_item_states_none_of_the_asked(all_store):
+    store, _ = all_store
+    # 邮储银行 p.52: "本行个人住房贷款余额1.70万亿元" — 个人住房 narrows it to another item: no 西南地区贷款余额
+    rec = _ask(store, "邮储银行2019年西南地区贷款余额是多少？")
+    assert "1.70" not in rec["answer"], rec["answer"]

@@ -98,7 +98,7 @@ class Router:
         frame_rules = catalog.understanding.frame
         self.cells: CellAnswerer = CellAnswerer(self.values, catalog.cells,
                                                 unit_said=frame_rules.unit_more if frame_rules is not None else None)
-        self.stated: StatedAnswerer = StatedAnswerer(self.cells, self.text)
+        self.stated: StatedAnswerer = StatedAnswerer(self.cells, self.text, self.understander.lexicon.cut)
         self.frames: FrameAnswerer = FrameAnswerer(self.cells, catalog.frames, catalog.items)
         self.subsidiaries: SubsidiaryAnswerer = SubsidiaryAnswerer(self.frames)
         self.answerers: dict[str, Answerer] = {

@@ -17,6 +17,7 @@ unit as printed (converted when a unit is asked) and quotes the sentence with it
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..numbers import UNIT_FACTORS, parse_number, to_yuan
@@ -51,6 +52,11 @@ PASSAGES = 5          # sections searched
 EXPLAINED = 0.75
 
 
+# the parts of speech of a noun narrowing the item a clause states (个人住房贷款余额), and the subjects a clause opens
+# with that narrow nothing (本行个人存款余额)
+_NOUNS = frozenset({"n", "nz", "vn", "b", "an", "ns", "nt", "nr", "ng"})
+_ORG_WORDS = frozenset({"有限公司", "有限责任公司", "股份有限公司", "股份公司", "集团公司", "公司", "集团"})
+_SUBJECTS = frozenset({"本行", "我行", "全行", "本公司", "公司", "本集团", "集团", "本期", "本年", "报告期", "年末", "期末"})
 # the words that make an item another one (其他业务收入 is not 主营业务收入): a clause stating the item's value
 # says them
 _QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|海外|母公司|扣非|扣除非经常性损益")
@@ -77,9 +83,11 @@ class Stated:
 
 
 class StatedAnswerer:
-    def __init__(self, cells: CellAnswerer, text: TextAnswerer):
+    def __init__(self, cells: CellAnswerer, text: TextAnswerer,
+                 cut: Callable[[str], list[tuple[str, str]]] | None = None):
         self.cells = cells
         self.text = text
+        self.cut = cut   # (the lexicon's words of a text, with their parts of speech: where a word begins)
         self.v = cells.v
         self.t = cells.t
 
@@ -159,7 +167,7 @@ class StatedAnswerer:
                     continue   # the head's last characters stand nowhere in the sentence: no number of it is
                 if months and not _of_months(months, text, before):
                     continue
-                for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year, balance):
+                for s in self._stated(ask, head, unit, text, before, heading, rank, rep.year, balance, u.norm):
                     # the sentence whose context holds most of the whole question (the subsidiary the other
                     # ask names) first
                     key = (sum(cover(whole, s.context)), s.score)
@@ -181,8 +189,38 @@ class StatedAnswerer:
                     return None
         return [found[a] for a in asks if a in found]
 
+    def _whole_words(self, head: str, lead: str, asked: str) -> bool:
+        """Whether the words a clause prints right before its number are the ask's own, whole: the part of the ask's
+        head the clause ends with begins where a word of the head begins ("存款余额" is no "贷款余额": 款余额 is no
+        word's end of 个人定期存款余额), and the nouns the clause prints right before it are the question's (`asked`:
+        "本行个人住房贷款余额" states no 西南地区's 贷款余额 — 个人住房 narrows it to another item; "中邮消费金融实现净利润"
+        is the subsidiary's the question names) — the subject aside (本行, 公司)."""
+        if self.cut is None:
+            return True
+        common = 0   # (`lead`: up to the head's last characters, as _ends_with_head found them)
+        while common < len(head) and common < len(lead) and head[-1 - common] == lead[-1 - common]:
+            common += 1
+        starts, at, tags = set(), 0, {}
+        for w, pos in self.cut(head):
+            starts.add(at)
+            tags[at] = pos
+            at += len(w)
+        if common and common < len(head) and len(head) - common not in starts:
+            return False
+        if any(pos not in _NOUNS for a, pos in tags.items() if a >= len(head) - common):
+            return True   # (the words matched hold a verb — "…规定计算资本充足率" —: what stands before is another phrase's)
+        before = lead[:len(lead) - common] if common else lead
+        for w, pos in reversed(self.cut(before) if before else []):
+            if w in _ORG_WORDS:
+                continue   # (an organisation's legal form: its name before it decides — 中邮消费金融有限公司总资产)
+            if pos not in _NOUNS or w in _SUBJECTS:
+                break
+            if w not in asked:
+                return False
+        return True
+
     def _stated(self, ask: str, head: str, unit: Unit, text: str, before: list[Unit], heading: str, rank: int,
-                year: int, balance: bool = False) -> list[Stated]:
+                year: int, balance: bool = False, question: str = "") -> list[Stated]:
         """The values the sentence `unit` (`text`: normalised) states for the ask (`head`: its words, less
         value words)."""
         # the year the sentence is about: its own, else the nearest one the sentences before it name
@@ -219,6 +257,8 @@ class StatedAnswerer:
             at = _ends_with_head(lead, head)
             after = tail.startswith(("为", "作为")) and content(tail).lstrip("为作").startswith(head[-HEAD:])
             if at is None and not after:
+                continue
+            if at is not None and not after and not self._whole_words(head, lead[:at + HEAD], question or ask):
                 continue
             if any(w not in lead + tail for w in _QUALIFIER.findall(ask)):
                 continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
