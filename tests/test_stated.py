@@ -47,3 +47,11 @@ def test_a_clause_naming_another_item_states_none_of_the_asked(all_store):
     # 邮储银行 p.52: "本行个人住房贷款余额1.70万亿元" — 个人住房 narrows it to another item: no 西南地区贷款余额
     rec = _ask(store, "邮储银行2019年西南地区贷款余额是多少？")
     assert "1.70" not in rec["answer"], rec["answer"]
+
+
+def test_a_subsidiary_named_by_the_first_ask_narrows_the_next(all_store):
+    store, _ = all_store
+    # 邮储银行 p.72: "中邮消费金融有限公司总资产306.54亿元，净资产34.34亿元，全年实现净利润3.49亿元" — 全年 is the span of the
+    # year, no part of the company: the next ask is the subsidiary's too, never the bank's own 610.36亿元
+    rec = _ask(store, "邮储银行子公司中邮消费金融2019年末总资产多少亿元？全年净利润多少亿元？")
+    assert "306.54亿元" in rec["answer"] and "3.49亿元" in rec["answer"] and "610.36" not in rec["answer"], rec["answer"]

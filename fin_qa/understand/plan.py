@@ -101,6 +101,8 @@ class Plan:
         return len(self.asks) > 1
 
 
+# the words saying the span of the year an ask is of (全年净利润), which narrow no part of the company
+_SPAN_WORDS = re.compile(r"全年|整年|本年度?|当年|年度内?|年内|本报告期|报告期内?|本期|期内")
 _OVER_PERIODS = ("sum", "difference", "average")   # operations making two periods' values one
 _LISTED_YEAR = re.compile(r"(?:19|20)\d\d\s*年")   # the year a listed period names
 # what follows a company's own year in a list of companies each with its year ("2015年末", "2016年报")
@@ -387,6 +389,7 @@ class Planner:
             head = key[:max(m.end() for m in marks)] if marks else ""
         for _, rx in frame.periods if frame is not None else ():
             head = rx.sub("", head)   # 上一年度, 年末: the period, not a part of the company
+        head = _SPAN_WORDS.sub("", head)   # (全年, 报告期内: the span of the year, no part of the company either)
         head = re.sub(r"^(?:其|在|对|中|里|公司|本公司|该公司|合并报表|合并)+", "", head)
         if len(head) < 2 or self.rules.ask.search(head) or re.search(r"[0-9#]", head):
             return ""
