@@ -1246,3 +1246,9 @@ def test_a_stated_ratio_is_the_one_its_words_name(bank_router):
     # core ratio (核心资本充足率 9.41%: 核心 narrows it) nor another rules' (9.90%)
     ans = bank_router.answer("平安银行2013年末按《商业银行资本充足率管理办法》计算的资本充足率是多少？")
     assert "资本充足率：11.04%" in ans.answer, ans.answer
+
+
+def test_a_shareholders_count_is_the_holding_never_the_pledged(router):
+    # 惠威科技 2019 p.38: HONGBO YAO 78,269,616 shares, 2,500,000 of them pledged (质押或冻结情况 | 数量)
+    ans = router.answer("惠威科技2019年HONGBOYAO持有多少股，持股比例是多少？")
+    assert "78,269,616" in ans.answer and "62.78%" in ans.answer and "2,500,000" not in ans.answer, ans.answer

@@ -464,3 +464,12 @@ def test_a_heading_then_its_unit_line_then_a_header_starts_a_table():
     first, second = page_tables(rows, 126)
     assert first.rows[-1][0] == "合计" and second.caption.startswith("（2）短期薪酬列示") and second.unit == "元"
     assert second.rows[0] == ["1、工资、奖金、津贴和补贴", "5,458,585.45", "59,172,929.84", "58,425,932.11", "6,205,583.18"]
+
+
+def test_a_groups_label_names_each_of_its_columns():
+    from fin_qa.ingest.tables import _grouped
+
+    # 质押或冻结情况 printed over 股份状态 | 数量, read with the first alone: the bare 数量 is the group's, no 持股数量
+    assert _grouped(["股东名称", "报告期末 持股数量", "质押或冻结情况 股份状 态", "数量"])[-1] == "质押或冻结情况 数量"
+    # a bare 数量 after a column of no group keeps its own name
+    assert _grouped(["股东名称", "持股比例", "数量"]) == ["股东名称", "持股比例", "数量"]

@@ -412,7 +412,9 @@ def _num(value: str) -> float | None:
 #     label ending in 学历 read as its category (大专学历, 研究生以上学历).
 # 27: a 研发投入 row under a header of the years (2019年 2018年 变动比例; 本年度 上年度) read in each year's column
 #     (previous, previous2), the change column left; an amount in the unit its label or 单位 line prints (千元).
-PARSER_VERSION = 27
+# 28: an interim filing's printed change on the same period a year before kept (summary.checked_changes); a group's
+#     label printed over its columns given to each (质押或冻结情况 股份状态 | 质押或冻结情况 数量: tables._grouped).
+PARSER_VERSION = 28
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);

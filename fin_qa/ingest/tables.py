@@ -668,6 +668,7 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
     body = placed[header_rows:]
     if not wraps:
         header = _realigned(header, body)
+    header = _grouped(header)
     pages = row_pages[header_rows:]
     if not body:
         return None
@@ -729,6 +730,23 @@ def _completes(above: list[str], row: list[str]) -> bool:
     return (not row[0] and bool(above[0]) and any(is_number(c) for c in row)
             and not any(is_number(a) for a, b in zip(above, row) if is_number(b))
             and not any(is_number(a) for a in above[1:] if a))
+
+
+# a group's label printed over its columns (质押或冻结情况 over 股份状态 | 数量) that the reading gave to its first column
+# alone, and the bare label of a column after it, which the group names
+_GROUP_LABEL = re.compile(r"^(\S+情况)\s+\S")
+_SUB_LABEL = re.compile(r"^(?:数量|金额|比例|股份状态|股份数量)$")
+
+
+def _grouped(header: list[str]) -> list[str]:
+    """The header with a group's label given to each column of the group: "质押或冻结情况 股份状态" | "数量" → … |
+    "质押或冻结情况 数量" (a bare 数量 there is no 持股数量)."""
+    out = list(header)
+    for k in range(1, len(out)):
+        m = _GROUP_LABEL.match(out[k - 1]) if _SUB_LABEL.match(out[k].replace(" ", "")) else None
+        if m is not None:
+            out[k] = f"{m.group(1)} {out[k]}"
+    return out
 
 
 def _merge_header(rows: list[list[str]], width: int) -> list[str]:
