@@ -1252,3 +1252,14 @@ def test_a_shareholders_count_is_the_holding_never_the_pledged(router):
     # 惠威科技 2019 p.38: HONGBO YAO 78,269,616 shares, 2,500,000 of them pledged (质押或冻结情况 | 数量)
     ans = router.answer("惠威科技2019年HONGBOYAO持有多少股，持股比例是多少？")
     assert "78,269,616" in ans.answer and "62.78%" in ans.answer and "2,500,000" not in ans.answer, ans.answer
+
+
+def test_a_qualified_column_answers_only_its_own_kind(router):
+    # 邮储银行 2019 p.82: a 不良贷款余额 column is no 贷款余额 (个人住房贷款余额 is 1.70万亿元, p.52)
+    ans = router.answer("邮储银行2019年个人住房贷款余额多少？")
+    assert "6,489" not in ans.answer, ans.answer
+    # shares pledged or frozen are no holding, and are read where asked (生物股份 2020 p.50)
+    ans = router.answer("安靠智电2019年报中陈晓晖的持股数量和持股比例")
+    assert "28,500,000" in ans.answer and "28.50%" in ans.answer, ans.answer
+    ans = router.answer("生物股份2020年内蒙古金宇生物控股有限公司质押了多少股")
+    assert "18,000,000" in ans.answer, ans.answer
