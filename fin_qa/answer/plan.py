@@ -132,7 +132,7 @@ class PlanExecutor:
             if prev is not None and (refers or ask.narrowed):
                 res.modifier = prev.modifier
             elif not _NAME_ASK.search(ask.words):   # an ask for a name names no part of the company
-                res.modifier = self.planner.modifier(self.planner.strip_context(ask.words, plan))
+                res.modifier = _not_a_row(self.planner.modifier(self.planner.strip_context(ask.words, plan)), ans)
             results.append(res)
         return self._compose(plan, results)
 
@@ -144,7 +144,7 @@ class PlanExecutor:
         every = "".join(w for w in plan.every if w not in ask.words)
         if prev is None or not (ask.inherits or ask.reference):
             words = self.planner.strip_context(ask.words, plan)
-            if prev is not None and prev.modifier and not self.planner.modifier(words) and not _RANKED_ROW.search(words) \
+            if prev is not None and prev.modifier and not self.planner.own_modifier(words) and not _RANKED_ROW.search(words) \
                     and not self.planner.opens_anew(ask.words):
                 # (a row named by its rank — 第一名供应商 — is the ask's own subject, narrowed by nothing before; an
                 # ask opened by a connective — "同时，非经常性损益合计金额是多少" — asks of the company anew)
@@ -308,6 +308,16 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
         values = whole.answer.split("」：", 1)[-1].split("。原文", 1)[0]
         return values.count("：") >= len(asks)
     return False
+
+
+def _not_a_row(modifier: str, ans: Answer) -> str:
+    """The words narrowing an ask, unless the row of a table that answered it names them: a row's own name
+    ("同一控制下企业合并产生的子公司期初至合并日的当期净损益") narrows no ask after it to a part of the company."""
+    want = pairs(content(norm(modifier)))
+    if want and ans.answered and ans.method in TABLE_METHODS and any(
+            held(want, pairs(content(norm(e.row)))) for e in ans.evidence if isinstance(e, CellEvidence)):
+        return ""
+    return modifier
 
 
 def _restates(row: str, said: str) -> bool:

@@ -363,6 +363,12 @@ class Planner:
         """What narrows an ask's items to a part of the company (_read_modifier), read once per words."""
         return self._modifier(words)
 
+    def own_modifier(self, words: str) -> str:
+        """modifier's, unless it says only the span of the year the ask is of (全年, 报告期内: no part of the company —
+        what narrowed the ask before narrows it: "子公司中邮消费金融…总资产？全年净利润？")."""
+        got = self._modifier(words)
+        return "" if _SPAN_WORDS.fullmatch(got) else got
+
     def _read_modifier(self, words: str) -> str:
         """What narrows an ask's items to a part of the company, as written: an organisation it names
         ("南通四方罐式储运设备制造有限公司总资产多少" → the subsidiary) or the words before its first item
@@ -389,7 +395,6 @@ class Planner:
             head = key[:max(m.end() for m in marks)] if marks else ""
         for _, rx in frame.periods if frame is not None else ():
             head = rx.sub("", head)   # 上一年度, 年末: the period, not a part of the company
-        head = _SPAN_WORDS.sub("", head)   # (全年, 报告期内: the span of the year, no part of the company either)
         head = re.sub(r"^(?:其|在|对|中|里|公司|本公司|该公司|合并报表|合并)+", "", head)
         if len(head) < 2 or self.rules.ask.search(head) or re.search(r"[0-9#]", head):
             return ""
