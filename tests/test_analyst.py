@@ -1263,3 +1263,17 @@ def test_a_qualified_column_answers_only_its_own_kind(router):
     assert "28,500,000" in ans.answer and "28.50%" in ans.answer, ans.answer
     ans = router.answer("生物股份2020年内蒙古金宇生物控股有限公司质押了多少股")
     assert "18,000,000" in ans.answer, ans.answer
+
+
+def test_a_firm_and_its_fee_asked_apart_and_a_notes_rows_opening(router, corpus_router):
+    # "会计师事务所是哪家？报酬多少？": the name on its own, the fee from the table (never the officers' pay passage)
+    ans = router.answer("张家界2016年聘请的会计师事务所是哪家？报酬多少？")
+    assert "天职国际" in ans.answer and "43万元" in ans.answer and "董事、监事" not in ans.answer, ans.answer
+    ans = corpus_router.answer("昭衍新药2024年聘请的境内会计师事务所是哪家？报酬是多少？")
+    assert "毕马威华振" in ans.answer and "高级管理人员报酬" not in ans.answer, ans.answer
+    # an opening balance of a notes row its table does not read: declined, never the item's total (45,635,327.56)
+    ans = router.answer("四方科技2019年其他应付款中押金保证金期初余额")
+    assert "45,635,327.56" not in ans.answer, ans.answer
+    # a movement table's 期初余额 row is read as before
+    ans = router.answer("四方科技2019年固定资产中机器设备账面原值期初余额")
+    assert "240,717,209.87" in ans.answer, ans.answer

@@ -763,3 +763,27 @@ def test_a_filings_own_tables_answer_its_period(periodic_store, question, said):
 def test_no_other_periods_table_answers_a_quarter(periodic_store, question, never):
     a = _conversation(periodic_store.dir, question)[0]
     assert a["method"] in ("declined", "not_found") and (not never or never not in a["answer"]), a["answer"]
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, said, absent", [
+    # a growth rate asked by its formula's name reads the printed change where no base is stored
+    ("金花股份2023年一季度扣非净利润同比增长率是多少", ["-80.24%"], []),
+    # one period's two spans asked apart: each, never "同（1）"
+    ("金花股份2023年第三季度单季扣非净利润同比增减变动幅度是多少？前三季度呢？", ["-77.65%", "-36.94%"], ["同（1）"]),
+    ("金花股份2023年第三季度单季营业收入是多少？前三季度呢？", ["147,435,488.04", "402,805,031.75"], ["同（1）"]),
+])
+def test_what_the_review_of_the_seventeenth_stop_found(periodic_store, question, said, absent):
+    _answered_with(periodic_store, question, said, absent)
+
+
+@needs_periodic
+@pytest.mark.parametrize("question, never", [
+    # no filing of 2022's first quarter is stored: the 2023 filing's 本报告期 is 2023's, never 2022's
+    ("金花股份2022年第一季度扣非净利润是多少", "2,350,427.63"),
+    # the key figures' rows the summary's reader did not read (two rows naming one item) are not read as cells
+    ("百诚医药2023年上半年扣除非经常性损益后的净利润比上年同期增减", "40.51%"),
+])
+def test_no_cell_of_another_year_or_of_unread_key_figures(periodic_store, question, never):
+    a = _conversation(periodic_store.dir, question)[0]
+    assert never not in a["answer"], a["answer"]

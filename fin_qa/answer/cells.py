@@ -1299,12 +1299,15 @@ class CellAnswerer:
         if rep is None or rep.year != year or rep.id not in self.v.source.store.table_index.reports_having("tables"):
             return None, ""   # (a report of imported values only prints no table)
         q = self.question_text(u)
-        if u.frame.period == "opening" and len(years) == 1 and years[0] == rep.year and not u.formulas \
-                and not _CLOSING_ASKED.search(u.norm) and not _OPENING_IN_A_NAME.search(u.norm):
-            # an opening balance asked alone (期初, 年初): the year end before — the table's 期初余额 | 上年年末 column;
-            # never where the closing is asked beside it, nor a row naming a span from the opening (期初至合并日)
-            years = (rep.year - 1,)
         m = self.match(u, rep, q, years)
+        if m is not None and u.frame.period == "opening" and len(years) == 1 and years[0] == rep.year \
+                and not u.formulas and not _CLOSING_ASKED.search(u.norm) and not _OPENING_IN_A_NAME.search(u.norm):
+            # an opening balance asked alone (期初, 年初): the year end before's column — 期初余额 | 上年年末 — of the same
+            # table's same rows, where its header prints one; never where the closing is asked beside it, nor a row
+            # naming a span from the opening (期初至合并日), nor another table or row the shifted years would find
+            shifted = self.match(u, rep, q, (rep.year - 1,))
+            if shifted is not None and shifted.table.id == m.table.id and shifted.rows == m.rows:
+                m, years = shifted, (rep.year - 1,)
         if m is None:
             # the items as the keyword table names them, where the question's own words name no row ("加权平均
             # ROE" → 加权平均净资产收益率, "扣非后的基本每股收益" → 扣除非经常性损益后的基本每股收益) and the

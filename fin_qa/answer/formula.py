@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..catalog.formulas import Formula, Input
 from ..numbers import parse_number
 from ..understand.question import Understanding
-from .compose import render
+from .compose import format_result, render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
 from .model import Answer, Evidence
 from .values import Values, fact_evidence
@@ -102,6 +102,29 @@ class FormulaAnswerer:
             f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
         return self._answer(u, f)
 
+    def _printed_growth(self, u: Understanding, f: Formula, rep, name: str, year: int | None) -> Answer | None:
+        """A growth rate of one item ((X − 上年X) / 上年X) whose year before no stored filing holds: the filing's own printed
+        change on the same period a year before (an interim filing's 本报告期比上年同期增减变动幅度), said as printed; None
+        where the formula is another or the filing prints none."""
+        ins = list(f.inputs.values())
+        if f.output != "percent" or len(ins) != 2 or {i.offset for i in ins} != {0, -1} or ins[0].item != ins[1].item:
+            return None
+        now, before = sorted(f.inputs, key=lambda k: -f.inputs[k].offset)
+        if f.tree != ("/", ("-", ("var", now), ("var", before)), ("var", before)):
+            return None
+        item = ins[0].item
+        cur = self.v.source.facts(rep, [item], "current").get(item)
+        got = self.v.source.facts(rep, [item], "change").get(item)
+        if cur is None or got is None or got.number is None or got.report != cur.report:
+            return None
+        decimals = u.decimals if u.decimals is not None else None
+        rate = self.v.show(got) if decimals is None else format_result(got.number / 100, "percent", decimals, self.v.style)
+        text = render(self.t, "formula_printed_growth", company=name, year=year, name=f.name, value=rate, item=item,
+                      current=self.v.show(cur), base_year=(year or rep.year) - 1)
+        evidence: list[Evidence] = [fact_evidence(cur, self.v.show(cur)),
+                                    fact_evidence(got, self.v.show(got), render(self.t, "change_printed_label", item=item))]
+        return Answer(u.question, text, u.finglm_type(), "formula", evidence, shown=rate)
+
     def _which(self, u: Understanding, f: Formula, shown: str | None) -> str:
         """"A和B哪个多": which of the two the difference (A − B, as shown) says it is."""
         word = _which_word(u.frame.operation_word) if u.frame.operation == "difference" and re.match(
@@ -144,6 +167,9 @@ class FormulaAnswerer:
         if column == "previous":
             fv.notes.insert(0, render(self.t, "note_previous_column", year=year, report=rep.year))
         if fv.problem:
+            as_printed = self._printed_growth(u, f, rep, name, year) if column == "current" else None
+            if as_printed is not None:
+                return as_printed
             return Answer(u.question, note + self.v.problem_text(fv.problem, name, year, f.name), u.finglm_type(),
                           fv.method, list(fv.evidence), found=False)
         if fv.method == "lookup":

@@ -71,6 +71,8 @@ _OPENING = re.compile(r"期初|年初")
 _PERIOD_VALUES = ("资产负债表", "利润表", "现金流量表", "主要会计数据")
 # the quarter alone before each (环比)
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
+_ASK_STOP = re.compile(r"[？?；;。]")
+_KEY_FIGURES = re.compile(r"主要会计数据|主要财务数据|主要财务指标")
 _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度)?(?![\d季上下前半初])")   # (2024年初: the opening, kept)
 _QOQ = re.compile(r"环比|(?:比|较|相比|对比)上一?个?季度|上一?个?季度相比")
 # two periods compared ("四季度单季营收比三季度多了多少", "第三季度较第二季度增加"): the word between them
@@ -592,7 +594,8 @@ class PeriodAnswerer:
                                         f"为避免给出错误的数值，不作回答；可分别查询各期数值。", "1", Method.DECLINED, found=False)
             if several and len(listed) == 2 and _VERSUS.search(norm[listed[0].end:listed[1].start]):
                 return self._versus(question, norm, *listed)
-            if several:
+            # (one period's two spans asked apart — "第三季度单季…是多少？前三季度呢？" —: each, never "同（1）")
+            if several or len(listed) == 2 and _ASK_STOP.search(norm, listed[0].end, listed[1].start):
                 return self._listed(question, norm, listed)
         rest, span = self.take_out(norm, ask)
         period = ask.period
@@ -618,8 +621,11 @@ class PeriodAnswerer:
         # a first quarter's or a half year's own tables print its period (本期 is 1–3月 / 1–6月; 期末 its end): their
         # cells answer it — never a quarter within a half year, nor a third quarter's table (本报告期 is 7–9月 alone)
         own_cells = period in ("Q1", "HY") and span in ("ytd", "end")
+        # (the filing of the year asked itself — never the next year's standing for it, its 本报告期 another year's —, and
+        # no cell of its key figures, 主要会计数据: what the summary's reader did not read there is not read)
+        own = {r.key for r in view.reports if r.key.split(":")[-1][:4] == str(r.year)} if own_cells else set()
         if ans.answered and not all(isinstance(e, FactEvidence) or own_cells and isinstance(e, CellEvidence)
-                                    and (e.report or "").endswith(period) for e in ans.evidence):
+                                    and e.report in own and not _KEY_FIGURES.search(e.table.split(" > ")[-1]) for e in ans.evidence):
             # a period's values are read from its filing's statements and key figures (or derived from
             # them): a table cell or a sentence of a half year's or a year's filing speaks of that period,
             # not of the quarter asked
@@ -640,7 +646,9 @@ class PeriodAnswerer:
             if isinstance(e, FactEvidence):
                 # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
                 e.within = YEAR_END if e.period == "previous" and _at_a_date(self.catalog.items, e.item) else said
-        return _Part(period, shown, ans, list(view.derived))
+        # (the notes of the values the answer cites: a base read, then not used — a printed change — is not said)
+        cited = [e.report for e in ans.evidence if isinstance(e, FactEvidence) and e.report]
+        return _Part(period, shown, ans, [n for n in view.derived if any(k in n for k in cited)])
 
     def _in_the_year(self, text: str, period: str) -> Answer | None:
         """A quarter alone its filings neither print nor derive, as the year's annual report prints it in its table of

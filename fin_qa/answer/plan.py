@@ -99,6 +99,16 @@ class PlanExecutor:
             if whole.found and not quoted and _answers_every_ask(whole, plan, first):
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
+            if whole.found and not quoted and len(plan.asks) == 2 and _NAME_ASK.search(plan.asks[0].words) \
+                    and not _NAME_ASK.search(plan.asks[1].words) and _answers_every_ask(whole, plan, first, with_names=False):
+                # a name asked, then a value of it ("会计师事务所是哪家？报酬多少？"): the table's cells answer the value
+                # (its row restates the name's words: no name of its own), the name is asked on its own
+                name = plan.asks[0]
+                name.text = self._text(plan, name, None, [])
+                name_u, name_ans = self.answer_one(name.text)
+                if name_ans.answered:
+                    return self._compose(plan, [AskResult(name, name_ans, name_u, _entity(name_u, name_ans)),
+                                                AskResult(plan.asks[1], whole, whole_u)])
         results: list[AskResult] = []
         for ask in plan.asks:
             if ask.kind == "compare":
@@ -279,7 +289,7 @@ def _shared_lead(texts: list[str]) -> str:
     return lead[:lead.rfind("。") + 1]
 
 
-def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
+def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str, with_names: bool = True) -> bool:
     """Whether the answer of the whole question answers each of its asks: a table's cells, one for each
     ask (a name asked is the row's label: "第一大股东是谁？持股比例多少？" — a label the question does not
     hold), never only change columns for an ask of a value, every row naming what narrows the first ask
@@ -288,6 +298,8 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str) -> bool:
     asks = [a for a in plan.asks if a.kind != "compare"]
     if whole.method in TABLE_METHODS:
         cells = [e for e in whole.evidence if isinstance(e, CellEvidence)]
+        if not with_names:   # (the asks of a value alone: the name asked is answered apart)
+            asks = [a for a in asks if not _NAME_ASK.search(a.words)]
         names = [a for a in asks if _NAME_ASK.search(a.words)]
         if len(names) > 1:
             # two names asked ("第一大股东是谁？…实际控制人是谁？"): one table's name row answers one of them;
