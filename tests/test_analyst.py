@@ -1277,3 +1277,15 @@ def test_a_firm_and_its_fee_asked_apart_and_a_notes_rows_opening(router, corpus_
     # a movement table's 期初余额 row is read as before
     ans = router.answer("四方科技2019年固定资产中机器设备账面原值期初余额")
     assert "240,717,209.87" in ans.answer, ans.answer
+
+
+def test_fees_of_two_firms_and_a_post_from_no_table(router, corpus_router):
+    # "境内和境外会计师事务所的报酬": the firms' fees (的 after the list), no name asked — answered
+    ans = corpus_router.answer("昭衍新药2024年境内会计师事务所和境外会计师事务所的报酬分别是多少")
+    assert "1,000,000元" in ans.answer, ans.answer
+    # a firm printed over its fee answers the name listed beside it
+    ans = router.answer("惠威科技2019年审计机构以及审计报酬")
+    assert "亚太" in ans.answer and "40" in ans.answer, ans.answer
+    # a post's holder from no table cell the officers' rule could not read (宁德时代 2025: 潘健 is 联席董事长)
+    ans = corpus_router.answer("宁德时代2025年的董事长和总经理分别是谁")
+    assert "潘健" not in ans.answer, ans.answer

@@ -234,7 +234,8 @@ def _own_heading(where: str) -> list[str]:
 
 
 _LISTED_AFTER = re.compile(r"\s*(?:和|及|与|、|以及|跟|同|还有)")
-_QUANTITY = re.compile(r"[-−]?[\d,.]+\s*(?:%|[万亿千百]*元|[万亿]?股|人|户|倍)?")   # a value that is no name
+# a name a cell's column or value prints (the firm over its fee: "亚太（集团）会计师事务所（特殊普通合伙）| 40")
+_NAMED = re.compile(r"[\u4e00-\u9fff）)]{2,}(?:会计师事务所|有限公司|有限责任公司|合伙）|合伙\)|集团|银行)")
 
 
 def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
@@ -261,10 +262,11 @@ def cell_names_the_item(rv: Reviewer, u: Understanding, ans: Answer) -> str | No
             # row 境内会计师事务所报酬 names the firm) — not the name listed beside that value ("审计机构和审计报酬":
             # the firm's name is asked too)
             at = u.norm.find(k.text)   # (where the question writes it: the keyword's own span is of another text)
-            listed = at >= 0 and _LISTED_AFTER.match(u.norm, at + len(k.text)) is not None
+            listed = at >= 0 and _LISTED_AFTER.match(u.norm, at + len(k.text)) is not None \
+                and "的" not in u.norm[at + len(k.text):]   # ("境内和境外会计师事务所的报酬": the firms' fees, no name asked)
             if not listed:
                 words += [w[:-2] for w in words if w.endswith("名称") and len(w) >= 6]
-            elif k.name.endswith("名称") and all(_QUANTITY.fullmatch(e.value.strip()) for e in cells):
+            elif k.name.endswith("名称") and not any(_NAMED.search(e.column + e.value) for e in cells):
                 return render(rv.t, "review_item", word=k.text, row=cells[0].row)   # (a name listed: no amount names it)
             if not any(w and w in where for w in words):
                 return render(rv.t, "review_item", word=k.text, row=cells[0].row)
@@ -278,11 +280,12 @@ _TWO_PERIODS = re.compile(r"(?:本期|本年|期末|年末|期初|年初|上期|
 
 
 def a_post_from_its_table(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
-    """Who holds a post (董事长, 总经理) is read from the officers' table only (a disclosure's `role:` rule): a passage
-    found by its words names others beside the post — those who left it, other posts (昭衍新药 2024: 左从林 辞去
-    …副董事长) — and tells no holder."""
+    """Who holds a post (董事长, 总经理) is read from the officers' table only (a disclosure's `role:` rule, read whole or
+    not at all): a passage found by its words names others beside the post — those who left it, other posts (昭衍新药
+    2024: 左从林 辞去…副董事长) —, and a cell of a table the rule could not read a name of another post (金花股份 2022:
+    马斌, 监事会主席, for its 总经理)."""
     asked = [i for i in u.items if i in rv.roles]
-    if asked and ans.method == "text":
+    if asked and ans.method in ("text", "cell", "frame", "stated"):
         return render(rv.t, "review_role", item=asked[0])
     return None
 
