@@ -772,6 +772,10 @@ def test_no_other_periods_table_answers_a_quarter(periodic_store, question, neve
     # one period's two spans asked apart: each, never "同（1）"
     ("金花股份2023年第三季度单季扣非净利润同比增减变动幅度是多少？前三季度呢？", ["-77.65%", "-36.94%"], ["同（1）"]),
     ("金花股份2023年第三季度单季营业收入是多少？前三季度呢？", ["147,435,488.04", "402,805,031.75"], ["同（1）"]),
+    # a per-share figure's change as the filing computes it from its unrounded values (never 6333.33% of 0.0579 and a
+    # rounded base), and on the year before as the filing restates it (华润三九 2025Q1: 1.07, not the 2024 filing's 1.39)
+    ("金花股份2024年第三季度单季基本每股收益同比增长多少", ["6003.93%"], ["6333.33%"]),
+    ("华润三九2025年第一季度基本每股收益同比增长率", ["-6.54%"], ["-28.06%"]),
 ])
 def test_what_the_review_of_the_seventeenth_stop_found(periodic_store, question, said, absent):
     _answered_with(periodic_store, question, said, absent)

@@ -89,9 +89,9 @@ class ChangeAnswerer:
         if cur is None or cur.number is None:
             return not_found(u, render(self.t, "not_found_value", company=name, year=year, item=label))
         if prev is None or prev.number is None:
-            printed = self._printed(u, item, now, cur, year, base_year, balance)
-            if printed is not None:
-                return printed
+            as_printed = self._printed(u, item, now, cur, year, base_year, balance)
+            if as_printed is not None:
+                return as_printed
             return not_found(u, render(self.t, "not_found_value", company=name, year=base_year, item=label))
         a, b = cur.number, prev.number
         if f.operation == "times":
@@ -114,7 +114,15 @@ class ChangeAnswerer:
         else:
             amount = format_value(abs(diff), kind, self.v.style, cur.unit)
             signed_amount = signed(format_value(diff, kind, self.v.style, cur.unit), diff)
-        if b == 0:
+        printed = self.v.source.facts(now.rep, [item], "change").get(item) \
+            if kind == "per_share" and f.operation == "growth" and not restated and base_year == year - 1 and now.rep else None
+        if printed is not None and printed.number is not None and printed.report == cur.report:
+            # a per-share figure's change as the filing computes it from its unrounded values (0.0579 against 0.0009
+            # rounded: 6,333.33% computed, 6,003.93% printed)
+            rate = format_result(printed.number / 100, "percent", f.decimals if f.decimals is not None else 2,
+                                 self.v.style)
+            notes.append(render(self.t, "note_printed_rate"))
+        elif b == 0:
             rate = render(self.t, "change_zero_base")
         else:
             rate = format_result(diff / abs(b), "percent", f.decimals if f.decimals is not None else 2, self.v.style)
@@ -163,8 +171,7 @@ class ChangeAnswerer:
             return None
         _, name = self.v.company(u)
         label = label_of(item, u.item_words.get(item))
-        rate = self.v.show(got) if f.decimals is None else format_result(got.number / 100, "percent", f.decimals,
-                                                                        self.v.style)
+        rate = format_result(got.number / 100, "percent", f.decimals if f.decimals is not None else 2, self.v.style)
         text = render(self.t, "change_rate_printed", company=name, year=year, item=label,
                       base=f.base_word or render(self.t, "change_base_year", year=base_year), rate=rate,
                       value=self.v.show(cur), base_year=base_year)

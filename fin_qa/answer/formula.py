@@ -102,7 +102,8 @@ class FormulaAnswerer:
             f = self.v.formulas.get(u.formulas[0]) if u.formulas else self._pair_formula(u)
         return self._answer(u, f)
 
-    def _printed_growth(self, u: Understanding, f: Formula, rep, name: str, year: int | None) -> Answer | None:
+    def _printed_growth(self, u: Understanding, f: Formula, rep, name: str, year: int | None,
+                        based: bool = False) -> Answer | None:
         """A growth rate of one item ((X − 上年X) / 上年X) whose year before no stored filing holds: the filing's own printed
         change on the same period a year before (an interim filing's 本报告期比上年同期增减变动幅度), said as printed; None
         where the formula is another or the filing prints none."""
@@ -117,10 +118,10 @@ class FormulaAnswerer:
         got = self.v.source.facts(rep, [item], "change").get(item)
         if cur is None or got is None or got.number is None or got.report != cur.report:
             return None
-        decimals = u.decimals if u.decimals is not None else None
-        rate = self.v.show(got) if decimals is None else format_result(got.number / 100, "percent", decimals, self.v.style)
-        text = render(self.t, "formula_printed_growth", company=name, year=year, name=f.name, value=rate, item=item,
-                      current=self.v.show(cur), base_year=(year or rep.year) - 1)
+        rate = format_result(got.number / 100, "percent", u.decimals if u.decimals is not None else 2, self.v.style)
+        text = render(self.t, "formula_printed_growth_per_share" if based else "formula_printed_growth", company=name,
+                      year=year, name=f.name, value=rate, item=item, current=self.v.show(cur),
+                      base_year=(year or rep.year) - 1)
         evidence: list[Evidence] = [fact_evidence(cur, self.v.show(cur)),
                                     fact_evidence(got, self.v.show(got), render(self.t, "change_printed_label", item=item))]
         return Answer(u.question, text, u.finglm_type(), "formula", evidence, shown=rate)
@@ -166,10 +167,15 @@ class FormulaAnswerer:
         fv = self.v.formula_value(f, rep, u.decimals, reported=f.file != "question", unit=u.frame.unit, column=column)
         if column == "previous":
             fv.notes.insert(0, render(self.t, "note_previous_column", year=year, report=rep.year))
-        if fv.problem:
-            as_printed = self._printed_growth(u, f, rep, name, year) if column == "current" else None
+        per_share = len({i.item for i in f.inputs.values()}) == 1 and all(
+            self.v.info(i.item).kind == "per_share" for i in f.inputs.values())
+        if (fv.problem or per_share) and column == "current":
+            # (a base no stored filing holds; a per-share figure's change, which the filing computes from its unrounded
+            # values: the printed change, where the filing prints one)
+            as_printed = self._printed_growth(u, f, rep, name, year, based=not fv.problem)
             if as_printed is not None:
                 return as_printed
+        if fv.problem:
             return Answer(u.question, note + self.v.problem_text(fv.problem, name, year, f.name), u.finglm_type(),
                           fv.method, list(fv.evidence), found=False)
         if fv.method == "lookup":

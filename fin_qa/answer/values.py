@@ -294,7 +294,13 @@ class Values:
         now = self.facts(rep, list({i.item for i in f.inputs.values() if i.offset == 0}), column, together=True)
         prev_rep = self.source.report(rep.company, rep.year - 1 - shift)
         prev_items = list({i.item for i in f.inputs.values() if i.offset == -1})
+        # a per-share figure of the year before as the report restates it (a bonus issue changes the shares: its
+        # previous-period column first, as a change of it is computed — answer/change.py)
+        per_share = [i for i in prev_items if self.info(i).kind == "per_share"]
+        restated = self.facts(rep, per_share, "previous") if per_share and not shift else {}
+        prev_items = [i for i in prev_items if i not in restated]
         prev = self.facts(prev_rep, prev_items) if prev_rep and prev_items else {}
+        prev.update(restated)
         # the asked report's previous-period column, only for what the previous year's report lacks
         prev_col = self.facts(rep, [i for i in prev_items if i not in prev], "previous") if not shift else {}
         for label, inp in f.inputs.items():
