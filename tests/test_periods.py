@@ -739,6 +739,8 @@ def test_a_printed_change_gives_no_amount(periodic_store):
     # 上年末 (the opening) and 半年末 (a period's end) are no year end beside the period asked
     ("华润三九2025年9月30日合并资产负债表长期借款余额多少？期初（上年末）是多少？", ["3,168,122,063.95", "177,940,231.06"]),
     ("百诚医药2023年半年末合同资产余额是多少？比年初多了多少？", ["220,300,382.17", "117,675,400.97"]),
+    ("华润三九2025年9月30日长期借款余额多少？上年年末是多少？", ["3,168,122,063.95", "177,940,231.06"]),
+    ("华润三九2025年三季度末长期借款较去年年末增加了多少", ["2,990,181,832.89"]),
 ])
 def test_an_opening_beside_a_periods_end_is_no_year_end(periodic_store, question, said):
     _answered_with(periodic_store, question, said, [])

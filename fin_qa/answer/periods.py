@@ -102,8 +102,8 @@ QUARTER_NAMES = {"Q1": "第一季度", "Q2": "第二季度", "Q3": "第三季度
 # (the year's end beside a period within it — not one restating a word in brackets: "较上年末（2023年末）")
 _YEAR_END = re.compile(r"(?<![（(])(?:19|20)\d\d年(?:末|底)(?![（(])")
 _ONLY_ITS_PERIOD = re.compile(r"(?<=[？?，,。；;])\s*(?:那么?|那|还有|以及)?(?:的)?(?:呢|是多少|多少|分别是多少)?[？?。]?$")
-_WHOLE_YEAR = re.compile(r"全年|(?<!半)年度(?!报)|整年|1-12月|(?<![半上去前])年(?:末|底)")   # (半年末 is a period's end; 上年末 the
-# opening, 期初)
+_WHOLE_YEAR = re.compile(r"全年|(?<![半上去前])年度(?!报|末)|整年|1-12月|(?<![半上去前])(?<!上年)(?<!去年)(?<!前年)年(?:末|底)")
+# (半年末 is a period's end; 上年末, 上年年末, 去年年末, 上年度末 the opening, 期初)
 _YEAR_TWICE = re.compile(r"((?:19|20)\d\d年)\1")
 _WHERE_AFTER_REPORT = re.compile(r"(?:全文|摘要)?(?:中|里|内|当中|显示|所示|披露)[，,]?")
 _REPORT_WHERE = re.compile(r"(?:季度|年度)?(?:报告|报)" + _WHERE_AFTER_REPORT.pattern)
