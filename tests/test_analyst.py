@@ -1289,3 +1289,16 @@ def test_fees_of_two_firms_and_a_post_from_no_table(router, corpus_router):
     # a post's holder from no table cell the officers' rule could not read (宁德时代 2025: 潘健 is 联席董事长)
     ans = corpus_router.answer("宁德时代2025年的董事长和总经理分别是谁")
     assert "潘健" not in ans.answer, ans.answer
+
+
+def test_what_narrows_an_ask_carries_and_a_holders_shares(router):
+    # a subsidiary's row answering an ask narrows the next ("…金宇保灵生物药品有限公司赚了多少（净利润）？营业收入多少？":
+    # the subsidiary's 105,586万元, never the company's 1,581,905,632.48元)
+    ans = router.answer("金宇生物2020年研发投入合计是多少？另外，金宇保灵生物药品有限公司赚了多少（净利润）？营业收入多少？")
+    assert "105,586万元" in ans.answer and "1,581,905,632.48" not in ans.answer, ans.answer
+    # a kind of part (…产生的子公司, a row's name) narrows no next ask
+    ans = router.answer("华锦股份2019年非经常性损益中，同一控制下企业合并产生的子公司期初至合并日的当期净损益是多少？全年非经常性损益合计多少？")
+    assert "106,692,303.31" in ans.answer, ans.answer
+    # a post named beside its holder asks the holder's shares, not who holds it
+    ans = router.answer("四方科技董事长黄杰2019年末持有公司多少股，占比多少？")
+    assert "84,187,105" in ans.answer, ans.answer

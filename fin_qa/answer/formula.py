@@ -13,7 +13,7 @@ from ..understand.question import Understanding
 from .compose import format_result, render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
 from .model import Answer, Evidence
-from .values import Values, fact_evidence
+from .values import Values, fact_evidence, growth_of
 
 
 _SHARE = re.compile(r"占.*(?:比例|比重|百分比|占比|比率|百分之几)")
@@ -107,13 +107,9 @@ class FormulaAnswerer:
         """A growth rate of one item ((X − 上年X) / 上年X) whose year before no stored filing holds: the filing's own printed
         change on the same period a year before (an interim filing's 本报告期比上年同期增减变动幅度), said as printed; None
         where the formula is another or the filing prints none."""
-        ins = list(f.inputs.values())
-        if f.output != "percent" or len(ins) != 2 or {i.offset for i in ins} != {0, -1} or ins[0].item != ins[1].item:
+        if f.output != "percent" or growth_of(f) is None:
             return None
-        now, before = sorted(f.inputs, key=lambda k: -f.inputs[k].offset)
-        if f.tree != ("/", ("-", ("var", now), ("var", before)), ("var", before)):
-            return None
-        item = ins[0].item
+        item = next(iter(f.inputs.values())).item
         cur = self.v.source.facts(rep, [item], "current").get(item)
         got = self.v.source.facts(rep, [item], "change").get(item)
         if cur is None or got is None or got.number is None or got.report != cur.report:

@@ -34,6 +34,8 @@ from .review import NONE_VALUE, QUOTING, held
 # what a name ask answers (控股股东是谁, 哪家会计师事务所): the name fills the back-reference after it
 # a row named by its rank (第一名供应商, 前五名客户, 最大的股东)
 _RANKED_ROW = re.compile(r"第[一二三四五六七八九十0-9]{1,2}(?:名|大|位)|前[一二三四五六七八九十0-9]{1,2}(?:名|大|位|家)|最大的|最高的")
+# (a kind of part of the company, no particular one, ending the words that narrow an ask)
+_KIND_OF_PART = re.compile(r"(?:子公司|参股公司|联营企业|合营企业|分公司)$")
 _NAME_ASK = re.compile(r"是谁|哪家|哪个|哪一家|哪位|什么|名称|叫什么")
 # a row label that is a name (a shareholder, a customer), not a year or a number
 _NAME_ROW = re.compile(r"[\u4e00-\u9fffA-Za-z]{2,}")
@@ -100,7 +102,8 @@ class PlanExecutor:
                 whole.asks = [dict(a.to_dict(), answered_with="question") for a in plan.asks]
                 return whole
             if whole.found and not quoted and len(plan.asks) == 2 and _NAME_ASK.search(plan.asks[0].words) \
-                    and not _NAME_ASK.search(plan.asks[1].words) and _answers_every_ask(whole, plan, first, with_names=False):
+                    and not _NAME_ASK.search(plan.asks[1].words) and _answers_every_ask(whole, plan, first, with_names=False) \
+                    and all(_VALUE.fullmatch(e.value.strip()) for e in whole.evidence if isinstance(e, CellEvidence)):
                 # a name asked, then a value of it ("会计师事务所是哪家？报酬多少？"): the table's cells answer the value
                 # (its row restates the name's words: no name of its own), the name is asked on its own
                 name = plan.asks[0]
@@ -142,7 +145,7 @@ class PlanExecutor:
             if prev is not None and (refers or ask.narrowed):
                 res.modifier = prev.modifier
             elif not _NAME_ASK.search(ask.words):   # an ask for a name names no part of the company
-                res.modifier = _not_a_row(self.planner.modifier(self.planner.strip_context(ask.words, plan)), ans)
+                res.modifier = _named(self.planner.modifier(self.planner.strip_context(ask.words, plan)))
             results.append(res)
         return self._compose(plan, results)
 
@@ -322,14 +325,10 @@ def _answers_every_ask(whole: Answer, plan: Plan, narrowed: str, with_names: boo
     return False
 
 
-def _not_a_row(modifier: str, ans: Answer) -> str:
-    """The words narrowing an ask, unless the row of a table that answered it names them: a row's own name
-    ("同一控制下企业合并产生的子公司期初至合并日的当期净损益") narrows no ask after it to a part of the company."""
-    want = pairs(content(norm(modifier)))
-    if want and ans.answered and ans.method in TABLE_METHODS and any(
-            held(want, pairs(content(norm(e.row)))) for e in ans.evidence if isinstance(e, CellEvidence)):
-        return ""
-    return modifier
+def _named(modifier: str) -> str:
+    """The words narrowing an ask, unless they name no particular part of the company — a kind of one (…产生的子公司 of
+    "同一控制下企业合并产生的子公司期初至合并日的当期净损益", a row's name): such words narrow no ask after it."""
+    return "" if _KIND_OF_PART.search(modifier) else modifier
 
 
 def _restates(row: str, said: str) -> bool:

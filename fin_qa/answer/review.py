@@ -279,13 +279,16 @@ _TWO_PERIODS = re.compile(r"(?:本期|本年|期末|年末|期初|年初|上期|
                           r"(?:本期|本年|期末|年末|期初|年初|上期|上年)\s*(?:发生额|余额|金额|数)")
 
 
+_WHO = re.compile(r"谁|哪位|哪几位|姓名|名字|叫什么|是哪个人")   # (a person asked: the holder of the post)
+
+
 def a_post_from_its_table(rv: Reviewer, u: Understanding, ans: Answer) -> str | None:
     """Who holds a post (董事长, 总经理) is read from the officers' table only (a disclosure's `role:` rule, read whole or
     not at all): a passage found by its words names others beside the post — those who left it, other posts (昭衍新药
     2024: 左从林 辞去…副董事长) —, and a cell of a table the rule could not read a name of another post (金花股份 2022:
     马斌, 监事会主席, for its 总经理)."""
     asked = [i for i in u.items if i in rv.roles]
-    if asked and ans.method in ("text", "cell", "frame", "stated"):
+    if asked and ans.method in ("text", "cell", "frame", "stated") and _WHO.search(u.norm):
         return render(rv.t, "review_role", item=asked[0])
     return None
 

@@ -36,6 +36,15 @@ def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None
                         fact.period, label, report=fact.report, printed_label=fact.label, stored=fact.value)
 
 
+
+def growth_of(f: Formula) -> tuple[str, str] | None:
+    """(this year's label, the year before's) of a growth rate of one item — (X − 上年X) / 上年X —, else None."""
+    ins = list(f.inputs.values())
+    if len(ins) != 2 or {i.offset for i in ins} != {0, -1} or ins[0].item != ins[1].item:
+        return None
+    now, before = sorted(f.inputs, key=lambda k: -f.inputs[k].offset)
+    return (now, before) if f.tree == ("/", ("-", ("var", now), ("var", before)), ("var", before)) else None
+
 @dataclass
 class Reading:
     """Values of one year read for a question: from which report and column, and how (a note)."""
@@ -323,6 +332,12 @@ class Values:
         values, evidence, missing, notes = self._inputs(f, rep, column)
         if missing:
             return Computed(None, evidence, missing, notes)
+        grows = growth_of(f)
+        if grows is not None and values[grows[1]] < 0:
+            # a growth rate against a negative base: on its absolute value, as a change is (answer/change.py), said —
+            # never the opposite sign (-0.76亿 → -0.54亿 grew by 28.52%, not fell)
+            a, b = values[grows[0]], values[grows[1]]
+            return Computed((a - b) / abs(b), evidence, [], notes + [render(self.t, "note_negative_base")])
         try:
             return Computed(f.evaluate(values), evidence, [], notes)
         except (FormulaError, ArithmeticError) as exc:
