@@ -778,6 +778,8 @@ def test_no_other_periods_table_answers_a_quarter(periodic_store, question, neve
     # rounded base), and on the year before as the filing restates it (华润三九 2025Q1: 1.07, not the 2024 filing's 1.39)
     ("金花股份2024年第三季度单季基本每股收益同比增长多少", ["6003.93%"], ["6333.33%"]),
     ("华润三九2025年第一季度基本每股收益同比增长率", ["-6.54%"], ["-28.06%"]),
+    # against a negative base the formula turns the sign: the printed change (金花股份 2023 1-9月 经营活动现金流量净额)
+    ("金花股份2023年前三季度经营活动现金流量净额同比增长率", ["-28.52%"], ["是28.52%"]),
 ])
 def test_what_the_review_of_the_seventeenth_stop_found(periodic_store, question, said, absent):
     _answered_with(periodic_store, question, said, absent)

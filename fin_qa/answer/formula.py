@@ -103,7 +103,7 @@ class FormulaAnswerer:
         return self._answer(u, f)
 
     def _printed_growth(self, u: Understanding, f: Formula, rep, name: str, year: int | None,
-                        based: bool = False) -> Answer | None:
+                        why: str = "") -> Answer | None:
         """A growth rate of one item ((X − 上年X) / 上年X) whose year before no stored filing holds: the filing's own printed
         change on the same period a year before (an interim filing's 本报告期比上年同期增减变动幅度), said as printed; None
         where the formula is another or the filing prints none."""
@@ -115,7 +115,7 @@ class FormulaAnswerer:
         if cur is None or got is None or got.number is None or got.report != cur.report:
             return None
         rate = format_result(got.number / 100, "percent", u.decimals if u.decimals is not None else 2, self.v.style)
-        text = render(self.t, "formula_printed_growth_per_share" if based else "formula_printed_growth", company=name,
+        text = render(self.t, f"formula_printed_growth_{why}" if why else "formula_printed_growth", company=name,
                       year=year, name=f.name, value=rate, item=item, current=self.v.show(cur),
                       base_year=(year or rep.year) - 1)
         evidence: list[Evidence] = [fact_evidence(cur, self.v.show(cur)),
@@ -165,10 +165,13 @@ class FormulaAnswerer:
             fv.notes.insert(0, render(self.t, "note_previous_column", year=year, report=rep.year))
         per_share = len({i.item for i in f.inputs.values()}) == 1 and all(
             self.v.info(i.item).kind == "per_share" for i in f.inputs.values())
-        if (fv.problem or per_share) and column == "current":
+        grows = growth_of(f)
+        negative = grows is not None and any(e.label == grows[1] and (parse_number(e.stored or "") or 0) < 0 for e in fv.evidence)
+        if (fv.problem or per_share or negative) and column == "current":
             # (a base no stored filing holds; a per-share figure's change, which the filing computes from its unrounded
-            # values: the printed change, where the filing prints one)
-            as_printed = self._printed_growth(u, f, rep, name, year, based=not fv.problem)
+            # values; a negative base, whose sign the formula turns: the printed change, where the filing prints one)
+            as_printed = self._printed_growth(u, f, rep, name, year,
+                                              "" if fv.problem else "negative" if negative else "per_share")
             if as_printed is not None:
                 return as_printed
         if fv.problem:

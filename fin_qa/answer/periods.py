@@ -71,6 +71,7 @@ _OPENING = re.compile(r"期初|年初")
 _PERIOD_VALUES = ("资产负债表", "利润表", "现金流量表", "主要会计数据")
 # the quarter alone before each (环比)
 PREVIOUS_QUARTER = {"Q1": ("Q4", -1), "Q2": ("Q1", 0), "Q3": ("Q2", 0), "Q4": ("Q3", 0)}
+_FILING_KEY = re.compile(r"[0-9A-Za-z]+:\d{4}[A-Z0-9]*(?::summary)?")   # a filing's key as a note cites it
 _ASK_STOP = re.compile(r"[？?；;。]")
 _KEY_FIGURES = re.compile(r"主要会计数据|主要财务数据|主要财务指标")
 _YEAR_SAID = re.compile(r"((?:19|20)\d{2})年(?:末|底|度)?(?![\d季上下前半初])")   # (2024年初: the opening, kept)
@@ -646,9 +647,17 @@ class PeriodAnswerer:
             if isinstance(e, FactEvidence):
                 # (a balance's previous column in an interim filing is the year end before: 期初, 上年度末)
                 e.within = YEAR_END if e.period == "previous" and _at_a_date(self.catalog.items, e.item) else said
-        # (the notes of the values the answer cites: a base read, then not used — a printed change — is not said)
-        cited = [e.report for e in ans.evidence if isinstance(e, FactEvidence) and e.report]
-        return _Part(period, shown, ans, [n for n in view.derived if any(k in n for k in cited)])
+        # (the notes of the values the answer cites, and of those a derived one was made of: a base read, then not
+        # used — a printed change — is not said)
+        cited = {e.report for e in ans.evidence if isinstance(e, FactEvidence) and e.report}
+        kept: list[str] = []
+        while True:
+            more = [n for n in view.derived if n not in kept and any(k in n for k in cited)]
+            if not more:
+                break
+            kept += more
+            cited |= {k for n in more for k in _FILING_KEY.findall(n)}
+        return _Part(period, shown, ans, [n for n in view.derived if n in kept])
 
     def _in_the_year(self, text: str, period: str) -> Answer | None:
         """A quarter alone its filings neither print nor derive, as the year's annual report prints it in its table of

@@ -332,12 +332,6 @@ class Values:
         values, evidence, missing, notes = self._inputs(f, rep, column)
         if missing:
             return Computed(None, evidence, missing, notes)
-        grows = growth_of(f)
-        if grows is not None and values[grows[1]] < 0:
-            # a growth rate against a negative base: on its absolute value, as a change is (answer/change.py), said —
-            # never the opposite sign (-0.76亿 → -0.54亿 grew by 28.52%, not fell)
-            a, b = values[grows[0]], values[grows[1]]
-            return Computed((a - b) / abs(b), evidence, [], notes + [render(self.t, "note_negative_base")])
         try:
             return Computed(f.evaluate(values), evidence, [], notes)
         except (FormulaError, ArithmeticError) as exc:
