@@ -55,3 +55,12 @@ def test_a_subsidiary_named_by_the_first_ask_narrows_the_next(all_store):
     # year, no part of the company: the next ask is the subsidiary's too, never the bank's own 610.36亿元
     rec = _ask(store, "邮储银行子公司中邮消费金融2019年末总资产多少亿元？全年净利润多少亿元？")
     assert "306.54亿元" in rec["answer"] and "3.49亿元" in rec["answer"] and "610.36" not in rec["answer"], rec["answer"]
+
+
+def test_a_time_before_the_item_narrows_nothing(all_store):
+    store, _ = all_store
+    # 万科A p.33: "…以本报告披露前公司总股份数11,005,021,968股计算，2012年度现金股利计人民币1,980,903,954.24元" — 年度 is the
+    # time, no noun narrowing 现金股利
+    rec = _ask(store, "万科2012年度分红派息方案按披露前总股份数算现金股利共计多少？")
+    assert "1,980,903,954.24" in rec["answer"], rec["answer"]
+

@@ -56,6 +56,7 @@ EXPLAINED = 0.75
 # with that narrow nothing (本行个人存款余额)
 _NOUNS = frozenset({"n", "nz", "vn", "b", "an", "ns", "nt", "nr", "ng"})
 _ORG_WORDS = frozenset({"有限公司", "有限责任公司", "股份有限公司", "股份公司", "集团公司", "公司", "集团"})
+_TIME_WORD = re.compile(r"(?:本|上|当|全|整)?年度?|年[末初底内]|(?:本|当)?期[末初内]?|报告期内?|同期|上半年|下半年")
 _SUBJECTS = frozenset({"本行", "我行", "全行", "本公司", "公司", "本集团", "集团", "本期", "本年", "报告期", "年末", "期末"})
 # the words that make an item another one (其他业务收入 is not 主营业务收入): a clause stating the item's value
 # says them
@@ -213,8 +214,8 @@ class StatedAnswerer:
         for w, pos in reversed(self.cut(before) if before else []):
             if w in _ORG_WORDS:
                 continue   # (an organisation's legal form: its name before it decides — 中邮消费金融有限公司总资产)
-            if pos not in _NOUNS or w in _SUBJECTS:
-                break
+            if pos not in _NOUNS or w in _SUBJECTS or _TIME_WORD.fullmatch(w):
+                break   # (the subject, a time — 2012年度现金股利 —: what narrows nothing)
             if w not in asked:
                 return False
         return True
