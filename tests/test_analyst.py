@@ -1302,3 +1302,10 @@ def test_what_narrows_an_ask_carries_and_a_holders_shares(router):
     # a post named beside its holder asks the holder's shares, not who holds it
     ans = router.answer("四方科技董事长黄杰2019年末持有公司多少股，占比多少？")
     assert "84,187,105" in ans.answer, ans.answer
+
+
+def test_a_thing_listed_beside_a_name_is_never_dropped(router):
+    # "会计师事务所名称和报酬": the name, and the fee said unanswered where nothing here reads it — never the name alone as
+    # if it answered both
+    ans = router.answer("苏常柴2019年会计师事务所名称和报酬是什么")
+    assert "公证天业" in ans.answer and "报酬未能查询到" in ans.answer and "报酬" in ans.partial, ans.answer

@@ -475,11 +475,21 @@ def _entity(s: AskState) -> Answer | None:
 
 def _name_row(s: AskState) -> Answer | None:
     # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称), a row
-    # printing those words (境内会计师事务所报酬): the row's cells, not the firm's name
+    # printing those words (境内会计师事务所报酬): the row's cells, not the firm's name — and where the question
+    # lists those words beside the name ("会计师事务所名称和报酬"), both: the name, then the row's cells
     u, cell = s.u, s.cell
-    if cell is None or not cell.answered or not u.left or not u.items or not text_items(s.router, u):
+    if not u.left or not u.items or not text_items(s.router, u):
         return None
     ans = s.source("kind")
+    listed = [w for w in u.left if re.search(r"[和及与、]\s*" + re.escape(w), u.norm)]
+    if ans.answered and listed and (cell is None or not cell.answered or not row_prints(s.router, cell, listed)):
+        # (another thing listed beside the name that nothing here answers: the name, the rest said unanswered —
+        # never dropped as if the evidence's printing it answered it)
+        return Answer(u.question, ans.answer.rstrip() + render(s.router.t, "listed_unanswered", words=cue_words(listed)),
+                      ans.type, ans.method, list(ans.evidence), found=ans.found, partial=[*ans.partial, *listed],
+                      shown=ans.shown)
+    if cell is None or not cell.answered:
+        return None
     if ans.answered and unprinted(u.left, ans) and row_prints(s.router, cell, u.left):
         return cell
     return None

@@ -108,7 +108,7 @@ PLACEHOLDERS = {
     "series_falling": set(), "series_up_down": set(), "series_down_up": set(), "series_mixed": set(),
     "series_flat": set(), "series_missing": {"years", "item"}, "series_none": {"company", "span", "item"},
     "series_counted": {"word", "year", "span"}, "series_every": {"span"},
-    "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_role": {"item"}, "review_two_periods": {"column"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_name_not_number": set(), "review_name_attribute": set(), "review_computed": set(), "review_change": set(), "review_count": {"unit"}, "review_year": {"found", "asked"}, "review_untraced": {"count"}, "review_kind": {"asked", "given"}, "review_per_share": {"asked", "given"}, "review_rank": {"word"},
+    "review_declined": {"reason", "understood"}, "report_row": {"word", "table", "page", "understood"}, "review_yes_no": set(), "review_topic": {"topic"}, "review_item": {"word", "row"}, "review_role": {"item"}, "listed_unanswered": {"words"}, "review_two_periods": {"column"}, "review_entity": {"entity"}, "review_quote": {"words"}, "review_not_yes_no": set(), "review_name_not_number": set(), "review_name_attribute": set(), "review_computed": set(), "review_change": set(), "review_count": {"unit"}, "review_year": {"found", "asked"}, "review_untraced": {"count"}, "review_kind": {"asked", "given"}, "review_per_share": {"asked", "given"}, "review_rank": {"word"},
 }
 
 
