@@ -482,7 +482,8 @@ def _name_row(s: AskState) -> Answer | None:
         return None
     ans = s.source("kind")
     listed = [w for w in u.left if re.search(r"[和及与、]\s*" + re.escape(w), u.norm)]
-    if ans.answered and listed and (cell is None or not cell.answered or not row_prints(s.router, cell, listed)):
+    if ans.answered and listed and len(listed) == len(u.left) and (
+            cell is None or not cell.answered or not row_prints(s.router, cell, listed)):
         # (another thing listed beside the name that nothing here answers: the name, the rest said unanswered —
         # never dropped as if the evidence's printing it answered it)
         return Answer(u.question, ans.answer.rstrip() + render(s.router.t, "listed_unanswered", words=cue_words(listed)),
