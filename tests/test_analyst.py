@@ -1263,6 +1263,12 @@ def test_a_qualified_column_answers_only_its_own_kind(router):
     assert "28,500,000" in ans.answer and "28.50%" in ans.answer, ans.answer
     ans = router.answer("生物股份2020年内蒙古金宇生物控股有限公司质押了多少股")
     assert "18,000,000" in ans.answer, ans.answer
+    # where 质押 is asked, only the pledge column answers (exclusive): never the holding (惠威科技 2019: 2,500,000 of
+    # HONGBO YAO's 78,269,616 shares pledged)
+    ans = router.answer("惠威科技2019年HONGBOYAO质押了多少股？")
+    assert "2,500,000" in ans.answer and "78,269,616" not in ans.answer, ans.answer
+    ans = router.answer("惠威科技2019年HONGBOYAO质押股份数量是多少？")
+    assert "78,269,616" not in ans.answer, ans.answer
 
 
 def test_a_firm_and_its_fee_asked_apart_and_a_notes_rows_opening(router, corpus_router):

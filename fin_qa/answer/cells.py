@@ -722,6 +722,13 @@ class CellAnswerer:
                 w in q for w in self.w.period_columns.get("previous", ()) if w in header)
         return current and when.report not in when.years
 
+    def _of_kind_asked(self, header: str, q: str) -> bool:
+        """Whether a column's header prints an exclusive qualifier's phrase (质押或冻结) whose kind the question asks
+        (质押): the column answers it, no other of the row (keyword_tables/cells.yaml column_qualifiers, exclusive)."""
+        header = "".join(header.split())
+        return any(any(p in header for p in printed) and any(w in q for w in said)
+                   for printed, said in self.w.exclusive_qualifiers)
+
     def _qualified(self, header: str, q: str) -> bool:
         """Whether a column's header (or a table's title) prints a phrase saying its amounts are another kind than
         the item's plain value (平均余额, 日均余额: keyword_tables/cells.yaml column_qualifiers) and the question
@@ -879,6 +886,9 @@ class CellAnswerer:
             candidates = [k for k in candidates if k >= len(t.header) or not self._qualified(t.header[k], q)]
             if not candidates:
                 return None
+            # a kind asked (质押) that only its columns answer (exclusive): those columns, where the table prints one
+            kind_cols = [k for k in candidates if k < len(t.header) and self._of_kind_asked(t.header[k], q)]
+            candidates = kind_cols or candidates
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
         row_pairs, row_chars = self._row_words(prep, r)
         around = title_pairs | pairs(content(t.unit or "")) | row_pairs

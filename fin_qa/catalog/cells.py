@@ -33,6 +33,8 @@ class CellWords:
     # (printed, said): words of a column's header or a table's title saying its amounts are another kind than the
     # item's plain value (平均余额, 日均余额), and the question's words that ask that kind (平均, 日均)
     column_qualifiers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    # those of them (`exclusive: true`) whose kind, where the question asks it (质押), only their columns answer
+    exclusive_qualifiers: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
     # rules/lexicon.yaml period_words as a row's whole label prints them (年末余额, 期初数): a period, no entity
     period_labels: frozenset[str] = frozenset()
 
@@ -72,11 +74,12 @@ def load_cell_words(path: Path) -> CellWords:
         raise RuleError(path, line_of(data), "`ranked_groups:` must map a group's noun to a list [..] of title words")
     cq = data.get("column_qualifiers") or []
     if not isinstance(cq, list) or not all(
-            isinstance(g, dict) and set(g) == {"printed", "said"} and all(
-                isinstance(g[k], list) and g[k] and all(isinstance(w, str) and w for w in g[k]) for k in g)
+            isinstance(g, dict) and {"printed", "said"} <= set(g) <= {"printed", "said", "exclusive"}
+            and isinstance(g.get("exclusive", False), bool) and all(
+                isinstance(g[k], list) and g[k] and all(isinstance(w, str) and w for w in g[k]) for k in ("printed", "said"))
             and all(any(s in p for s in g["said"]) for p in g["printed"]) for g in cq):
-        raise RuleError(path, line_of(data), "`column_qualifiers:` must be a list of {printed: [..], said: [..]}, "
-                                             "each printed phrase holding a said word")
+        raise RuleError(path, line_of(data), "`column_qualifiers:` must be a list of {printed: [..], said: [..]} "
+                                             "(exclusive: true|false), each printed phrase holding a said word")
 
     def longest_first(key: str) -> tuple[str, ...]:
         return tuple(sorted(_words(path, data, key), key=len, reverse=True))
@@ -86,7 +89,8 @@ def load_cell_words(path: Path) -> CellWords:
                       value_suffixes=longest_first("value_suffixes"), appositives=longest_first("appositives"),
                       change_words=longest_first("change_words"), row_kinds={k: tuple(v) for k, v in ok.items()},
                       ranked_groups={k: tuple(v) for k, v in rg.items()},
-                      column_qualifiers=tuple((tuple(g["printed"]), tuple(g["said"])) for g in cq))
+                      column_qualifiers=tuple((tuple(g["printed"]), tuple(g["said"])) for g in cq),
+                      exclusive_qualifiers=tuple((tuple(g["printed"]), tuple(g["said"])) for g in cq if g.get("exclusive")))
     unknown = [k for k in words.row_kinds if not any(k in a for a in words.appositives)]
     if unknown:
         raise RuleError(path, line_of(ok), f"`row_kinds:` {unknown} are in no appositive")
