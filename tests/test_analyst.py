@@ -1269,6 +1269,9 @@ def test_a_qualified_column_answers_only_its_own_kind(router):
     assert "2,500,000" in ans.answer and "78,269,616" not in ans.answer, ans.answer
     ans = router.answer("惠威科技2019年HONGBOYAO质押股份数量是多少？")
     assert "78,269,616" not in ans.answer, ans.answer
+    # the kind is the ask's own: a holding asked beside a pledge is read from the holding's column
+    ans = router.answer("内蒙古金宇生物控股有限公司2020年末持有生物股份多少股？占比多少？其中质押了多少股？")
+    assert all(v in ans.answer for v in ("122,304,000", "10.86%", "18,000,000")), ans.answer
 
 
 def test_a_firm_and_its_fee_asked_apart_and_a_notes_rows_opening(router, corpus_router):

@@ -723,8 +723,9 @@ class CellAnswerer:
         return current and when.report not in when.years
 
     def _of_kind_asked(self, header: str, q: str) -> bool:
-        """Whether a column's header prints an exclusive qualifier's phrase (质押或冻结) whose kind the question asks
-        (质押): the column answers it, no other of the row (keyword_tables/cells.yaml column_qualifiers, exclusive)."""
+        """Whether a column's header prints an exclusive qualifier's phrase (质押或冻结) whose kind the ask asks (质押 —
+        the ask's own words, not another ask's of the question): the column answers it, no other of the row
+        (keyword_tables/cells.yaml column_qualifiers, exclusive)."""
         header = "".join(header.split())
         return any(any(p in header for p in printed) and any(w in q for w in said)
                    for printed, said in self.w.exclusive_qualifiers)
@@ -887,7 +888,7 @@ class CellAnswerer:
             if not candidates:
                 return None
             # a kind asked (质押) that only its columns answer (exclusive): those columns, where the table prints one
-            kind_cols = [k for k in candidates if k < len(t.header) and self._of_kind_asked(t.header[k], q)]
+            kind_cols = [k for k in candidates if k < len(t.header) and self._of_kind_asked(t.header[k], ask)]
             candidates = kind_cols or candidates
         # the row's words, and the label of the part of the table it is in (分产品 above 柴油机)
         row_pairs, row_chars = self._row_words(prep, r)
