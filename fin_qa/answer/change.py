@@ -114,13 +114,12 @@ class ChangeAnswerer:
         else:
             amount = format_value(abs(diff), kind, self.v.style, cur.unit)
             signed_amount = signed(format_value(diff, kind, self.v.style, cur.unit), diff)
-        printed = self.v.source.facts(now.rep, [item], "change").get(item) \
+        printed = self.v.printed_change(now.rep, item, cur) \
             if kind == "per_share" and f.operation == "growth" and not restated and base_year == year - 1 and now.rep else None
-        if printed is not None and printed.number is not None and printed.report == cur.report:
+        if printed is not None:
             # a per-share figure's change as the filing computes it from its unrounded values (0.0579 against 0.0009
             # rounded: 6,333.33% computed, 6,003.93% printed)
-            rate = format_result(printed.number / 100, "percent", f.decimals if f.decimals is not None else 2,
-                                 self.v.style)
+            rate = self.v.printed_rate(printed, f.decimals)
             notes.append(render(self.t, "note_printed_rate"))
         elif b == 0:
             rate = render(self.t, "change_zero_base")
@@ -166,12 +165,12 @@ class ChangeAnswerer:
         f = u.frame
         if f.operation != "growth" or balance or base_year != year - 1 or u.years.restated or now.rep is None:
             return None
-        got = self.v.source.facts(now.rep, [item], "change").get(item)
-        if got is None or got.number is None or got.report != cur.report:
+        got = self.v.printed_change(now.rep, item, cur)
+        if got is None:
             return None
         _, name = self.v.company(u)
         label = label_of(item, u.item_words.get(item))
-        rate = format_result(got.number / 100, "percent", f.decimals if f.decimals is not None else 2, self.v.style)
+        rate = self.v.printed_rate(got, f.decimals)
         text = render(self.t, "change_rate_printed", company=name, year=year, item=label,
                       base=f.base_word or render(self.t, "change_base_year", year=base_year), rate=rate,
                       value=self.v.show(cur), base_year=base_year)

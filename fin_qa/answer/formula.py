@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..catalog.formulas import Formula, Input
 from ..numbers import parse_number
 from ..understand.question import Understanding
-from .compose import format_result, render
+from .compose import render
 from .lookup import LookupAnswerer, declined, interpretation, not_found, understood, unit_note
 from .model import Answer, Evidence
 from .values import Values, fact_evidence, growth_of
@@ -111,10 +111,10 @@ class FormulaAnswerer:
             return None
         item = next(iter(f.inputs.values())).item
         cur = self.v.source.facts(rep, [item], "current").get(item)
-        got = self.v.source.facts(rep, [item], "change").get(item)
-        if cur is None or got is None or got.number is None or got.report != cur.report:
+        got = self.v.printed_change(rep, item, cur) if cur is not None else None
+        if cur is None or got is None:
             return None
-        rate = format_result(got.number / 100, "percent", u.decimals if u.decimals is not None else 2, self.v.style)
+        rate = self.v.printed_rate(got, u.decimals)
         text = render(self.t, f"formula_printed_growth_{why}" if why else "formula_printed_growth", company=name,
                       year=year, name=f.name, value=rate, item=item, current=self.v.show(cur),
                       base_year=(year or rep.year) - 1)

@@ -476,7 +476,8 @@ def _entity(s: AskState) -> Answer | None:
 def _name_row(s: AskState) -> Answer | None:
     # a name's item answering a question that says more than it (审计机构的年度报酬: 会计师事务所名称), a row
     # printing those words (境内会计师事务所报酬): the row's cells, not the firm's name — and where the question
-    # lists those words beside the name ("会计师事务所名称和报酬"), both: the name, then the row's cells
+    # lists those words beside the name ("会计师事务所名称和报酬") and no row prints them, the name with those words
+    # said unanswered
     u, cell = s.u, s.cell
     if not u.left or not u.items or not text_items(s.router, u):
         return None

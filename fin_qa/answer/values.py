@@ -36,7 +36,6 @@ def fact_evidence(fact: Fact, shown: str | None = None, label: str | None = None
                         fact.period, label, report=fact.report, printed_label=fact.label, stored=fact.value)
 
 
-
 def growth_of(f: Formula) -> tuple[str, str] | None:
     """(this year's label, the year before's) of a growth rate of one item — (X − 上年X) / 上年X —, else None."""
     ins = list(f.inputs.values())
@@ -44,6 +43,7 @@ def growth_of(f: Formula) -> tuple[str, str] | None:
         return None
     now, before = sorted(f.inputs, key=lambda k: -f.inputs[k].offset)
     return (now, before) if f.tree == ("/", ("-", ("var", now), ("var", before)), ("var", before)) else None
+
 
 @dataclass
 class Reading:
@@ -278,6 +278,17 @@ class Values:
 
     def info(self, item: str) -> ItemInfo:
         return self.vocab.items.get(item) or ItemInfo(item, "amount", None, "元")
+
+    def printed_change(self, rep: Report, item: str, of: Fact) -> Fact | None:
+        """The filing's own printed change of an item on the same period a year before (an interim filing's
+        本报告期比上年同期增减变动幅度: period `change`), where the filing of the value `of` prints one; else None."""
+        got = self.source.facts(rep, [item], "change").get(item)
+        return got if got is not None and got.number is not None and got.report == of.report else None
+
+    def printed_rate(self, change: Fact, decimals: int | None) -> str:
+        """A printed change (in %) as an answer says a rate: two decimals unless asked."""
+        assert change.number is not None
+        return format_result(change.number / 100, "percent", decimals if decimals is not None else 2, self.style)
 
     def show(self, fact: Fact) -> str:
         """A fact as the answer prints it (its own unit says how it was printed)."""

@@ -38,9 +38,6 @@ from .statement_model import StatementFact
 
 STATEMENT = "主要会计数据"
 PERIODS = {0: "current", 1: "previous", 2: "previous2"}
-# (an interim filing's printed changes, CHANGES: a flow's only source of 同比 where the filing prints no 上年同期 column
-# — a Shanghai first quarter's table — and no filing of that period a year before is stored; kept only when the
-# filing's statements vouch for their column: checked_changes)
 
 _TITLE = re.compile(r"主要会计数据|主要财务数据")
 _TOC = re.compile(r"\.{3,}|…{2,}|[-—－]{3,}|\d+$")
@@ -62,6 +59,9 @@ _UNIT_REMARK = re.compile(r"[（(](?:人民币)?(?:元[/／]股|元|千元|万�
 _SENTENCE = re.compile(r"[，。；：,;:]")
 _LABEL_UNIT = re.compile(r"[（(](?:人民币)?(千元|万元|百万元|亿元)[)）]")
 MAX_PAGES = 4
+# an interim filing's printed changes (CHANGES): a flow's only source of 同比 where the filing prints no 上年同期 column
+# — a Shanghai first quarter's table — and no filing of that period a year before is stored; kept only when the
+# filing's statements vouch for their column (checked_changes)
 _CHANGE_PERIODS = frozenset(CHANGES.values())
 
 
