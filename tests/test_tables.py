@@ -473,3 +473,31 @@ def test_a_groups_label_names_each_of_its_columns():
     assert _grouped(["股东名称", "报告期末 持股数量", "质押或冻结情况 股份状 态", "数量"])[-1] == "质押或冻结情况 数量"
     # a bare 数量 after a column of no group keeps its own name
     assert _grouped(["股东名称", "持股比例", "数量"]) == ["股东名称", "持股比例", "数量"]
+
+
+def test_a_header_cells_lines_set_around_the_header_line_are_its_column():
+    # 惠威科技 2019 p.135 (coordinates as printed): "计入当期非经常性损益的金" / "项目 本期发生额 上期发生额" / "额" —
+    # the fourth column's header set on two lines around the header's line, its first line reaching into it: that
+    # column's header, never the caption's tail (the 营业外收入 table is no table of 非经常性损益), and its last line
+    # "额" no column of its own
+    above = [Row([Cell("资产处置收益的来源", 95.9, 176.9), Cell("本期发生额", 273.4, 318.4), Cell("上期发生额", 432.8, 477.8)],
+                 181.8, 190.8, 1),
+             Row([Cell("固定资产处置利得（损益以“-”填列）", 62.0, 215.3), Cell("76,581.55", 334.2, 370.3)], 200.5, 212.3, 1),
+             Row([Cell("合计", 62.0, 80.0), Cell("76,581.55", 334.2, 370.3)], 220.6, 232.4, 1)]   # (73、资产处置收益's)
+    rows = above + [Row([Cell("74、营业外收入", 56.6, 130.3)], 252.6, 266.5, 1), Row([Cell("单位：元", 498.1, 538.6)], 285.7, 294.7, 1),
+            Row([Cell("计入当期非经常性损益的金", 421.3, 529.3)], 305.8, 314.8, 1),
+            Row([Cell("项目", 107.4, 125.4), Cell("本期发生额", 213.5, 258.5), Cell("上期发生额", 333.2, 378.2)], 313.6, 322.6, 1),
+            Row([Cell("额", 470.8, 479.8)], 321.4, 330.4, 1),
+            Row([Cell("政府补助", 62.0, 98.0), Cell("3,528,369.20", 243.2, 290.6), Cell("9,121,700.00", 362.9, 410.1),
+                 Cell("528,369.20", 489.2, 529.7)], 341.5, 352.0, 1),
+            Row([Cell("合计", 62.0, 80.0), Cell("4,081,315.08", 243.2, 290.6), Cell("9,603,652.64", 362.9, 410.1),
+                 Cell("1,081,315.08", 489.2, 529.7)], 361.6, 372.0, 1)]
+    _, t = page_tables(rows, 135)
+    assert "非经常性损益" not in t.caption and t.caption.startswith("74、营业外收入") and t.unit == "元"
+    assert t.header[:3] == ["项目", "本期发生额", "上期发生额"] and len(t.header) == 4
+    assert core(t.header[3]).replace(" ", "") == "计入当期非经常性损益的金额"
+    assert t.rows[0] == ["政府补助", "3,528,369.20", "9,121,700.00", "528,369.20"]
+    # a caption stands clear above its table: a long line right over a header, not reaching into it, stays the caption
+    rows2 = above + [Row([Cell("计入当期非经常性损益的金额明细表", 421.3, 529.3)], 290.0, 299.0, 1)] + rows[6:7] + rows[8:]
+    _, t2 = page_tables(rows2, 135)
+    assert t2.caption == "计入当期非经常性损益的金额明细表"

@@ -414,7 +414,9 @@ def _num(value: str) -> float | None:
 #     (previous, previous2), the change column left; an amount in the unit its label or 单位 line prints (千元).
 # 28: an interim filing's printed change on the same period a year before kept (summary.checked_changes); a group's
 #     label printed over its columns given to each (质押或冻结情况 股份状态 | 质押或冻结情况 数量: tables._grouped).
-PARSER_VERSION = 28
+# 29: a header cell's lines set around the header's line ("计入当期非经常性损益的金" / "项目 本期发生额 …" / "额") read
+#     as that column's header, not the caption's tail.
+PARSER_VERSION = 29
 
 
 # the parser processes from which they make the tables' and chunks' search rows and words (store.search_rows);

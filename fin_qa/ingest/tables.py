@@ -99,8 +99,12 @@ def _bands(template: Row, others: list[Row]) -> list[tuple[float, float]]:
     halfway to its neighbours."""
     cells = list(template.cells)
     heads = [c for r in others for c in r.cells]
+    # (a header cell's last line, under its wider first line standing alone: "计入当期非经常性损益的金" / "额")
+    last_lines = {id(c) for r in others if len(r.cells) == 1 for c in r.cells
+                  if any(len(o.cells) == 1 and o.top < r.top and o.cells[0].x0 <= c.x0 and c.x1 <= o.cells[0].x1
+                         for o in others)}
     for c in heads:
-        if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells):
+        if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells) or id(c) in last_lines:
             continue
         near = min(template.cells, key=lambda t: abs((t.x0 + t.x1) / 2 - (c.x0 + c.x1) / 2))
         if any(o is not c and _overlap(o.x0, o.x1, near.x0, near.x1) > 0 for o in heads):
@@ -322,10 +326,15 @@ def _ends_table(above: Row, row: Row, row_gap: float | None = None,
                                        and _tight(above, row, row_gap) and not _OPTION.search(row.text))
 
 
-def _header_words(line: Row, left: float) -> bool:
+def _header_words(line: Row, left: float, below: Row | None = None) -> bool:
     """A one-cell line of a header's words wrapped in a narrow column: a few words over a column inside the
-    table (not a caption at its left edge, nor a title set over it)."""
-    return line.cells[0].x0 > left + INSET and len(line.text) <= HEADER_WORD_CHARS
+    table (not a caption at its left edge, nor a title set over it) — or any words of a header cell whose
+    lines are set around the header's line below (the line reaching into it: "计入当期非经常性损益的金" /
+    "项目 本期发生额 上期发生额" / "额"; a caption stands clear above its table)."""
+    if line.cells[0].x0 <= left + INSET:
+        return False
+    return len(line.text) <= HEADER_WORD_CHARS or (below is not None and below.top < line.bottom
+                                                   and len(below.cells) >= 2 and not _numeric(below))
 
 
 def _beside(line: Row, values: Row) -> bool:
@@ -586,9 +595,10 @@ def _table_of_block(rows: list[Row], page: int, caption: str, unit: str | None,
             m += 1
         return m > k and _numeric(rows[m]) and all(_beside(rows[x], rows[m]) for x in range(k, m))
 
+    numbered = any(_numeric(r) for r in rows)   # (a table of text: its first row is its header, no line around it)
     while lead < len(rows) - 1 and len(rows[lead].cells) == 1 and not _numeric(rows[lead]) \
             and not (wraps and (label_line(lead) or (_tight(rows[lead], rows[lead + 1], gap)
-                                                     and _header_words(rows[lead], left)))):
+                                                     and _header_words(rows[lead], left, rows[lead + 1] if numbered else None)))):
         lead += 1   # one-cell rows above the header (a block cut by _split): the caption — not the first
         # lines of a header's words wrapped in narrow columns, nor a label's set on its values' line
     if lead:
