@@ -182,6 +182,7 @@ class _RowName(NamedTuple):
     floor: int               # the fewest of its pairs a question must hold to cover enough of it (each
                              # covers two characters at most, its neutral words the rest: _fuzzy_floor)
     keys: frozenset[str]     # the pairs a question must hold one of to name it (_Prepared.by_pair)
+    of_whole: str = ""       # a "其中" item's words before those of the row it is part of (个人定期存款: _whole_of)
 
 
 class _Asked(NamedTuple):
@@ -427,9 +428,12 @@ class CellAnswerer:
                     numbered[i] != numbered[i - 1]) else ""
                 if len(joined) < 6:
                     joined = ""
+                whole = _whole_of(t, i) if k == 0 else None
+                of_whole = c + self.label_text(t.rows[whole][0]) if whole is not None else ""
+                keys = own.keys | {joined[:2]} if joined else own.keys
                 out.append(_RowName(i, numbered[i], cell, c, own.base, above + cell if joined else "", joined,
                                     own.name, own.whole, own.fuzzy, own.neutral, own.pairs, own.neutral_ok,
-                                    own.floor, own.keys | {joined[:2]} if joined else own.keys))
+                                    own.floor, keys | {of_whole[:2]} if of_whole else keys, of_whole))
         return out
 
     def _cell_name(self, cell: str) -> _LabelName | None:
@@ -490,6 +494,9 @@ class CellAnswerer:
                 for r in (i - 1, i):
                     if any(is_number(v) for v in rows[r]):
                         keep(r, Named(x.joined, 3, pairs(x.joined), x.joined_shown))
+                continue
+            if x.of_whole and x.of_whole in qc:
+                keep(i, Named(x.of_whole, 3, pairs(x.of_whole), x.cell))   # "个人定期存款": 个人 under 定期存款
                 continue
             if x.name == RowName_TAIL:
                 continue
@@ -843,6 +850,12 @@ class CellAnswerer:
                 w in ask and w not in n.label and w not in prep.title for w in self.w.named_words):
             return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
             # its characters scattered over another row ("公司存放同业…款项余额")
+        part_of = _whole_of(t, r)
+        if part_of is not None:
+            of = self.label_text(t.rows[part_of][0])
+            distinct = "".join(ch for ch in self.label_text(t.rows[r][0]) if ch not in of)   # (活期 of 活期存款 under 存款总额)
+            if of in ask and distinct not in ask:
+                return None   # "贷款总额" names the whole, never its part "其中：公司贷款" (its words are the part's context)
         label = cover(ask, n.words)
         looks, dims = self._where_spans(ask)
         marks = [(a, b) for a, b in looks if 2 <= a and b < len(ask) and not label[a]]
@@ -1139,7 +1152,9 @@ class CellAnswerer:
                 continue
             need = 0 if len(n.label) >= 5 else 1 if len(n.label) >= 3 else 2
             if len((qb - search_tokens(n.label)) & ctx_pairs) < need:
-                del named[i]
+                whole = _whole_of(t, i) if need else None   # (… or the row it is part of: 个人 under 定期存款)
+                if whole is None or len((qb - search_tokens(n.label)) & (ctx_pairs | search_tokens(t.rows[whole][0]))) < need:
+                    del named[i]
         self._merged_down(t, named)
         if not named:
             return None
@@ -1536,9 +1551,34 @@ _NAME_END = set("年的在和与及之中里为是有向对从于股子母旗下
 
 def _part(t: TableRecord, r: int) -> list[str]:
     """The label of the part of the table a row is in: the nearest row above it with one cell and no
-    number (分行业, 分产品, 分地区)."""
-    return next((t.rows[i] for i in range(r - 1, -1, -1)
+    number (分行业, 分产品, 分地区) — and of the row a "其中" item is part of (定期存款 over "其中：公司" and
+    "个人": _whole_of)."""
+    part = next((t.rows[i] for i in range(r - 1, -1, -1)
                  if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1), [])
+    whole = _whole_of(t, r)
+    return [*part, t.rows[whole][0]] if whole is not None else part
+
+
+_OF_WHICH = re.compile(r"\s*其中\s*[:：]?")
+
+
+def _whole_of(t: TableRecord, r: int) -> int | None:
+    """The row whose parts a row is: the row right above the first of a run of items opened by "其中"
+    ("定期存款" / "其中：公司" / "个人"), the run's values up to the row adding up to no more than the whole's
+    (in its first column of numbers) — never a row after the run ("其他存款" is no part of 定期存款)."""
+    start = next((i for i in range(r, 0, -1) if t.rows[i] and _OF_WHICH.match(t.rows[i][0])), None)
+    if start is None or not t.rows[start - 1] or not t.rows[start - 1][0]:
+        return None
+    whole = t.rows[start - 1]
+    k = next((k for k, c in enumerate(whole) if k and parse_number(c) is not None), None)
+    if k is None:
+        return None
+    total = parse_number(whole[k])
+    got = [parse_number(t.rows[i][k]) if k < len(t.rows[i]) else None for i in range(start, r + 1)]
+    if total is None or any(v is None for v in got) or any(v < 0 for v in got if v is not None) \
+            or sum(v for v in got if v is not None) > abs(total):
+        return None
+    return start - 1
 
 
 # a unit or currency line a header cell holds ("单位：元 本期发生额")
