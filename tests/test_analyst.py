@@ -1318,3 +1318,36 @@ def test_a_thing_listed_beside_a_name_is_never_dropped(router):
     # if it answered both
     ans = router.answer("苏常柴2019年会计师事务所名称和报酬是什么")
     assert "公证天业" in ans.answer and "报酬未能查询到" in ans.answer and "报酬" in ans.partial, ans.answer
+
+
+def test_a_place_before_the_companys_name_is_its_subsidiary(router, corpus_router):
+    # "青岛万科": 青岛万科企业有限公司 of 万科A 2012's 主要全资附属企业 (p.9: 附属企业, a subsidiary as Hong Kong filings
+    # say it) — never the joint venture printed 青岛 (p.150: -5,257,887.18), nor the year twice in the column said
+    ans = router.answer("青岛万科2012年净利润多少")
+    assert ans.answered and "48,075.25" in ans.answer and "5,257,887.18" not in ans.answer, ans.answer
+    assert "2012年2012年" not in ans.answer
+    ans = router.answer("万科2012年子公司青岛万科的净利润多少")
+    assert ans.answered and "48,075.25" in ans.answer, ans.answer
+    ans = corpus_router.answer("深圳迈普再生医学2024年的净利润是多少？")
+    assert ans.answered and "8,249,773.93" in ans.answer, ans.answer
+    # a word before the name that begins no subsidiary's name changes nothing
+    assert "48,075.25" not in router.answer("请问万科2012年净利润多少").answer
+
+
+def test_a_table_of_the_holders_lent_shares_ranks_none(corpus_router):
+    # 昭衍新药 2024 p.80 "…参与转融通业务出借股份情况" lists the shares lent (its rows' 比例 0%): no 第一大股东 there —
+    # the top ten's table (p.78, "不含通过转融通出借股份") ranks them
+    ans = corpus_router.answer("昭衍新药2024年第一大股东及持股比例")
+    assert ans.answered and "冯宇霞" in ans.answer and "22.30%" in ans.answer, ans.answer
+    ans = corpus_router.answer("成都先导2024年第一大股东是谁")
+    assert ans.answered and "JIN LI" in ans.answer, ans.answer
+
+
+def test_a_notes_table_is_no_table_of_the_column_it_prints(router):
+    # 惠威科技 2019 p.135: 营业外收入's column 计入当期非经常性损益的金额, its first line set above the header's, was
+    # read as the caption's tail ("74、营业外收入 单位：元 计入当期非经常性损益的金"): the non-recurring total was the
+    # note's 合计 4,081,315.08 — it is the key table's 8,813,084.38 (p.7)
+    ans = router.answer("惠威科技2019年非经常性损益总计多少？")
+    assert ans.answered and "8,813,084.38" in ans.answer and "4,081,315.08" not in ans.answer, ans.answer
+    ans = router.answer("惠威科技2019年营业外收入中的政府补助是多少元？")
+    assert ans.answered and "3,528,369.20" in ans.answer and "非经常性损益的金」" not in ans.answer, ans.answer

@@ -514,7 +514,7 @@ class FrameAnswerer:
         self.s = settings
         self.tables = cells.tables   # (one table model: the cells' search and cache, each table's frame kept with it)
         self.tables.register("frame", lambda t: build_frame(t, self.tables, words))
-        self.tables.groups([w for kd in words.kinds for w in kd.asked])
+        self.tables.groups([w for kd in words.kinds for w in kd.asked], [(kd.strong, kd.asked) for kd in words.kinds])
         self._continued: dict[int, int] = {}
         self._fragment: dict[int, bool] = {}
         self._statements: dict[int, bool] = {}
@@ -1371,7 +1371,7 @@ _REGISTERED = re.compile(r"[\u4e00-\u9fff（）()A-Za-z]{2,30}?(?:有限责任�
 _LEGAL_END = re.compile(r"(?:集团)?(?:有限责任公司|股份有限公司|有限公司)$")
 _SUB_WORD = re.compile(r"(?:全资|控股|参股)?子公司|参股公司|孙公司")
 _DEFINES = re.compile(r"释义")
-_SUB_TOPIC = re.compile(r"控股参股公司|主要子公司|子公司")
+_SUB_TOPIC = re.compile(r"控股参股公司|主要子公司|子公司|附属企业|附属公司")   # (附属公司: a subsidiary as Hong Kong filings say it)
 
 
 @dataclass
@@ -1396,6 +1396,11 @@ class SubsidiaryValue:
     unit: str
     where: str            # the section or table it is printed in
     column: str = ""
+
+
+def _of_year(key: str, year: int | None) -> str:
+    """A column's key without the year asked it opens with ("2012年净利润" of 万科's 主要全资附属企业: its 净利润)."""
+    return key[len(f"{year}年"):] if year and key.startswith(f"{year}年") and len(key) > len(f"{year}年") + 1 else key
 
 
 class SubsidiaryAnswerer:
@@ -1440,7 +1445,7 @@ class SubsidiaryAnswerer:
                 if len(a) >= 2 and a != key and a not in own:
                     sub.aliases.add(a)
         defined: list[tuple[str, str]] = []   # 释义 names not said to be subsidiaries
-        for t in self.frames.tables.find(rep.id, tokens("释义 子公司 控股参股公司 公司名称"), 60, skipped=True):
+        for t in self.frames.tables.find(rep.id, tokens("释义 子公司 控股参股公司 公司名称 附属企业 附属公司"), 60, skipped=True):
             title = "".join(t.path[-2:]) + t.caption
             if _DEFINES.search(title):
                 # "台州前进、前进公司 | 指 | 台州市前进化工有限公司，公司全资子公司"
@@ -1506,7 +1511,8 @@ class SubsidiaryAnswerer:
             f = self.frames.frame(t)
             if f.kind != "subsidiary":
                 continue
-            cols = [next((c for c in f.columns if c.key and any(w == c.key for w in a)), None) for a in wanted]
+            cols = [next((c for c in f.columns if c.key and any(w == _of_year(c.key, u.years.asked) for w in a)), None)
+                    for a in wanted]
             if any(c is None for c in cols):
                 continue
             if self.frames.continued(f) or self.frames.fragment(f):
@@ -1562,6 +1568,10 @@ class SubsidiaryAnswerer:
         after = [] if "子公司" not in text else [m.group(1) for m in self._after_sub(tuple(u.items)).finditer(text)]
         # a word no slot used that a report's 释义 gives a subsidiary ("台州前进")
         left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
+        # … or a word no slot used right before the company's name, with it ("青岛万科": 青岛万科企业有限公司, the
+        # parent's company of a place — never the 青岛 of a table of joint ventures)
+        left += [content(norm(w + m.text)) for m in u.companies for w in u.left
+                 if 2 <= len(content(norm(w))) <= 3 and u.norm[:m.start].endswith(w) and u.norm[m.start:m.end] == m.text]
         if not spans and not after and not left:
             return None
         reports: list[Report] = []
@@ -1646,7 +1656,7 @@ class SubsidiaryAnswerer:
         if not asked:
             return None
         store = self.v.source.store
-        words = " ".join(["子公司 控股参股公司 公司名称", *(w for a in asked for w in a)])
+        words = " ".join(["子公司 控股参股公司 公司名称 附属企业 附属公司", *(w for a in asked for w in a)])
         for t in self.frames.tables.find(rep.id, tokens(words), 60, skipped=True):
             f = self.frames.frame(t)
             if f.kind != "subsidiary":
@@ -1654,7 +1664,8 @@ class SubsidiaryAnswerer:
             row = next((r for r in f.rows if content(norm(r.first)) == sub.name), None)
             if row is None:
                 continue
-            cols = [next((c for c in f.columns if c.key and any(w == c.key for w in a)), None) for a in asked]
+            cols = [next((c for c in f.columns if c.key and any(w == _of_year(c.key, rep.year) for w in a)), None)
+                    for a in asked]
             if any(c is None for c in cols):
                 continue
             out = []
@@ -1666,7 +1677,7 @@ class SubsidiaryAnswerer:
                 where = t.caption or (t.path[-1] if t.path else "")
                 unit = unit_of(col.header) or t.unit or "元"
                 page = t.pages[row.index] if row.index < len(t.pages) else t.page_start
-                out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _shown(col.header)))
+                out.append(SubsidiaryValue(sub, rep, page, cell, unit, where, _of_year(_shown(col.header), rep.year)))
             return out
         # its own section, headed by its name: (where it is, text, page)
         sections = [(_heading(path, -2), text, page) for _, path, text, page in store.naming(sub.name, 50, rep.id)

@@ -206,6 +206,8 @@ class Tables:
         self._held: OrderedDict[int, _Held] = OrderedDict()   # table id → the table, least recently used first
         self._makers: dict[str, Callable[[TableRecord], Any]] = {}
         self._group_words: tuple[str, ...] = ()   # the words asking a narrower group's rows (无限售条件股东)
+        # each kind's strong words and asked words: a table it claims lists no other kind's rows (转融通出借股份)
+        self._kinds: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
         self._found: dict[tuple[int, tuple[str, ...], int, bool], list[TableRecord]] = {}
         self._found_state: tuple[int, int] | None = None
 
@@ -239,16 +241,21 @@ class Tables:
         """What a reader works out of a table (`make`), kept with the table as `kind`."""
         self._makers[kind] = make
 
-    def groups(self, asked: Sequence[str]) -> None:
+    def groups(self, asked: Sequence[str], kinds: Sequence[tuple[Sequence[str], Sequence[str]]] = ()) -> None:
         """The words a question asks a kind of table's rows by (keyword_tables/frames.yaml kinds' `asked`), as
         the frames' reader tells them: a word ending in another's noun names a narrower group (无限售条件股东,
-        流通股东 of 股东)."""
+        流通股东 of 股东); `kinds`: each kind's strong words and its asked words."""
         self._group_words = tuple(sorted({content(norm(w)) for w in asked}, key=len, reverse=True))
+        self._kinds = tuple((tuple(content(norm(w)) for w in strong), tuple(content(norm(w)) for w in words))
+                            for strong, words in kinds if strong)
 
     def narrower(self, title: str, noun: str, text: str) -> bool:
         """Whether a table's title (content) names `noun` (股东, 客户) only as a narrower group the question's
         words (`text`, content) do not say: "前十名无限售条件股东持股情况" holds no 第三大股东 — its third row is
         the third by unrestricted shares — where "前十名股东和前十名无限售条件股东的持股情况" holds one."""
+        if any(any(w in title for w in strong) and not any(w.endswith(noun) or w in text for w in words)
+               for strong, words in self._kinds):
+            return True   # (a table of another kind, its strong words in its title: 转融通出借股份 of the top holders)
         narrow = [w for w in self._group_words if len(w) > len(noun) and w.endswith(noun) and w not in text]
         ends = [m.end() for m in re.finditer(re.escape(noun), title)] if narrow else []
         return bool(ends) and all(any(title.endswith(w, 0, e) for w in narrow) for e in ends)
