@@ -917,7 +917,8 @@ class CellAnswerer:
         heads = {k: self._head_pairs(prep, k) for k in candidates if k < len(t.header)}
         # … unless a header is that word ("净利润" in 主要子公司及对公司净利润影响达10%以上… is the 净利润 column's;
         # "营业收入" of 营业收入构成 is not 占营业收入比重's)
-        focused = [self.label_text(_YEAR.sub("", t.header[k])) for k in heads]   # (its year aside: 2022年 平均收益率)
+        # (its year aside: 2022年 平均收益率; its value word as the runs have theirs: 机构数 is the run 机构's)
+        focused = [self._base(self.label_text(_YEAR.sub("", t.header[k])), chars=True) for k in heads]
         need = [x for x in runs if sum(a or ch in row_chars for a, ch in zip(cover(x, around), x)) < EXPLAINED * len(x)
                 or any(h and sum(cover(h, pairs(x))) >= EXPLAINED * len(h) and sum(cover(x, pairs(h))) >= EXPLAINED * len(x)
                        for h in focused)]
@@ -1185,7 +1186,9 @@ class CellAnswerer:
                             and (self.label_text(c) in n.label or self.label_text(c) == n.label)}
                 if not key_cols:
                     key_cols = {k for k, c in enumerate(t.rows[r][:2]) if c and not is_number(c)}
-                p = self._pick(t, a, r, n, title_pairs, key_cols, q, when, before, name_asked, prep)
+                # (the ask before's column words count for an ask of its row only: "其中新泰天燃气的采购额" after
+                # "占年度采购总额多少" is the 采购额 column of its own row, not the share the ask before read of 合计)
+                p = self._pick(t, a, r, n, title_pairs, key_cols, q, when, before if r == last_row else "", name_asked, prep)
                 if p is None:
                     continue
                 frac = round(p.label_chars / max(len(n.label), 1), 3)   # how much of the label the ask holds
