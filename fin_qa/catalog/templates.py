@@ -48,7 +48,7 @@ PLACEHOLDERS = {
     "lookup_years": {"company", "parts"},
     "years_average": {"years", "item", "value"},
     "years_total": {"years", "item", "value"},
-    "years_cagr": {"years", "item", "value", "last", "first", "n"}, "years_cagr_none": {"years", "item"},
+    "years_cagr": {"years", "item", "value", "last", "first", "n"}, "years_cagr_none": {"years", "item"}, "years_cagr_missing": {"years", "item", "missing"},
     "interpretation": {"notes"},
     "change_amount": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
     "change_rate": {"company", "year", "item", "base", "verb", "amount", "signed_amount", "rate", "parts"},
