@@ -99,9 +99,12 @@ def _bands(template: Row, others: list[Row]) -> list[tuple[float, float]]:
     halfway to its neighbours."""
     cells = list(template.cells)
     heads = [c for r in others for c in r.cells]
-    # (a header cell's last line, under its wider first line standing alone: "计入当期非经常性损益的金" / "额")
+    # (a header cell's last line, under its wider first line standing alone, the two set around a header line of
+    # words alone: "计入当期非经常性损益的金" / "项目 本期发生额 上期发生额" / "额")
     last_lines = {id(c) for r in others if len(r.cells) == 1 for c in r.cells
                   if any(len(o.cells) == 1 and o.top < r.top and o.cells[0].x0 <= c.x0 and c.x1 <= o.cells[0].x1
+                         and any(len(m.cells) >= 2 and not re.search(r"\d", m.text) and o.bottom > m.top
+                                 and m.bottom > r.top for m in others)
                          for o in others)}
     for c in heads:
         if any(_overlap(c.x0, c.x1, t.x0, t.x1) > 0 for t in cells) or id(c) in last_lines:
