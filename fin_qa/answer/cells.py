@@ -183,6 +183,7 @@ class _RowName(NamedTuple):
                              # covers two characters at most, its neutral words the rest: _fuzzy_floor)
     keys: frozenset[str]     # the pairs a question must hold one of to name it (_Prepared.by_pair)
     of_whole: str = ""       # a "其中" item's words before those of the row it is part of (个人定期存款: _whole_of)
+    of_whole_shown: str = ""   # the two as printed (定期存款—个人)
 
 
 class _Asked(NamedTuple):
@@ -433,7 +434,8 @@ class CellAnswerer:
                 keys = own.keys | {joined[:2]} if joined else own.keys
                 out.append(_RowName(i, numbered[i], cell, c, own.base, above + cell if joined else "", joined,
                                     own.name, own.whole, own.fuzzy, own.neutral, own.pairs, own.neutral_ok,
-                                    own.floor, keys | {of_whole[:2]} if of_whole else keys, of_whole))
+                                    own.floor, keys | {of_whole[:2]} if of_whole else keys, of_whole,
+                                    f"{t.rows[whole][0]}—{_OF_WHICH.sub('', cell)}" if whole is not None else ""))
         return out
 
     def _cell_name(self, cell: str) -> _LabelName | None:
@@ -496,7 +498,7 @@ class CellAnswerer:
                         keep(r, Named(x.joined, 3, pairs(x.joined), x.joined_shown))
                 continue
             if x.of_whole and x.of_whole in qc:
-                keep(i, Named(x.of_whole, 3, pairs(x.of_whole), x.cell))   # "个人定期存款": 个人 under 定期存款
+                keep(i, Named(x.of_whole, 3, pairs(x.of_whole), x.of_whole_shown))   # "个人定期存款": 个人 under 定期存款
                 continue
             if x.name == RowName_TAIL:
                 continue
@@ -1153,9 +1155,7 @@ class CellAnswerer:
                 continue
             need = 0 if len(n.label) >= 5 else 1 if len(n.label) >= 3 else 2
             if len((qb - search_tokens(n.label)) & ctx_pairs) < need:
-                whole = _whole_of(t, i) if need else None   # (… or the row it is part of: 个人 under 定期存款)
-                if whole is None or len((qb - search_tokens(n.label)) & (ctx_pairs | search_tokens(t.rows[whole][0]))) < need:
-                    del named[i]
+                del named[i]
         self._merged_down(t, named)
         if not named:
             return None
@@ -1554,23 +1554,27 @@ _NAME_END = set("年的在和与及之中里为是有向对从于股子母旗下
 
 def _part(t: TableRecord, r: int) -> list[str]:
     """The label of the part of the table a row is in: the nearest row above it with one cell and no
-    number (分行业, 分产品, 分地区) — and of the row a "其中" item is part of (定期存款 over "其中：公司" and
-    "个人": _whole_of)."""
-    part = next((t.rows[i] for i in range(r - 1, -1, -1)
+    number (分行业, 分产品, 分地区)."""
+    return next((t.rows[i] for i in range(r - 1, -1, -1)
                  if t.rows[i] and not any(is_number(c) for c in t.rows[i]) and sum(1 for c in t.rows[i] if c) == 1), [])
-    whole = _whole_of(t, r)
-    return [*part, t.rows[whole][0]] if whole is not None else part
 
 
 _OF_WHICH = re.compile(r"\s*其中\s*[:：]?")
+# a row opening a part of a table of its own: numbered (一、 （二） 3、) or a total
+_NEW_PART = re.compile(r"\s*(?:[一二三四五六七八九十]+\s*[、.．]|[（(][一二三四五六七八九十\d]+[)）]|\d+\s*[、.．])|.*(?:合计|小计|总计)\s*$")
+PARTS_AT_MOST = 8   # the rows of a "其中" run read as a whole's parts
 
 
 def _whole_of(t: TableRecord, r: int) -> int | None:
-    """The row whose parts a row is: the row right above the first of a run of items opened by "其中"
-    ("定期存款" / "其中：公司" / "个人"), the run's values up to the row adding up to no more than the whole's
-    (in its first column of numbers) — never a row after the run ("其他存款" is no part of 定期存款)."""
-    start = next((i for i in range(r, 0, -1) if t.rows[i] and _OF_WHICH.match(t.rows[i][0])), None)
+    """The row whose parts a row is: the row right above the first of a run of at most PARTS_AT_MOST items opened
+    by "其中" ("定期存款" / "其中：公司" / "个人"), none of them numbered or a total, the whole above zero and the
+    run's values up to the row none below zero and adding up to no more than it (in the whole's first column of
+    numbers): "其他存款" after 公司 and 个人, their sum past 定期存款's, is none of its parts."""
+    start = next((i for i in range(r, max(r - PARTS_AT_MOST, 0), -1) if t.rows[i] and _OF_WHICH.match(t.rows[i][0])),
+                 None)
     if start is None or not t.rows[start - 1] or not t.rows[start - 1][0]:
+        return None
+    if any(_NEW_PART.match(_OF_WHICH.sub("", t.rows[i][0] or "")) for i in range(start, r + 1) if t.rows[i]):
         return None
     whole = t.rows[start - 1]
     k = next((k for k, c in enumerate(whole) if k and parse_number(c) is not None), None)
@@ -1578,8 +1582,7 @@ def _whole_of(t: TableRecord, r: int) -> int | None:
         return None
     total = parse_number(whole[k])
     got = [parse_number(t.rows[i][k]) if k < len(t.rows[i]) else None for i in range(start, r + 1)]
-    if total is None or any(v is None for v in got) or any(v < 0 for v in got if v is not None) \
-            or sum(v for v in got if v is not None) > abs(total):
+    if total is None or total <= 0 or any(v is None or v < 0 for v in got) or sum(v for v in got if v is not None) > total:
         return None
     return start - 1
 
