@@ -26,7 +26,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Sequence, Set as AbstractSet
+from collections.abc import Callable, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -75,8 +75,8 @@ def _names_a_row(u: Understanding) -> bool:
 _TOP_N = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?")
 _TOP_N_BEFORE = re.compile(r"前(?:\d{1,2}|[一二三四五六七八九十])(?:名|大|位|家)?$")
 # a value asked of each subsidiary (SubsidiaryAnswerer.each)
-_EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?子公司|"
-                       r"(?:主要)?子公司(?:的)?(?:各自|分别|各)")
+_EACH_SUB = re.compile(r"(?:各|每个|每一个|每家|每一家|所有|全部|各个|各家)(?:主要)?(?:的)?(?:全资|控股)?(?:子公司|附属企业|附属公司)|"
+                       r"(?:主要)?(?:子公司|附属企业|附属公司)(?:的)?(?:各自|分别|各)")
 # where asks part: commas, then the other stops (joined_asks between: a clause saying where the question looks goes
 # with the ask after it)
 _COMMA_STOP, _STOP = re.compile(r"[,，]"), re.compile(r"[?？。;；!！]")
@@ -1398,9 +1398,14 @@ class SubsidiaryValue:
     column: str = ""
 
 
+GLUED_TRADE = 3   # the characters of a trade (企业, 房地产, 科技) a place's company of the parent names after them
+
+
 def _of_year(key: str, year: int | None) -> str:
-    """A column's key without the year asked it opens with ("2012年净利润" of 万科's 主要全资附属企业: its 净利润)."""
-    return key[len(f"{year}年"):] if year and key.startswith(f"{year}年") and len(key) > len(f"{year}年") + 1 else key
+    """A column's key without the year asked it opens with ("2012年净利润" of 万科's 主要全资附属企业: its 净利润;
+    2012年末总资产, 2012年度营业收入)."""
+    m = re.match(f"{year}年[末度]?", key) if year else None
+    return key[m.end():] if m and len(key) > m.end() + 1 else key
 
 
 class SubsidiaryAnswerer:
@@ -1410,8 +1415,9 @@ class SubsidiaryAnswerer:
     naming the parent. A name several reports print as a subsidiary is asked back; a name two subsidiaries
     share is declined."""
 
-    def __init__(self, frames: "FrameAnswerer"):
+    def __init__(self, frames: "FrameAnswerer", cut: Callable[[str], list[tuple[str, str]]] | None = None):
         self.frames = frames
+        self.cut = cut   # (the lexicon's: a place's name — 青岛, 深圳 — is tagged ns)
         self.cells = frames.cells
         self.v = frames.v
         self.t = frames.t
@@ -1570,16 +1576,20 @@ class SubsidiaryAnswerer:
         left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
         # … or a word no slot used right before the company's name, with it ("青岛万科": 青岛万科企业有限公司, the
         # parent's company of a place — never the 青岛 of a table of joint ventures)
-        left += [content(norm(w + m.text)) for m in u.companies for w in u.left
-                 if 2 <= len(content(norm(w))) <= 3 and u.norm[:m.start].endswith(w) and u.norm[m.start:m.end] == m.text]
-        if not spans and not after and not left:
+        named = [m.span() for m in _REGISTERED.finditer(u.norm)]
+        glued = [(content(norm(w)), content(norm(m.text))) for m in u.companies for w in u.left
+                 if 2 <= len(content(norm(w))) <= 3 and u.norm[:m.start].endswith(w) and u.norm[m.start:m.end] == m.text
+                 and self.cut is not None and self.cut(w) == [(w, "ns")]   # (a place: never 算算惠威科技)
+                 and not any(a <= m.start and m.end <= b for a, b in named)]   # (nor a registered name's part:
+        # 内蒙古金宇生物控股有限公司 of 生物股份's holders)
+        if not spans and not after and not left and not glued:
             return None
         reports: list[Report] = []
         if u.companies:
             rep = self.v.source.report(u.companies[0].company.key, year)
             own = content(norm((rep.full_name or "") if rep else ""))
             spans = [s for s in spans if s != own]
-            if rep is None or not (spans or after or left):
+            if rep is None or not (spans or after or left or glued):
                 return None
             reports = [rep]
         else:
@@ -1603,6 +1613,25 @@ class SubsidiaryAnswerer:
                 subs = self.named(rep, content(asked))
                 if subs:
                     break
+            if not subs and glued and len(reports) == 1:
+                # the place's company of the parent: a subsidiary whose name is the place and the parent's name and
+                # at most a word of its trade before its legal form (青岛万科企业有限公司, 上海万科房地产有限公司; a 市
+                # or 省 after the place or not) — one beginning so with a name of its own after them (深圳万科恒大物业)
+                # is not surely it: asked back; none: declined, never another row printing the place (天津 of a
+                # table of joint ventures)
+                near = [(sub, rest) for sub in self.subsidiaries(rep) for place, name in glued
+                        for bare in [re.sub(f"^{re.escape(place)}[市省]", place, sub.name)] if bare.startswith(place + name)
+                        for rest in [_LEGAL_END.sub("", bare[len(place + name):])]]
+                subs = [sub for sub, rest in near if len(rest) <= GLUED_TRADE]
+                if not near:
+                    return Answer(u.question, render(self.t, "subsidiary_unknown", name=glued[0][0] + glued[0][1],
+                                                     parent=rep.short_name or rep.key, year=year),
+                                  u.finglm_type(), "declined", found=False)
+                if not subs:
+                    return Answer(u.question, render(self.t, "subsidiary_near", name=glued[0][0] + glued[0][1],
+                                                     names="、".join(s.shown for s, _ in near),
+                                                     company=rep.short_name or rep.key), u.finglm_type(), "declined",
+                                  found=False)
             if len(subs) > 1:
                 return Answer(u.question, render(self.t, "subsidiary_which_one", names="、".join(s.shown for s in subs),
                                                  company=rep.short_name or rep.key), u.finglm_type(), "declined",

@@ -100,7 +100,7 @@ class Router:
                                                 unit_said=frame_rules.unit_more if frame_rules is not None else None)
         self.stated: StatedAnswerer = StatedAnswerer(self.cells, self.text, self.understander.lexicon.cut)
         self.frames: FrameAnswerer = FrameAnswerer(self.cells, catalog.frames, catalog.items)
-        self.subsidiaries: SubsidiaryAnswerer = SubsidiaryAnswerer(self.frames)
+        self.subsidiaries: SubsidiaryAnswerer = SubsidiaryAnswerer(self.frames, self.understander.lexicon.cut)
         self.answerers: dict[str, Answerer] = {
             **_value_answerers(self.values),
             "compare": CompareAnswerer(self.values),
