@@ -175,15 +175,20 @@ def test_a_sentence_of_another_item_states_no_value_asked(router):
 
 def test_a_part_of_a_row_printed_under_its_whole(router):
     # 兴业银行 p.47: 定期存款 2,608,223 | 其中：公司 1,912,484 | 个人 695,739 — 个人定期存款 is the 个人 under 定期存款
-    # (its 个人 no measure words, never dropped for the whole's total), 公司定期存款 the 公司 under it
+    # (named with its whole, never the whole's total), 公司定期存款 the 公司 under it; its share the 个人 under
+    # 定期存款's (14.69%), never the 个人 under 活期存款's (8.23%)
     for q, want, never in (("兴业银行2022年个人定期存款余额是多少？", "695,739", "2,608,223"),
                            ("兴业银行2022年个人活期存款余额", "389,794", "1,779,273"),
-                           ("兴业银行2022年公司定期存款余额是多少？", "1,912,484", "2,608,223")):
+                           ("兴业银行2022年公司定期存款余额是多少？", "1,912,484", "2,608,223"),
+                           ("兴业银行2022年个人定期存款占比是多少？", "14.69%", "8.23%")):
         ans = router.answer(q)
         assert ans.answered and want in ans.answer and never not in ans.answer, (q, ans.answer)
-    # the whole asked is never a part of it: 存款总额中活期 is the 活期存款 row under 存款总额 (p.15)
-    ans = router.answer("兴业银行2022年末存款总额中活期、定期和其他存款分别是多少？")
-    assert all(v in ans.answer for v in ("1,779,273", "2,608,223", "349,486")), ans.answer
+    assert "定期存款—个人" in router.answer("兴业银行2022年个人定期存款余额是多少？").answer
+    # a part's whole is no word of the part's row: an ask naming the whole and another part reads no share of the
+    # whole's column (民生 p.45: 个人贷款和垫款中信用卡透支 is never 43.04% or 11.67%)
+    for q in ("民生银行2021年个人贷款和垫款中信用卡透支是多少？", "民生银行2021年公司贷款和垫款中票据贴现是多少？"):
+        ans = router.answer(q)
+        assert not any(v in ans.answer for v in ("43.04%", "11.67%", "56.96%", "6.94%")), (q, ans.answer)
     # a sentence of all personal deposits (个人存款余额10,890.28亿元) states none of the 定期存款 the ask looks in
     ans = router.answer("兴业银行2022年定期存款中个人存款余额是多少？")
     assert "10,890.28" not in ans.answer, ans.answer

@@ -61,9 +61,9 @@ _SUBJECTS = frozenset({"本行", "我行", "全行", "本公司", "公司", "本
 # the words that make an item another one (其他业务收入 is not 主营业务收入): a clause stating the item's value
 # says them
 _QUALIFIER = re.compile(r"其他|主营|非主营|境内|境外|国内|国外|海外|母公司|扣非|扣除非经常性损益")
-# the parties and ranked rows a clause's value may be of (前五名客户销售额 is no company's 销售额): the ask says them too
 # the whole an ask looks in, of the same kind as what it asks ("定期存款中个人存款余额": 存款 of 存款)
 _WITHIN = re.compile(r"(?P<whole>.{2,}?)(?:当中|之中|中|里)(?P<rest>.{2,})")
+# the parties and ranked rows a clause's value may be of (前五名客户销售额 is no company's 销售额): the ask says them too
 _PARTY = re.compile(r"前[一二三四五六七八九十\d]+(?:名|大)|第[一二三四五六七八九十\d]+(?:名|大)|客户|供应商|关联方|子公司|参股公司")
 # the words an organisation's name ends its 公司 with (有限公司, 股份公司, 子公司 …): its 公司 names no kind of business
 _ORG_END = re.compile(r"(?:有限|股份|集团|[分子总母])$")
@@ -239,8 +239,8 @@ class StatedAnswerer:
         earlier = [norm(b.text) for b in reversed(before)]
         rate = bool(_RATE.search(ask))
         context: set[str] | None = None
-        w = _WITHIN.fullmatch(ask)
-        within = w.group("whole") if w and w.group("whole")[-2:] in w.group("rest") else ""
+        looks = _WITHIN.fullmatch(ask)
+        within = looks.group("whole") if looks and looks.group("whole")[-2:] in looks.group("rest") else ""
         out = []
         for m in _NUMBER.finditer(text):
             num, unit_word = m.group("num"), m.group("unit") or ""
@@ -266,10 +266,10 @@ class StatedAnswerer:
             if at is not None and not after and not self._whole_words(head, lead[:at + HEAD], question or ask):
                 continue
             if any(w not in lead + tail for w in _QUALIFIER.findall(ask)):
-                continue
+                continue   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
             if within and within not in content(text):
                 continue   # "其中，个人存款余额10,890.28亿元" is no 定期存款中个人存款余额: the whole the ask looks in, of
-                # its own kind, is the sentence's own words (not the paragraph's: the 个人存款 of all deposits)   # "其他业务收入" is no "主营业务收入 156,732万元": a qualifier of the ask the clause lacks
+                # its own kind, is the sentence's own words (not the paragraph's: the 个人存款 of all deposits)
             if any(w not in ask for w in _PARTY.findall(lead)):
                 continue   # "前五名客户销售额 32,932.48万元" states no 销售额 of the company: a party the ask lacks
             clause = text[start:end.start() if end else len(text)]
