@@ -122,14 +122,14 @@ class SeriesAnswerer:
                 text += render(self.t, "years_average" if f.operation == "average" else "years_total",
                                years=_span(years).rstrip("年"), item=label, value=shown) + "。"
             if f.operation == "cagr":
-                said = self._cagr(points, years, label, unit_kind, f.decimals)
-                if not said:
+                rate = self._cagr(points, years, label, unit_kind, f.decimals)
+                if not rate:
                     # (a year asked at either end not held: the rate said not computed, never left unsaid)
                     ends = [y for y in (years[0], years[-1]) if y not in {p.year for p in points}]
-                    said = render(self.t, "years_cagr_missing", years=f"{years[0]}—{years[-1]}", item=label,
+                    rate = render(self.t, "years_cagr_missing", years=f"{years[0]}—{years[-1]}", item=label,
                                   missing="、".join(f"{y}年" for y in ends)) + "。"
                     missing.append(f"{label}的年均复合增长率")
-                text += said
+                text += rate
             if gaps and say_missing:
                 text += render(self.t, "series_missing", years="、".join(f"{y}年" for y in gaps), item=label)
             texts.append(text)
