@@ -232,6 +232,7 @@ class _Prepared(NamedTuple):
     # the heading above its own ("39、应付职工薪酬" over "(2).短期薪酬列示"): where a question says it looks
     # ("应付职工薪酬中，短期薪酬项下…"), never a row's or a column's words
     parent_pairs: frozenset[str] = frozenset()
+    wholes: dict[int, int] = {}       # a "其中" part's row → its whole's (_whole_of), worked out once
 
 
 def _fuzzy_floor(base: str, neutral: tuple[bool, ...]) -> int:
@@ -318,6 +319,7 @@ class CellAnswerer:
         self._word_heads: dict[tuple[str, ...], dict[str, list[int]]] = {}   # words → first character → indexes
         self._periods: dict[tuple[str, str, When], bool] = {}   # (header, question, years) → another period's
         self._cell_names: dict[str, _LabelName | None] = {}   # a label cell's text → what it can name
+        self._bases: dict[tuple[str, int, bool], str] = {}       # _base's answers (labels and asks repeat)
         self._where_of: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}   # _where_spans
 
     # --------------------------------------------------------------------------- words
@@ -401,16 +403,21 @@ class CellAnswerer:
         context = norm(" ".join(t.path[-1:]) + t.caption + "".join(t.header))
         labelled = [(i, m.group(1)) for i, row in enumerate(t.rows) if row
                     for m in [_YEAR_LABEL.match(content(norm(row[0])))] if m]
-        names = self._row_names(t)
+        # (the rows of a "其中" run only: most tables print none)
+        opens = [i for i, row in enumerate(t.rows) if row and row[0] and "其中" in row[0]]
+        wholes = {i: w for i in sorted({i for o in opens for i in range(o, min(o + PARTS_AT_MOST, len(t.rows)))})
+                  for w in [_whole_of(t, i)] if w is not None}
+        names = self._row_names(t, wholes)
         by_pair: dict[str, list[int]] = {}
         for n, x in enumerate(names):
             for key in x.keys:
                 by_pair.setdefault(key, []).append(n)
         return _Prepared(t, names, title, context, frozenset(pairs(title)), frozenset(search_tokens(context)),
                          labelled, by_pair, [n for n, x in enumerate(names) if x.neutral_ok], {}, {},
-                         frozenset(pairs(content(self.spell(content(norm(t.path[-2])))))) if len(t.path) >= 2 else frozenset())
+                         frozenset(pairs(content(self.spell(content(norm(t.path[-2])))))) if len(t.path) >= 2 else frozenset(),
+                         wholes)
 
-    def _row_names(self, t: TableRecord) -> list[_RowName]:
+    def _row_names(self, t: TableRecord, wholes: dict[int, int]) -> list[_RowName]:
         """What every label cell of the table can name (the question only has to be looked up in them:
         _named_rows)."""
         out: list[_RowName] = []
@@ -429,7 +436,7 @@ class CellAnswerer:
                     numbered[i] != numbered[i - 1]) else ""
                 if len(joined) < 6:
                     joined = ""
-                whole = _whole_of(t, i) if k == 0 else None
+                whole = wholes.get(i) if k == 0 else None
                 of_whole = c + self.label_text(t.rows[whole][0]) if whole is not None else ""
                 keys = own.keys | {joined[:2]} if joined else own.keys
                 out.append(_RowName(i, numbered[i], cell, c, own.base, above + cell if joined else "", joined,
@@ -560,10 +567,18 @@ class CellAnswerer:
     def _base(self, label: str, keep: int = 2, chars: bool = False) -> str:
         """A label without the words saying what kind of value it is (研发人员数量 → 研发人员), when `keep`
         characters or more are left; `chars`: a run of an ask also without a last 额 or 数 (采购额)."""
-        for suffix in self.w.value_suffixes + (("额", "数") if chars else ()):
-            if label.endswith(suffix) and len(label) - len(suffix) >= keep:
-                return label[:-len(suffix)]
-        return label
+        key = (label, keep, chars)
+        got = self._bases.get(key)
+        if got is None:
+            got = label
+            for suffix in self.w.value_suffixes + (("额", "数") if chars else ()):
+                if label.endswith(suffix) and len(label) - len(suffix) >= keep:
+                    got = label[:-len(suffix)]
+                    break
+            if len(self._bases) > CACHED:
+                self._bases.clear()
+            self._bases[key] = got
+        return got
 
     def _special_rows(self, prep: _Prepared, q: str, asked: _Asked, years: tuple[int, ...]) -> dict[int, Named]:
         """Rows named by rank, as the total of the table's topic, or by a year asked (a table of years)."""
@@ -852,7 +867,7 @@ class CellAnswerer:
                 w in ask and w not in n.label and w not in prep.title for w in self.w.named_words):
             return None   # a bank's kind of business asked (公司存款) is named whole by the row or the table, never by
             # its characters scattered over another row ("公司存放同业…款项余额")
-        part_of = _whole_of(t, r)
+        part_of = prep.wholes.get(r)
         if part_of is not None:
             of = self.label_text(t.rows[part_of][0])
             distinct = "".join(ch for ch in self.label_text(t.rows[r][0]) if ch not in of)   # (活期 of 活期存款 under 存款总额)
