@@ -959,7 +959,7 @@ def test_a_total_of_shares_the_plan_does_not_print_is_said(router):
 @pytest.mark.parametrize("name,least,short", [("analyst_questions_fresh6.jsonl", 15, 6), ("analyst_questions_fresh7.jsonl", 20, 6),
                                               ("analyst_questions_fresh8.jsonl", 25, 6), ("analyst_questions_fresh9.jsonl", 20, 7),
                                               ("analyst_questions_fresh11.jsonl", 25, 8)])
-def test_the_sixth_to_ninth_fresh_sets_over_the_reports(all_store, tmp_path, name, least, short):
+def test_the_sixth_to_eleventh_fresh_sets_over_the_reports(all_store, tmp_path, name, least, short):
     """tests/data/analyst_questions_fresh6.jsonl … fresh9.jsonl and fresh11.jsonl (issue 45's thirteenth to sixteenth
     and eighteenth stops: 80 questions each a helper wrote from the reports, corpus and banks — fresh9 and fresh11 the
     periodic filings too —, never seeing the rules; 68 / 1 / 10 / 1 at 24d31c5, 65 / 0 / 11 / 4 at 80c1540, 62 / 2 / 14 /
