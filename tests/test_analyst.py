@@ -1383,3 +1383,13 @@ def test_a_compound_growth_rate_whose_first_year_is_not_held(router):
     # computed (partly), never the years held listed as if they answered it
     ans = router.answer("万科A从2009年到2012年营业收入的年均复合增长率（CAGR）是多少？")
     assert "年均复合增长率无法计算（2009年的营业收入未查询到）" in ans.answer and ans.partial, ans.answer
+
+
+def test_an_opinion_on_buying_is_declined_as_such(router):
+    # "值得买入吗", "能买吗", "股价还会涨吗": no report says it — declined as an investment opinion, never a passage
+    # of the report (贵州茅台's audit report was quoted); a past price change or an item named 买入返售 is no opinion
+    for q in ("四方科技现在这个价位值得买入吗？", "海翔药业的股票还能涨吗", "现在适合买入万科吗？", "张家界股价会不会跌"):
+        ans = router.answer(q)
+        assert not ans.answered and "投资判断" in ans.answer, (q, ans.answer)
+    for q in ("海翔药业2019年买入返售金融资产是多少", "四方科技2019年值得关注的风险有哪些"):
+        assert "投资判断" not in router.answer(q).answer, q

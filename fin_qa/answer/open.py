@@ -56,3 +56,14 @@ class OpenAnswerer:
             return Answer(u.question, fixed, u.finglm_type(), "open", list(ev))
         template = "open_refused" if self.prose is not None else "open_unavailable"
         return Answer(u.question, render(self.t, template), u.finglm_type(), "open", found=False)
+
+
+class AdviceAnswerer:
+    """An opinion on buying or selling a company's shares, or its price to come (rules/question_types.yaml
+    `advice`): declined as what no report says — never a passage of the report read as if it said it."""
+
+    def __init__(self, templates: dict[str, str]):
+        self.t = templates
+
+    def answer(self, u: Understanding) -> Answer:
+        return Answer(u.question, render(self.t, "advice_declined"), u.finglm_type(), "declined", found=False)

@@ -37,7 +37,7 @@ from .lookup import LookupAnswerer, declined, understood
 from .drivers import Drivers, with_breakdown
 from .notes import ASKED_BACK, NoteAnswerer
 from .model import STATEMENT_NAMES, Answer, FactEvidence, Method, PassageEvidence, extended
-from .open import OpenAnswerer
+from .open import AdviceAnswerer, OpenAnswerer
 from .chart import chart_of
 from .periods import PeriodAnswerer
 from .premise import Premise, Premises
@@ -108,6 +108,7 @@ class Router:
             "text": self.text,
             "distribution": DistributionAnswerer(self.values),
             "open": OpenAnswerer(catalog.formulas, self.t, prose, catalog.glossary),
+            "advice": AdviceAnswerer(self.t),
         }
         self.reviewer = Reviewer(self.t, catalog.cells, catalog.frames, catalog.items)
         self.column_periods = _column_periods(catalog)   # (routes.every_period_read)

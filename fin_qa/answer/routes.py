@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from .router import Router
 
 # rule types answered without naming a company; every other type needs one the store knows
-NO_COMPANY = ("statistics", "open")
+NO_COMPANY = ("statistics", "open", "advice")
 # rule types a table's cells may answer (answer/cells.py); a question asking why is never one
 CELL_KINDS = ("lookup", "formula", "change", "text", "not_understood")
 # the answerers of a company's own values (a statement line, a formula over them, a change): what a row of

@@ -9,7 +9,7 @@ from pathlib import Path
 from .yamlfile import RuleError, line_of, load_rules_yaml, rule_regex
 
 TYPES = {"lookup", "formula", "change", "compare", "statistics", "text", "open", "not_found", "not_understood",
-         "distribution"}
+         "distribution", "advice"}
 FINGLM = {"1", "1-2", "2-1", "2-2", "3-1", "3-2", "auto"}
 BOOL_FEATURES = {"has_company", "has_year", "has_items", "has_formula", "pair_ratio", "has_topic"}
 FEATURES = BOOL_FEATURES | {"min_years", "any_words", "no_words", "regex", "operation"}

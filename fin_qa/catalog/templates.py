@@ -24,7 +24,7 @@ PLACEHOLDERS = {
     "count": {"year", "scope", "item", "condition", "n", "examples"},
     "threshold_list": {"year", "scope", "item", "condition", "n", "parts", "more"}, "threshold_more": {"n"},
     "average": {"year", "scope", "item", "value", "n"},
-    "not_found_company": set(),
+    "not_found_company": set(), "advice_declined": set(),
     "series_latest": {"year", "filing"},
     # a profit's change broken into the income statement's lines (answer/drivers.py)
     "drivers_lines": {"period", "parts"}, "drivers_up": {"parts"}, "drivers_down": {"parts"}, "drivers_derived": set(), "drivers_unread": {"items"},
