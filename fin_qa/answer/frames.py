@@ -1576,12 +1576,13 @@ class SubsidiaryAnswerer:
         left = [content(norm(w)) for w in u.left if len(content(norm(w))) >= 3]
         # … or a word no slot used right before the company's name, with it ("青岛万科": 青岛万科企业有限公司, the
         # parent's company of a place — never the 青岛 of a table of joint ventures)
-        named = [m.span() for m in _REGISTERED.finditer(u.norm)]
-        glued = [(content(norm(w)), content(norm(m.text))) for m in u.companies for w in u.left
-                 if 2 <= len(content(norm(w))) <= 3 and u.norm[:m.start].endswith(w) and u.norm[m.start:m.end] == m.text
-                 and self.cut is not None and self.cut(w) == [(w, "ns")]   # (a place: never 算算惠威科技)
-                 and not any(a <= m.start and m.end <= b for a, b in named)]   # (nor a registered name's part:
-        # 内蒙古金宇生物控股有限公司 of 生物股份's holders)
+        places = [(w, m) for m in u.companies for w in u.left
+                  if 2 <= len(content(norm(w))) <= 3 and u.norm[:m.start].endswith(w) and u.norm[m.start:m.end] == m.text
+                  and self.cut is not None and self.cut(w) == [(w, "ns")]]   # (a place: never 算算惠威科技)
+        if places:   # (nor a registered name's part: 内蒙古金宇生物控股有限公司 of 生物股份's holders)
+            named = [r.span() for r in _REGISTERED.finditer(u.norm)]
+            places = [(w, m) for w, m in places if not any(a <= m.start and m.end <= b for a, b in named)]
+        glued = [(content(norm(w)), content(norm(m.text))) for w, m in places]
         if not spans and not after and not left and not glued:
             return None
         reports: list[Report] = []
